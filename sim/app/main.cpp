@@ -1,0 +1,377 @@
+// pfsim command line: run one simulation, or sweep a workload over rank counts.
+//
+//   pfsim run   --platform P.json --workload W.json [--ranks N] [--out R.json] [--latency-dir D]
+//   pfsim sweep --platform P.json --workload W.json --ranks 512,1024 --csv S.csv [--jobs 2] [--results-dir D]
+//   pfsim mdtest    --platform P.json --ranks N -n 5000 [-u] [-F|-D] [-w B] [-e B] [-i I] [...]
+//   pfsim metabench --platform P.json --ranks N --files F [--dir-mode unique|shared] [...]
+// Common: --ranks-per-node K, --seed S, --set mds.threads.max=64 (override a platform field), --verbose,
+// --log=... (SimGrid logging). Errors in inputs: one message naming file and field, exit status 2.
+#include "config/platform_config.hpp"
+#include "config/reader.hpp"
+#include "model/simulation.hpp"
+#include "report/outputs.hpp"
+#include "workload/workload_file.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using pfsim::config::ConfigError;
+
+constexpr const char* kVersion = "0.1.0";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Cli {
+  std::string command;
+  std::map<std::string, std::string> opts;        // --key value / -k value
+  std::vector<std::string> flags;                 // switches without value
+  std::vector<std::string> sets;                  // --set a.b=c
+  std::vector<std::string> simgrid_args;          // --log=..., --cfg=...
+};
+
+bool is_switch(const std::string& a)
+{
+  static const std::vector<std::string> switches{"-u", "-F", "-D", "--verbose", "--quiet", "--keep-going"};
+  for (const auto& s : switches)
+    if (a == s)
+      return true;
+  return false;
+}
+
+Cli parse_cli(int argc, char** argv)
+{
+  Cli cli;
+  if (argc < 2)
+    throw UsageError("missing command; expected run, sweep, mdtest or metabench");
+  cli.command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--log=", 0) == 0 || a.rfind("--cfg=", 0) == 0) {
+      cli.simgrid_args.push_back(a);
+    } else if (is_switch(a)) {
+      cli.flags.push_back(a);
+    } else if (a.size() > 1 && a[0] == '-') {
+      if (i + 1 >= argc)
+        throw UsageError("option " + a + " needs a value");
+      if (a == "--set")
+        cli.sets.emplace_back(argv[++i]);
+      else
+        cli.opts[a] = argv[++i];
+    } else {
+      throw UsageError("unexpected argument \"" + a + "\"");
+    }
+  }
+  return cli;
+}
+
+bool has_flag(const Cli& c, const std::string& f)
+{
+  for (const auto& x : c.flags)
+    if (x == f)
+      return true;
+  return false;
+}
+
+std::string opt(const Cli& c, const std::string& k, const std::string& fallback = "")
+{
+  auto it = c.opts.find(k);
+  return it == c.opts.end() ? fallback : it->second;
+}
+
+long long opt_int(const Cli& c, const std::string& k, long long fallback, long long min)
+{
+  auto it = c.opts.find(k);
+  if (it == c.opts.end())
+    return fallback;
+  try {
+    size_t pos = 0;
+    long long v = std::stoll(it->second, &pos);
+    if (pos != it->second.size() || v < min)
+      throw std::invalid_argument("");
+    return v;
+  } catch (const std::exception&) {
+    throw UsageError("option " + k + ": expected an integer >= " + std::to_string(min) + ", got \"" + it->second + "\"");
+  }
+}
+
+// Applies --set path=value overrides to the platform JSON before it is parsed (so they are validated).
+nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets)
+{
+  for (const auto& s : sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos)
+      throw UsageError("--set " + s + ": expected path=value");
+    std::string path = s.substr(0, eq);
+    std::string value = s.substr(eq + 1);
+    nlohmann::json* node = &j;
+    std::stringstream ss(path);
+    std::string part;
+    std::vector<std::string> parts;
+    while (std::getline(ss, part, '.'))
+      parts.push_back(part);
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+      if (!node->contains(parts[i]))
+        (*node)[parts[i]] = nlohmann::json::object();
+      node = &(*node)[parts[i]];
+    }
+    nlohmann::json v;
+    try {
+      v = nlohmann::json::parse(value);
+    } catch (const std::exception&) {
+      v = value;
+    }
+    (*node)[parts.back()] = v;
+  }
+  return j;
+}
+
+pfsim::config::PlatformConfig platform_of(const Cli& c)
+{
+  std::string file = opt(c, "--platform");
+  if (file.empty())
+    throw UsageError("missing --platform FILE");
+  auto j = apply_sets(pfsim::config::load_json_file(file), c.sets);
+  return pfsim::config::parse_platform(j, file);
+}
+
+pfsim::WorkloadSpec workload_of(const Cli& c)
+{
+  pfsim::WorkloadSpec spec;
+  if (c.command == "mdtest") {
+    pfsim::MdtestOptions o;
+    o.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1));
+    o.items_per_rank = static_cast<uint64_t>(opt_int(c, "-n", -1, 1));
+    if (c.opts.find("-n") == c.opts.end())
+      throw UsageError("mdtest needs -n ITEMS (per rank)");
+    o.unique_dir = has_flag(c, "-u");
+    o.files_only = has_flag(c, "-F");
+    o.dirs_only = has_flag(c, "-D");
+    o.write_bytes = static_cast<double>(opt_int(c, "-w", 0, 0));
+    o.read_bytes = static_cast<double>(opt_int(c, "-e", 0, 0));
+    o.iterations = static_cast<int>(opt_int(c, "-i", 1, 1));
+    spec.params = pfsim::mdtest_params(o);
+  } else if (c.command == "metabench") {
+    std::string mode = opt(c, "--dir-mode", "unique");
+    if (mode != "unique" && mode != "shared")
+      throw UsageError("--dir-mode: expected unique or shared, got \"" + mode + "\"");
+    spec.params = pfsim::metabench_params(static_cast<int>(opt_int(c, "--ranks", 1, 1)),
+                                          static_cast<uint64_t>(opt_int(c, "--files", 1000000, 1)), mode,
+                                          {"create", "stat", "unlink"});
+  } else {
+    std::string file = opt(c, "--workload");
+    if (file.empty())
+      throw UsageError("missing --workload FILE");
+    spec = pfsim::load_workload(file);
+    if (c.opts.count("--ranks") && c.command == "run")
+      spec = pfsim::with_ranks(spec, static_cast<int>(opt_int(c, "--ranks", 1, 1)));
+  }
+  spec.ranks_per_node = static_cast<int>(opt_int(c, "--ranks-per-node", spec.ranks_per_node, 0));
+  spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", static_cast<long long>(spec.seed), 0));
+  return spec;
+}
+
+pfsim::RunOptions run_options(const Cli& c, const pfsim::WorkloadSpec& spec)
+{
+  pfsim::RunOptions o;
+  o.ranks_per_node = spec.ranks_per_node;
+  o.seed = spec.seed;
+  o.keep_samples = !opt(c, "--latency-dir").empty();
+  if (!has_flag(c, "--verbose"))
+    o.simgrid_args.push_back("--log=root.thres:warning");
+  for (const auto& a : c.simgrid_args)
+    o.simgrid_args.push_back(a);
+  return o;
+}
+
+// Runs one point and returns its results JSON (effective configuration included).
+nlohmann::json run_point(const Cli& c, const pfsim::config::PlatformConfig& platform, const pfsim::WorkloadSpec& spec,
+                         pfsim::RunRecords* keep = nullptr)
+{
+  pfsim::SyntheticWorkload workload(spec.params);
+  auto options = run_options(c, spec);
+  pfsim::RunInfo info;
+  pfsim::RunRecords records = pfsim::run_simulation(platform, workload, options, &info);
+  std::fprintf(stderr, "pfsim: %d ranks on %d nodes, %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
+               records.end_s, info.wall_s);
+  nlohmann::json header = {
+      {"pfsim_version", kVersion},
+      {"seed", spec.seed},
+      {"inputs", {{"platform_file", opt(c, "--platform")}, {"workload_file", opt(c, "--workload")}}},
+      {"platform", pfsim::config::to_json(platform)},
+      {"workload", workload.describe()},
+      {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
+  };
+  auto out = pfsim::results_json(records, header);
+  if (keep)
+    *keep = std::move(records);
+  return out;
+}
+
+int iterations_of(const pfsim::RunRecords& r)
+{
+  int it = 0;
+  for (const auto& p : r.phases)
+    it = std::max(it, p.iteration + 1);
+  return it;
+}
+
+int cmd_run(const Cli& c)
+{
+  auto platform = platform_of(c);
+  auto spec = workload_of(c);
+  pfsim::RunRecords records;
+  auto results = run_point(c, platform, spec, &records);
+  std::string latency_dir = opt(c, "--latency-dir");
+  if (!latency_dir.empty())
+    pfsim::write_latency_files(latency_dir, opt(c, "--latency-prefix", "latency"), records);
+  std::string out = opt(c, "--out");
+  if (!out.empty())
+    pfsim::write_file_atomic(out, results.dump(2) + "\n");
+  if (!has_flag(c, "--quiet")) {
+    std::cout << "pfsim " << kVersion << " simulated " << spec.params.generator << " with " << spec.params.ranks
+              << " task(s) on " << results["run"]["nodes"] << " node(s), platform " << platform.name << "\n";
+    std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)));
+  }
+  return 0;
+}
+
+std::vector<int> parse_rank_list(const std::string& text)
+{
+  std::vector<int> out;
+  std::stringstream ss(text);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    try {
+      size_t pos = 0;
+      int v = std::stoi(part, &pos);
+      if (pos != part.size() || v < 1)
+        throw std::invalid_argument("");
+      out.push_back(v);
+    } catch (const std::exception&) {
+      throw UsageError("--ranks: expected a comma-separated list of positive integers, got \"" + text + "\"");
+    }
+  }
+  if (out.empty())
+    throw UsageError("--ranks: empty list");
+  return out;
+}
+
+int cmd_sweep(const Cli& c)
+{
+  auto platform = platform_of(c);
+  auto spec = workload_of(c);
+  auto ranks = parse_rank_list(opt(c, "--ranks", std::to_string(spec.params.ranks)));
+  std::string csv = opt(c, "--csv");
+  if (csv.empty())
+    throw UsageError("sweep needs --csv FILE");
+  int jobs = static_cast<int>(opt_int(c, "--jobs", 1, 1));
+  std::string dir = opt(c, "--results-dir");
+  std::string tmpdir;
+  if (dir.empty()) {
+    char tmpl[] = "/tmp/pfsim-sweep-XXXXXX";
+    if (!::mkdtemp(tmpl))
+      throw std::runtime_error("cannot create a temporary directory");
+    dir = tmpdir = tmpl;
+  }
+  std::filesystem::create_directories(dir);
+  auto point_file = [&](int r) { return dir + "/ranks-" + std::to_string(r) + ".json"; };
+
+  // One process per point (SimGrid allows one engine per process), at most `jobs` at a time.
+  std::fflush(nullptr);
+  size_t next = 0;
+  int running = 0;
+  bool failed = false;
+  while (next < ranks.size() || running > 0) {
+    if (next < ranks.size() && running < jobs && !failed) {
+      int r = ranks[next++];
+      pid_t pid = ::fork();
+      if (pid < 0)
+        throw std::runtime_error("fork failed");
+      if (pid == 0) {
+        int rc = 0;
+        try {
+          auto results = run_point(c, platform, pfsim::with_ranks(spec, r));
+          pfsim::write_file_atomic(point_file(r), results.dump(2) + "\n");
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "pfsim: point %d ranks: %s\n", r, e.what());
+          rc = 1;
+        }
+        std::fflush(nullptr);
+        ::_exit(rc);
+      }
+      running++;
+      continue;
+    }
+    int status = 0;
+    if (::wait(&status) > 0) {
+      running--;
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        failed = true;
+    }
+  }
+  if (failed)
+    throw std::runtime_error("a sweep point failed (see above)");
+
+  std::ostringstream out;
+  out << "ranks,nodes,phase,iteration,items,time_s,rate,p50_s,p99_s\n";
+  for (int r : ranks) {
+    auto j = pfsim::config::load_json_file(point_file(r));
+    for (const auto& p : j["phases"]) {
+      char line[512];
+      std::snprintf(line, sizeof line, "%d,%d,%s,%d,%llu,%.6f,%.3f,%.6e,%.6e\n", r, j["run"]["nodes"].get<int>(),
+                    p["name"].get<std::string>().c_str(), p["iteration"].get<int>(),
+                    static_cast<unsigned long long>(p["items"].get<uint64_t>()), p["time_s"].get<double>(),
+                    p["rate_items_per_s"].get<double>(), p["latency"]["all"]["p50_s"].get<double>(),
+                    p["latency"]["all"]["p99_s"].get<double>());
+      out << line;
+    }
+  }
+  pfsim::write_file_atomic(csv, out.str());
+  if (!tmpdir.empty())
+    std::filesystem::remove_all(tmpdir);
+  if (!has_flag(c, "--quiet"))
+    std::cout << out.str();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+  try {
+    Cli cli = parse_cli(argc, argv);
+    if (cli.command == "run" || cli.command == "mdtest" || cli.command == "metabench")
+      return cmd_run(cli);
+    if (cli.command == "sweep")
+      return cmd_sweep(cli);
+    if (cli.command == "--version" || cli.command == "version") {
+      std::cout << "pfsim " << kVersion << "\n";
+      return 0;
+    }
+    throw UsageError("unknown command \"" + cli.command + "\"; expected run, sweep, mdtest or metabench");
+  } catch (const ConfigError& e) {
+    std::cerr << "pfsim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const UsageError& e) {
+    std::cerr << "pfsim: usage error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "pfsim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "pfsim: failed: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,243 @@
+#include "config/platform_config.hpp"
+
+#include "config/reader.hpp"
+
+namespace pfsim::config {
+namespace {
+
+PerOp<double> read_per_op_durations(Reader r, const PerOp<double>& defaults)
+{
+  PerOp<double> out = defaults;
+  for (const auto& key : r.keys()) {
+    auto op = op_from_name(key);
+    if (!op)
+      r.fail(key, "unknown operation; expected one of create, open, close, stat, unlink, mkdir, rmdir, readdir, "
+                  "write, read");
+    out[*op] = r.duration_s(key);
+  }
+  r.finish();
+  return out;
+}
+
+nlohmann::json per_op_json(const PerOp<double>& table)
+{
+  nlohmann::json j = nlohmann::json::object();
+  for (Op op : kAllOps)
+    j[op_name(op)] = table[op];
+  return j;
+}
+
+LinkConfig read_link(Reader r, const LinkConfig& d)
+{
+  LinkConfig l;
+  l.bandwidth_Bps = r.bandwidth_Bps("bandwidth", d.bandwidth_Bps);
+  l.latency_s = r.duration_s("latency", d.latency_s);
+  if (l.bandwidth_Bps <= 0)
+    r.fail("bandwidth", "expected a positive bandwidth");
+  r.finish();
+  return l;
+}
+
+nlohmann::json link_json(const LinkConfig& l)
+{
+  return {{"bandwidth", l.bandwidth_Bps}, {"latency", l.latency_s}};
+}
+
+}  // namespace
+
+PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
+{
+  PlatformConfig p;
+  Reader top(j, file, "");
+  p.name = top.string("name", "unnamed");
+  p.description = top.string("description", "");
+  p.sources = top.raw("sources");
+  {
+    Reader n = top.object("network");
+    p.network.model = n.choice("model", p.network.model, {"CM02", "LV08", "Constant"});
+    p.network.crosstraffic = n.boolean("crosstraffic", p.network.crosstraffic);
+    p.network.client_link = read_link(n.object("client_link"), p.network.client_link);
+    p.network.server_link = read_link(n.object("server_link"), p.network.server_link);
+    Reader r = n.object("routers");
+    p.network.router_count = static_cast<int>(r.integer("count", 0, 0, 100000));
+    p.network.router_link = read_link(r.object("link"), p.network.router_link);
+    r.finish();
+    n.finish();
+  }
+  {
+    Reader c = top.object("clients");
+    auto& cc = p.clients;
+    cc.ranks_per_node = static_cast<int>(c.integer("ranks_per_node", cc.ranks_per_node, 1, 4096));
+    cc.max_rpcs_in_flight = static_cast<int>(c.integer("max_rpcs_in_flight", cc.max_rpcs_in_flight, 1, 4096));
+    cc.max_mod_rpcs_in_flight =
+        static_cast<int>(c.integer("max_mod_rpcs_in_flight", cc.max_mod_rpcs_in_flight, 1, 4096));
+    cc.rpc_overhead_s = c.duration_s("rpc_overhead", cc.rpc_overhead_s);
+    cc.op_overhead_s = read_per_op_durations(c.object("op_overhead"), cc.op_overhead_s);
+    cc.request_size_B = c.size_B("request_size", cc.request_size_B);
+    cc.reply_size_B = c.size_B("reply_size", cc.reply_size_B);
+    c.finish();
+  }
+  {
+    Reader m = top.object("mds");
+    auto& mc = p.mds;
+    mc.count = static_cast<int>(m.integer("count", mc.count, 1, 1024));
+    mc.cores = static_cast<int>(m.integer("cores", mc.cores, 1, 4096));
+    Reader t = m.object("threads");
+    mc.threads.min = static_cast<int>(t.integer("min", mc.threads.min, 1, 100000));
+    mc.threads.max = static_cast<int>(t.integer("max", mc.threads.min, 1, 100000));
+    if (mc.threads.max < mc.threads.min)
+      t.fail("max", "expected threads.max >= threads.min (" + std::to_string(mc.threads.min) + ")");
+    t.finish();
+    mc.service_s = read_per_op_durations(m.object("service"), mc.service_s);
+    mc.service_distribution =
+        m.choice("service_distribution", mc.service_distribution, {"deterministic", "exponential"});
+    Reader jr = m.object("journal");
+    mc.journal.enabled = jr.boolean("enabled", mc.journal.enabled);
+    mc.journal.bytes_per_update_B = jr.size_B("bytes_per_update", mc.journal.bytes_per_update_B);
+    mc.journal.commit_interval_s = jr.duration_s("commit_interval", mc.journal.commit_interval_s);
+    mc.journal.capacity_B = jr.size_B("capacity", mc.journal.capacity_B);
+    mc.journal.disk_write_Bps = jr.bandwidth_Bps("disk_write", mc.journal.disk_write_Bps);
+    if (mc.journal.enabled && mc.journal.disk_write_Bps <= 0)
+      jr.fail("disk_write", "expected a positive bandwidth");
+    if (mc.journal.enabled && mc.journal.capacity_B < mc.journal.bytes_per_update_B)
+      jr.fail("capacity", "expected at least bytes_per_update");
+    jr.finish();
+    Reader dl = m.object("dir_lock");
+    mc.dir_lock.enabled = dl.boolean("enabled", mc.dir_lock.enabled);
+    mc.dir_lock.hold_s = read_per_op_durations(dl.object("hold"), mc.dir_lock.hold_s);
+    dl.finish();
+
+    Reader mech = m.object("mechanisms");
+    {
+      Reader r = mech.object("contention");
+      mc.contention.enabled = r.boolean("enabled", false);
+      mc.contention.per_busy_thread_s = r.duration_s("per_busy_thread", 0);
+      mc.contention.cross_partition_factor = r.number("cross_partition_factor", 1.0, 0.0, 1.0);
+      r.finish();
+    }
+    {
+      Reader r = mech.object("per_client");
+      mc.per_client.enabled = r.boolean("enabled", false);
+      mc.per_client.update_cost_per_client_s = r.duration_s("update_cost_per_client", 0);
+      mc.per_client.read_cost_per_client_s = r.duration_s("read_cost_per_client", 0);
+      r.finish();
+    }
+    {
+      Reader r = mech.object("lock_callbacks");
+      mc.lock_callbacks.enabled = r.boolean("enabled", false);
+      mc.lock_callbacks.rtt_s = r.duration_s("rtt", 0);
+      mc.lock_callbacks.cpu_per_callback_s = r.duration_s("cpu_per_callback", 0);
+      r.finish();
+    }
+    {
+      Reader r = mech.object("timeouts");
+      mc.timeouts.enabled = r.boolean("enabled", false);
+      mc.timeouts.timeout_s = r.duration_s("timeout", 0);
+      if (mc.timeouts.enabled && mc.timeouts.timeout_s <= 0)
+        r.fail("timeout", "expected a positive duration when timeouts are enabled");
+      r.finish();
+    }
+    {
+      Reader r = mech.object("oversubscription");
+      mc.oversubscription.enabled = r.boolean("enabled", false);
+      mc.oversubscription.cost_per_extra_thread_s = r.duration_s("cost_per_extra_thread", 0);
+      r.finish();
+    }
+    {
+      Reader r = mech.object("partitions");
+      mc.partitions.enabled = r.boolean("enabled", false);
+      mc.partitions.count = static_cast<int>(r.integer("count", 1, 1, 1024));
+      if (mc.partitions.enabled && mc.cores % mc.partitions.count != 0)
+        r.fail("count", "expected a divisor of mds.cores (" + std::to_string(mc.cores) + ")");
+      r.finish();
+    }
+    mech.finish();
+    m.finish();
+  }
+  {
+    Reader o = top.object("oss");
+    auto& oc = p.oss;
+    oc.count = static_cast<int>(o.integer("count", oc.count, 1, 100000));
+    oc.threads = static_cast<int>(o.integer("threads", oc.threads, 1, 100000));
+    oc.rpc_service_s = o.duration_s("rpc_service", oc.rpc_service_s);
+    oc.disk_read_Bps = o.bandwidth_Bps("disk_read", oc.disk_read_Bps);
+    oc.disk_write_Bps = o.bandwidth_Bps("disk_write", oc.disk_write_Bps);
+    if (oc.disk_read_Bps <= 0)
+      o.fail("disk_read", "expected a positive bandwidth");
+    if (oc.disk_write_Bps <= 0)
+      o.fail("disk_write", "expected a positive bandwidth");
+    o.finish();
+  }
+  top.finish();
+  return p;
+}
+
+PlatformConfig load_platform(const std::string& file)
+{
+  return parse_platform(load_json_file(file), file);
+}
+
+nlohmann::json to_json(const PlatformConfig& p)
+{
+  const auto& m = p.mds;
+  const auto& c = p.clients;
+  const auto& n = p.network;
+  return {
+      {"name", p.name},
+      {"description", p.description},
+      {"sources", p.sources},
+      {"network",
+       {{"model", n.model},
+        {"crosstraffic", n.crosstraffic},
+        {"client_link", link_json(n.client_link)},
+        {"server_link", link_json(n.server_link)},
+        {"routers", {{"count", n.router_count}, {"link", link_json(n.router_link)}}}}},
+      {"clients",
+       {{"ranks_per_node", c.ranks_per_node},
+        {"max_rpcs_in_flight", c.max_rpcs_in_flight},
+        {"max_mod_rpcs_in_flight", c.max_mod_rpcs_in_flight},
+        {"rpc_overhead", c.rpc_overhead_s},
+        {"op_overhead", per_op_json(c.op_overhead_s)},
+        {"request_size", c.request_size_B},
+        {"reply_size", c.reply_size_B}}},
+      {"mds",
+       {{"count", m.count},
+        {"cores", m.cores},
+        {"threads", {{"min", m.threads.min}, {"max", m.threads.max}}},
+        {"service", per_op_json(m.service_s)},
+        {"service_distribution", m.service_distribution},
+        {"journal",
+         {{"enabled", m.journal.enabled},
+          {"bytes_per_update", m.journal.bytes_per_update_B},
+          {"commit_interval", m.journal.commit_interval_s},
+          {"capacity", m.journal.capacity_B},
+          {"disk_write", m.journal.disk_write_Bps}}},
+        {"dir_lock", {{"enabled", m.dir_lock.enabled}, {"hold", per_op_json(m.dir_lock.hold_s)}}},
+        {"mechanisms",
+         {{"contention",
+           {{"enabled", m.contention.enabled},
+            {"per_busy_thread", m.contention.per_busy_thread_s},
+            {"cross_partition_factor", m.contention.cross_partition_factor}}},
+          {"per_client",
+           {{"enabled", m.per_client.enabled},
+            {"update_cost_per_client", m.per_client.update_cost_per_client_s},
+            {"read_cost_per_client", m.per_client.read_cost_per_client_s}}},
+          {"lock_callbacks",
+           {{"enabled", m.lock_callbacks.enabled},
+            {"rtt", m.lock_callbacks.rtt_s},
+            {"cpu_per_callback", m.lock_callbacks.cpu_per_callback_s}}},
+          {"timeouts", {{"enabled", m.timeouts.enabled}, {"timeout", m.timeouts.timeout_s}}},
+          {"oversubscription",
+           {{"enabled", m.oversubscription.enabled},
+            {"cost_per_extra_thread", m.oversubscription.cost_per_extra_thread_s}}},
+          {"partitions", {{"enabled", m.partitions.enabled}, {"count", m.partitions.count}}}}}}},
+      {"oss",
+       {{"count", p.oss.count},
+        {"threads", p.oss.threads},
+        {"rpc_service", p.oss.rpc_service_s},
+        {"disk_read", p.oss.disk_read_Bps},
+        {"disk_write", p.oss.disk_write_Bps}}},
+  };
+}
+
+}  // namespace pfsim::config

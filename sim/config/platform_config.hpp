@@ -1,0 +1,149 @@
+// Typed description of a simulated machine, parsed once from a platform JSON file (platforms/*.json).
+// Every field is documented where it is declared, with its unit; docs/configuration.md lists the JSON names.
+#pragma once
+#include "model/ops.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace pfsim::config {
+
+struct LinkConfig {
+  double bandwidth_Bps = 1.25e9;  // "bandwidth"
+  double latency_s = 1e-6;        // "latency": one-way
+};
+
+struct NetworkConfig {
+  // "model": SimGrid network model. CM02 (default here) is the plain max-min sharing model without the
+  // TCP-derived corrections of LV08 (which multiplies latency by ~13.01 and bandwidth by 0.97, fitted for
+  // wide-area TCP); HPC interconnect RPCs are latency-bound and need the latency as measured.
+  std::string model = "CM02";
+  bool crosstraffic = false;      // "crosstraffic": SimGrid's reverse-direction ack traffic; off = faster
+  LinkConfig client_link;         // "client_link": each client node's injection link
+  int router_count = 0;           // "routers.count": LNET routers between client fabric and server network
+  LinkConfig router_link;         // "routers.link": each router's link (shared by the nodes it serves)
+  LinkConfig server_link;         // "server_link": each server's (MDS, OSS) link
+};
+
+struct ClientConfig {
+  int ranks_per_node = 16;             // "ranks_per_node": default when the workload does not say
+  // "max_rpcs_in_flight": per client node and target (Lustre mdc/osc max_rpcs_in_flight, default 8).
+  int max_rpcs_in_flight = 8;
+  // "max_mod_rpcs_in_flight": modifying metadata RPCs in flight per client node. Lustre clients before 2.8
+  // serialised them with the mdc rpc_lock (one at a time); LU-5319 (2.8) made it tunable, default 7.
+  int max_mod_rpcs_in_flight = 1;
+  // "rpc_overhead": client processing per RPC while holding its slot (pack, send, wake-up, unpack), s.
+  double rpc_overhead_s = 20e-6;
+  PerOp<double> op_overhead_s;         // "op_overhead.<op>": client CPU per operation outside the slot, s
+  double request_size_B = 512;         // "request_size": metadata request on the wire
+  double reply_size_B = 1024;          // "reply_size": metadata reply on the wire
+};
+
+// Mechanisms that can make MDS throughput fall as clients grow (docs/mechanisms.md). All off by default.
+struct ContentionConfig {
+  bool enabled = false;
+  // "per_busy_thread": extra CPU per update for every other thread concurrently inside an update
+  // (journal handle / transaction start locks, cache lines bouncing between sockets), s.
+  double per_busy_thread_s = 0;
+  // "cross_partition_factor": weight of busy threads of *other* CPU partitions (1 = one shared structure
+  // such as the ldiskfs journal; 0 = fully partitioned state).
+  double cross_partition_factor = 1.0;
+};
+
+struct PerClientConfig {
+  bool enabled = false;
+  // "update_cost_per_client" / "read_cost_per_client": extra CPU per request for each client node
+  // connected to the request's CPU partition (export lists and lock namespaces walked per request), s.
+  double update_cost_per_client_s = 0;
+  double read_cost_per_client_s = 0;
+};
+
+struct LockCallbackConfig {
+  bool enabled = false;
+  // An update in a shared directory revokes the directory lock cached by other client nodes (blocking
+  // ASTs): "rtt" once per revocation (wait for cancels) plus "cpu_per_callback" MDS CPU per holder, both
+  // spent while holding the directory lock.
+  double rtt_s = 0;
+  double cpu_per_callback_s = 0;
+};
+
+struct TimeoutConfig {
+  bool enabled = false;
+  // "timeout": a client gives up on a request not answered within this time and resends it; the server
+  // still serves the abandoned copy (its reply is dropped).
+  double timeout_s = 0;
+};
+
+struct OversubscriptionConfig {
+  bool enabled = false;
+  // "cost_per_extra_thread": extra CPU per request times (running threads / cores - 1) when more service
+  // threads exist than cores (context switches, cache refills), s.
+  double cost_per_extra_thread_s = 0;
+};
+
+struct PartitionConfig {
+  bool enabled = false;
+  int count = 1;  // "count": CPU partitions (Lustre 2.3+ CPTs); each has its own queue and threads
+};
+
+struct JournalConfig {
+  bool enabled = true;
+  double bytes_per_update_B = 4096;  // "bytes_per_update": journal bytes written per update (one block)
+  double commit_interval_s = 5;      // "commit_interval": jbd2 commit period
+  double capacity_B = 400.0 * 1048576;  // "capacity": journal size; updates block when it is full
+  double disk_write_Bps = 200e6;     // "disk_write": MDT device sequential write bandwidth
+};
+
+struct DirLockConfig {
+  bool enabled = true;
+  // "hold.<op>": time an update holds its parent directory's lock (Lustre 2.1 has no parallel directory
+  // operations: updates in one directory serialise on it). Only directories shared by several ranks lock.
+  PerOp<double> hold_s;
+};
+
+struct ThreadConfig {
+  int min = 16;   // "min": threads started at mount (Lustre mds_num_threads / threads_min)
+  int max = 16;   // "max": threads started on demand when all are busy (threads_max)
+};
+
+struct MdsConfig {
+  int count = 1;                 // "count": MDS hosts; directories are spread over them by directory id
+  int cores = 12;                // "cores"
+  ThreadConfig threads;          // "threads"
+  PerOp<double> service_s;       // "service.<op>": CPU demand per operation on one core, s
+  // "service_distribution": "deterministic" (every request costs its mean) or "exponential" (memoryless,
+  // for queueing-theory checks and for servers whose service time varies widely).
+  std::string service_distribution = "deterministic";
+  JournalConfig journal;
+  DirLockConfig dir_lock;
+  ContentionConfig contention;             // "mechanisms.contention"
+  PerClientConfig per_client;              // "mechanisms.per_client"
+  LockCallbackConfig lock_callbacks;       // "mechanisms.lock_callbacks"
+  TimeoutConfig timeouts;                  // "mechanisms.timeouts"
+  OversubscriptionConfig oversubscription; // "mechanisms.oversubscription"
+  PartitionConfig partitions;              // "mechanisms.partitions"
+};
+
+struct OssConfig {
+  int count = 1;
+  int threads = 32;
+  double rpc_service_s = 50e-6;       // "rpc_service": CPU per data RPC
+  double disk_read_Bps = 500e6;       // "disk_read"
+  double disk_write_Bps = 500e6;      // "disk_write"
+};
+
+struct PlatformConfig {
+  std::string name;
+  std::string description;
+  nlohmann::json sources;  // "sources": where each figure comes from (documentation, kept verbatim)
+  NetworkConfig network;
+  ClientConfig clients;
+  MdsConfig mds;
+  OssConfig oss;
+};
+
+PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file);
+PlatformConfig load_platform(const std::string& file);
+nlohmann::json to_json(const PlatformConfig& p);
+
+}  // namespace pfsim::config

@@ -1,0 +1,217 @@
+#include "config/reader.hpp"
+
+#include "config/units.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace pfsim::config {
+
+nlohmann::json load_json_file(const std::string& path)
+{
+  std::ifstream in(path);
+  if (!in)
+    throw ConfigError(path + ": cannot open file");
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ConfigError(path + ": not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+  }
+}
+
+Reader::Reader(const nlohmann::json& node, std::string file, std::string path)
+    : node_(node), file_(std::move(file)), path_(std::move(path))
+{
+  if (!node_.is_object())
+    throw ConfigError(file_ + ": " + (path_.empty() ? "<top level>" : path_) + ": expected a JSON object, got " +
+                      node_.type_name());
+}
+
+std::string Reader::where(const std::string& key) const
+{
+  return path_.empty() ? key : path_ + "." + key;
+}
+
+void Reader::fail(const std::string& key, const std::string& expected) const
+{
+  throw ConfigError(file_ + ": field '" + where(key) + "': " + expected);
+}
+
+bool Reader::has(const std::string& key) const
+{
+  return node_.contains(key);
+}
+
+const nlohmann::json& Reader::get(const std::string& key)
+{
+  read_.insert(key);
+  return node_.at(key);
+}
+
+template <class F>
+double Reader::unit_value(const std::string& key, double fallback, bool required, F parse, const char* what)
+{
+  if (!has(key)) {
+    if (required)
+      fail(key, std::string("missing; expected a ") + what);
+    return fallback;
+  }
+  const auto& v = get(key);
+  if (v.is_number()) {
+    double x = v.get<double>();
+    if (!std::isfinite(x) || x < 0)
+      fail(key, std::string("expected a non-negative ") + what + ", got " + v.dump());
+    return x;
+  }
+  if (!v.is_string())
+    fail(key, std::string("expected a ") + what + " (number or string with unit), got " + v.dump());
+  try {
+    return parse(v.get<std::string>());
+  } catch (const std::invalid_argument& e) {
+    fail(key, e.what());
+  }
+}
+
+double Reader::duration_s(const std::string& key, double fallback)
+{
+  return unit_value(key, fallback, false, units::parse_duration_s, "duration (e.g. \"24us\")");
+}
+double Reader::duration_s(const std::string& key)
+{
+  return unit_value(key, 0, true, units::parse_duration_s, "duration (e.g. \"24us\")");
+}
+double Reader::size_B(const std::string& key, double fallback)
+{
+  return unit_value(key, fallback, false, units::parse_size_B, "size (e.g. \"1MiB\")");
+}
+double Reader::bandwidth_Bps(const std::string& key, double fallback)
+{
+  return unit_value(key, fallback, false, units::parse_bandwidth_Bps, "bandwidth (e.g. \"10Gbps\")");
+}
+double Reader::bandwidth_Bps(const std::string& key)
+{
+  return unit_value(key, 0, true, units::parse_bandwidth_Bps, "bandwidth (e.g. \"10Gbps\")");
+}
+double Reader::frequency_Hz(const std::string& key, double fallback)
+{
+  return unit_value(key, fallback, false, units::parse_frequency_Hz, "frequency (e.g. \"2.4GHz\")");
+}
+
+double Reader::number(const std::string& key, double fallback, double min, double max)
+{
+  if (!has(key))
+    return fallback;
+  const auto& v = get(key);
+  if (!v.is_number())
+    fail(key, "expected a number, got " + v.dump());
+  double x = v.get<double>();
+  if (!(x >= min && x <= max))
+    fail(key, "expected a number in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + v.dump());
+  return x;
+}
+
+long long Reader::integer(const std::string& key, long long fallback, long long min, long long max)
+{
+  if (!has(key))
+    return fallback;
+  return integer(key, min, max);
+}
+
+long long Reader::integer(const std::string& key, long long min, long long max)
+{
+  if (!has(key))
+    fail(key, "missing; expected an integer");
+  const auto& v = get(key);
+  if (!v.is_number_integer())
+    fail(key, "expected an integer, got " + v.dump());
+  long long x = v.get<long long>();
+  if (x < min || x > max)
+    fail(key, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + v.dump());
+  return x;
+}
+
+bool Reader::boolean(const std::string& key, bool fallback)
+{
+  if (!has(key))
+    return fallback;
+  const auto& v = get(key);
+  if (!v.is_boolean())
+    fail(key, "expected true or false, got " + v.dump());
+  return v.get<bool>();
+}
+
+std::string Reader::string(const std::string& key, const std::string& fallback)
+{
+  if (!has(key))
+    return fallback;
+  const auto& v = get(key);
+  if (!v.is_string())
+    fail(key, "expected a string, got " + v.dump());
+  return v.get<std::string>();
+}
+
+std::string Reader::choice(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed)
+{
+  std::string s = string(key, fallback);
+  for (const auto& a : allowed)
+    if (a == s)
+      return s;
+  std::string list;
+  for (const auto& a : allowed)
+    list += (list.empty() ? "\"" : ", \"") + a + "\"";
+  fail(key, "expected one of " + list + ", got \"" + s + "\"");
+}
+
+std::vector<std::string> Reader::string_list(const std::string& key, const std::vector<std::string>& fallback)
+{
+  if (!has(key))
+    return fallback;
+  const auto& v = get(key);
+  if (!v.is_array())
+    fail(key, "expected an array of strings, got " + v.dump());
+  std::vector<std::string> out;
+  for (const auto& e : v) {
+    if (!e.is_string())
+      fail(key, "expected an array of strings, got element " + e.dump());
+    out.push_back(e.get<std::string>());
+  }
+  return out;
+}
+
+Reader Reader::object(const std::string& key)
+{
+  static const nlohmann::json empty = nlohmann::json::object();
+  if (!has(key))
+    return Reader(empty, file_, where(key));
+  const auto& v = get(key);
+  if (!v.is_object())
+    fail(key, std::string("expected an object, got ") + v.type_name());
+  return Reader(v, file_, where(key));
+}
+
+std::vector<std::string> Reader::keys() const
+{
+  std::vector<std::string> out;
+  for (const auto& item : node_.items())
+    out.push_back(item.key());
+  return out;
+}
+
+nlohmann::json Reader::raw(const std::string& key)
+{
+  if (!has(key))
+    return nullptr;
+  return get(key);
+}
+
+void Reader::finish() const
+{
+  for (const auto& item : node_.items())
+    if (read_.count(item.key()) == 0)
+      throw ConfigError(file_ + ": unknown field '" + where(item.key()) + "' (check its spelling and place)");
+}
+
+}  // namespace pfsim::config

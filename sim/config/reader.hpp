@@ -1,0 +1,69 @@
+// Strict reader for JSON configuration objects: every value is read through a typed accessor that knows
+// its field path, unit strings are converted on reading, and finish() rejects fields nobody read (typos
+// must not pass silently). Every error names the file, the field path and what was expected.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace pfsim::config {
+
+// Configuration or input error; the CLI turns it into one message on stderr and exit status 2.
+class ConfigError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Loads a JSON file; a syntax error names the file and the byte where parsing stopped.
+nlohmann::json load_json_file(const std::string& path);
+
+class Reader {
+public:
+  Reader(const nlohmann::json& node, std::string file, std::string path);
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+  Reader(Reader&&) = default;
+
+  bool has(const std::string& key) const;
+  // Optional fields return the default when absent; required ones (no default) throw when absent.
+  double duration_s(const std::string& key, double fallback);
+  double duration_s(const std::string& key);
+  double size_B(const std::string& key, double fallback);
+  double bandwidth_Bps(const std::string& key, double fallback);
+  double bandwidth_Bps(const std::string& key);
+  double frequency_Hz(const std::string& key, double fallback);
+  double number(const std::string& key, double fallback, double min, double max);
+  long long integer(const std::string& key, long long fallback, long long min, long long max);
+  long long integer(const std::string& key, long long min, long long max);
+  bool boolean(const std::string& key, bool fallback);
+  std::string string(const std::string& key, const std::string& fallback);
+  std::string choice(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed);
+  std::vector<std::string> string_list(const std::string& key, const std::vector<std::string>& fallback);
+  // A nested object; when absent, an empty object (all defaults).
+  Reader object(const std::string& key);
+  // Keys of this object not read yet (for maps keyed by name, e.g. per-operation tables).
+  std::vector<std::string> keys() const;
+  // Raw JSON of a field that is kept verbatim (e.g. "sources": documentation only).
+  nlohmann::json raw(const std::string& key);
+
+  // Throws on any field that was not read.
+  void finish() const;
+
+  [[noreturn]] void fail(const std::string& key, const std::string& expected) const;
+  std::string where(const std::string& key) const;
+  const std::string& file() const { return file_; }
+
+private:
+  const nlohmann::json& get(const std::string& key);
+  template <class F> double unit_value(const std::string& key, double fallback, bool required, F parse, const char* what);
+
+  nlohmann::json node_;
+  std::string file_;
+  std::string path_;
+  std::set<std::string> read_;
+};
+
+}  // namespace pfsim::config

@@ -1,0 +1,244 @@
+#include "model/client.hpp"
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(pfsim_client, "pfsim client nodes");
+
+namespace sg4 = simgrid::s4u;
+
+namespace pfsim {
+
+void RunContext::arrive(int phase)
+{
+  if (++arrived < static_cast<int>(node_hosts.size()))
+    return;
+  arrived = 0;
+  double now = sg4::Engine::get_clock();
+  records.phases[phase].end_s = now;
+  int next = phase + 1 < workload.phase_count() ? phase + 1 : -1;
+  if (next >= 0)
+    records.phases[next].start_s = now;
+  XBT_INFO("phase %d (%s) done at %.6f s", phase, workload.phase_name(phase).c_str(), now);
+  for (auto* host : node_hosts) {
+    auto* mb = sg4::Mailbox::by_name(host->get_name());
+    mb->put_init(new NodeMessage(BarrierRelease{next}), 0)->detach();
+  }
+}
+
+ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int ranks)
+    : ctx_(ctx), node_(node), first_rank_(first_rank), ranks_(static_cast<size_t>(ranks))
+{
+}
+
+void ClientNode::operator()()
+{
+  host_ = sg4::this_actor::get_host();
+  mailbox_ = sg4::Mailbox::by_name(host_->get_name());
+  NodeMessage* msg = nullptr;
+  sg4::CommPtr recv = mailbox_->get_async<NodeMessage>(&msg);
+  begin_phase(0);
+  while (!finished_) {
+    fire_timers();
+    wait_set_.clear();
+    wait_set_.push_back(recv);
+    for (const auto& f : in_flight_)
+      wait_set_.push_back(f.comm);
+    double timeout = timers_.empty() ? -1.0 : std::max(0.0, timers_.top().t - sg4::Engine::get_clock());
+    ssize_t i = sg4::Comm::wait_any_for(wait_set_, timeout);
+    if (i < 0)
+      continue;
+    if (i == 0) {
+      handle(msg);
+      if (!finished_)
+        recv = mailbox_->get_async<NodeMessage>(&msg);
+    } else {
+      Request* q = in_flight_[static_cast<size_t>(i - 1)].request;
+      in_flight_[static_cast<size_t>(i - 1)] = in_flight_.back();
+      in_flight_.pop_back();
+      if (is_data(q->op))
+        ctx_.oss[q->node % ctx_.oss.size()]->enqueue(q);
+      else
+        ctx_.mds[q->dir % ctx_.mds.size()]->enqueue(q);
+    }
+  }
+}
+
+void ClientNode::fire_timers()
+{
+  while (!timers_.empty() && timers_.top().t <= sg4::Engine::get_clock()) {
+    Timer t = timers_.top();
+    timers_.pop();
+    switch (t.kind) {
+      case TimerKind::Ready:
+        try_send(t.rank);
+        break;
+      case TimerKind::Complete:
+        complete(t.rank);
+        break;
+      case TimerKind::Timeout:
+        on_timeout(t.rank, t.seq);
+        break;
+    }
+  }
+}
+
+void ClientNode::handle(NodeMessage* msg)
+{
+  std::visit(
+      [this](auto&& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, Reply>) {
+          on_reply(m.request);
+        } else {
+          if (m.phase < 0)
+            finished_ = true;
+          else
+            begin_phase(m.phase);
+        }
+      },
+      *msg);
+  delete msg;
+}
+
+void ClientNode::begin_phase(int phase)
+{
+  phase_ = phase;
+  done_ranks_ = 0;
+  for (auto& r : ranks_)
+    r.cursor = RankCursor{};
+  for (uint32_t r = 0; r < ranks_.size(); ++r)
+    start_op(r);
+  if (ranks_.empty())
+    ctx_.arrive(phase_);
+}
+
+void ClientNode::start_op(uint32_t r)
+{
+  auto& s = ranks_[r];
+  if (!ctx_.workload.next(first_rank_ + static_cast<int>(r), phase_, s.cursor, s.op)) {
+    if (++done_ranks_ == static_cast<int>(ranks_.size()))
+      ctx_.arrive(phase_);
+    return;
+  }
+  double now = sg4::Engine::get_clock();
+  s.op_start_s = now + s.op.think_s;
+  double ready = s.op_start_s + ctx_.platform.clients.op_overhead_s[s.op.op];
+  if (ready > now)
+    timers_.push(Timer{ready, r, TimerKind::Ready, s.seq});
+  else
+    try_send(r);
+}
+
+bool ClientNode::slot_free(const RankState& s) const
+{
+  const auto& c = ctx_.platform.clients;
+  if (is_data(s.op.op))
+    return data_in_flight_ < c.max_rpcs_in_flight;
+  if (md_in_flight_ >= c.max_rpcs_in_flight)
+    return false;
+  return !is_update(s.op.op) || mod_in_flight_ < c.max_mod_rpcs_in_flight;
+}
+
+void ClientNode::try_send(uint32_t r)
+{
+  if (slot_free(ranks_[r]))
+    send(r);
+  else
+    waiting_.push_back(r);
+}
+
+void ClientNode::send(uint32_t r)
+{
+  auto& s = ranks_[r];
+  if (is_data(s.op.op)) {
+    data_in_flight_++;
+  } else {
+    md_in_flight_++;
+    if (is_update(s.op.op))
+      mod_in_flight_++;
+  }
+  auto* q = new Request();
+  q->node = static_cast<uint32_t>(node_);
+  q->local_rank = r;
+  q->op = s.op.op;
+  q->dir = s.op.dir;
+  q->shared_dir = s.op.shared_dir;
+  q->bytes = s.op.bytes;
+  q->seq = ++s.seq;
+  s.outstanding = q;
+  transmit(q);
+}
+
+void ClientNode::transmit(Request* q)
+{
+  const auto& c = ctx_.platform.clients;
+  sg4::Host* target = is_data(q->op) ? ctx_.oss_hosts[q->node % ctx_.oss_hosts.size()]
+                                     : ctx_.mds_hosts[q->dir % ctx_.mds_hosts.size()];
+  double bytes = c.request_size_B + (q->op == Op::Write ? q->bytes : 0);
+  in_flight_.push_back(InFlight{sg4::Comm::sendto_async(host_, target, static_cast<uint64_t>(bytes)), q});
+  const auto& to = ctx_.platform.mds.timeouts;
+  if (to.enabled)
+    timers_.push(Timer{sg4::Engine::get_clock() + to.timeout_s, q->local_rank, TimerKind::Timeout, q->seq});
+}
+
+void ClientNode::on_reply(Request* q)
+{
+  auto& s = ranks_[q->local_rank];
+  if (q->abandoned || s.outstanding != q) {
+    delete q;  // reply to a copy the client already gave up on
+    return;
+  }
+  timers_.push(Timer{sg4::Engine::get_clock() + ctx_.platform.clients.rpc_overhead_s, q->local_rank,
+                     TimerKind::Complete, q->seq});
+}
+
+void ClientNode::on_timeout(uint32_t r, uint64_t seq)
+{
+  auto& s = ranks_[r];
+  if (s.outstanding == nullptr || s.outstanding->seq != seq)
+    return;
+  XBT_DEBUG("rank %d: request %llu timed out, resending", first_rank_ + static_cast<int>(r),
+            static_cast<unsigned long long>(seq));
+  s.outstanding->abandoned = true;  // the server still serves it; its reply will be dropped
+  ctx_.records.resends++;
+  auto* q = new Request(*s.outstanding);
+  q->abandoned = false;
+  q->seq = ++s.seq;
+  s.outstanding = q;
+  transmit(q);
+}
+
+void ClientNode::complete(uint32_t r)
+{
+  auto& s = ranks_[r];
+  delete s.outstanding;
+  s.outstanding = nullptr;
+  if (is_data(s.op.op)) {
+    data_in_flight_--;
+  } else {
+    md_in_flight_--;
+    if (is_update(s.op.op))
+      mod_in_flight_--;
+  }
+  double now = sg4::Engine::get_clock();
+  auto& ph = ctx_.records.phases[phase_];
+  float runtime = static_cast<float>(now - s.op_start_s);
+  ph.ops++;
+  ph.op_count[s.op.op]++;
+  ph.latencies.push_back(runtime);
+  ph.latencies_by_op[s.op.op].push_back(runtime);
+  if (ctx_.records.keep_samples)
+    ph.samples.push_back(OpSample{static_cast<uint32_t>(first_rank_) + r, s.op.op,
+                                  static_cast<float>(s.op_start_s - ph.start_s), runtime});
+  // Hand freed slots to waiting ranks in arrival order (a waiting update may be passed by a read).
+  for (auto it = waiting_.begin(); it != waiting_.end();) {
+    if (slot_free(ranks_[*it])) {
+      uint32_t w = *it;
+      it = waiting_.erase(it);
+      send(w);
+    } else {
+      ++it;
+    }
+  }
+  start_op(r);
+}
+
+}  // namespace pfsim

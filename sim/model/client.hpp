@@ -1,0 +1,100 @@
+// Client nodes. One actor per client node drives all of its ranks as an event loop (a rank is a small
+// state record, not an actor), so 100,000 ranks need only ranks/ranks_per_node actors. Each node keeps
+// Lustre's per-node RPC limits: max_rpcs_in_flight and max_mod_rpcs_in_flight (the mdc rpc_lock).
+#pragma once
+#include "config/platform_config.hpp"
+#include "model/rpc.hpp"
+#include "model/servers.hpp"
+#include "report/records.hpp"
+#include "workload/workload.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <deque>
+#include <queue>
+#include <vector>
+
+namespace pfsim {
+
+// State shared by the node actors of one run: servers, routes, and the inter-phase barrier.
+struct RunContext {
+  const config::PlatformConfig& platform;
+  const Workload& workload;
+  RunRecords& records;
+  std::vector<simgrid::s4u::Host*> node_hosts;
+  std::vector<simgrid::s4u::Host*> mds_hosts;
+  std::vector<simgrid::s4u::Host*> oss_hosts;
+  std::vector<MdsServer*> mds;
+  std::vector<OssServer*> oss;
+  ReplyRoute route;
+  int ranks_per_node = 1;
+  int arrived = 0;  // nodes done with the current phase
+
+  // Called by a node whose ranks all finished `phase`; the last one releases everybody.
+  void arrive(int phase);
+};
+
+class ClientNode {
+public:
+  ClientNode(RunContext& ctx, int node, int first_rank, int ranks);
+  void operator()();
+
+private:
+  enum class TimerKind : unsigned char { Ready, Complete, Timeout };
+  struct Timer {
+    double t;
+    uint32_t rank;
+    TimerKind kind;
+    uint64_t seq;
+    bool operator>(const Timer& o) const
+    {
+      if (t != o.t)
+        return t > o.t;
+      if (rank != o.rank)
+        return rank > o.rank;
+      return seq > o.seq;
+    }
+  };
+  struct RankState {
+    RankCursor cursor;
+    OpRequest op;
+    double op_start_s = 0;
+    Request* outstanding = nullptr;
+    uint64_t seq = 0;
+  };
+  struct InFlight {
+    simgrid::s4u::CommPtr comm;
+    Request* request;
+  };
+
+  void begin_phase(int phase);
+  void start_op(uint32_t r);
+  void try_send(uint32_t r);
+  bool slot_free(const RankState& s) const;
+  void send(uint32_t r);
+  void transmit(Request* q);
+  void on_reply(Request* q);
+  void complete(uint32_t r);
+  void on_timeout(uint32_t r, uint64_t seq);
+  void handle(NodeMessage* msg);
+  void fire_timers();
+
+  RunContext& ctx_;
+  int node_;
+  int first_rank_;
+  std::vector<RankState> ranks_;
+  simgrid::s4u::Host* host_ = nullptr;
+  simgrid::s4u::Mailbox* mailbox_ = nullptr;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  std::deque<uint32_t> waiting_;  // ranks waiting for an RPC slot, FIFO
+  std::vector<InFlight> in_flight_;
+  std::vector<simgrid::s4u::CommPtr> wait_set_;
+  int md_in_flight_ = 0;
+  int mod_in_flight_ = 0;
+  int data_in_flight_ = 0;
+  int phase_ = 0;
+  int done_ranks_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace pfsim

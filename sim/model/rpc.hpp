@@ -1,0 +1,30 @@
+// Messages between clients and servers.
+#pragma once
+#include "model/ops.hpp"
+
+#include <cstdint>
+#include <variant>
+
+namespace pfsim {
+
+struct Request {
+  uint32_t node = 0;        // client node index
+  uint32_t local_rank = 0;  // rank index within its node
+  Op op = Op::Stat;
+  uint32_t dir = 0;
+  bool shared_dir = false;
+  double bytes = 0;
+  double arrived_s = 0;     // arrival at the server
+  uint64_t seq = 0;         // client-side sequence, to recognise replies to abandoned copies
+  bool abandoned = false;   // the client gave up on this copy (timeout) and resent it
+};
+
+struct Reply {
+  Request* request;
+};
+struct BarrierRelease {
+  int phase;  // the phase that may start now; -1 = the run is over
+};
+using NodeMessage = std::variant<Reply, BarrierRelease>;
+
+}  // namespace pfsim

@@ -1,0 +1,290 @@
+#include "model/servers.hpp"
+
+#include "model/platform.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(pfsim_servers, "pfsim metadata and object servers");
+
+namespace sg4 = simgrid::s4u;
+
+namespace pfsim {
+
+void ReplyRoute::send(Request* r, double extra_bytes) const
+{
+  auto* msg = new NodeMessage(Reply{r});
+  node_mailboxes[r->node]->put_init(msg, static_cast<uint64_t>(reply_size_B + extra_bytes))->detach();
+}
+
+// ---------------------------------------------------------------------------------------------- Journal
+
+Journal::Journal(const config::JournalConfig& cfg, sg4::Disk* disk)
+    : cfg_(cfg), disk_(disk), mutex_(sg4::Mutex::create()), space_(sg4::ConditionVariable::create()),
+      wake_(sg4::ConditionVariable::create())
+{
+}
+
+void Journal::start(sg4::Host* host)
+{
+  if (cfg_.enabled)
+    sg4::Actor::create("journal", host, [this] { run(); })->daemonize();
+}
+
+void Journal::reserve(double bytes)
+{
+  if (!cfg_.enabled)
+    return;
+  // Fast path without a simcall: actors are cooperative, nothing runs between the test and the update.
+  if (pending_B_ + committing_B_ + bytes > cfg_.capacity_B) {
+    std::unique_lock<sg4::Mutex> lock(*mutex_);
+    while (pending_B_ + committing_B_ + bytes > cfg_.capacity_B) {
+      wake_->notify_one();
+      space_->wait(lock);
+    }
+  }
+  pending_B_ += bytes;
+  if (pending_B_ >= cfg_.capacity_B / 4)
+    wake_->notify_one();
+}
+
+void Journal::run()
+{
+  for (;;) {
+    {
+      std::unique_lock<sg4::Mutex> lock(*mutex_);
+      if (pending_B_ < cfg_.capacity_B / 4)
+        wake_->wait_for(lock, cfg_.commit_interval_s);
+      committing_B_ = pending_B_;
+      pending_B_ = 0;
+    }
+    if (committing_B_ > 0) {
+      XBT_DEBUG("journal commit of %.0f bytes", committing_B_);
+      disk_->write(static_cast<sg_size_t>(committing_B_));
+    }
+    committed_B_ += committing_B_;
+    committing_B_ = 0;
+    space_->notify_all();
+  }
+}
+
+// ------------------------------------------------------------------------------------------- MdsServer
+
+MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, sg4::Disk* disk,
+                     const ReplyRoute& route, int client_nodes, uint64_t seed, ServerRecord& record)
+    : cfg_(cfg), index_(index), host_(host), journal_(cfg.journal, disk), route_(route),
+      client_nodes_(client_nodes), rng_(seed * 1000003ULL + static_cast<uint64_t>(index)), rec_(record)
+{
+  int nparts = cfg_.partitions.enabled ? cfg_.partitions.count : 1;
+  parts_.resize(nparts);
+  for (int p = 0; p < nparts; ++p) {
+    parts_[p].max_threads = std::max(1, (cfg_.threads.max + nparts - 1) / nparts);
+    for (int n = p; n < client_nodes; n += nparts)
+      parts_[p].clients++;
+  }
+  rec_.name = "mds-" + std::to_string(index);
+}
+
+void MdsServer::start()
+{
+  journal_.start(host_);
+  int nparts = static_cast<int>(parts_.size());
+  for (int p = 0; p < nparts; ++p) {
+    int initial = std::min(parts_[p].max_threads, std::max(1, (cfg_.threads.min + nparts - 1) / nparts));
+    for (int t = 0; t < initial; ++t)
+      start_thread(p);
+  }
+}
+
+void MdsServer::start_thread(int p)
+{
+  auto& part = parts_[p];
+  std::string name = "mds" + std::to_string(index_) + "-p" + std::to_string(p) + "-t" + std::to_string(part.started);
+  part.started++;
+  threads_total_++;
+  rec_.threads_started = threads_total_;
+  sg4::Actor::create(name, host_, [this, p] { thread_loop(p); })->daemonize();
+}
+
+void MdsServer::enqueue(Request* r)
+{
+  double now = sg4::Engine::get_clock();
+  r->arrived_s = now;
+  rec_.change(now, +1);
+  auto& part = parts_[partition_of(r->node)];
+  part.queue.push_back(r);
+  rec_.max_queue = std::max(rec_.max_queue, static_cast<int>(part.queue.size()));
+  // Lustre's ptlrpc starts another service thread when a request waits and every thread is busy.
+  if (static_cast<int>(part.queue.size()) > part.idle && part.started < part.max_threads)
+    start_thread(partition_of(r->node));
+  part.items->release();
+}
+
+void MdsServer::thread_loop(int p)
+{
+  auto& part = parts_[p];
+  for (;;) {
+    part.idle++;
+    part.items->acquire();
+    part.idle--;
+    Request* r = part.queue.front();
+    part.queue.pop_front();
+    serve(*r, p);
+  }
+}
+
+double MdsServer::sample(double mean_s)
+{
+  if (cfg_.service_distribution == "deterministic" || mean_s <= 0)
+    return mean_s;
+  // Inverse CDF on 53 random bits: the same on every platform for a given seed.
+  double u = static_cast<double>(rng_() >> 11) * (1.0 / 9007199254740992.0);
+  return -mean_s * std::log1p(-u);
+}
+
+double MdsServer::demand_s(const Request& r, int p)
+{
+  const auto& part = parts_[p];
+  bool update = is_update(r.op);
+  double d = sample(cfg_.service_s[r.op]);
+  if (cfg_.contention.enabled && update) {
+    int same = part.busy_updates - 1;  // other threads inside an update in this partition
+    int other = busy_updates_total_ - part.busy_updates;
+    d += cfg_.contention.per_busy_thread_s * (same + cfg_.contention.cross_partition_factor * other);
+  }
+  if (cfg_.per_client.enabled)
+    d += part.clients *
+         (update ? cfg_.per_client.update_cost_per_client_s : cfg_.per_client.read_cost_per_client_s);
+  if (cfg_.oversubscription.enabled && threads_total_ > cfg_.cores)
+    d += cfg_.oversubscription.cost_per_extra_thread_s * (static_cast<double>(threads_total_) / cfg_.cores - 1.0);
+  return d;
+}
+
+MdsServer::DirState& MdsServer::dir(uint32_t id)
+{
+  auto it = dirs_.find(id);
+  if (it == dirs_.end()) {
+    it = dirs_.emplace(id, DirState{}).first;
+    it->second.holder.assign(static_cast<size_t>(client_nodes_), 0);
+  }
+  return it->second;
+}
+
+void MdsServer::serve(Request& r, int p)
+{
+  auto& part = parts_[p];
+  bool update = is_update(r.op);
+  part.busy++;
+  if (update) {
+    part.busy_updates++;
+    busy_updates_total_++;
+  }
+  double started = sg4::Engine::get_clock();
+  double d = demand_s(r, p);
+  if (d > 0)
+    sg4::this_actor::execute(d * kFlopsPerSecond);
+
+  bool locks_dir = r.shared_dir && (cfg_.dir_lock.enabled || cfg_.lock_callbacks.enabled);
+  if (locks_dir) {
+    DirState& ds = dir(r.dir);
+    if (update) {
+      std::unique_lock<sg4::Mutex> lock(*ds.mutex);
+      if (cfg_.lock_callbacks.enabled) {
+        int revoke = ds.holders - (ds.holder[r.node] ? 1 : 0);
+        if (revoke > 0) {
+          XBT_DEBUG("dir %u: revoking %d cached locks", r.dir, revoke);
+          sg4::this_actor::sleep_for(cfg_.lock_callbacks.rtt_s);
+          if (cfg_.lock_callbacks.cpu_per_callback_s > 0)
+            sg4::this_actor::execute(revoke * cfg_.lock_callbacks.cpu_per_callback_s * kFlopsPerSecond);
+        }
+        std::fill(ds.holder.begin(), ds.holder.end(), 0);
+        ds.holders = 0;
+      }
+      double hold = cfg_.dir_lock.enabled ? cfg_.dir_lock.hold_s[r.op] : 0;
+      if (hold > 0)
+        sg4::this_actor::execute(hold * kFlopsPerSecond);
+    } else if (cfg_.lock_callbacks.enabled && !ds.holder[r.node]) {
+      ds.holder[r.node] = 1;  // a lookup caches the directory lock on the client
+      ds.holders++;
+    }
+  }
+  if (update)
+    journal_.reserve(cfg_.journal.bytes_per_update_B);
+
+  double now = sg4::Engine::get_clock();
+  part.busy--;
+  if (update) {
+    part.busy_updates--;
+    busy_updates_total_--;
+  }
+  rec_.served++;
+  if (r.abandoned)
+    rec_.abandoned++;
+  rec_.busy_time_s += now - started;
+  rec_.sojourn_sum_s += now - r.arrived_s;
+  rec_.change(now, -1);
+  rec_.observed_until_s = now;
+  route_.send(&r);
+}
+
+// ------------------------------------------------------------------------------------------- OssServer
+
+OssServer::OssServer(const config::OssConfig& cfg, int index, sg4::Host* host, sg4::Disk* disk,
+                     const ReplyRoute& route, ServerRecord& record)
+    : cfg_(cfg), index_(index), host_(host), disk_(disk), route_(route), rec_(record)
+{
+  rec_.name = "oss-" + std::to_string(index);
+  q_.max_threads = cfg_.threads;
+}
+
+void OssServer::start()
+{
+  for (int t = 0; t < cfg_.threads; ++t) {
+    q_.started++;
+    sg4::Actor::create("oss" + std::to_string(index_) + "-t" + std::to_string(t), host_, [this] { thread_loop(); })
+        ->daemonize();
+  }
+  rec_.threads_started = q_.started;
+}
+
+void OssServer::enqueue(Request* r)
+{
+  double now = sg4::Engine::get_clock();
+  r->arrived_s = now;
+  rec_.change(now, +1);
+  q_.queue.push_back(r);
+  rec_.max_queue = std::max(rec_.max_queue, static_cast<int>(q_.queue.size()));
+  q_.items->release();
+}
+
+void OssServer::thread_loop()
+{
+  for (;;) {
+    q_.idle++;
+    q_.items->acquire();
+    q_.idle--;
+    Request* r = q_.queue.front();
+    q_.queue.pop_front();
+    double started = sg4::Engine::get_clock();
+    if (cfg_.rpc_service_s > 0)
+      sg4::this_actor::execute(cfg_.rpc_service_s * kFlopsPerSecond);
+    if (r->bytes > 0) {
+      if (r->op == Op::Write)
+        disk_->write(static_cast<sg_size_t>(r->bytes));
+      else
+        disk_->read(static_cast<sg_size_t>(r->bytes));
+    }
+    double now = sg4::Engine::get_clock();
+    rec_.served++;
+    if (r->abandoned)
+      rec_.abandoned++;
+    rec_.busy_time_s += now - started;
+    rec_.sojourn_sum_s += now - r->arrived_s;
+    rec_.change(now, -1);
+    rec_.observed_until_s = now;
+    route_.send(r, r->op == Op::Read ? r->bytes : 0);
+  }
+}
+
+}  // namespace pfsim

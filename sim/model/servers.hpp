@@ -1,0 +1,114 @@
+// Metadata and object storage servers: service threads on cores serving a user-level request queue.
+// (A shared SimGrid Mailbox as a server queue becomes quadratic with thousands of senders in 3.32; a
+// deque plus a Semaphore is constant time per request.)
+#pragma once
+#include "config/platform_config.hpp"
+#include "model/rpc.hpp"
+#include "report/records.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <random>
+#include <vector>
+
+namespace pfsim {
+
+// Where replies go: one mailbox per client node, each read by that node's actor only.
+struct ReplyRoute {
+  std::vector<simgrid::s4u::Mailbox*> node_mailboxes;
+  double reply_size_B = 1024;
+  void send(Request* r, double extra_bytes = 0) const;
+};
+
+// The MDT journal (jbd2-like): updates append bytes; a commit writes them to the MDT disk every
+// commit_interval or when a quarter of the journal is used; updates block while the journal is full.
+class Journal {
+public:
+  Journal(const config::JournalConfig& cfg, simgrid::s4u::Disk* disk);
+  void start(simgrid::s4u::Host* host);
+  void reserve(double bytes);
+  double committed_B() const { return committed_B_; }
+
+private:
+  void run();
+  config::JournalConfig cfg_;
+  simgrid::s4u::Disk* disk_;
+  double pending_B_ = 0;
+  double committing_B_ = 0;
+  double committed_B_ = 0;
+  simgrid::s4u::MutexPtr mutex_;
+  simgrid::s4u::ConditionVariablePtr space_;
+  simgrid::s4u::ConditionVariablePtr wake_;
+};
+
+// A request queue served by a pool of threads that grows on demand from min to max.
+struct ThreadPoolQueue {
+  std::deque<Request*> queue;
+  simgrid::s4u::SemaphorePtr items = simgrid::s4u::Semaphore::create(0);
+  int idle = 0;
+  int started = 0;
+  int busy = 0;
+  int busy_updates = 0;
+  int max_threads = 1;
+  int clients = 0;  // client nodes bound to this queue
+};
+
+class MdsServer {
+public:
+  MdsServer(const config::MdsConfig& cfg, int index, simgrid::s4u::Host* host, simgrid::s4u::Disk* disk,
+            const ReplyRoute& route, int client_nodes, uint64_t seed, ServerRecord& record);
+  void start();
+  // Called by a client node actor when a request has arrived over the network.
+  void enqueue(Request* r);
+  int partition_of(uint32_t node) const { return static_cast<int>(node % parts_.size()); }
+
+private:
+  struct DirState {
+    simgrid::s4u::MutexPtr mutex = simgrid::s4u::Mutex::create();
+    std::vector<char> holder;  // client nodes caching the directory lock
+    int holders = 0;
+  };
+  void start_thread(int partition);
+  void thread_loop(int partition);
+  void serve(Request& r, int partition);
+  double demand_s(const Request& r, int partition);
+  double sample(double mean_s);
+  DirState& dir(uint32_t id);
+
+  config::MdsConfig cfg_;
+  int index_;
+  simgrid::s4u::Host* host_;
+  Journal journal_;
+  const ReplyRoute& route_;
+  int client_nodes_;
+  std::mt19937_64 rng_;
+  ServerRecord& rec_;
+  std::vector<ThreadPoolQueue> parts_;
+  std::map<uint32_t, DirState> dirs_;
+  int threads_total_ = 0;
+  int busy_updates_total_ = 0;
+};
+
+// An OSS with its OST: fixed thread pool; a data RPC costs rpc_service CPU plus the disk transfer.
+class OssServer {
+public:
+  OssServer(const config::OssConfig& cfg, int index, simgrid::s4u::Host* host, simgrid::s4u::Disk* disk,
+            const ReplyRoute& route, ServerRecord& record);
+  void start();
+  void enqueue(Request* r);
+
+private:
+  void thread_loop();
+  config::OssConfig cfg_;
+  int index_;
+  simgrid::s4u::Host* host_;
+  simgrid::s4u::Disk* disk_;
+  const ReplyRoute& route_;
+  ServerRecord& rec_;
+  ThreadPoolQueue q_;
+};
+
+}  // namespace pfsim

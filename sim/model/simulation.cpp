@@ -1,0 +1,85 @@
+#include "model/simulation.hpp"
+
+#include "model/client.hpp"
+#include "model/platform.hpp"
+#include "model/servers.hpp"
+
+#include <chrono>
+#include <memory>
+
+namespace sg4 = simgrid::s4u;
+
+namespace pfsim {
+
+RunRecords run_simulation(const config::PlatformConfig& platform, const Workload& workload,
+                          const RunOptions& options, RunInfo* info)
+{
+  auto wall0 = std::chrono::steady_clock::now();
+  std::vector<std::string> args{"pfsim"};
+  args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  int argc = static_cast<int>(argv.size());
+  sg4::Engine engine(&argc, argv.data());
+  configure_engine(platform);
+
+  int rpn = options.ranks_per_node > 0 ? options.ranks_per_node : platform.clients.ranks_per_node;
+  int ranks = workload.ranks();
+  int nodes = (ranks + rpn - 1) / rpn;
+  BuiltPlatform built = build_platform(platform, nodes);
+
+  RunRecords records;
+  records.keep_samples = options.keep_samples;
+  records.phases.resize(static_cast<size_t>(workload.phase_count()));
+  for (int p = 0; p < workload.phase_count(); ++p) {
+    records.phases[p].name = workload.phase_name(p);
+    records.phases[p].iteration = workload.phase_iteration(p);
+    records.phases[p].items = workload.phase_items(p);
+  }
+  records.servers.resize(built.mds.size() + built.oss.size());
+
+  RunContext ctx{platform, workload, records, built.clients, built.mds, built.oss, {}, {}, {}, rpn, 0};
+  for (auto* h : built.clients)
+    ctx.route.node_mailboxes.push_back(sg4::Mailbox::by_name(h->get_name()));
+  ctx.route.reply_size_B = platform.clients.reply_size_B;
+
+  std::vector<std::unique_ptr<MdsServer>> mds;
+  for (size_t m = 0; m < built.mds.size(); ++m) {
+    mds.push_back(std::make_unique<MdsServer>(platform.mds, static_cast<int>(m), built.mds[m], built.mdt_disks[m],
+                                              ctx.route, nodes, options.seed, records.servers[m]));
+    ctx.mds.push_back(mds.back().get());
+  }
+  std::vector<std::unique_ptr<OssServer>> oss;
+  for (size_t o = 0; o < built.oss.size(); ++o) {
+    oss.push_back(std::make_unique<OssServer>(platform.oss, static_cast<int>(o), built.oss[o], built.ost_disks[o],
+                                              ctx.route, records.servers[built.mds.size() + o]));
+    ctx.oss.push_back(oss.back().get());
+  }
+  for (auto& m : mds)
+    m->start();
+  for (auto& o : oss)
+    o->start();
+
+  std::vector<std::unique_ptr<ClientNode>> clients;
+  for (int n = 0; n < nodes; ++n) {
+    int first = n * rpn;
+    int count = std::min(rpn, ranks - first);
+    clients.push_back(std::make_unique<ClientNode>(ctx, n, first, count));
+    ClientNode* c = clients.back().get();
+    sg4::Actor::create("node-" + std::to_string(n), built.clients[n], [c] { (*c)(); });
+  }
+  engine.run();
+  records.end_s = sg4::Engine::get_clock();
+  for (auto& s : records.servers)
+    s.change(records.end_s, 0);
+  if (info) {
+    info->ranks = ranks;
+    info->nodes = nodes;
+    info->ranks_per_node = rpn;
+    info->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  }
+  return records;
+}
+
+}  // namespace pfsim

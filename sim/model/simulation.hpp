@@ -1,0 +1,30 @@
+// Runs one simulation: platform + workload -> records. SimGrid allows one engine per process, so a
+// process runs one simulation; sweeps fork one process per point.
+#pragma once
+#include "config/platform_config.hpp"
+#include "report/records.hpp"
+#include "workload/workload.hpp"
+
+#include <string>
+#include <vector>
+
+namespace pfsim {
+
+struct RunOptions {
+  int ranks_per_node = 0;     // 0 = the platform's clients.ranks_per_node
+  uint64_t seed = 1;          // random streams (service-time sampling)
+  bool keep_samples = false;  // keep every operation's (rank, start, runtime) for latency files
+  std::vector<std::string> simgrid_args;  // e.g. "--log=pfsim_client.thres:debug"
+};
+
+struct RunInfo {
+  int ranks = 0;
+  int nodes = 0;
+  int ranks_per_node = 0;
+  double wall_s = 0;
+};
+
+RunRecords run_simulation(const config::PlatformConfig& platform, const Workload& workload,
+                          const RunOptions& options, RunInfo* info = nullptr);
+
+}  // namespace pfsim

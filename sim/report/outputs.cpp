@@ -1,0 +1,125 @@
+#include "report/outputs.hpp"
+
+#include "report/stats.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace pfsim {
+
+void write_file_atomic(const std::string& path, const std::string& content)
+{
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out)
+      throw std::runtime_error(path + ": cannot write (temporary " + tmp + ")");
+    out << content;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error(path + ": write failed");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error(path + ": cannot rename temporary file into place");
+  }
+}
+
+double phase_rate(const PhaseRecord& p)
+{
+  double t = p.end_s - p.start_s;
+  return t > 0 ? static_cast<double>(p.items) / t : 0.0;
+}
+
+nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
+{
+  nlohmann::json out = header;
+  nlohmann::json phases = nlohmann::json::array();
+  for (auto& p : records.phases) {
+    nlohmann::json lat = {{"all", to_json(summarize(p.latencies))}};
+    for (Op op : kAllOps)
+      if (!p.latencies_by_op[op].empty())
+        lat[op_name(op)] = to_json(summarize(p.latencies_by_op[op]));
+    double t = p.end_s - p.start_s;
+    phases.push_back({{"name", p.name},
+                      {"iteration", p.iteration},
+                      {"items", p.items},
+                      {"operations", p.ops},
+                      {"start_s", p.start_s},
+                      {"time_s", t},
+                      {"rate_items_per_s", phase_rate(p)},
+                      {"rate_ops_per_s", t > 0 ? static_cast<double>(p.ops) / t : 0.0},
+                      {"latency", lat}});
+  }
+  out["phases"] = phases;
+  nlohmann::json servers = nlohmann::json::array();
+  for (const auto& s : records.servers) {
+    double span = records.end_s;
+    servers.push_back({{"name", s.name},
+                       {"served", s.served},
+                       {"abandoned_served", s.abandoned},
+                       {"threads_started", s.threads_started},
+                       {"busy_thread_seconds", s.busy_time_s},
+                       {"mean_in_system", span > 0 ? s.area_in_system / span : 0.0},
+                       {"throughput_per_s", span > 0 ? static_cast<double>(s.served) / span : 0.0},
+                       {"mean_sojourn_s", s.served ? s.sojourn_sum_s / static_cast<double>(s.served) : 0.0},
+                       {"max_queue", s.max_queue}});
+  }
+  out["servers"] = servers;
+  out["resends"] = records.resends;
+  out["simulated_time_s"] = records.end_s;
+  return out;
+}
+
+std::string mdtest_summary(const RunRecords& records, int iterations)
+{
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<double>> rates;
+  for (const auto& p : records.phases) {
+    if (rates.find(p.name) == rates.end())
+      order.push_back(p.name);
+    rates[p.name].push_back(phase_rate(p));
+  }
+  std::ostringstream o;
+  o << "\nSUMMARY rate (in ops/sec): (of " << iterations << " iteration" << (iterations == 1 ? "" : "s") << ")\n";
+  o << "   Operation                     Max            Min           Mean        Std Dev\n";
+  o << "   ---------                     ---            ---           ----        -------\n";
+  char line[256];
+  for (const auto& name : order) {
+    MeanSd m = mean_sd(rates[name]);
+    std::snprintf(line, sizeof line, "   %-22s %14.3f %14.3f %14.3f %14.3f\n", name.c_str(), m.max, m.min, m.mean, m.sd);
+    o << line;
+  }
+  return o.str();
+}
+
+void write_latency_files(const std::string& dir, const std::string& prefix, const RunRecords& records)
+{
+  std::filesystem::create_directories(dir);
+  for (const auto& p : records.phases) {
+    std::vector<OpSample> s = p.samples;
+    std::stable_sort(s.begin(), s.end(), [](const OpSample& a, const OpSample& b) {
+      return a.rank != b.rank ? a.rank < b.rank : a.start_s < b.start_s;
+    });
+    std::string text = "time,runtime\n";
+    text.reserve(s.size() * 24 + 16);
+    char buf[64];
+    for (const auto& x : s) {
+      std::snprintf(buf, sizeof buf, "%.7f,%.4e\n", x.start_s, x.runtime_s);
+      text += buf;
+    }
+    std::string name = p.name;
+    std::replace(name.begin(), name.end(), ' ', '_');
+    write_file_atomic(dir + "/" + prefix + "-" + std::to_string(p.iteration) + "-" + name + "-all.csv", text);
+  }
+}
+
+}  // namespace pfsim

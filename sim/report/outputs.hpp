@@ -1,0 +1,27 @@
+// Result files: the results JSON (effective configuration, seed, per-phase rates and latencies, server
+// statistics), mdtest's SUMMARY table, md-workbench-style latency files. Everything is written to a
+// temporary name and renamed when complete, so a failed run leaves nothing half-written.
+#pragma once
+#include "report/records.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace pfsim {
+
+void write_file_atomic(const std::string& path, const std::string& content);
+
+// Per-phase rate in items per second as the tools report it (items / phase wall time).
+double phase_rate(const PhaseRecord& p);
+
+// `header` carries the effective configuration (platform, workload, seed, run shape).
+nlohmann::json results_json(RunRecords& records, const nlohmann::json& header);
+
+// mdtest 4.x "SUMMARY rate (in ops/sec): (of N iterations)" table, phases grouped by name.
+std::string mdtest_summary(const RunRecords& records, int iterations);
+
+// One "time,runtime" CSV per phase, all ranks concatenated in rank order (md-workbench --latency-all):
+// <dir>/<prefix>-<iteration>-<phase>-all.csv. Needs records.keep_samples.
+void write_latency_files(const std::string& dir, const std::string& prefix, const RunRecords& records);
+
+}  // namespace pfsim

@@ -1,0 +1,61 @@
+// What a run measured: per-phase times and per-operation latencies (client view), per-server queue
+// statistics (server view). Filled by the model, read by the reports.
+#pragma once
+#include "model/ops.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pfsim {
+
+struct OpSample {
+  uint32_t rank;
+  Op op;
+  float start_s;    // start relative to the phase start
+  float runtime_s;  // duration as the application sees it
+};
+
+struct PhaseRecord {
+  std::string name;
+  int iteration = 0;
+  uint64_t items = 0;
+  double start_s = 0;  // barrier release (simulated time)
+  double end_s = 0;    // last rank done
+  uint64_t ops = 0;
+  PerOp<uint64_t> op_count;
+  std::vector<float> latencies;  // all operations of the phase, seconds
+  PerOp<std::vector<float>> latencies_by_op;
+  std::vector<OpSample> samples;  // only when per-operation output is requested
+};
+
+struct ServerRecord {
+  std::string name;
+  uint64_t served = 0;          // requests served (replies sent, including abandoned copies)
+  uint64_t abandoned = 0;       // requests served after their client had given up (timeouts)
+  double busy_time_s = 0;       // thread-seconds in service
+  double sojourn_sum_s = 0;     // sum over served requests of (reply time - arrival time)
+  double area_in_system = 0;    // integral over time of requests present (queued + in service)
+  double last_change_s = 0;
+  int in_system = 0;
+  int max_queue = 0;
+  int threads_started = 0;
+  double observed_until_s = 0;
+
+  void change(double now, int delta)
+  {
+    area_in_system += in_system * (now - last_change_s);
+    last_change_s = now;
+    in_system += delta;
+  }
+};
+
+struct RunRecords {
+  std::vector<PhaseRecord> phases;
+  std::vector<ServerRecord> servers;
+  uint64_t resends = 0;
+  double end_s = 0;
+  bool keep_samples = false;
+};
+
+}  // namespace pfsim

@@ -1,0 +1,115 @@
+#include "workload/synthetic.hpp"
+
+#include <stdexcept>
+
+namespace pfsim {
+
+SyntheticWorkload::SyntheticWorkload(SyntheticParams p) : p_(std::move(p))
+{
+  if (p_.ranks < 1)
+    throw std::invalid_argument("workload needs at least one rank");
+  for (const auto& ph : p_.phases)
+    if (ph.item_ops.empty() || ph.item_ops.size() != ph.item_bytes.size())
+      throw std::invalid_argument("phase " + ph.name + " has no operations");
+}
+
+uint64_t SyntheticWorkload::items_of_rank(int rank) const
+{
+  if (p_.total_items > 0) {
+    uint64_t n = static_cast<uint64_t>(p_.ranks);
+    return p_.total_items / n + (static_cast<uint64_t>(rank) < p_.total_items % n ? 1 : 0);
+  }
+  return p_.items_per_rank;
+}
+
+uint64_t SyntheticWorkload::phase_items(int) const
+{
+  return p_.total_items > 0 ? p_.total_items : p_.items_per_rank * static_cast<uint64_t>(p_.ranks);
+}
+
+bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
+{
+  const auto& ph = p_.phases[phase];
+  if (c.item >= items_of_rank(rank))
+    return false;
+  out.op = ph.item_ops[c.step];
+  out.bytes = ph.item_bytes[c.step];
+  out.shared_dir = !p_.unique_dir;
+  out.dir = p_.unique_dir ? static_cast<uint32_t>(rank) : static_cast<uint32_t>(p_.ranks);
+  out.think_s = p_.think_s;
+  if (++c.step == ph.item_ops.size()) {
+    c.step = 0;
+    ++c.item;
+  }
+  return true;
+}
+
+nlohmann::json SyntheticWorkload::describe() const
+{
+  nlohmann::json phases = nlohmann::json::array();
+  for (const auto& ph : p_.phases) {
+    nlohmann::json ops = nlohmann::json::array();
+    for (Op op : ph.item_ops)
+      ops.push_back(op_name(op));
+    phases.push_back({{"name", ph.name}, {"item_ops", ops}, {"iteration", ph.iteration}});
+  }
+  return {{"generator", p_.generator}, {"ranks", p_.ranks},         {"parameters", p_.params},
+          {"think_time_s", p_.think_s}, {"unique_dir", p_.unique_dir}, {"phases", phases}};
+}
+
+SyntheticParams metabench_params(int ranks, uint64_t files, const std::string& dir_mode,
+                                 const std::vector<std::string>& phases)
+{
+  SyntheticParams p;
+  p.generator = "metabench";
+  p.ranks = ranks;
+  p.total_items = files;
+  p.unique_dir = dir_mode == "unique";
+  for (const auto& name : phases) {
+    if (name == "create")
+      p.phases.push_back({"create", {Op::Create, Op::Close}, {0, 0}, false, 0});
+    else if (name == "stat")
+      p.phases.push_back({"stat", {Op::Stat}, {0}, false, 0});
+    else if (name == "unlink")
+      p.phases.push_back({"unlink", {Op::Unlink}, {0}, false, 0});
+    else
+      throw std::invalid_argument("unknown metabench phase \"" + name + "\" (expected create, stat or unlink)");
+  }
+  p.params = {{"files", files}, {"dir_mode", dir_mode}, {"phases", phases}};
+  return p;
+}
+
+SyntheticParams mdtest_params(const MdtestOptions& o)
+{
+  SyntheticParams p;
+  p.generator = "mdtest";
+  p.ranks = o.ranks;
+  p.items_per_rank = o.items_per_rank;
+  p.unique_dir = o.unique_dir;
+  for (int it = 0; it < o.iterations; ++it) {
+    if (!o.files_only) {
+      p.phases.push_back({"Directory creation", {Op::Mkdir}, {0}, true, it});
+      p.phases.push_back({"Directory stat", {Op::Stat}, {0}, true, it});
+      p.phases.push_back({"Directory removal", {Op::Rmdir}, {0}, true, it});
+    }
+    if (!o.dirs_only) {
+      SyntheticPhase create{"File creation", {Op::Create}, {0}, false, it};
+      if (o.write_bytes > 0) {
+        create.item_ops.push_back(Op::Write);
+        create.item_bytes.push_back(o.write_bytes);
+      }
+      create.item_ops.push_back(Op::Close);
+      create.item_bytes.push_back(0);
+      p.phases.push_back(create);
+      p.phases.push_back({"File stat", {Op::Stat}, {0}, false, it});
+      if (o.read_bytes > 0)
+        p.phases.push_back({"File read", {Op::Open, Op::Read, Op::Close}, {0, o.read_bytes, 0}, false, it});
+      p.phases.push_back({"File removal", {Op::Unlink}, {0}, false, it});
+    }
+  }
+  p.params = {{"n", o.items_per_rank}, {"u", o.unique_dir}, {"F", o.files_only}, {"D", o.dirs_only},
+              {"w", o.write_bytes},    {"e", o.read_bytes}, {"i", o.iterations}};
+  return p;
+}
+
+}  // namespace pfsim

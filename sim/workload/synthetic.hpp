@@ -1,0 +1,67 @@
+// Workload generators driven by the tools' own parameters: metabench (a fixed number of files spread over
+// the ranks; create, stat, unlink) and mdtest (-n items per rank, -u, -F/-D, -w/-e bytes, -i iterations).
+#pragma once
+#include "workload/workload.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pfsim {
+
+// One phase of a synthetic workload: every item runs `item_ops` in order.
+struct SyntheticPhase {
+  std::string name;
+  std::vector<Op> item_ops;
+  std::vector<double> item_bytes;  // one per item op (0 for metadata ops)
+  bool directories = false;        // items are directories (mkdir/rmdir phases)
+  int iteration = 0;
+};
+
+struct SyntheticParams {
+  std::string generator;          // "metabench" or "mdtest"
+  int ranks = 1;
+  uint64_t total_items = 0;       // metabench: files in total, spread over the ranks
+  uint64_t items_per_rank = 0;    // mdtest -n
+  bool unique_dir = true;         // metabench dir_mode "unique" / mdtest -u
+  double think_s = 0;             // idle time before each operation
+  std::vector<SyntheticPhase> phases;
+  nlohmann::json params;          // the tool parameters as given, echoed in results
+};
+
+class SyntheticWorkload final : public Workload {
+public:
+  explicit SyntheticWorkload(SyntheticParams p);
+  int ranks() const override { return p_.ranks; }
+  int phase_count() const override { return static_cast<int>(p_.phases.size()); }
+  std::string phase_name(int phase) const override { return p_.phases.at(phase).name; }
+  uint64_t phase_items(int phase) const override;
+  int phase_iteration(int phase) const override { return p_.phases.at(phase).iteration; }
+  bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
+  nlohmann::json describe() const override;
+  uint64_t items_of_rank(int rank) const;
+
+private:
+  SyntheticParams p_;
+};
+
+// metabench: `files` in total over `ranks`; dir_mode "unique" (one directory per rank) or "shared";
+// phases among "create" (open(O_CREAT)+close), "stat", "unlink".
+SyntheticParams metabench_params(int ranks, uint64_t files, const std::string& dir_mode,
+                                 const std::vector<std::string>& phases);
+
+struct MdtestOptions {
+  int ranks = 1;
+  uint64_t items_per_rank = 0;  // -n
+  bool unique_dir = false;      // -u
+  bool files_only = false;      // -F
+  bool dirs_only = false;       // -D
+  double write_bytes = 0;       // -w
+  double read_bytes = 0;        // -e
+  int iterations = 1;           // -i
+};
+// mdtest phases in the tool's order: directory creation/stat/removal (unless -F), then file
+// creation/stat/read/removal (unless -D); "File read" only with -e.
+SyntheticParams mdtest_params(const MdtestOptions& o);
+
+}  // namespace pfsim

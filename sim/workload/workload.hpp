@@ -1,0 +1,44 @@
+// What the ranks do: an abstract per-rank operation stream grouped into phases separated by barriers.
+// Generators (synthetic.hpp) and trace importers implement it; the client model only calls next().
+#pragma once
+#include "model/ops.hpp"
+
+#include <nlohmann/json.hpp>
+#include <cstdint>
+#include <string>
+
+namespace pfsim {
+
+// One operation as the client model sees it.
+struct OpRequest {
+  Op op = Op::Stat;
+  uint32_t dir = 0;         // directory id (selects the MDS and the directory lock)
+  bool shared_dir = false;  // the directory is used by several ranks (only those take the directory lock)
+  double bytes = 0;         // payload of write/read
+  double think_s = 0;       // idle time on the rank before this operation starts
+};
+
+// Position of one rank in its stream; opaque to the client model, small so that 100,000 ranks are cheap.
+struct RankCursor {
+  uint64_t item = 0;
+  uint32_t step = 0;
+  uint32_t aux = 0;
+};
+
+class Workload {
+public:
+  virtual ~Workload() = default;
+  virtual int ranks() const = 0;
+  virtual int phase_count() const = 0;
+  virtual std::string phase_name(int phase) const = 0;
+  // Objects the phase counts for its rate (files created, stat'ed...), as the tool reports it.
+  virtual uint64_t phase_items(int phase) const = 0;
+  // Iteration a phase belongs to (mdtest -i, md-workbench benchmark rounds); 0 when not iterated.
+  virtual int phase_iteration(int /*phase*/) const { return 0; }
+  // Next operation of `rank` in `phase`; false when the rank has finished the phase.
+  virtual bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const = 0;
+  // Parameters of the workload, for the results' effective configuration.
+  virtual nlohmann::json describe() const = 0;
+};
+
+}  // namespace pfsim

@@ -1,0 +1,66 @@
+#include "workload/workload_file.hpp"
+
+#include "config/reader.hpp"
+
+namespace pfsim {
+
+using config::ConfigError;
+using config::Reader;
+
+WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
+{
+  Reader top(j, file, "");
+  WorkloadSpec spec;
+  std::string gen = top.choice("generator", "", {"metabench", "mdtest"});
+  int ranks = static_cast<int>(top.integer("ranks", 1, 10000000));
+  spec.ranks_per_node = static_cast<int>(top.integer("ranks_per_node", 0, 0, 4096));
+  spec.seed = static_cast<uint64_t>(top.integer("seed", 1, 0, INT64_MAX));
+  double think = top.duration_s("think_time", 0);
+  if (gen == "metabench") {
+    Reader m = top.object("metabench");
+    long long files = m.integer("files", 1, INT64_MAX);
+    std::string mode = m.choice("dir_mode", "unique", {"unique", "shared"});
+    auto phases = m.string_list("phases", {"create", "stat", "unlink"});
+    for (const auto& ph : phases)
+      if (ph != "create" && ph != "stat" && ph != "unlink")
+        m.fail("phases", "unknown phase \"" + ph + "\"; expected create, stat or unlink");
+    m.finish();
+    if (top.has("mdtest"))
+      top.fail("mdtest", "not allowed with generator \"metabench\"");
+    spec.params = metabench_params(ranks, static_cast<uint64_t>(files), mode, phases);
+  } else {
+    Reader m = top.object("mdtest");
+    MdtestOptions o;
+    o.ranks = ranks;
+    o.items_per_rank = static_cast<uint64_t>(m.integer("n", 1, INT64_MAX));
+    o.unique_dir = m.boolean("u", false);
+    o.files_only = m.boolean("F", false);
+    o.dirs_only = m.boolean("D", false);
+    if (o.files_only && o.dirs_only)
+      m.fail("D", "-F and -D exclude each other");
+    o.write_bytes = m.size_B("w", 0);
+    o.read_bytes = m.size_B("e", 0);
+    o.iterations = static_cast<int>(m.integer("i", 1, 1, 1000000));
+    m.finish();
+    if (top.has("metabench"))
+      top.fail("metabench", "not allowed with generator \"mdtest\"");
+    spec.params = mdtest_params(o);
+  }
+  spec.params.think_s = think;
+  top.finish();
+  return spec;
+}
+
+WorkloadSpec load_workload(const std::string& file)
+{
+  return parse_workload(config::load_json_file(file), file);
+}
+
+WorkloadSpec with_ranks(const WorkloadSpec& spec, int ranks)
+{
+  WorkloadSpec s = spec;
+  s.params.ranks = ranks;
+  return s;
+}
+
+}  // namespace pfsim

@@ -1,0 +1,28 @@
+// Workload JSON files (e.g. validation/lu1695/workload-unique.json):
+//   {"generator": "metabench", "ranks": 512, "ranks_per_node": 16, "seed": 1, "think_time": "0s",
+//    "metabench": {"files": 1000000, "dir_mode": "unique", "phases": ["create", "stat", "unlink"]}}
+//   {"generator": "mdtest", "ranks": 100,
+//    "mdtest": {"n": 5000, "u": true, "F": true, "D": false, "w": 3900, "e": 3900, "i": 3}}
+#pragma once
+#include "workload/synthetic.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace pfsim {
+
+struct WorkloadSpec {
+  SyntheticParams params;
+  int ranks_per_node = 0;  // 0 = platform default
+  uint64_t seed = 1;
+};
+
+WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file);
+WorkloadSpec load_workload(const std::string& file);
+
+// The same spec at another rank count (sweeps): the tool parameters are kept (metabench keeps the total
+// file count, mdtest keeps -n per rank).
+WorkloadSpec with_ranks(const WorkloadSpec& spec, int ranks);
+
+}  // namespace pfsim
