@@ -179,6 +179,7 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
   }
   spec.ranks_per_node = static_cast<int>(opt_int(c, "--ranks-per-node", spec.ranks_per_node, 0));
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", static_cast<long long>(spec.seed), 0));
+  spec.params.seed = spec.seed;
   return spec;
 }
 

@@ -1,8 +1,21 @@
 #include "workload/synthetic.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace pfsim {
+namespace {
+
+// splitmix64: a stateless, platform-independent hash used as a random stream keyed by position.
+uint64_t mix(uint64_t x)
+{
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
 
 SyntheticWorkload::SyntheticWorkload(SyntheticParams p) : p_(std::move(p))
 {
@@ -37,6 +50,12 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
   out.shared_dir = !p_.unique_dir;
   out.dir = p_.unique_dir ? static_cast<uint32_t>(rank) : static_cast<uint32_t>(p_.ranks);
   out.think_s = p_.think_s;
+  if (p_.think_exponential && p_.think_s > 0) {
+    uint64_t h = mix(mix(mix(p_.seed) ^ static_cast<uint64_t>(rank)) ^ (c.item * 64 + c.step) ^
+                     (static_cast<uint64_t>(phase) << 48));
+    double u = static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0);
+    out.think_s = -p_.think_s * std::log1p(-u);
+  }
   if (++c.step == ph.item_ops.size()) {
     c.step = 0;
     ++c.item;
@@ -54,7 +73,8 @@ nlohmann::json SyntheticWorkload::describe() const
     phases.push_back({{"name", ph.name}, {"item_ops", ops}, {"iteration", ph.iteration}});
   }
   return {{"generator", p_.generator}, {"ranks", p_.ranks},         {"parameters", p_.params},
-          {"think_time_s", p_.think_s}, {"unique_dir", p_.unique_dir}, {"phases", phases}};
+          {"think_time_s", p_.think_s}, {"think_distribution", p_.think_exponential ? "exponential" : "constant"},
+          {"unique_dir", p_.unique_dir}, {"phases", phases}};
 }
 
 SyntheticParams metabench_params(int ranks, uint64_t files, const std::string& dir_mode,

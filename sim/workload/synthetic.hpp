@@ -24,7 +24,9 @@ struct SyntheticParams {
   uint64_t total_items = 0;       // metabench: files in total, spread over the ranks
   uint64_t items_per_rank = 0;    // mdtest -n
   bool unique_dir = true;         // metabench dir_mode "unique" / mdtest -u
-  double think_s = 0;             // idle time before each operation
+  double think_s = 0;             // idle time before each operation (mean when exponential)
+  bool think_exponential = false; // think times exponentially distributed (Poisson-like arrivals)
+  uint64_t seed = 1;              // for random think times (a stateless hash of seed, rank, item, step)
   std::vector<SyntheticPhase> phases;
   nlohmann::json params;          // the tool parameters as given, echoed in results
 };

@@ -16,6 +16,7 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
   spec.ranks_per_node = static_cast<int>(top.integer("ranks_per_node", 0, 0, 4096));
   spec.seed = static_cast<uint64_t>(top.integer("seed", 1, 0, INT64_MAX));
   double think = top.duration_s("think_time", 0);
+  bool think_exp = top.choice("think_distribution", "constant", {"constant", "exponential"}) == "exponential";
   if (gen == "metabench") {
     Reader m = top.object("metabench");
     long long files = m.integer("files", 1, INT64_MAX);
@@ -47,6 +48,8 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
     spec.params = mdtest_params(o);
   }
   spec.params.think_s = think;
+  spec.params.think_exponential = think_exp;
+  spec.params.seed = spec.seed;
   top.finish();
   return spec;
 }

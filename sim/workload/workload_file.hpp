@@ -1,5 +1,6 @@
 // Workload JSON files (e.g. validation/lu1695/workload-unique.json):
 //   {"generator": "metabench", "ranks": 512, "ranks_per_node": 16, "seed": 1, "think_time": "0s",
+//    "think_distribution": "constant" | "exponential",
 //    "metabench": {"files": 1000000, "dir_mode": "unique", "phases": ["create", "stat", "unlink"]}}
 //   {"generator": "mdtest", "ranks": 100,
 //    "mdtest": {"n": 5000, "u": true, "F": true, "D": false, "w": 3900, "e": 3900, "i": 3}}
