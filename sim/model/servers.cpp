@@ -80,6 +80,7 @@ MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, s
   parts_.resize(nparts);
   for (int p = 0; p < nparts; ++p) {
     parts_[p].max_threads = std::max(1, (cfg_.threads.max + nparts - 1) / nparts);
+    parts_[p].cores = sg4::Semaphore::create(static_cast<unsigned>(std::max(1, cfg_.cores / nparts)));
     for (int n = p; n < client_nodes; n += nparts)
       parts_[p].clients++;
   }
@@ -143,6 +144,15 @@ double MdsServer::sample(double mean_s)
   return -mean_s * std::log1p(-u);
 }
 
+void MdsServer::compute(ThreadPoolQueue& part, double seconds)
+{
+  if (seconds <= 0)
+    return;
+  part.cores->acquire();
+  sg4::this_actor::sleep_for(seconds);
+  part.cores->release();
+}
+
 double MdsServer::demand_s(const Request& r, int p)
 {
   const auto& part = parts_[p];
@@ -181,9 +191,7 @@ void MdsServer::serve(Request& r, int p)
     busy_updates_total_++;
   }
   double started = sg4::Engine::get_clock();
-  double d = demand_s(r, p);
-  if (d > 0)
-    sg4::this_actor::execute(d * kFlopsPerSecond);
+  compute(part, demand_s(r, p));
 
   bool locks_dir = r.shared_dir && (cfg_.dir_lock.enabled || cfg_.lock_callbacks.enabled);
   if (locks_dir) {
@@ -195,15 +203,13 @@ void MdsServer::serve(Request& r, int p)
         if (revoke > 0) {
           XBT_DEBUG("dir %u: revoking %d cached locks", r.dir, revoke);
           sg4::this_actor::sleep_for(cfg_.lock_callbacks.rtt_s);
-          if (cfg_.lock_callbacks.cpu_per_callback_s > 0)
-            sg4::this_actor::execute(revoke * cfg_.lock_callbacks.cpu_per_callback_s * kFlopsPerSecond);
+          compute(part, revoke * cfg_.lock_callbacks.cpu_per_callback_s);
         }
         std::fill(ds.holder.begin(), ds.holder.end(), 0);
         ds.holders = 0;
       }
       double hold = cfg_.dir_lock.enabled ? cfg_.dir_lock.hold_s[r.op] : 0;
-      if (hold > 0)
-        sg4::this_actor::execute(hold * kFlopsPerSecond);
+      compute(part, hold);
     } else if (cfg_.lock_callbacks.enabled && !ds.holder[r.node]) {
       ds.holder[r.node] = 1;  // a lookup caches the directory lock on the client
       ds.holders++;

@@ -54,6 +54,10 @@ struct ThreadPoolQueue {
   int busy_updates = 0;
   int max_threads = 1;
   int clients = 0;  // client nodes bound to this queue
+  // Cores this pool's threads run on. A thread holds a core for the whole CPU part of a request (run to
+  // completion: MDS requests are far shorter than a scheduler time slice), so more runnable threads
+  // than cores queue FCFS for a core instead of sharing it.
+  simgrid::s4u::SemaphorePtr cores;
 };
 
 class MdsServer {
@@ -76,6 +80,7 @@ private:
   void serve(Request& r, int partition);
   double demand_s(const Request& r, int partition);
   double sample(double mean_s);
+  void compute(ThreadPoolQueue& part, double seconds);
   DirState& dir(uint32_t id);
 
   config::MdsConfig cfg_;

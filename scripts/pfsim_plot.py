@@ -1,0 +1,32 @@
+"""Plot helpers shared by the validation runner and the analysis scripts (matplotlib, PNG, headless)."""
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def rate_grid(path, title, rows, metrics, xlabel="ranks (client nodes = ranks / 16)"):
+    """rows: list of (row_name, {metric: {"measured": [(x, y)], "lines": [(label, style, [(x, y)])]}}).
+    One row of subplots per series, one column per metric; measured points as markers, simulated as lines."""
+    fig, axes = plt.subplots(len(rows), len(metrics), figsize=(4.2 * len(metrics), 3.4 * len(rows)), squeeze=False)
+    for i, (row_name, data) in enumerate(rows):
+        for j, metric in enumerate(metrics):
+            ax = axes[i][j]
+            d = data.get(metric, {})
+            meas = d.get("measured", [])
+            if meas:
+                ax.plot([x for x, _ in meas], [y for _, y in meas], "ko", label="measured", zorder=3)
+            for label, style, pts in d.get("lines", []):
+                pts = sorted(pts)
+                ax.plot([x for x, _ in pts], [y for _, y in pts], style, label=label)
+            ax.set_xscale("log", base=2)
+            ax.set_title(f"{row_name}: {metric}")
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel("ops/s")
+            ax.set_ylim(bottom=0)
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=7)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

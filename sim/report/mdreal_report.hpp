@@ -1,0 +1,50 @@
+// md-real-io / md-workbench style reports of a replayed or generated run: the tool's phase lines, its
+// per-rank latency files, and per-operation latency summaries. The client model records each RPC-level
+// operation (Open, Read, Close...); these reports regroup them into the benchmark's operations (read = open +
+// read + close) and add the replayed residual delay of each (workload/replay.hpp).
+#pragma once
+#include "report/records.hpp"
+#include "workload/replay.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace pfsim {
+
+struct MdrealPhase {
+  std::string name;
+  trace::PhaseKind kind = trace::PhaseKind::Other;
+  int iteration = 0;
+  double time_s = 0;       // barrier to barrier (the slowest rank), as the tool's phase time
+  uint64_t objects = 0;    // items of the phase
+  uint64_t dsets = 0;      // data sets created / removed
+  uint64_t operations = 0; // benchmark-level operations (a read counts once), data-set operations included
+  double bytes = 0;        // object bytes written + read
+  // Benchmark-level operation samples: start relative to the phase start (of the rank) and latency, s.
+  struct Sample {
+    uint32_t rank;
+    unsigned char op;
+    float start_s;
+    float runtime_s;
+  };
+  std::vector<Sample> samples;  // empty when the run kept no per-operation samples
+};
+
+// Needs records.keep_samples for the latency samples; phase times and counts are always filled.
+std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, const RunRecords& records);
+
+// md-real-io 2017 phase line, e.g. "benchmark 17.9s 11156.8 iops/s 50000 obj 2789.2 obj/s 20.7 Mib/s (0 errs)".
+// iops = benchmark-level operations (objects x 4 in a benchmark; objects + data sets in precreate / cleanup)
+// per second; Mib/s = object bytes moved (written in precreate; read + written in a benchmark) / 2^20 / s.
+std::string mdreal_phase_line(const MdrealPhase& p);
+
+// <dir>/<prefix>-<iter>-<phase>-<rank>.csv with "time,runtime" (md-real-io 2017 naming); benchmark
+// iterations get one file per operation kind (stat, read, create, delete), sharing the rank's clock.
+void write_mdreal_latency_files(const std::string& dir, const std::string& prefix, const std::vector<MdrealPhase>& ph,
+                                int ranks);
+
+// Per phase: time, rates, and per-operation latency summaries (all iterations of a benchmark also pooled).
+nlohmann::json mdreal_json(std::vector<MdrealPhase>& phases);
+
+}  // namespace pfsim

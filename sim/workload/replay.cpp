@@ -1,0 +1,232 @@
+#include "workload/replay.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace pfsim {
+
+using trace::PhaseKind;
+using trace::TraceOp;
+
+trace::Trace mdworkbench_trace(const MdWorkbenchParams& p)
+{
+  if (p.ranks < 1 || p.obj_per_proc < 0 || p.precreate_per_set < 0 || p.data_sets < 1 || p.iterations < 0 ||
+      p.object_size_B < 0)
+    throw std::invalid_argument("md-workbench parameters: expected ranks >= 1, -D >= 1 and non-negative -I -P -R -S");
+  if (p.obj_per_proc > p.precreate_per_set)
+    throw std::invalid_argument("md-workbench parameters: -I (" + std::to_string(p.obj_per_proc) +
+                                ") must not exceed -P (" + std::to_string(p.precreate_per_set) + ")");
+  trace::Trace t;
+  t.format = "md-workbench-generated";
+  t.ranks = 1;
+  t.params = {p.obj_per_proc, p.precreate_per_set, p.data_sets, p.iterations, p.offset, p.object_size_B};
+  t.streams.resize(1);
+  auto& s = t.streams[0];
+  auto add = [&s](TraceOp op) {
+    s.op.push_back(static_cast<unsigned char>(op));
+    s.think_s.push_back(0);
+    s.runtime_s.push_back(0);
+  };
+  const uint64_t D = static_cast<uint64_t>(p.data_sets);
+  t.phases.push_back({"precreate", PhaseKind::Precreate, 0});
+  s.phase_begin.push_back(0);
+  for (uint64_t i = 0; i < static_cast<uint64_t>(p.precreate_per_set) * D; ++i)
+    add(TraceOp::Create);
+  for (int it = 0; it < p.iterations; ++it) {
+    t.phases.push_back({"benchmark", PhaseKind::Benchmark, it});
+    s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
+    for (uint64_t i = 0; i < static_cast<uint64_t>(p.obj_per_proc) * D; ++i)
+      for (TraceOp op : {TraceOp::Stat, TraceOp::Read, TraceOp::Delete, TraceOp::Create})
+        add(op);
+  }
+  t.phases.push_back({"cleanup", PhaseKind::Cleanup, p.iterations});
+  s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
+  for (uint64_t i = 0; i < static_cast<uint64_t>(p.precreate_per_set) * D; ++i)
+    add(TraceOp::Delete);
+  s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
+  return t;
+}
+
+ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, ReplayOptions options)
+    : trace_(std::move(trace)), opt_(options)
+{
+  if (!trace_ || trace_->ranks < 1 || trace_->streams.size() != static_cast<size_t>(trace_->ranks))
+    throw std::invalid_argument("replay: the trace holds no ranks");
+  ranks_ = opt_.ranks > 0 ? opt_.ranks : trace_->ranks;
+  D_ = std::max(1, trace_->params.data_sets);
+  const size_t P = trace_->phases.size();
+  const int N = trace_->ranks;
+
+  // Items per phase as the tool counts them: objects created (precreate, benchmark), deleted (cleanup), or
+  // operations (mdtest phases). Rank m replays stream m mod N.
+  items_.assign(P, 0);
+  for (size_t p = 0; p < P; ++p) {
+    PhaseKind kind = trace_->phases[p].kind;
+    for (int r = 0; r < N; ++r) {
+      const auto& s = trace_->streams[static_cast<size_t>(r)];
+      uint64_t n = 0;
+      for (uint32_t i = s.begin(static_cast<int>(p)); i < s.end(static_cast<int>(p)); ++i) {
+        auto op = static_cast<TraceOp>(s.op[i]);
+        if (kind == PhaseKind::Other || (kind == PhaseKind::Cleanup && op == TraceOp::Delete) ||
+            (kind != PhaseKind::Cleanup && op == TraceOp::Create))
+          ++n;
+      }
+      uint64_t copies = static_cast<uint64_t>(ranks_ / N) + (r < ranks_ % N ? 1 : 0);
+      items_[p] += n * copies;
+    }
+  }
+
+  // Residual floors: quantile of the recorded latency per phase and kind.
+  floor_.assign(P, {});
+  if (opt_.residual_quantile >= 0) {
+    std::vector<float> v;
+    for (size_t p = 0; p < P; ++p)
+      for (int k = 0; k < trace::kTraceOpCount; ++k) {
+        v.clear();
+        for (const auto& s : trace_->streams)
+          for (uint32_t i = s.begin(static_cast<int>(p)); i < s.end(static_cast<int>(p)); ++i)
+            if (s.op[i] == k)
+              v.push_back(s.runtime_s[i]);
+        if (v.empty())
+          continue;
+        auto idx = static_cast<size_t>(opt_.residual_quantile * static_cast<double>(v.size() - 1));
+        std::nth_element(v.begin(), v.begin() + static_cast<long>(idx), v.end());
+        floor_[p][static_cast<size_t>(k)] = v[idx];
+      }
+  }
+}
+
+std::string ReplayWorkload::phase_name(int phase) const
+{
+  return trace_->phases[static_cast<size_t>(phase)].name;
+}
+
+int ReplayWorkload::dataset_ops(int phase) const
+{
+  if (!opt_.dataset_ops)
+    return 0;
+  PhaseKind k = trace_->phases[static_cast<size_t>(phase)].kind;
+  return (k == PhaseKind::Precreate || k == PhaseKind::Cleanup) ? D_ : 0;
+}
+
+uint64_t ReplayWorkload::compound_count(int rank, int phase) const
+{
+  const auto& s = stream(rank);
+  return s.end(phase) - s.begin(phase) + static_cast<uint64_t>(dataset_ops(phase));
+}
+
+int ReplayWorkload::compound_kind(int rank, int phase, uint64_t item) const
+{
+  const auto& s = stream(rank);
+  uint64_t n = s.end(phase) - s.begin(phase);
+  uint64_t pre = trace_->phases[static_cast<size_t>(phase)].kind == PhaseKind::Precreate ? dataset_ops(phase) : 0;
+  if (item < pre || item - pre >= n)
+    return kDatasetOp;
+  return s.op[s.begin(phase) + (item - pre)];
+}
+
+int ReplayWorkload::compound_primitives(int kind) const
+{
+  if (kind == static_cast<int>(TraceOp::Read) || kind == static_cast<int>(TraceOp::Create))
+    return 3;
+  return 1;
+}
+
+float ReplayWorkload::residual_s(int rank, int phase, uint64_t item) const
+{
+  if (opt_.residual_quantile < 0)
+    return 0;
+  const auto& s = stream(rank);
+  uint64_t pre = trace_->phases[static_cast<size_t>(phase)].kind == PhaseKind::Precreate ? dataset_ops(phase) : 0;
+  uint64_t n = s.end(phase) - s.begin(phase);
+  if (item < pre || item - pre >= n)
+    return 0;
+  uint32_t i = s.begin(phase) + static_cast<uint32_t>(item - pre);
+  return std::max(0.f, s.runtime_s[i] - floor_[static_cast<size_t>(phase)][s.op[i]]);
+}
+
+bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
+{
+  const auto& s = stream(rank);
+  const auto& ph = trace_->phases[static_cast<size_t>(phase)];
+  const uint64_t n = s.end(phase) - s.begin(phase);
+  const uint64_t dsets = static_cast<uint64_t>(dataset_ops(phase));
+  const uint64_t pre = ph.kind == PhaseKind::Precreate ? dsets : 0;
+  if (c.item >= n + dsets)
+    return false;
+  const uint32_t root_dir = static_cast<uint32_t>(ranks_) * static_cast<uint32_t>(D_);
+  out.bytes = 0;
+  out.think_s = 0;
+  if (c.item < pre || c.item - pre >= n) {  // data-set directory in the shared root directory
+    out.op = ph.kind == PhaseKind::Precreate ? Op::Mkdir : Op::Rmdir;
+    out.dir = root_dir;
+    out.shared_dir = true;
+    ++c.item;
+    return true;
+  }
+  const uint64_t k = c.item - pre;
+  const uint32_t i = s.begin(phase) + static_cast<uint32_t>(k);
+  const auto kind = static_cast<TraceOp>(s.op[i]);
+  // Data set of this object: interleaved over the D sets; in the benchmark, those of rank + offset.
+  int owner = rank;
+  if (ph.kind == PhaseKind::Benchmark)
+    owner = static_cast<int>((static_cast<int64_t>(rank) + trace_->params.offset) % ranks_);
+  uint64_t obj = ph.kind == PhaseKind::Benchmark ? k / 4 : k;
+  out.dir = static_cast<uint32_t>(owner) * static_cast<uint32_t>(D_) + static_cast<uint32_t>(obj % static_cast<uint64_t>(D_));
+  out.shared_dir = false;
+  const double size = trace_->params.object_size_B;
+  static constexpr Op kRead[3] = {Op::Open, Op::Read, Op::Close};
+  static constexpr Op kCreate[3] = {Op::Create, Op::Write, Op::Close};
+  int steps = 1;
+  switch (kind) {
+    case TraceOp::Stat:
+      out.op = Op::Stat;
+      break;
+    case TraceOp::Delete:
+      out.op = Op::Unlink;
+      break;
+    case TraceOp::Read:
+      steps = 3;
+      out.op = kRead[c.step];
+      out.bytes = c.step == 1 ? size : 0;
+      break;
+    case TraceOp::Create:
+      steps = 3;
+      out.op = kCreate[c.step];
+      out.bytes = c.step == 1 ? size : 0;
+      break;
+  }
+  if (c.step == 0) {
+    out.think_s = s.think_s[i];
+    if (opt_.residual_quantile >= 0)
+      out.think_s += std::max(0.f, s.runtime_s[i] - floor_[static_cast<size_t>(phase)][s.op[i]]);
+  }
+  if (++c.step == static_cast<uint32_t>(steps)) {
+    c.step = 0;
+    ++c.item;
+  }
+  return true;
+}
+
+nlohmann::json ReplayWorkload::describe() const
+{
+  nlohmann::json floors = nlohmann::json::array();
+  for (size_t p = 0; p < floor_.size(); ++p) {
+    nlohmann::json f = nlohmann::json::object();
+    for (int k = 0; k < trace::kTraceOpCount; ++k)
+      if (floor_[p][static_cast<size_t>(k)] > 0)
+        f[trace::trace_op_name(static_cast<TraceOp>(k))] = floor_[p][static_cast<size_t>(k)];
+    floors.push_back(f);
+  }
+  return {{"generator", trace_->format == "md-workbench-generated" ? "mdworkbench" : "replay"},
+          {"trace", trace_->describe()},
+          {"ranks", ranks_},
+          {"rules",
+           "rank m replays recorded rank m mod N with its think times; own data-set directories; benchmark on the "
+           "data sets of rank m+offset; data-set mkdir/rmdir in the shared root directory"},
+          {"residual_quantile", opt_.residual_quantile},
+          {"residual_floors_s", floors},
+          {"dataset_ops", opt_.dataset_ops}};
+}
+
+}  // namespace pfsim

@@ -1,0 +1,83 @@
+// Replays a recorded trace (trace.hpp) at any rank count, and generates md-workbench runs from the tool's
+// parameters as a trace of one synthetic rank.
+//
+// Rescaling rules (M replay ranks, N recorded ranks):
+//   - rank m replays the stream of recorded rank m mod N (streams reused round-robin), with its think times
+//     (the recorded gaps between one operation's end and the next one's start): the think-time distribution
+//     of the recording is kept at every M;
+//   - namespaces stay distinct: rank m owns data-set directories m*D .. m*D+D-1; in a benchmark iteration it
+//     works on the data sets of rank (m + offset) mod M, as md-workbench does; every such directory is used by
+//     one rank per phase, so no directory lock is taken; the data-set directories are created (mkdir) and
+//     removed (rmdir) in the shared root directory, which stays shared (and locked) at every M;
+//   - an md-real-io operation becomes the client operations it performs: stat = Stat; read = Open, Read
+//     (object size), Close; create = Create, Write (object size), Close; delete = Unlink. Data goes to an OSS.
+//   - optional trace-driven residuals (ReplayOptions::residual_quantile): the part of each recorded latency above
+//     the low quantile of its operation kind in its phase (stalls, slow OSTs, per-rank slowness the model does not
+//     have) is replayed as a client-side delay at the start of that operation. It is part of the operation's
+//     latency in the md-real-io reports (report/mdreal_report.hpp), not of the model's per-RPC latencies.
+#pragma once
+#include "workload/trace.hpp"
+#include "workload/workload.hpp"
+
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace pfsim {
+
+struct ReplayOptions {
+  int ranks = 0;  // replay ranks M; 0 = the recorded count
+  // Quantile q of each (phase, operation kind) latency taken as the modelled part; the excess of each
+  // operation over it is replayed as a residual delay. A negative value disables residuals.
+  double residual_quantile = -1;
+  bool dataset_ops = true;  // mkdir of the data sets at the start of precreate, rmdir at the end of cleanup
+};
+
+// Parameters of `pfsim mdworkbench` (md-workbench / md-real-io command-line names).
+struct MdWorkbenchParams {
+  int ranks = 1;
+  int obj_per_proc = 1000;       // -I
+  int precreate_per_set = 3000;  // -P
+  int data_sets = 1;             // -D
+  int iterations = 3;            // -R
+  double object_size_B = 3901;  // -S
+  int offset = 1;                // --offset
+};
+// One synthetic rank: precreate (P x D creates, data sets interleaved), R benchmark iterations of I x D
+// objects (stat, read, delete, create each), cleanup (P x D deletes). No think time.
+trace::Trace mdworkbench_trace(const MdWorkbenchParams& p);
+
+class ReplayWorkload final : public Workload {
+public:
+  ReplayWorkload(std::shared_ptr<const trace::Trace> trace, ReplayOptions options);
+
+  int ranks() const override { return ranks_; }
+  int phase_count() const override { return static_cast<int>(trace_->phases.size()); }
+  std::string phase_name(int phase) const override;
+  uint64_t phase_items(int phase) const override { return items_[static_cast<size_t>(phase)]; }
+  int phase_iteration(int phase) const override { return trace_->phases[static_cast<size_t>(phase)].iteration; }
+  bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
+  nlohmann::json describe() const override;
+
+  // What the reports need to regroup client operations into md-real-io operations.
+  static constexpr int kDatasetOp = -1;  // a mkdir/rmdir of a data set (not in latency files)
+  uint64_t compound_count(int rank, int phase) const;
+  int compound_kind(int rank, int phase, uint64_t item) const;  // TraceOp or kDatasetOp
+  int compound_primitives(int kind) const;
+  float residual_s(int rank, int phase, uint64_t item) const;
+  int dataset_ops(int phase) const;  // per rank
+  const trace::Trace& trace() const { return *trace_; }
+  const ReplayOptions& options() const { return opt_; }
+  double floor_s(int phase, trace::TraceOp op) const { return floor_[static_cast<size_t>(phase)][static_cast<int>(op)]; }
+
+private:
+  const trace::RankStream& stream(int rank) const { return trace_->streams[static_cast<size_t>(rank % trace_->ranks)]; }
+  std::shared_ptr<const trace::Trace> trace_;
+  ReplayOptions opt_;
+  int ranks_ = 0;
+  int D_ = 1;
+  std::vector<uint64_t> items_;
+  std::vector<std::array<float, trace::kTraceOpCount>> floor_;  // per phase and kind
+};
+
+}  // namespace pfsim

@@ -1,0 +1,103 @@
+// Recorded metadata-benchmark traces: per-rank operation streams rebuilt from the tools' latency files.
+//
+// Formats read (examples of each in ../shared/data/tool-outputs, README there says which command made them):
+//   md-real-io 2017    <prefix>-<iter>-<phase>-<rank>.csv, one file per rank, + optional mdreal.txt header
+//   md-workbench -L    <prefix>-<waitfactor>-<iter>-<phase>.csv, rank 0 only (IOR 4.x and 2019 standalone)
+//   md-workbench --latency-all  <prefix>-<waitfactor>-<iter>-<phase>-all.csv, every rank concatenated without a
+//                      rank column: a new rank starts where "time" goes backwards
+//   mdtest --savePerOpDataCSV   <prefix>-<File creation|File stat|File read|File removal>-<rank%05d>.csv
+// Every file has the columns time,runtime (seconds): time = start of the operation relative to the start of
+// that phase (benchmark iteration) on that rank, runtime = its duration. The stat/read/create/delete files of
+// one benchmark iteration share one clock, so merging them by time gives each rank's operation sequence.
+//
+// Memory: files are read line by line; what is kept per operation is its kind (1 byte), the think time before
+// it and its recorded runtime (two floats): 9 bytes per operation.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pfsim::trace {
+
+// An operation as the benchmark sees it (one line of a latency file).
+enum class TraceOp : unsigned char {
+  Stat,    // stat()
+  Read,    // open + read(object size) + close
+  Create,  // open(O_CREAT) + write(object size) + close
+  Delete,  // unlink()
+};
+constexpr int kTraceOpCount = 4;
+const char* trace_op_name(TraceOp op);  // "stat", "read", "create", "delete" (md-real-io file names)
+
+enum class PhaseKind : unsigned char { Precreate, Benchmark, Cleanup, Other };
+
+struct TracePhase {
+  std::string name;     // "precreate", "benchmark", "cleanup", or the mdtest phase name ("File creation")
+  PhaseKind kind = PhaseKind::Other;
+  int iteration = 0;    // the <iter> of the file names
+};
+
+// One recorded rank: its operations in time order, phase by phase.
+struct RankStream {
+  std::vector<unsigned char> op;      // TraceOp
+  std::vector<float> think_s;         // gap between the previous operation's end and this one's start (0 first)
+  std::vector<float> runtime_s;       // recorded duration
+  std::vector<uint32_t> phase_begin;  // first operation of each phase; phase_begin[phases] = op.size()
+  uint32_t begin(int phase) const { return phase_begin[static_cast<size_t>(phase)]; }
+  uint32_t end(int phase) const { return phase_begin[static_cast<size_t>(phase) + 1]; }
+};
+
+// A phase line of the tool's own report (mdreal.txt), kept for comparisons.
+struct ReportedPhase {
+  std::string name;
+  double time_s = 0;
+  double iops = 0;
+  double obj_per_s = 0;
+  double mib_per_s = 0;
+  uint64_t objects = 0;
+};
+
+// md-real-io / md-workbench parameters (the mdreal.txt header or stdout "Args:" line); 0 = unknown.
+struct BenchmarkParams {
+  int obj_per_proc = 0;        // -I
+  int precreate_per_set = 0;   // -P
+  int data_sets = 0;           // -D
+  int iterations = 0;          // -R
+  int offset = 1;              // --offset: rank r works on the data sets of rank r + offset in the benchmark
+  double object_size_B = 0;    // -S
+};
+
+struct Trace {
+  std::string format;  // "md-real-io-2017", "md-workbench-all", "md-workbench-rank0", "mdtest-perop"
+  std::string path;    // directory read
+  std::string prefix;  // file name prefix ("mdreal", "lat", "mdtest-perop")
+  int ranks = 0;       // recorded ranks
+  BenchmarkParams params;
+  std::vector<TracePhase> phases;
+  std::vector<RankStream> streams;           // one per recorded rank
+  std::vector<ReportedPhase> reported;       // phase lines of mdreal.txt, when present
+  std::vector<std::string> missing;          // phases/kinds skipped with allow_missing (for the report)
+
+  uint64_t op_count() const;
+  nlohmann::json describe() const;
+};
+
+struct ImportOptions {
+  // Accept a benchmark iteration where some operation kind has no files for any rank (the 100-rank Mistral
+  // archive lacks mdreal-0-read-*.csv): that kind is absent from the iteration and its time becomes think time.
+  bool allow_missing = false;
+  // Object size when the files do not say it (md-workbench latency files without stdout.txt), bytes.
+  double object_size_B = 0;
+};
+
+// `path` is a trace directory or one of its latency files (then only that prefix is read). Throws
+// config::ConfigError naming the file and line on malformed input (missing column, non-numeric value,
+// truncated file, rank gaps, wrong row counts).
+Trace load_trace(const std::string& path, const ImportOptions& options = {});
+
+// Reads one latency CSV line by line into (time, runtime) rows (and mdtest's tp column when `tp` is given).
+void read_latency_csv(const std::string& file, std::vector<std::pair<float, float>>& rows, std::vector<float>* tp);
+
+}  // namespace pfsim::trace
