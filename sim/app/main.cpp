@@ -6,6 +6,7 @@
 //   pfsim metabench --platform P.json --ranks N --files F [--dir-mode unique|shared] [...]
 // Common: --ranks-per-node K, --seed S, --set mds.threads.max=64 (override a platform field), --verbose,
 // --log=... (SimGrid logging). Errors in inputs: one message naming file and field, exit status 2.
+#include "app/commands.hpp"
 #include "config/platform_config.hpp"
 #include "config/reader.hpp"
 #include "model/simulation.hpp"
@@ -352,6 +353,10 @@ int cmd_sweep(const Cli& c)
 int main(int argc, char** argv)
 {
   try {
+    if (argc >= 2 && std::string(argv[1]) == "replay")
+      return pfsim::app::cmd_replay(argc, argv);
+    if (argc >= 2 && std::string(argv[1]) == "mdworkbench")
+      return pfsim::app::cmd_mdworkbench(argc, argv);
     Cli cli = parse_cli(argc, argv);
     if (cli.command == "run" || cli.command == "mdtest" || cli.command == "metabench")
       return cmd_run(cli);

@@ -111,15 +111,14 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     {
       Reader r = mech.object("contention");
       mc.contention.enabled = r.boolean("enabled", false);
-      mc.contention.per_busy_thread_s = r.duration_s("per_busy_thread", 0);
+      mc.contention.per_busy_thread_s = read_per_op_durations(r.object("per_busy_thread"), {});
       mc.contention.cross_partition_factor = r.number("cross_partition_factor", 1.0, 0.0, 1.0);
       r.finish();
     }
     {
       Reader r = mech.object("per_client");
       mc.per_client.enabled = r.boolean("enabled", false);
-      mc.per_client.update_cost_per_client_s = r.duration_s("update_cost_per_client", 0);
-      mc.per_client.read_cost_per_client_s = r.duration_s("read_cost_per_client", 0);
+      mc.per_client.cost_per_client_s = read_per_op_durations(r.object("cost_per_client"), {});
       r.finish();
     }
     {
@@ -216,12 +215,11 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"mechanisms",
          {{"contention",
            {{"enabled", m.contention.enabled},
-            {"per_busy_thread", m.contention.per_busy_thread_s},
+            {"per_busy_thread", per_op_json(m.contention.per_busy_thread_s)},
             {"cross_partition_factor", m.contention.cross_partition_factor}}},
           {"per_client",
            {{"enabled", m.per_client.enabled},
-            {"update_cost_per_client", m.per_client.update_cost_per_client_s},
-            {"read_cost_per_client", m.per_client.read_cost_per_client_s}}},
+            {"cost_per_client", per_op_json(m.per_client.cost_per_client_s)}}},
           {"lock_callbacks",
            {{"enabled", m.lock_callbacks.enabled},
             {"rtt", m.lock_callbacks.rtt_s},

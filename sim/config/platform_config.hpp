@@ -42,9 +42,10 @@ struct ClientConfig {
 // Mechanisms that can make MDS throughput fall as clients grow (docs/mechanisms.md). All off by default.
 struct ContentionConfig {
   bool enabled = false;
-  // "per_busy_thread": extra CPU per update for every other thread concurrently inside an update
-  // (journal handle / transaction start locks, cache lines bouncing between sockets), s.
-  double per_busy_thread_s = 0;
+  // "per_busy_thread.<op>": extra CPU per update of this kind for every other thread concurrently inside
+  // an update (jbd2 transaction-start and llog catalog locks, cache lines bouncing between sockets), s.
+  // Per operation because operations enter different numbers of contended sections.
+  PerOp<double> per_busy_thread_s;
   // "cross_partition_factor": weight of busy threads of *other* CPU partitions (1 = one shared structure
   // such as the ldiskfs journal; 0 = fully partitioned state).
   double cross_partition_factor = 1.0;
@@ -52,10 +53,9 @@ struct ContentionConfig {
 
 struct PerClientConfig {
   bool enabled = false;
-  // "update_cost_per_client" / "read_cost_per_client": extra CPU per request for each client node
-  // connected to the request's CPU partition (export lists and lock namespaces walked per request), s.
-  double update_cost_per_client_s = 0;
-  double read_cost_per_client_s = 0;
+  // "cost_per_client.<op>": extra CPU per request of this kind for each client node connected to the
+  // request's CPU partition (per-export state walked per request: export lists, lock namespaces), s.
+  PerOp<double> cost_per_client_s;
 };
 
 struct LockCallbackConfig {

@@ -161,13 +161,13 @@ double MdsServer::demand_s(const Request& r, int p)
   if (cfg_.contention.enabled && update) {
     int same = part.busy_updates - 1;  // other threads inside an update in this partition
     int other = busy_updates_total_ - part.busy_updates;
-    d += cfg_.contention.per_busy_thread_s * (same + cfg_.contention.cross_partition_factor * other);
+    d += cfg_.contention.per_busy_thread_s[r.op] * (same + cfg_.contention.cross_partition_factor * other);
   }
   if (cfg_.per_client.enabled)
-    d += part.clients *
-         (update ? cfg_.per_client.update_cost_per_client_s : cfg_.per_client.read_cost_per_client_s);
-  if (cfg_.oversubscription.enabled && threads_total_ > cfg_.cores)
-    d += cfg_.oversubscription.cost_per_extra_thread_s * (static_cast<double>(threads_total_) / cfg_.cores - 1.0);
+    d += part.clients * cfg_.per_client.cost_per_client_s[r.op];
+  // Runnable threads beyond the cores: every request pays switches and cache refills.
+  if (cfg_.oversubscription.enabled && busy_total_ > cfg_.cores)
+    d += cfg_.oversubscription.cost_per_extra_thread_s * (static_cast<double>(busy_total_) / cfg_.cores - 1.0);
   return d;
 }
 
@@ -186,6 +186,7 @@ void MdsServer::serve(Request& r, int p)
   auto& part = parts_[p];
   bool update = is_update(r.op);
   part.busy++;
+  busy_total_++;
   if (update) {
     part.busy_updates++;
     busy_updates_total_++;
@@ -220,6 +221,7 @@ void MdsServer::serve(Request& r, int p)
 
   double now = sg4::Engine::get_clock();
   part.busy--;
+  busy_total_--;
   if (update) {
     part.busy_updates--;
     busy_updates_total_--;

@@ -95,6 +95,7 @@ private:
   std::map<uint32_t, DirState> dirs_;
   int threads_total_ = 0;
   int busy_updates_total_ = 0;
+  int busy_total_ = 0;  // threads inside a request, all partitions
 };
 
 // An OSS with its OST: fixed thread pool; a data RPC costs rpc_service CPU plus the disk transfer.

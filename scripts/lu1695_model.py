@@ -1,0 +1,123 @@
+"""Shared pieces of the LU-1695 calibration and ablation: measured table, running pfsim sweeps on a
+platform dict, residuals on log rates, and a bounded Nelder-Mead in log-parameter space."""
+import copy
+import csv
+import json
+import math
+import os
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MEASURED = os.path.join(ROOT, "validation", "lu1695", "measured.csv")
+BASE_PLATFORM = os.path.join(ROOT, "platforms", "cray-xe6-lustre2.1.json")
+COLUMNS = {"create": "creates", "stat": "stats", "unlink": "unlinks"}
+
+
+def measured(dir_mode):
+    with open(MEASURED) as f:
+        rows = [r for r in csv.DictReader(l for l in f if not l.startswith("#"))]
+    return [r for r in rows if r["dir_mode"] == dir_mode]
+
+
+def set_path(d, path, value):
+    keys = path.split(".")
+    for k in keys[:-1]:
+        d = d.setdefault(k, {})
+    d[keys[-1]] = value
+
+
+def get_path(d, path, default=None):
+    for k in path.split("."):
+        if not isinstance(d, dict) or k not in d:
+            return default
+        d = d[k]
+    return d
+
+
+def sweep(platform, dir_mode, ranks, files, jobs=2, phases=("create", "stat", "unlink"), build=None):
+    """Runs pfsim over `ranks`; returns {(phase, ranks): rate}."""
+    build = build or os.path.join(ROOT, "build")
+    with tempfile.TemporaryDirectory() as tmp:
+        pf = os.path.join(tmp, "platform.json")
+        wf = os.path.join(tmp, "workload.json")
+        out = os.path.join(tmp, "sweep.csv")
+        with open(pf, "w") as f:
+            json.dump(platform, f)
+        with open(wf, "w") as f:
+            json.dump({"generator": "metabench", "ranks": ranks[0], "ranks_per_node": 16, "seed": 1,
+                       "metabench": {"files": files, "dir_mode": dir_mode, "phases": list(phases)}}, f)
+        subprocess.run([os.path.join(build, "pfsim"), "sweep", "--platform", pf, "--workload", wf, "--ranks",
+                        ",".join(map(str, ranks)), "--csv", out, "--jobs", str(jobs), "--quiet"],
+                       check=True, stderr=subprocess.DEVNULL)
+        with open(out) as f:
+            return {(r["phase"], int(r["ranks"])): float(r["rate"]) for r in csv.DictReader(f)}
+
+
+def residuals(sim, rows, phases):
+    """log(simulated / measured) for every measured row and phase."""
+    res = []
+    for r in rows:
+        for ph in phases:
+            res.append((ph, int(r["ranks"]), float(r[COLUMNS[ph]]),
+                        sim[(ph, int(r["ranks"]))]))
+    return [(ph, x, m, s, math.log(s / m)) for ph, x, m, s in res]
+
+
+def nelder_mead(f, x0, lo, hi, max_evals=120, tol=1e-4, step=0.25, log=print):
+    """Minimises f over log-parameters z (x = exp(z)) inside [lo, hi]; returns (x, fx, evaluations)."""
+    zlo = [math.log(v) for v in lo]
+    zhi = [math.log(v) for v in hi]
+    clip = lambda z: [min(max(zi, a), b) for zi, a, b in zip(z, zlo, zhi)]
+    cache = {}
+
+    def fz(z):
+        z = clip(z)
+        key = tuple(round(v, 6) for v in z)
+        if key not in cache:
+            cache[key] = f([math.exp(v) for v in z])
+            log(f"  eval {len(cache):3d}: f={cache[key]:.5f} x=" + ", ".join(f"{math.exp(v):.4g}" for v in z))
+        return cache[key]
+
+    n = len(x0)
+    z0 = clip([math.log(v) for v in x0])
+    simplex = [z0] + [clip([z0[j] + (step if j == i else 0) for j in range(n)]) for i in range(n)]
+    vals = [fz(z) for z in simplex]
+    while len(cache) < max_evals:
+        order = sorted(range(n + 1), key=lambda i: vals[i])
+        simplex = [simplex[i] for i in order]
+        vals = [vals[i] for i in order]
+        if abs(vals[-1] - vals[0]) < tol * (1 + abs(vals[0])):
+            break
+        centroid = [sum(s[j] for s in simplex[:-1]) / n for j in range(n)]
+        refl = clip([centroid[j] + (centroid[j] - simplex[-1][j]) for j in range(n)])
+        fr = fz(refl)
+        if fr < vals[0]:
+            exp_ = clip([centroid[j] + 2 * (centroid[j] - simplex[-1][j]) for j in range(n)])
+            fe = fz(exp_)
+            simplex[-1], vals[-1] = (exp_, fe) if fe < fr else (refl, fr)
+        elif fr < vals[-2]:
+            simplex[-1], vals[-1] = refl, fr
+        else:
+            con = clip([centroid[j] + 0.5 * (simplex[-1][j] - centroid[j]) for j in range(n)])
+            fc = fz(con)
+            if fc < vals[-1]:
+                simplex[-1], vals[-1] = con, fc
+            else:
+                for i in range(1, n + 1):
+                    simplex[i] = clip([simplex[0][j] + 0.5 * (simplex[i][j] - simplex[0][j]) for j in range(n)])
+                    vals[i] = fz(simplex[i])
+    best = min(range(n + 1), key=lambda i: vals[i])
+    return [math.exp(v) for v in simplex[best]], vals[best], len(cache)
+
+
+def load_base():
+    with open(BASE_PLATFORM) as f:
+        return json.load(f)
+
+
+def with_params(base, params, values):
+    p = copy.deepcopy(base)
+    for (path, _, _, _, unit), v in zip(params, values):
+        set_path(p, path, f"{v:.6g}{unit}")
+    return p

@@ -1,0 +1,240 @@
+// pfsim replay      <trace-dir-or-file> --platform P.json [--ranks M] [--out R.json] [--latency-dir D]
+//                   [--latency-prefix mdreal] [--residual-quantile Q] [--allow-missing] [--object-size B]
+//                   [--no-samples] [--ranks-per-node K] [--seed S] [--set path=value] [--quiet] [--verbose]
+// pfsim mdworkbench --platform P.json --ranks N -I 1000 -P 5000 -D 1 -R 3 -S 3900 [--offset 1] [same outputs]
+//
+// Both print md-real-io's phase lines ("benchmark 17.9s 11156.8 iops/s 50000 obj 2789.2 obj/s 20.7 Mib/s
+// (0 errs)"), optionally write md-real-io latency files and a results JSON (effective platform, workload,
+// seed, per-phase rates and per-operation latencies).
+#include "app/commands.hpp"
+#include "config/platform_config.hpp"
+#include "config/reader.hpp"
+#include "model/simulation.hpp"
+#include "report/mdreal_report.hpp"
+#include "report/outputs.hpp"
+#include "workload/replay.hpp"
+#include "workload/trace.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace pfsim::app {
+namespace {
+
+using config::ConfigError;
+
+struct Args {
+  std::string command;
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> opts;
+  std::vector<std::string> flags;
+  std::vector<std::string> sets;
+  std::vector<std::string> simgrid;
+};
+
+const std::vector<std::string> kSwitches{"--allow-missing", "--no-samples", "--quiet", "--verbose", "--no-dataset-ops"};
+
+Args parse(int argc, char** argv)
+{
+  Args a;
+  a.command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    std::string s = argv[i];
+    if (s.rfind("--log=", 0) == 0 || s.rfind("--cfg=", 0) == 0) {
+      a.simgrid.push_back(s);
+    } else if (std::find(kSwitches.begin(), kSwitches.end(), s) != kSwitches.end()) {
+      a.flags.push_back(s);
+    } else if (s.size() > 1 && s[0] == '-') {
+      auto eq = s.find('=');
+      if (eq != std::string::npos && s[1] != '-') {  // md-workbench style -I=1000
+        a.opts[s.substr(0, eq)] = s.substr(eq + 1);
+        continue;
+      }
+      if (i + 1 >= argc)
+        throw std::invalid_argument("option " + s + " needs a value");
+      if (s == "--set")
+        a.sets.emplace_back(argv[++i]);
+      else
+        a.opts[s] = argv[++i];
+    } else {
+      a.positional.push_back(s);
+    }
+  }
+  return a;
+}
+
+bool flag(const Args& a, const std::string& f)
+{
+  return std::find(a.flags.begin(), a.flags.end(), f) != a.flags.end();
+}
+
+std::string opt(const Args& a, const std::string& k, const std::string& d = "")
+{
+  auto it = a.opts.find(k);
+  return it == a.opts.end() ? d : it->second;
+}
+
+double opt_num(const Args& a, const std::string& k, double d, double min, double max)
+{
+  auto it = a.opts.find(k);
+  if (it == a.opts.end())
+    return d;
+  try {
+    size_t pos = 0;
+    double v = std::stod(it->second, &pos);
+    if (pos != it->second.size() || v < min || v > max)
+      throw std::invalid_argument("");
+    return v;
+  } catch (const std::exception&) {
+    throw std::invalid_argument("option " + k + ": expected a number in [" + std::to_string(min) + ", " +
+                                std::to_string(max) + "], got \"" + it->second + "\"");
+  }
+}
+
+int opt_int(const Args& a, const std::string& k, int d, int min)
+{
+  double v = opt_num(a, k, d, min, 1e9);
+  if (v != static_cast<int>(v))
+    throw std::invalid_argument("option " + k + ": expected an integer");
+  return static_cast<int>(v);
+}
+
+config::PlatformConfig platform_of(const Args& a)
+{
+  std::string file = opt(a, "--platform");
+  if (file.empty())
+    throw std::invalid_argument("missing --platform FILE");
+  auto j = config::load_json_file(file);
+  for (const auto& s : a.sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos)
+      throw std::invalid_argument("--set " + s + ": expected path=value");
+    nlohmann::json* node = &j;
+    std::stringstream ss(s.substr(0, eq));
+    std::string part;
+    std::vector<std::string> parts;
+    while (std::getline(ss, part, '.'))
+      parts.push_back(part);
+    for (size_t i = 0; i + 1 < parts.size(); ++i)
+      node = &(*node)[parts[i]];
+    nlohmann::json v;
+    try {
+      v = nlohmann::json::parse(s.substr(eq + 1));
+    } catch (const std::exception&) {
+      v = s.substr(eq + 1);
+    }
+    (*node)[parts.back()] = v;
+  }
+  return config::parse_platform(j, file);
+}
+
+int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptions& ro, const nlohmann::json& inputs)
+{
+  auto platform = platform_of(a);
+  ReplayWorkload w(tr, ro);
+  RunOptions o;
+  o.ranks_per_node = opt_int(a, "--ranks-per-node", 0, 0);
+  o.seed = static_cast<uint64_t>(opt_int(a, "--seed", 1, 0));
+  o.keep_samples = !flag(a, "--no-samples");
+  if (!flag(a, "--verbose"))
+    o.simgrid_args.push_back("--log=root.thres:warning");
+  o.simgrid_args.insert(o.simgrid_args.end(), a.simgrid.begin(), a.simgrid.end());
+  RunInfo info;
+  RunRecords records = run_simulation(platform, w, o, &info);
+  std::fprintf(stderr, "pfsim: %d ranks on %d nodes, %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
+               records.end_s, info.wall_s);
+  auto phases = mdreal_phases(w, records);
+  std::string lat_dir = opt(a, "--latency-dir");
+  if (!lat_dir.empty()) {
+    if (!o.keep_samples)
+      throw std::invalid_argument("--latency-dir needs per-operation samples (drop --no-samples)");
+    write_mdreal_latency_files(lat_dir, opt(a, "--latency-prefix", "mdreal"), phases, w.ranks());
+  }
+  std::string out = opt(a, "--out");
+  if (!out.empty()) {
+    nlohmann::json header = {
+        {"pfsim_command", a.command},
+        {"seed", o.seed},
+        {"inputs", inputs},
+        {"platform", config::to_json(platform)},
+        {"workload", w.describe()},
+        {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node},
+                 {"wall_s", info.wall_s}}},
+    };
+    for (auto& p : records.phases) {  // the per-RPC samples are summarised below; do not print them
+      p.samples.clear();
+      p.samples.shrink_to_fit();
+    }
+    auto results = results_json(records, header);
+    results["mdreal"] = mdreal_json(phases);
+    write_file_atomic(out, results.dump(2) + "\n");
+  }
+  if (!flag(a, "--quiet")) {
+    const auto& t = *tr;
+    std::cout << "pfsim " << (a.command == "replay" ? "replay of " + t.format + " " + t.path : std::string("mdworkbench"))
+              << ": " << w.ranks() << " ranks";
+    if (a.command == "replay")
+      std::cout << " (recorded " << t.ranks << ")";
+    std::cout << ", platform " << platform.name << "\n";
+    for (const auto& p : phases)
+      std::cout << mdreal_phase_line(p) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int cmd_replay(int argc, char** argv)
+{
+  Args a = parse(argc, argv);
+  if (a.positional.size() != 1)
+    throw std::invalid_argument("replay needs one trace directory or latency file, got " +
+                                std::to_string(a.positional.size()));
+  trace::ImportOptions io;
+  io.allow_missing = flag(a, "--allow-missing");
+  io.object_size_B = opt_num(a, "--object-size", 0, 0, 1e15);
+  auto wall0 = std::chrono::steady_clock::now();
+  auto tr = std::make_shared<const trace::Trace>(trace::load_trace(a.positional[0], io));
+  double import_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  if (!flag(a, "--quiet"))
+    std::fprintf(stderr, "pfsim: imported %s trace %s: %d ranks, %zu phases, %llu operations in %.2f s\n",
+                 tr->format.c_str(), tr->path.c_str(), tr->ranks, tr->phases.size(),
+                 static_cast<unsigned long long>(tr->op_count()), import_s);
+  ReplayOptions ro;
+  ro.ranks = opt_int(a, "--ranks", 0, 0);
+  ro.residual_quantile = opt_num(a, "--residual-quantile", -1, -1, 1);
+  ro.dataset_ops = !flag(a, "--no-dataset-ops");
+  return run(a, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}});
+}
+
+int cmd_mdworkbench(int argc, char** argv)
+{
+  Args a = parse(argc, argv);
+  if (!a.positional.empty())
+    throw std::invalid_argument("unexpected argument \"" + a.positional[0] + "\"");
+  MdWorkbenchParams p;
+  p.ranks = opt_int(a, "--ranks", 1, 1);
+  p.obj_per_proc = opt_int(a, "-I", p.obj_per_proc, 0);
+  p.precreate_per_set = opt_int(a, "-P", p.precreate_per_set, 0);
+  p.data_sets = opt_int(a, "-D", p.data_sets, 1);
+  p.iterations = opt_int(a, "-R", p.iterations, 0);
+  p.object_size_B = opt_num(a, "-S", p.object_size_B, 0, 1e12);
+  p.offset = opt_int(a, "--offset", p.offset, 0);
+  auto tr = std::make_shared<const trace::Trace>(mdworkbench_trace(p));
+  ReplayOptions ro;
+  ro.ranks = p.ranks;
+  ro.dataset_ops = !flag(a, "--no-dataset-ops");
+  return run(a, tr, ro,
+             {{"platform_file", opt(a, "--platform")},
+              {"mdworkbench",
+               {{"I", p.obj_per_proc}, {"P", p.precreate_per_set}, {"D", p.data_sets}, {"R", p.iterations},
+                {"S", p.object_size_B}, {"offset", p.offset}, {"ranks", p.ranks}}}});
+}
+
+}  // namespace pfsim::app

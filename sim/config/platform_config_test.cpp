@@ -1,0 +1,167 @@
+// Platform file parsing: every error names the file and the field path; the effective configuration
+// written into results (to_json) parses back to itself.
+#include "config/platform_config.hpp"
+#include "config/reader.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+namespace {
+
+using nlohmann::json;
+using pfsim::config::ConfigError;
+using pfsim::config::parse_platform;
+
+// The repository root, from this file's path (sim/config/platform_config_test.cpp).
+std::string repo_root()
+{
+  std::string here = __FILE__;
+  return here.substr(0, here.rfind("/sim/config/"));
+}
+
+// The message of the ConfigError that parsing `j` throws ("" when it does not throw).
+std::string error_of(const json& j, const std::string& file = "bad-platform.json")
+{
+  try {
+    parse_platform(j, file);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("an unknown platform field names the file and the field path", "[config]")
+{
+  json j = {{"mds", {{"threds", {{"min", 4}}}}}};
+  CHECK_THROWS_AS(parse_platform(j, "bad-platform.json"), ConfigError);
+  std::string msg = error_of(j);
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("bad-platform.json") && Catch::Contains("mds.threds"));
+
+  // At the top level and deep inside a nested object alike.
+  CHECK_THAT(error_of({{"netwrok", json::object()}}), Catch::Contains("'netwrok'"));
+  CHECK_THAT(error_of({{"network", {{"routers", {{"link", {{"latncy", "1us"}}}}}}}}),
+             Catch::Contains("network.routers.link.latncy"));
+}
+
+TEST_CASE("a platform field of the wrong type is rejected with its path", "[config]")
+{
+  std::string msg = error_of({{"mds", {{"cores", "twelve"}}}});
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("bad-platform.json") && Catch::Contains("mds.cores") &&
+                      Catch::Contains("integer"));
+  CHECK_THAT(error_of({{"mds", {{"cores", 12.5}}}}), Catch::Contains("mds.cores"));
+  CHECK_THAT(error_of({{"mds", {{"journal", {{"enabled", "yes"}}}}}}), Catch::Contains("mds.journal.enabled"));
+  CHECK_THAT(error_of({{"clients", 16}}), Catch::Contains("clients") && Catch::Contains("object"));
+  CHECK_THAT(error_of({{"network", {{"client_link", {{"latency", true}}}}}}),
+             Catch::Contains("network.client_link.latency"));
+}
+
+TEST_CASE("a bad unit string names the field and the unit", "[config]")
+{
+  std::string msg = error_of({{"network", {{"client_link", {{"latency", "10 parsecs"}}}}}});
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("bad-platform.json") && Catch::Contains("network.client_link.latency") &&
+                      Catch::Contains("parsecs"));
+  CHECK_THAT(error_of({{"mds", {{"service", {{"create", "500 furlongs"}}}}}}), Catch::Contains("mds.service.create"));
+  // A duration where a size is expected is a bad unit too.
+  CHECK_THAT(error_of({{"clients", {{"request_size", "512us"}}}}), Catch::Contains("clients.request_size"));
+}
+
+TEST_CASE("a negative size is rejected with its path", "[config]")
+{
+  CHECK_THAT(error_of({{"clients", {{"request_size", -512}}}}),
+             Catch::Contains("clients.request_size") && Catch::Contains("non-negative"));
+  CHECK_THAT(error_of({{"clients", {{"reply_size", "-1KiB"}}}}), Catch::Contains("clients.reply_size"));
+  CHECK_THAT(error_of({{"mds", {{"journal", {{"capacity", "-400MiB"}}}}}}), Catch::Contains("mds.journal.capacity"));
+  // Negative durations and counts are refused the same way.
+  CHECK_THAT(error_of({{"clients", {{"rpc_overhead", "-1us"}}}}), Catch::Contains("clients.rpc_overhead"));
+  CHECK_THAT(error_of({{"mds", {{"cores", -1}}}}), Catch::Contains("mds.cores"));
+}
+
+TEST_CASE("an unknown operation in mds.service is rejected", "[config]")
+{
+  std::string msg = error_of({{"mds", {{"service", {{"create", "500us"}, {"mkfifo", "1ms"}}}}}});
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("bad-platform.json") && Catch::Contains("mds.service.mkfifo") &&
+                      Catch::Contains("unknown operation"));
+  CHECK_THAT(error_of({{"mds", {{"dir_lock", {{"hold", {{"creat", "40us"}}}}}}}}),
+             Catch::Contains("mds.dir_lock.hold.creat"));
+  CHECK_THAT(error_of({{"clients", {{"op_overhead", {{"stats", "10us"}}}}}}),
+             Catch::Contains("clients.op_overhead.stats"));
+}
+
+TEST_CASE("threads.max below threads.min is rejected", "[config]")
+{
+  std::string msg = error_of({{"mds", {{"threads", {{"min", 16}, {"max", 8}}}}}});
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("mds.threads.max") && Catch::Contains("16"));
+  // Equal is a fixed pool; max alone defaults to min.
+  auto p = parse_platform({{"mds", {{"threads", {{"min", 8}, {"max", 8}}}}}}, "ok.json");
+  CHECK(p.mds.threads.min == 8);
+  CHECK(p.mds.threads.max == 8);
+  CHECK(parse_platform({{"mds", {{"threads", {{"min", 24}}}}}}, "ok.json").mds.threads.max == 24);
+}
+
+TEST_CASE("values with units are converted on reading", "[config]")
+{
+  auto p = parse_platform({{"network", {{"client_link", {{"bandwidth", "10Gbps"}, {"latency", "1.5us"}}}}},
+                           {"clients", {{"reply_size", "1KiB"}}},
+                           {"mds", {{"service", {{"stat", "210us"}}}, {"journal", {{"capacity", "400MiB"}}}}}},
+                          "ok.json");
+  CHECK(p.network.client_link.bandwidth_Bps == Approx(1.25e9));
+  CHECK(p.network.client_link.latency_s == Approx(1.5e-6));
+  CHECK(p.clients.reply_size_B == Approx(1024));
+  CHECK(p.mds.service_s[pfsim::Op::Stat] == Approx(210e-6));
+  CHECK(p.mds.journal.capacity_B == Approx(400.0 * 1048576));
+}
+
+TEST_CASE("to_json of a parsed platform parses back to the same configuration", "[config]")
+{
+  auto round_trip = [](const json& input, const std::string& name) {
+    json first = pfsim::config::to_json(parse_platform(input, name));
+    // Through text, as results files are written and read back.
+    json reparsed = json::parse(first.dump(2));
+    json second = pfsim::config::to_json(parse_platform(reparsed, name + " (round trip)"));
+    INFO(name << ": " << first.dump() << "\nvs\n" << second.dump());
+    CHECK(first == second);
+    return first;
+  };
+
+  SECTION("the shipped platform file")
+  {
+    std::string file = repo_root() + "/platforms/cray-xe6-lustre2.1.json";
+    json input = pfsim::config::load_json_file(file);
+    json out = round_trip(input, file);
+    CHECK(out["name"] == "cray-xe6-lustre2.1");
+    CHECK(out["sources"] == input["sources"]);  // documentation kept verbatim
+    CHECK(out["mds"]["service"]["create"].get<double>() == Approx(500e-6));
+  }
+  SECTION("an empty platform: every default filled in")
+  {
+    json out = round_trip(json::object(), "empty.json");
+    pfsim::config::PlatformConfig d;
+    CHECK(out["mds"]["threads"]["min"] == d.mds.threads.min);
+    CHECK(out["mds"]["cores"] == d.mds.cores);
+    CHECK(out["clients"]["max_rpcs_in_flight"] == d.clients.max_rpcs_in_flight);
+    CHECK(out["network"]["model"] == d.network.model);
+    // Every operation appears in the per-operation tables, so the written configuration is complete.
+    CHECK(out["mds"]["service"].size() == static_cast<size_t>(pfsim::kOpCount));
+    CHECK(out["clients"]["op_overhead"].size() == static_cast<size_t>(pfsim::kOpCount));
+  }
+  SECTION("mechanisms switched on")
+  {
+    json in = {{"mds",
+                {{"cores", 16},
+                 {"mechanisms",
+                  {{"contention", {{"enabled", true}, {"per_busy_thread", "2us"}, {"cross_partition_factor", 0.5}}},
+                   {"timeouts", {{"enabled", true}, {"timeout", "100s"}}},
+                   {"partitions", {{"enabled", true}, {"count", 4}}}}}}}};
+    json out = round_trip(in, "mech.json");
+    CHECK(out["mds"]["mechanisms"]["partitions"]["count"] == 4);
+    CHECK(out["mds"]["mechanisms"]["contention"]["per_busy_thread"].get<double>() == Approx(2e-6));
+  }
+}

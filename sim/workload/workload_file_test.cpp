@@ -1,0 +1,179 @@
+// Workload files: errors name the file and the field; metabench spreads its file count over the ranks
+// exactly as the tool does (every file created once, rank shares differing by at most one).
+#include "config/reader.hpp"
+#include "workload/synthetic.hpp"
+#include "workload/workload_file.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace {
+
+using nlohmann::json;
+using pfsim::config::ConfigError;
+using pfsim::parse_workload;
+
+std::string error_of(const json& j, const std::string& file = "bad-workload.json")
+{
+  try {
+    parse_workload(j, file);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Operations rank `rank` issues in `phase`, by walking the stream as the client model does.
+uint64_t ops_of_rank(const pfsim::Workload& w, int rank, int phase)
+{
+  pfsim::RankCursor cursor;
+  pfsim::OpRequest op;
+  uint64_t n = 0;
+  while (w.next(rank, phase, cursor, op))
+    ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("workload file errors name the file and the field", "[workload]")
+{
+  SECTION("unknown generator")
+  {
+    std::string msg = error_of({{"generator", "ior"}, {"ranks", 4}});
+    INFO(msg);
+    CHECK_THROWS_AS(parse_workload({{"generator", "ior"}, {"ranks", 4}}, "bad-workload.json"), ConfigError);
+    CHECK_THAT(msg, Catch::Contains("bad-workload.json") && Catch::Contains("generator") &&
+                        Catch::Contains("ior") && Catch::Contains("metabench"));
+  }
+  SECTION("missing generator")
+  {
+    CHECK_THAT(error_of({{"ranks", 4}}), Catch::Contains("generator"));
+  }
+  SECTION("missing ranks")
+  {
+    std::string msg = error_of({{"generator", "metabench"}, {"metabench", {{"files", 100}}}});
+    INFO(msg);
+    CHECK_THAT(msg, Catch::Contains("bad-workload.json") && Catch::Contains("'ranks'") && Catch::Contains("missing"));
+  }
+  SECTION("ranks of the wrong type or out of range")
+  {
+    CHECK_THAT(error_of({{"generator", "metabench"}, {"ranks", "512"}, {"metabench", {{"files", 100}}}}),
+               Catch::Contains("'ranks'"));
+    CHECK_THAT(error_of({{"generator", "metabench"}, {"ranks", 0}, {"metabench", {{"files", 100}}}}),
+               Catch::Contains("'ranks'"));
+  }
+  SECTION("unknown metabench phase")
+  {
+    std::string msg = error_of(
+        {{"generator", "metabench"}, {"ranks", 4}, {"metabench", {{"files", 100}, {"phases", {"create", "rename"}}}}});
+    INFO(msg);
+    CHECK_THAT(msg, Catch::Contains("bad-workload.json") && Catch::Contains("metabench.phases") &&
+                        Catch::Contains("rename"));
+  }
+  SECTION("mdtest -F with -D")
+  {
+    std::string msg =
+        error_of({{"generator", "mdtest"}, {"ranks", 4}, {"mdtest", {{"n", 10}, {"F", true}, {"D", true}}}});
+    INFO(msg);
+    CHECK_THAT(msg, Catch::Contains("bad-workload.json") && Catch::Contains("mdtest.D") && Catch::Contains("-F"));
+  }
+  SECTION("unknown field and the other generator's block")
+  {
+    CHECK_THAT(error_of({{"generator", "mdtest"}, {"ranks", 4}, {"mdtest", {{"n", 10}, {"z", 3}}}}),
+               Catch::Contains("mdtest.z"));
+    CHECK_THAT(error_of({{"generator", "mdtest"}, {"ranks", 4}, {"mdtest", {{"n", 10}}}, {"metabench", json::object()}}),
+               Catch::Contains("metabench"));
+    CHECK_THAT(error_of({{"generator", "metabench"}, {"ranks", 4}, {"metabench", {{"files", 10}}}, {"thinktime", "1s"}}),
+               Catch::Contains("thinktime"));
+  }
+  SECTION("bad think time unit and distribution")
+  {
+    CHECK_THAT(error_of({{"generator", "metabench"}, {"ranks", 4}, {"metabench", {{"files", 10}}},
+                         {"think_time", "3 fortnights"}}),
+               Catch::Contains("think_time"));
+    CHECK_THAT(error_of({{"generator", "metabench"}, {"ranks", 4}, {"metabench", {{"files", 10}}},
+                         {"think_distribution", "pareto"}}),
+               Catch::Contains("think_distribution"));
+  }
+}
+
+TEST_CASE("a valid workload file gives the tool's phases", "[workload]")
+{
+  auto spec = parse_workload({{"generator", "mdtest"},
+                              {"ranks", 8},
+                              {"ranks_per_node", 4},
+                              {"seed", 7},
+                              {"think_time", "1ms"},
+                              {"think_distribution", "exponential"},
+                              {"mdtest", {{"n", 100}, {"u", true}, {"F", true}, {"w", 3900}, {"e", 3900}, {"i", 2}}}},
+                             "ok.json");
+  CHECK(spec.ranks_per_node == 4);
+  CHECK(spec.seed == 7);
+  CHECK(spec.params.ranks == 8);
+  CHECK(spec.params.items_per_rank == 100);
+  CHECK(spec.params.think_s == Approx(1e-3));
+  CHECK(spec.params.think_exponential);
+  // -F: no directory phases; -e adds "File read"; two iterations.
+  std::vector<std::string> names;
+  for (const auto& ph : spec.params.phases)
+    names.push_back(ph.name);
+  CHECK(names == std::vector<std::string>{"File creation", "File stat", "File read", "File removal", "File creation",
+                                          "File stat", "File read", "File removal"});
+  CHECK(spec.params.phases.back().iteration == 1);
+}
+
+TEST_CASE("metabench spreads F files over R ranks exactly", "[workload]")
+{
+  struct Case {
+    int ranks;
+    uint64_t files;
+  };
+  // Divisible, not divisible, fewer files than ranks, one rank, LU-1695's 1M files over 512 and 8192.
+  const std::vector<Case> cases{{4, 100}, {7, 100}, {100, 7}, {1, 1000}, {512, 1000000}, {8192, 1000000}, {3, 2}};
+  for (const auto& c : cases) {
+    pfsim::SyntheticWorkload w(pfsim::metabench_params(c.ranks, c.files, "unique", {"create", "stat", "unlink"}));
+    INFO(c.files << " files over " << c.ranks << " ranks");
+    uint64_t sum = 0;
+    uint64_t lo = UINT64_MAX;
+    uint64_t hi = 0;
+    for (int r = 0; r < c.ranks; ++r) {
+      uint64_t n = w.items_of_rank(r);
+      sum += n;
+      lo = std::min(lo, n);
+      hi = std::max(hi, n);
+    }
+    CHECK(sum == c.files);
+    CHECK(hi - lo <= 1);
+    CHECK(lo == c.files / c.ranks);
+    for (int p = 0; p < w.phase_count(); ++p)
+      CHECK(w.phase_items(p) == c.files);
+    // The operation streams agree with the counts: a create item is open(O_CREAT) + close, a stat or
+    // unlink item is one operation (checked on the first and last ranks to stay fast).
+    for (int r : {0, c.ranks - 1}) {
+      CHECK(ops_of_rank(w, r, 0) == 2 * w.items_of_rank(r));
+      CHECK(ops_of_rank(w, r, 1) == w.items_of_rank(r));
+      CHECK(ops_of_rank(w, r, 2) == w.items_of_rank(r));
+    }
+  }
+}
+
+TEST_CASE("metabench directory modes: one directory per rank or one shared", "[workload]")
+{
+  pfsim::SyntheticWorkload unique(pfsim::metabench_params(4, 40, "unique", {"create"}));
+  pfsim::SyntheticWorkload shared(pfsim::metabench_params(4, 40, "shared", {"create"}));
+  pfsim::RankCursor c0, c1, s0, s1;
+  pfsim::OpRequest u0, u1, v0, v1;
+  REQUIRE(unique.next(0, 0, c0, u0));
+  REQUIRE(unique.next(3, 0, c1, u1));
+  REQUIRE(shared.next(0, 0, s0, v0));
+  REQUIRE(shared.next(3, 0, s1, v1));
+  CHECK_FALSE(u0.shared_dir);
+  CHECK(u0.dir != u1.dir);
+  CHECK(v0.shared_dir);
+  CHECK(v0.dir == v1.dir);
+  CHECK(u0.op == pfsim::Op::Create);
+}
