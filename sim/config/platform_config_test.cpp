@@ -157,11 +157,11 @@ TEST_CASE("to_json of a parsed platform parses back to the same configuration", 
     json in = {{"mds",
                 {{"cores", 16},
                  {"mechanisms",
-                  {{"contention", {{"enabled", true}, {"per_busy_thread", "2us"}, {"cross_partition_factor", 0.5}}},
+                  {{"contention", {{"enabled", true}, {"per_busy_thread", {{"create", "2us"}}}, {"cross_partition_factor", 0.5}}},
                    {"timeouts", {{"enabled", true}, {"timeout", "100s"}}},
                    {"partitions", {{"enabled", true}, {"count", 4}}}}}}}};
     json out = round_trip(in, "mech.json");
     CHECK(out["mds"]["mechanisms"]["partitions"]["count"] == 4);
-    CHECK(out["mds"]["mechanisms"]["contention"]["per_busy_thread"].get<double>() == Approx(2e-6));
+    CHECK(out["mds"]["mechanisms"]["contention"]["per_busy_thread"]["create"].get<double>() == Approx(2e-6));
   }
 }

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# CLI error handling (ctest "cli_errors"): bad inputs must give exit status 2, exactly one error line on
+# stderr naming the file / field / option at fault, and no --out file (nothing half-written).
+#
+# usage: scripts/test_cli_errors.sh PATH/TO/pfsim
+set -uo pipefail
+
+pfsim=${1:?usage: $0 PATH/TO/pfsim}
+root=$(cd "$(dirname "$0")/.." && pwd)
+good_platform=$root/platforms/cray-xe6-lustre2.1.json
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# expect_error NAME NEEDLE... -- ARGS...: runs pfsim ARGS --out $tmp/NAME.json and checks the contract;
+# every NEEDLE must appear (fixed string) in the single stderr line.
+expect_error() {
+  local name=$1
+  shift
+  local needles=()
+  while [ "$1" != "--" ]; do
+    needles+=("$1")
+    shift
+  done
+  shift
+  local out=$tmp/out-$name.json
+  "$pfsim" "$@" --out "$out" >"$tmp/$name.stdout" 2>"$tmp/$name.stderr"
+  local rc=$?
+  local lines
+  lines=$(wc -l <"$tmp/$name.stderr")
+  local msg
+  msg=$(cat "$tmp/$name.stderr")
+  local ok=1
+  if [ "$rc" -ne 2 ]; then
+    echo "FAIL $name: exit status $rc, expected 2"
+    ok=0
+  fi
+  if [ "$lines" -ne 1 ]; then
+    echo "FAIL $name: $lines stderr lines, expected exactly 1"
+    ok=0
+  fi
+  for n in "${needles[@]}"; do
+    if ! grep -qF -- "$n" "$tmp/$name.stderr"; then
+      echo "FAIL $name: stderr does not name \"$n\""
+      ok=0
+    fi
+  done
+  if [ -e "$out" ] || compgen -G "$out*" >/dev/null; then
+    echo "FAIL $name: $out was created"
+    ok=0
+  fi
+  if [ "$ok" -eq 1 ]; then
+    echo "ok   $name: $msg"
+  else
+    echo "     stderr was: $msg"
+    failures=$((failures + 1))
+  fi
+}
+
+# Inputs.
+printf '{"name": "broken", "mds": {"cores": 12,, }}\n' >"$tmp/malformed.json"
+printf '{"name": "typo", "mds": {"threds": {"min": 4}}}\n' >"$tmp/unknown-field.json"
+printf '{"name": "units", "network": {"client_link": {"latency": "10 parsecs"}}}\n' >"$tmp/bad-unit.json"
+printf '{"generator": "metabench", "ranks": 4, "metabench": {"files": 100, "phases": ["create", "rename"]}}\n' \
+  >"$tmp/bad-workload.json"
+printf '{"generator": "metabench", "ranks": 4, "metabench": {"files": 100}}\n' >"$tmp/good-workload.json"
+if [ ! -f "$good_platform" ]; then
+  echo "FAIL setup: $good_platform missing"
+  exit 1
+fi
+
+expect_error missing-platform "$tmp/no-such-platform.json" -- \
+  metabench --platform "$tmp/no-such-platform.json" --ranks 4 --files 100
+expect_error malformed-json "$tmp/malformed.json" "JSON" -- \
+  metabench --platform "$tmp/malformed.json" --ranks 4 --files 100
+expect_error unknown-field "$tmp/unknown-field.json" "mds.threds" -- \
+  metabench --platform "$tmp/unknown-field.json" --ranks 4 --files 100
+expect_error bad-unit "$tmp/bad-unit.json" "network.client_link.latency" "parsecs" -- \
+  metabench --platform "$tmp/bad-unit.json" --ranks 4 --files 100
+expect_error bad-set "mds.threds" -- \
+  metabench --platform "$good_platform" --set mds.threds.max=64 --ranks 4 --files 100
+expect_error ranks-not-a-number "--ranks" "abc" -- \
+  metabench --platform "$good_platform" --ranks abc --files 100
+expect_error ranks-zero "--ranks" -- \
+  metabench --platform "$good_platform" --ranks 0 --files 100
+expect_error ranks-trailing-garbage "--ranks" "12x" -- \
+  run --platform "$good_platform" --workload "$tmp/good-workload.json" --ranks 12x
+expect_error missing-workload "$tmp/no-such-workload.json" -- \
+  run --platform "$good_platform" --workload "$tmp/no-such-workload.json"
+expect_error bad-workload "$tmp/bad-workload.json" "metabench.phases" "rename" -- \
+  run --platform "$good_platform" --workload "$tmp/bad-workload.json"
+
+# Control: the same command line with good inputs succeeds and writes the --out file, so the checks
+# above fail for the reason they name and not because the invocation itself is wrong.
+if "$pfsim" run --platform "$good_platform" --workload "$tmp/good-workload.json" --ranks 4 --quiet \
+  --out "$tmp/good.json" >"$tmp/good.stdout" 2>"$tmp/good.stderr" && [ -s "$tmp/good.json" ]; then
+  echo "ok   control: good inputs run and write --out"
+else
+  echo "FAIL control: good inputs did not produce $tmp/good.json"
+  cat "$tmp/good.stderr"
+  failures=$((failures + 1))
+fi
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures CLI error check(s) failed"
+  exit 1
+fi
+echo "all CLI error checks passed"
