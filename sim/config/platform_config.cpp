@@ -75,6 +75,9 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     cc.op_overhead_s = read_per_op_durations(c.object("op_overhead"), cc.op_overhead_s);
     cc.request_size_B = c.size_B("request_size", cc.request_size_B);
     cc.reply_size_B = c.size_B("reply_size", cc.reply_size_B);
+    // SimGrid 3.32 never completes a 0-byte host-to-host communication: a request has at least a header.
+    if (cc.request_size_B < 1)
+      c.fail("request_size", "expected at least 1 byte (an RPC always carries a header)");
     c.finish();
   }
   {

@@ -5,6 +5,7 @@
 #include "model/servers.hpp"
 
 #include <chrono>
+#include <stdexcept>
 #include <memory>
 
 namespace sg4 = simgrid::s4u;
@@ -71,6 +72,11 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   }
   engine.run();
   records.end_s = sg4::Engine::get_clock();
+  // The last barrier releases every node with phase -1; if the engine stopped before, actors deadlocked.
+  if (ctx.arrived != 0 || (!records.phases.empty() && records.phases.back().end_s <= 0 &&
+                           records.phases.back().ops + records.phases.back().items > 0))
+    throw std::runtime_error("simulation stopped before the workload finished (deadlock at t=" +
+                             std::to_string(records.end_s) + " s)");
   for (auto& s : records.servers)
     s.change(records.end_s, 0);
   if (info) {

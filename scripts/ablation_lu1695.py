@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Ablation of the LU-1695 decline mechanisms: for each combination of mechanisms, fit the platform with
+scripts/calibrate_lu1695.py (same objective and method, smaller budget), then sweep the fitted platform over
+the measured rank counts in unique and shared directories and report which LU-1695 features it
+reproduces and with what error. Writes validation/lu1695/ablation.json and validation/lu1695/ablation.md.
+
+Features (from the simulated rates):
+  rise      creates and unlinks at 1024 ranks above 512 ranks
+  peak64    creates and unlinks peak at 1024 ranks (64 nodes)
+  decline   creates and unlinks at 8192 ranks at most 85% of their peak (measured: 67% and 51%)
+  flatstat  stats vary by at most 10% over 512..8192 ranks (measured: 5.6%)
+  collapse  shared-directory creates at 4096 ranks below half of 2048 ranks (measured: 35%)
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lu1695_model as M  # noqa: E402
+
+COMBOS = ["none", "contention", "per_client", "oversubscription", "contention,per_client"]
+RANKS = [512, 1024, 2048, 4096, 8192]
+
+
+def features(u, s):
+    rise = all(u[(p, 1024)] > u[(p, 512)] for p in ("create", "unlink"))
+    peak = all(max(RANKS, key=lambda r: u[(p, r)]) == 1024 for p in ("create", "unlink"))
+    decline = all(u[(p, 8192)] <= 0.85 * max(u[(p, r)] for r in RANKS) for p in ("create", "unlink"))
+    stats = [u[("stat", r)] for r in RANKS]
+    flat = max(stats) / min(stats) <= 1.10
+    collapse = s[("create", 4096)] < 0.5 * s[("create", 2048)]
+    return {"rise": rise, "peak64": peak, "decline": decline, "flatstat": flat, "collapse": collapse}
+
+
+def errors(sim, rows, phases=("create", "stat", "unlink")):
+    res = M.residuals(sim, rows, phases)
+    rel = [s / m - 1 for _, _, m, s, _ in res]
+    return {"rms_rel_error": math.sqrt(sum(e * e for e in rel) / len(rel)), "max_abs_rel_error": max(abs(e) for e in rel),
+            "points_within_10pct": sum(abs(e) <= 0.10 for e in rel), "points": len(rel)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--combos", default=";".join(COMBOS), help="';'-separated mechanism lists")
+    ap.add_argument("--files", type=int, default=20000)
+    ap.add_argument("--max-evals", type=int, default=50)
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args()
+    out_dir = os.path.join(M.ROOT, "validation", "lu1695")
+    results = []
+    for combo in a.combos.split(";"):
+        with tempfile.TemporaryDirectory() as tmp:
+            pf, rep = os.path.join(tmp, "p.json"), os.path.join(tmp, "r.json")
+            print(f"== {combo}: fitting", flush=True)
+            subprocess.run([sys.executable, os.path.join(M.ROOT, "scripts", "calibrate_lu1695.py"), "--mechanisms", combo,
+                            "--files", str(a.files), "--max-evals", str(a.max_evals), "--jobs", str(a.jobs),
+                            "--out", pf, "--report", rep], check=True, stdout=subprocess.DEVNULL)
+            with open(pf) as f:
+                platform = json.load(f)
+            with open(rep) as f:
+                report = json.load(f)
+        u = M.sweep(platform, "unique", RANKS, a.files, a.jobs)
+        s = M.sweep(platform, "shared", RANKS, a.files, a.jobs)
+        entry = {"mechanisms": combo, "features": features(u, s), "unique": errors(u, M.measured("unique")),
+                 "shared": errors(s, M.measured("shared")), "fit": report}
+        print(json.dumps({k: entry[k] for k in ("mechanisms", "features", "unique", "shared")}), flush=True)
+        results.append(entry)
+        with open(os.path.join(out_dir, "ablation.json"), "w") as f:
+            json.dump(results, f, indent=1)
+    lines = ["| mechanisms | rise | peak at 64 nodes | decline | flat stats | shared collapse | unique RMS err | unique max err | unique pts within 10% | shared RMS err |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    yn = lambda b: "yes" if b else "no"
+    for e in results:
+        f, u, sh = e["features"], e["unique"], e["shared"]
+        lines.append(f"| {e['mechanisms']} | {yn(f['rise'])} | {yn(f['peak64'])} | {yn(f['decline'])} | {yn(f['flatstat'])} | "
+                     f"{yn(f['collapse'])} | {100 * u['rms_rel_error']:.1f}% | {100 * u['max_abs_rel_error']:.1f}% | "
+                     f"{u['points_within_10pct']}/{u['points']} | {100 * sh['rms_rel_error']:.1f}% |")
+    with open(os.path.join(out_dir, "ablation.md"), "w") as f:
+        f.write(f"Ablation (scripts/ablation_lu1695.py, {a.files} files per run, {a.max_evals} evaluations per fit)\n\n")
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
