@@ -91,6 +91,12 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     if (mc.threads.max < mc.threads.min)
       t.fail("max", "expected threads.max >= threads.min (" + std::to_string(mc.threads.min) + ")");
     t.finish();
+    Reader rt = m.object("readpage_threads");
+    mc.readpage_threads.min = static_cast<int>(rt.integer("min", mc.readpage_threads.min, 1, 100000));
+    mc.readpage_threads.max = static_cast<int>(rt.integer("max", mc.readpage_threads.min, 1, 100000));
+    if (mc.readpage_threads.max < mc.readpage_threads.min)
+      rt.fail("max", "expected readpage_threads.max >= readpage_threads.min");
+    rt.finish();
     mc.service_s = read_per_op_durations(m.object("service"), mc.service_s);
     mc.service_distribution =
         m.choice("service_distribution", mc.service_distribution, {"deterministic", "exponential"});
@@ -206,6 +212,7 @@ nlohmann::json to_json(const PlatformConfig& p)
        {{"count", m.count},
         {"cores", m.cores},
         {"threads", {{"min", m.threads.min}, {"max", m.threads.max}}},
+        {"readpage_threads", {{"min", m.readpage_threads.min}, {"max", m.readpage_threads.max}}},
         {"service", per_op_json(m.service_s)},
         {"service_distribution", m.service_distribution},
         {"journal",

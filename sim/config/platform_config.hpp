@@ -109,7 +109,10 @@ struct ThreadConfig {
 struct MdsConfig {
   int count = 1;                 // "count": MDS hosts; directories are spread over them by directory id
   int cores = 12;                // "cores"
-  ThreadConfig threads;          // "threads"
+  ThreadConfig threads;          // "threads": the main metadata service (mdt)
+  // "readpage_threads": the separate readpage service (mdt_rdpg) that serves close and readdir; Lustre
+  // sends CLOSE to its own portal so that closes are not stuck behind throttled creates (bug 7034).
+  ThreadConfig readpage_threads;
   PerOp<double> service_s;       // "service.<op>": CPU demand per operation on one core, s
   // "service_distribution": "deterministic" (every request costs its mean) or "exponential" (memoryless,
   // for queueing-theory checks and for servers whose service time varies widely).

@@ -78,8 +78,10 @@ MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, s
 {
   int nparts = cfg_.partitions.enabled ? cfg_.partitions.count : 1;
   parts_.resize(nparts);
+  rdpg_.resize(nparts);
   for (int p = 0; p < nparts; ++p) {
     parts_[p].max_threads = std::max(1, (cfg_.threads.max + nparts - 1) / nparts);
+    rdpg_[p].max_threads = std::max(1, (cfg_.readpage_threads.max + nparts - 1) / nparts);
     parts_[p].cores = sg4::Semaphore::create(static_cast<unsigned>(std::max(1, cfg_.cores / nparts)));
     for (int n = p; n < client_nodes; n += nparts)
       parts_[p].clients++;
@@ -94,18 +96,22 @@ void MdsServer::start()
   for (int p = 0; p < nparts; ++p) {
     int initial = std::min(parts_[p].max_threads, std::max(1, (cfg_.threads.min + nparts - 1) / nparts));
     for (int t = 0; t < initial; ++t)
-      start_thread(p);
+      start_thread(p, false);
+    initial = std::min(rdpg_[p].max_threads, std::max(1, (cfg_.readpage_threads.min + nparts - 1) / nparts));
+    for (int t = 0; t < initial; ++t)
+      start_thread(p, true);
   }
 }
 
-void MdsServer::start_thread(int p)
+void MdsServer::start_thread(int p, bool readpage)
 {
-  auto& part = parts_[p];
-  std::string name = "mds" + std::to_string(index_) + "-p" + std::to_string(p) + "-t" + std::to_string(part.started);
+  auto& part = pool(p, readpage);
+  std::string name = "mds" + std::to_string(index_) + "-p" + std::to_string(p) + (readpage ? "-rdpg" : "-t") +
+                     std::to_string(part.started);
   part.started++;
   threads_total_++;
   rec_.threads_started = threads_total_;
-  sg4::Actor::create(name, host_, [this, p] { thread_loop(p); })->daemonize();
+  sg4::Actor::create(name, host_, [this, p, readpage] { thread_loop(p, readpage); })->daemonize();
 }
 
 void MdsServer::enqueue(Request* r)
@@ -113,18 +119,20 @@ void MdsServer::enqueue(Request* r)
   double now = sg4::Engine::get_clock();
   r->arrived_s = now;
   rec_.change(now, +1);
-  auto& part = parts_[partition_of(r->node)];
+  bool readpage = r->op == Op::Close || r->op == Op::Readdir;
+  int p = partition_of(r->node);
+  auto& part = pool(p, readpage);
   part.queue.push_back(r);
   rec_.max_queue = std::max(rec_.max_queue, static_cast<int>(part.queue.size()));
   // Lustre's ptlrpc starts another service thread when a request waits and every thread is busy.
   if (static_cast<int>(part.queue.size()) > part.idle && part.started < part.max_threads)
-    start_thread(partition_of(r->node));
+    start_thread(p, readpage);
   part.items->release();
 }
 
-void MdsServer::thread_loop(int p)
+void MdsServer::thread_loop(int p, bool readpage)
 {
-  auto& part = parts_[p];
+  auto& part = pool(p, readpage);
   for (;;) {
     part.idle++;
     part.items->acquire();
@@ -162,6 +170,8 @@ double MdsServer::demand_s(const Request& r, int p)
     int same = part.busy_updates - 1;  // other threads inside an update in this partition
     int other = busy_updates_total_ - part.busy_updates;
     d += cfg_.contention.per_busy_thread_s[r.op] * (same + cfg_.contention.cross_partition_factor * other);
+    XBT_VERB("%s: %d other threads in updates here, %d elsewhere, %d threads busy of %d", op_name(r.op), same,
+             other, busy_total_, threads_total_);
   }
   if (cfg_.per_client.enabled)
     d += part.clients * cfg_.per_client.cost_per_client_s[r.op];

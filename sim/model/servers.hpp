@@ -75,8 +75,9 @@ private:
     std::vector<char> holder;  // client nodes caching the directory lock
     int holders = 0;
   };
-  void start_thread(int partition);
-  void thread_loop(int partition);
+  ThreadPoolQueue& pool(int partition, bool readpage) { return readpage ? rdpg_[partition] : parts_[partition]; }
+  void start_thread(int partition, bool readpage);
+  void thread_loop(int partition, bool readpage);
   void serve(Request& r, int partition);
   double demand_s(const Request& r, int partition);
   double sample(double mean_s);
@@ -91,7 +92,8 @@ private:
   int client_nodes_;
   std::mt19937_64 rng_;
   ServerRecord& rec_;
-  std::vector<ThreadPoolQueue> parts_;
+  std::vector<ThreadPoolQueue> parts_;  // main service per CPU partition; holds the partition's cores
+  std::vector<ThreadPoolQueue> rdpg_;   // readpage service (close, readdir) per CPU partition
   std::map<uint32_t, DirState> dirs_;
   int threads_total_ = 0;
   int busy_updates_total_ = 0;
