@@ -37,7 +37,11 @@ MECHANISM_PARAMS = {
     "per_client": [("mds.mechanisms.per_client.cost_per_client.create", 0.5, 0.001, 100.0, "us"),
                    ("mds.mechanisms.per_client.cost_per_client.unlink", 1.5, 0.001, 100.0, "us")],
     "oversubscription": [("mds.mechanisms.oversubscription.cost_per_extra_thread", 10.0, 0.01, 1000.0, "us")],
+    # Not a mechanism: lets the fit choose the service thread limit (Lustre 2.1 default 512, often set lower
+    # by administrators with mds_num_threads); a limit below the client count caps the contention.
+    "threads": [("mds.threads.max", 256, 16, 512, "int")],
 }
+
 SHARED_PARAMS = [
     ("mds.dir_lock.hold.create", 45.0, 1.0, 1000.0, "us"),
     ("mds.dir_lock.hold.unlink", 95.0, 1.0, 1000.0, "us"),
@@ -64,6 +68,7 @@ def main():
     ap.add_argument("--files", type=int, default=50000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--max-evals", type=int, default=100)
+    ap.add_argument("--x0", help="JSON object of starting values by parameter path (in the parameter's unit)")
     ap.add_argument("--no-shared", action="store_true", help="skip step 2")
     ap.add_argument("--out", default=os.path.join(M.ROOT, "platforms", "cray-xe6-lustre2.1-fitted.json"))
     ap.add_argument("--report", default=os.path.join(M.ROOT, "validation", "lu1695", "fit.json"))
@@ -77,8 +82,12 @@ def main():
     t0 = time.time()
     base = M.load_base()
     for m in mechs:
-        M.set_path(base, f"mds.mechanisms.{m}.enabled", True)
+        if m != "threads":
+            M.set_path(base, f"mds.mechanisms.{m}.enabled", True)
     params = BASE_PARAMS + [p for m in mechs for p in MECHANISM_PARAMS[m]]
+    if a.x0:
+        start = json.loads(a.x0)
+        params = [(p[0], float(start.get(p[0], p[1])), p[2], p[3], p[4]) for p in params]
     rows = M.measured("unique")
     print(f"step 1: unique directories, {len(params)} parameters, mechanisms: {mechs or 'none'}", flush=True)
     x, fx, n1 = fit(base, params, "unique", rows, a.files, a.jobs, a.max_evals)

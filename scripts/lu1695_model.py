@@ -119,5 +119,5 @@ def load_base():
 def with_params(base, params, values):
     p = copy.deepcopy(base)
     for (path, _, _, _, unit), v in zip(params, values):
-        set_path(p, path, f"{v:.6g}{unit}")
+        set_path(p, path, int(round(v)) if unit == "int" else f"{v:.6g}{unit}")
     return p

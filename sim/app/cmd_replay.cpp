@@ -1,6 +1,6 @@
 // pfsim replay      <trace-dir-or-file> --platform P.json [--ranks M] [--out R.json] [--latency-dir D]
 //                   [--latency-prefix mdreal] [--residual-quantile Q] [--allow-missing] [--object-size B]
-//                   [--no-samples] [--ranks-per-node K] [--seed S] [--set path=value] [--quiet] [--verbose]
+//                   [--no-samples] [--max-ops-per-phase K] [--ranks-per-node K] [--seed S] [--set path=value] [--quiet] [--verbose]
 // pfsim mdworkbench --platform P.json --ranks N -I 1000 -P 5000 -D 1 -R 3 -S 3900 [--offset 1] [same outputs]
 //
 // Both print md-real-io's phase lines ("benchmark 17.9s 11156.8 iops/s 50000 obj 2789.2 obj/s 20.7 Mib/s
@@ -210,6 +210,7 @@ int cmd_replay(int argc, char** argv)
   ro.ranks = opt_int(a, "--ranks", 0, 0);
   ro.residual_quantile = opt_num(a, "--residual-quantile", -1, -1, 1);
   ro.dataset_ops = !flag(a, "--no-dataset-ops");
+  ro.max_ops_per_phase = static_cast<uint32_t>(opt_int(a, "--max-ops-per-phase", 0, 0));
   return run(a, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}});
 }
 

@@ -34,7 +34,8 @@ std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, const RunRecords
     for (int r = 0; r < N; ++r) {
       const auto& s = t.streams[static_cast<size_t>(r)];
       uint64_t copies = static_cast<uint64_t>(M / N) + (r < M % N ? 1 : 0);
-      for (uint32_t i = s.begin(p); i < s.end(p); ++i)
+      const uint64_t n = w.compound_count(r, p) - static_cast<uint64_t>(w.dataset_ops(p));
+      for (uint32_t i = s.begin(p); i < s.begin(p) + n; ++i)
         kinds[s.op[i]] += copies;
     }
     for (auto k : kinds)

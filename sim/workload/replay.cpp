@@ -65,7 +65,8 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
     for (int r = 0; r < N; ++r) {
       const auto& s = trace_->streams[static_cast<size_t>(r)];
       uint64_t n = 0;
-      for (uint32_t i = s.begin(static_cast<int>(p)); i < s.end(static_cast<int>(p)); ++i) {
+      const uint32_t stop = s.begin(static_cast<int>(p)) + static_cast<uint32_t>(ops_in(s, static_cast<int>(p)));
+      for (uint32_t i = s.begin(static_cast<int>(p)); i < stop; ++i) {
         auto op = static_cast<TraceOp>(s.op[i]);
         if (kind == PhaseKind::Other || (kind == PhaseKind::Cleanup && op == TraceOp::Delete) ||
             (kind != PhaseKind::Cleanup && op == TraceOp::Create))
@@ -112,13 +113,13 @@ int ReplayWorkload::dataset_ops(int phase) const
 uint64_t ReplayWorkload::compound_count(int rank, int phase) const
 {
   const auto& s = stream(rank);
-  return s.end(phase) - s.begin(phase) + static_cast<uint64_t>(dataset_ops(phase));
+  return ops_in(s, phase) + static_cast<uint64_t>(dataset_ops(phase));
 }
 
 int ReplayWorkload::compound_kind(int rank, int phase, uint64_t item) const
 {
   const auto& s = stream(rank);
-  uint64_t n = s.end(phase) - s.begin(phase);
+  uint64_t n = ops_in(s, phase);
   uint64_t pre = trace_->phases[static_cast<size_t>(phase)].kind == PhaseKind::Precreate ? dataset_ops(phase) : 0;
   if (item < pre || item - pre >= n)
     return kDatasetOp;
@@ -138,7 +139,7 @@ float ReplayWorkload::residual_s(int rank, int phase, uint64_t item) const
     return 0;
   const auto& s = stream(rank);
   uint64_t pre = trace_->phases[static_cast<size_t>(phase)].kind == PhaseKind::Precreate ? dataset_ops(phase) : 0;
-  uint64_t n = s.end(phase) - s.begin(phase);
+  uint64_t n = ops_in(s, phase);
   if (item < pre || item - pre >= n)
     return 0;
   uint32_t i = s.begin(phase) + static_cast<uint32_t>(item - pre);
@@ -149,7 +150,7 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
 {
   const auto& s = stream(rank);
   const auto& ph = trace_->phases[static_cast<size_t>(phase)];
-  const uint64_t n = s.end(phase) - s.begin(phase);
+  const uint64_t n = ops_in(s, phase);
   const uint64_t dsets = static_cast<uint64_t>(dataset_ops(phase));
   const uint64_t pre = ph.kind == PhaseKind::Precreate ? dsets : 0;
   if (c.item >= n + dsets)
@@ -226,7 +227,8 @@ nlohmann::json ReplayWorkload::describe() const
            "data sets of rank m+offset; data-set mkdir/rmdir in the shared root directory"},
           {"residual_quantile", opt_.residual_quantile},
           {"residual_floors_s", floors},
-          {"dataset_ops", opt_.dataset_ops}};
+          {"dataset_ops", opt_.dataset_ops},
+          {"max_ops_per_phase", opt_.max_ops_per_phase}};
 }
 
 }  // namespace pfsim

@@ -31,6 +31,9 @@ struct ReplayOptions {
   // operation over it is replayed as a residual delay. A negative value disables residuals.
   double residual_quantile = -1;
   bool dataset_ops = true;  // mkdir of the data sets at the start of precreate, rmdir at the end of cleanup
+  // Each rank replays only the first K recorded operations of every phase (0 = all): short runs at very large
+  // rank counts (the rates then describe the start of each phase).
+  uint32_t max_ops_per_phase = 0;
 };
 
 // Parameters of `pfsim mdworkbench` (md-workbench / md-real-io command-line names).
@@ -72,6 +75,11 @@ public:
 
 private:
   const trace::RankStream& stream(int rank) const { return trace_->streams[static_cast<size_t>(rank % trace_->ranks)]; }
+  uint64_t ops_in(const trace::RankStream& s, int phase) const
+  {
+    uint64_t n = s.end(phase) - s.begin(phase);
+    return opt_.max_ops_per_phase > 0 && n > opt_.max_ops_per_phase ? opt_.max_ops_per_phase : n;
+  }
   std::shared_ptr<const trace::Trace> trace_;
   ReplayOptions opt_;
   int ranks_ = 0;

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Derive a pfsim platform (service demands, client overheads, OST read time) from ONE recorded md-real-io run.
+
+Method (documented in validation/mistral/README.md):
+  1. Read every rank's latency files; pool each md-real-io operation kind (stat, read, create, delete) over the
+     phases where it occurs (create: precreate + benchmark; delete: benchmark + cleanup).
+  2. The unloaded latency of a kind is a LOW quantile q_floor (default 1 %) of its recorded latencies: in a
+     queue that is not saturated, that many requests find a free server, so the quantile is service + fixed
+     costs without queueing (stalls and slow OSTs only add to the upper part of the distribution).
+  3. Split it into the model's parts. Fixed per RPC: client rpc_overhead (ASSUMPTION 20 us, ptlrpc pack/unpack)
+     and the network round trip (FDR links, ~2 us). Then
+        stat   = 1 MDS getattr                          -> service.stat  = floor(stat)  - fixed
+        open, close of an existing file cost one getattr-class MDS request each (ASSUMPTION: same as stat)
+        delete = 1 MDS unlink                           -> service.unlink = floor(delete) - fixed
+        create = open(O_CREAT) + write + close          -> service.create = floor(create) - close - write - 3 fixed
+        read   = open + read (one OST RPC) + close      -> OST read time  = floor(read) - open - close - 3 fixed
+     The OST read time becomes the OSS disk's effective bandwidth for one random object read:
+     disk_read = object size / read time (one random small read per seek on the ClusterStor NL-SAS OSTs).
+  4. What the model does not have (stalls of the production file system, slow OSTs, per-rank slowness) stays in
+     the trace: `pfsim replay --residual-quantile q` replays, for each operation, its recorded excess over the
+     q-quantile of its kind as a client-side delay. Use the same q here and there (default 0.01).
+The MDS core count is not in the trace; it is an ASSUMPTION stated in the output's "sources".
+
+usage: fit_mdrealio.py TRACE_DIR [--out platforms/mistral-lustre02.json] [--quantile 0.01] [--name NAME]
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import sys
+
+import numpy as np
+
+RPC_OVERHEAD_S = 20e-6    # ASSUMPTION: client ptlrpc processing per RPC (pfsim clients.rpc_overhead)
+NET_LATENCY_S = 0.7e-6    # FDR InfiniBand switch + link latency, one way (Mellanox FDR ~0.7 us)
+REQUEST_B, REPLY_B = 512, 1024
+FDR_BPS = 56e9 * 64 / 66 / 8  # FDR 4x: 56 Gbit/s signalling, 64b/66b encoding -> 6.79 GB/s
+
+
+def load(trace_dir):
+    files = glob.glob(os.path.join(trace_dir, "*-*-*-*.csv"))
+    pat = re.compile(r"^(.+)-(\d+)-(precreate|stat|read|create|delete|cleanup)-(\d+)\.csv$")
+    pools = {"stat": [], "read": [], "create": [], "delete": []}
+    ranks = set()
+    for f in files:
+        m = pat.match(os.path.basename(f))
+        if not m:
+            continue
+        phase = m.group(3)
+        kind = {"precreate": "create", "cleanup": "delete"}.get(phase, phase)
+        ranks.add(int(m.group(4)))
+        try:
+            a = np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
+        except ValueError as e:
+            sys.exit(f"fit_mdrealio: {f}: {e}")
+        pools[kind].append(a[:, 1])
+    if not ranks:
+        sys.exit(f"fit_mdrealio: {trace_dir}: no md-real-io latency files")
+    header = {}
+    txt = os.path.join(trace_dir, "mdreal.txt")
+    if os.path.exists(txt):
+        for line in open(txt):
+            m = re.match(r"^\s+([a-z-]+)=(\S+)", line)
+            if m:
+                header[m.group(1)] = m.group(2)
+    return {k: np.concatenate(v) for k, v in pools.items() if v}, len(ranks), header
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("trace_dir")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--quantile", type=float, default=0.01)
+    ap.add_argument("--name", default="mistral-lustre02")
+    ap.add_argument("--ranks-per-node", type=int, default=10)
+    ap.add_argument("--mds-cores", type=int, default=16)
+    a = ap.parse_args()
+    if not os.path.isdir(a.trace_dir):
+        print(f"fit_mdrealio: {a.trace_dir}: not a directory", file=sys.stderr)
+        return 2
+    pools, ranks, header = load(a.trace_dir)
+    for k in ("stat", "read", "create", "delete"):
+        if k not in pools:
+            print(f"fit_mdrealio: {a.trace_dir}: no '{k}' operations", file=sys.stderr)
+            return 2
+    q = a.quantile
+    floor = {k: float(np.quantile(v, q)) for k, v in pools.items()}
+    size = float(header.get("object-size", 3900))
+    net = 2 * NET_LATENCY_S * 2 + (REQUEST_B + REPLY_B) / FDR_BPS  # two links each way
+    fixed = RPC_OVERHEAD_S + net
+    write_s = fixed  # the 3.9 KB write is absorbed by the OSS write-back cache (disk_write below)
+    d_stat = floor["stat"] - fixed
+    d_open = d_close = d_stat
+    d_unlink = floor["delete"] - fixed
+    d_create = floor["create"] - d_close - write_s - 3 * fixed
+    read_s = floor["read"] - d_open - d_close - 3 * fixed
+    if min(d_stat, d_unlink, d_create, read_s) <= 0:
+        print("fit_mdrealio: a derived demand is not positive; the trace's floors are below the fixed costs",
+              file=sys.stderr)
+        return 2
+    disk_read_Bps = size / read_s
+    us = lambda s: f"{s * 1e6:.1f}us"
+    src = os.path.basename(os.path.normpath(a.trace_dir))
+    fit_note = (f"scripts/fit_mdrealio.py on {src} ({ranks} ranks), quantile {q}: floors (s) " +
+                ", ".join(f"{k} {v:.6f}" for k, v in sorted(floor.items())))
+    platform = {
+        "name": a.name,
+        "description": "DKRZ Mistral, Lustre file system lustre02 (Seagate ClusterStor, Lustre 2.x servers), FDR "
+                       "InfiniBand, as seen by md-real-io in July 2017 (JulianKunkel/md-workbench-results neu/dkrz). "
+                       "Service demands fitted from one recorded run by scripts/fit_mdrealio.py; replay with "
+                       f"--residual-quantile {q}.",
+        "sources": {
+            "fit": fit_note,
+            "system": "DKRZ Mistral: Bull/Atos bullx DLC B700 nodes, FDR InfiniBand fat tree, Lustre storage by "
+                      "Seagate (ClusterStor); lustre02 is the phase-2 file system: 33418.8 TiB reported by mdtest.txt "
+                      "in results-5-7217624 (FS: 33418.8 TiB).",
+            "clients.ranks_per_node": "md-real-io/mdtest runs: 50 tasks on 5 nodes and 100 tasks on 10 nodes "
+                                      "(mdtest.txt 'launched with 50 total task(s) on 5 node(s)').",
+            "clients.max_rpcs_in_flight": "Lustre mdc/osc max_rpcs_in_flight default 8.",
+            "clients.max_mod_rpcs_in_flight": "ASSUMPTION 8: the trace shows 4.4k creates/s per client node at a "
+                                              "minimum create latency of 0.44 ms, impossible with one modifying RPC "
+                                              "in flight per node (the pre-2.8 mdc rpc_lock), so it did not bind.",
+            "clients.rpc_overhead": "ASSUMPTION 20 us client ptlrpc processing per RPC (not separable in the trace).",
+            "network": "FDR InfiniBand 4x: 56 Gbit/s signalling, 64b/66b -> 6.79 GB/s; ~0.7 us per hop (Mellanox FDR "
+                       "switch latency). ASSUMPTION: one hop per link in this star model.",
+            "mds.cores": f"ASSUMPTION {a.mds_cores} cores (2 x 8-core Xeon E5 class ClusterStor MDS); not in the trace.",
+            "mds.threads": "Lustre 2.x MDS: threads started on demand up to mds_num_threads (max 512).",
+            "mds.service": "fitted (see 'fit'): stat/open/close = floor(stat) - fixed; unlink = floor(delete) - fixed; "
+                           "create = floor(create) - close - write - 3 fixed. ASSUMPTION: open and close of an "
+                           "existing file cost the same as a stat.",
+            "mds.journal": "ASSUMPTION: ldiskfs jbd2 defaults (400 MiB, 5 s commit), 4 KiB per update, MDT on RAID-10 "
+                           "SAS ~400 MB/s sequential.",
+            "oss": "ASSUMPTION: one OSS model per client node (pfsim sends a node's data RPCs to OSS node mod count); "
+                   "the real files are spread over lustre02's OSTs. disk_read = object size / fitted OST read "
+                   "time (one random small read per seek on NL-SAS, fitted); disk_write = ASSUMPTION 1 GB/s "
+                   "(ClusterStor controller write-back cache absorbs 3.9 KB writes).",
+        },
+        "network": {
+            "model": "CM02",
+            "crosstraffic": False,
+            "client_link": {"bandwidth": f"{FDR_BPS:.4g}", "latency": us(NET_LATENCY_S)},
+            "server_link": {"bandwidth": f"{FDR_BPS:.4g}", "latency": us(NET_LATENCY_S)},
+        },
+        "clients": {
+            "ranks_per_node": a.ranks_per_node,
+            "max_rpcs_in_flight": 8,
+            "max_mod_rpcs_in_flight": 8,
+            "rpc_overhead": us(RPC_OVERHEAD_S),
+            "request_size": f"{REQUEST_B}B",
+            "reply_size": f"{REPLY_B}B",
+        },
+        "mds": {
+            "count": 1,
+            "cores": a.mds_cores,
+            "threads": {"min": a.mds_cores, "max": 512},
+            "service": {"stat": us(d_stat), "open": us(d_open), "close": us(d_close), "unlink": us(d_unlink),
+                        "create": us(d_create), "mkdir": us(d_create), "rmdir": us(d_unlink),
+                        "readdir": us(d_stat)},
+            "service_distribution": "deterministic",
+            "journal": {"enabled": True, "bytes_per_update": "4KiB", "commit_interval": "5s", "capacity": "400MiB",
+                        "disk_write": "400MBps"},
+        },
+        "oss": {
+            "count": 64,
+            "threads": 32,
+            "rpc_service": "0us",
+            "disk_read": f"{disk_read_Bps:.6g}",
+            "disk_write": "1GBps",
+        },
+    }
+    print(f"fit_mdrealio: {ranks} ranks; floors at q={q}: " +
+          ", ".join(f"{k} {v * 1e6:.0f} us" for k, v in sorted(floor.items())))
+    print(f"  MDS service: stat/open/close {d_stat * 1e6:.0f} us, unlink {d_unlink * 1e6:.0f} us, "
+          f"create {d_create * 1e6:.0f} us; OST read {read_s * 1e6:.0f} us -> disk_read {disk_read_Bps / 1e6:.2f} MB/s")
+    text = json.dumps(platform, indent=2) + "\n"
+    if a.out:
+        tmp = a.out + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, a.out)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Mistral md-real-io validation: replays the recorded 50-rank trace and compares with the measured runs.
+
+Cases (measured values: validation/mistral/measured.json, latency percentiles from the archives' files):
+  replay50   fit on the 50-rank trace, replay it at 50 ranks: phase rates (10 %), per-op p50/p99 (25 %)
+  predict100 fit on the 50-rank trace, replay it at 100 ranks: 100-rank phase rates (15 %);
+             pfsim mdtest at 100 ranks: create/stat/remove rates (20 %)
+  predict50  the other direction: fit on the 100-rank trace (iterations with all files), replay the 50-rank
+             trace's operation streams at 50 ranks: 50-rank phase rates (15 %); mdtest at 50 ranks (20 %)
+
+usage: validate_mistral.py [--json FILE] [--plots DIR] [--pfsim BIN] [--work DIR] [--cases a,b]
+Exit status 0 even when points fail; 2 on bad input (missing archives, binary or measured file).
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = "/work/shared/data/mistral-mdrealio"
+RESIDUAL_Q = 0.01  # the quantile the platform fit uses (scripts/fit_mdrealio.py --quantile)
+KINDS = ("stat", "read", "create", "delete")
+
+
+def die(msg):
+    print(f"validate_mistral: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def unpack(archive, work):
+    name = os.path.basename(archive).replace(".tar.xz", "")
+    dest = os.path.join(work, name)
+    if not os.path.exists(os.path.join(dest, "mdreal.txt")):
+        with tarfile.open(archive) as t:
+            t.extractall(work, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(work)
+    return dest
+
+
+def trace_percentiles(trace_dir):
+    """p50/p99 per md-real-io operation kind: benchmark iterations pooled, plus precreate and cleanup."""
+    pat = re.compile(r"^mdreal-(\d+)-(precreate|stat|read|create|delete|cleanup)-(\d+)\.csv$")
+    pools = {}
+    for f in glob.glob(os.path.join(trace_dir, "mdreal-*.csv")):
+        m = pat.match(os.path.basename(f))
+        if not m:
+            continue
+        key = m.group(2) if m.group(2) in ("precreate", "cleanup") else "benchmark-" + m.group(2)
+        pools.setdefault(key, []).append(np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)[:, 1])
+    return {k: np.concatenate(v) for k, v in pools.items()}
+
+
+def sim_latencies(lat_dir):
+    return trace_percentiles(lat_dir)
+
+
+def run(cmd, log):
+    with open(log, "w") as f:
+        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({r.returncode}), see {log}")
+
+
+def replay(pfsim, trace, platform, ranks, out_dir, latency=True):
+    os.makedirs(out_dir, exist_ok=True)
+    res = os.path.join(out_dir, "results.json")
+    cmd = [pfsim, "replay", trace, "--platform", platform, "--ranks", str(ranks), "--ranks-per-node", "10",
+           "--residual-quantile", str(RESIDUAL_Q), "--out", res, "--allow-missing"]
+    if latency:
+        cmd += ["--latency-dir", os.path.join(out_dir, "lat")]
+    else:
+        cmd += ["--no-samples"]
+    run(cmd, os.path.join(out_dir, "log.txt"))
+    return json.load(open(res))
+
+
+def mdtest(pfsim, platform, ranks, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    res = os.path.join(out_dir, "results.json")
+    run([pfsim, "mdtest", "--platform", platform, "--ranks", str(ranks), "--ranks-per-node", "10", "-n", "5000",
+         "-u", "-F", "-w", "3900", "-e", "3900", "--out", res], os.path.join(out_dir, "log.txt"))
+    j = json.load(open(res))
+    return {p["name"]: p["rate_items_per_s"] for p in j["phases"]}
+
+
+def phase_rates(results):
+    ph = [p for p in results["mdreal"] if p["name"] in ("precreate", "benchmark", "cleanup")]
+    bench = [p["obj_per_s"] for p in ph if p["name"] == "benchmark"]
+    out = {"benchmark (mean of iterations)": float(np.mean(bench))}
+    for p in ph:
+        if p["name"] != "benchmark":
+            out[p["name"]] = p["obj_per_s"]
+    return out
+
+
+def measured_rates(m):
+    md = m["mdreal"]
+    return {"precreate": md["precreate"]["obj_per_s"],
+            "benchmark (mean of iterations)": float(np.mean([b["obj_per_s"] for b in md["benchmark"]])),
+            "cleanup": md["cleanup"]["obj_per_s"]}
+
+
+def point(case, series, x, measured, simulated, tol):
+    rel = (simulated - measured) / measured if measured else float("nan")
+    return {"case": case, "series": series, "x": x, "measured": measured, "simulated": simulated,
+            "rel_error": rel, "tolerance": tol, "pass": bool(abs(rel) <= tol)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--json")
+    ap.add_argument("--plots")
+    ap.add_argument("--pfsim", default=None)
+    ap.add_argument("--work", default="/tmp/pfsim-validate-mistral")
+    ap.add_argument("--cases", default="replay50,predict100,predict50")
+    a = ap.parse_args()
+    pfsim = a.pfsim or next((p for p in (os.path.join(ROOT, d, "pfsim") for d in ("build", "build-replay"))
+                             if os.access(p, os.X_OK)), None)
+    if not pfsim or not os.access(pfsim, os.X_OK):
+        die("no pfsim binary (build first or pass --pfsim)")
+    try:
+        measured = json.load(open(os.path.join(ROOT, "validation", "mistral", "measured.json")))["runs"]
+    except (OSError, ValueError, KeyError) as e:
+        die(f"validation/mistral/measured.json: {e}")
+    for arch in ("results-5-7217624.tar.xz", "results-10-7217628.tar.xz"):
+        if not os.path.exists(os.path.join(DATA, arch)):
+            die(f"{DATA}/{arch}: missing")
+    cases = a.cases.split(",")
+    os.makedirs(a.work, exist_ok=True)
+    t50 = unpack(os.path.join(DATA, "results-5-7217624.tar.xz"), a.work)
+    t100 = unpack(os.path.join(DATA, "results-10-7217628.tar.xz"), a.work)
+    plat50 = os.path.join(ROOT, "platforms", "mistral-lustre02.json")
+    plat100 = os.path.join(a.work, "mistral-lustre02-fit100.json")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "fit_mdrealio.py"), t100, "--out", plat100,
+                    "--quantile", str(RESIDUAL_Q), "--name", "mistral-lustre02-fit100"], check=True,
+                   stdout=subprocess.DEVNULL)
+
+    jobs = {}
+    with ThreadPoolExecutor(max_workers=2) as ex:
+        if "replay50" in cases:
+            jobs["replay50"] = ex.submit(replay, pfsim, t50, plat50, 50, os.path.join(a.work, "replay50"))
+        if "predict100" in cases:
+            jobs["predict100"] = ex.submit(replay, pfsim, t50, plat50, 100, os.path.join(a.work, "predict100"), False)
+            jobs["mdtest100"] = ex.submit(mdtest, pfsim, plat50, 100, os.path.join(a.work, "mdtest100"))
+        if "predict50" in cases:
+            jobs["predict50"] = ex.submit(replay, pfsim, t50, plat100, 50, os.path.join(a.work, "predict50"), False)
+            jobs["mdtest50"] = ex.submit(mdtest, pfsim, plat100, 50, os.path.join(a.work, "mdtest50"))
+        results = {k: f.result() for k, f in jobs.items()}
+
+    points = []
+    if "replay50" in results:
+        r = results["replay50"]
+        meas = measured_rates(measured["50"])
+        for k, v in phase_rates(r).items():
+            points.append(point("mistral-replay50", "rate " + k + " (obj/s)", 50, meas[k], v, 0.10))
+        real = trace_percentiles(t50)
+        sim = sim_latencies(os.path.join(a.work, "replay50", "lat"))
+        for key in sorted(real):
+            if key not in sim:
+                continue
+            for q, name in ((50, "p50"), (99, "p99")):
+                points.append(point("mistral-replay50", f"latency {key} {name} (s)", 50,
+                                    float(np.percentile(real[key], q)), float(np.percentile(sim[key], q)), 0.25))
+        if a.plots:
+            os.makedirs(a.plots, exist_ok=True)
+            subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "plot_latency_cdf.py"), t50,
+                            os.path.join(a.work, "replay50", "lat"), "--out",
+                            os.path.join(a.plots, "mistral-replay50-latency-cdf.png")], check=False)
+    for case, rk, mk, ranks, mdrun in (("predict100", "predict100", "100", 100, "mdtest100"),
+                                       ("predict50", "predict50", "50", 50, "mdtest50")):
+        if rk not in results:
+            continue
+        meas = measured_rates(measured[mk])
+        fit = "fit on 50" if case == "predict100" else "fit on 100"
+        for k, v in phase_rates(results[rk]).items():
+            points.append(point("mistral-" + case, f"rate {k} (obj/s), {fit}", ranks, meas[k], v, 0.15))
+        md = results[mdrun]
+        for name in ("File creation", "File stat", "File removal"):
+            points.append(point("mistral-" + case, f"mdtest {name} (ops/s), {fit}", ranks,
+                                measured[mk]["mdtest"][name], md[name], 0.20))
+
+    print(f"{'case':<20} {'series':<52} {'x':>4} {'measured':>12} {'simulated':>12} {'rel.err':>8} {'tol':>5} pass")
+    for p in points:
+        print(f"{p['case']:<20} {p['series']:<52} {p['x']:>4} {p['measured']:>12.6g} {p['simulated']:>12.6g} "
+              f"{p['rel_error']:>+8.1%} {p['tolerance']:>5.0%} {'PASS' if p['pass'] else 'FAIL'}")
+    for k, r in results.items():
+        if isinstance(r, dict) and "run" in r:
+            print(f"# {k}: wall {r['run'].get('wall_s', float('nan')):.1f} s")
+    if a.json:
+        tmp = a.json + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(points, f, indent=2)
+        os.replace(tmp, a.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

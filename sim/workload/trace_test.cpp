@@ -1,0 +1,277 @@
+#include "workload/trace.hpp"
+
+#include "config/reader.hpp"
+#include "workload/replay.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using pfsim::config::ConfigError;
+using namespace pfsim::trace;
+
+namespace {
+
+const std::string kToolOutputs = "/work/shared/data/tool-outputs";
+const std::string kMistral = "/work/shared/data/mistral-mdrealio";
+
+// A fresh temporary directory per test.
+struct TempDir {
+  fs::path path;
+  TempDir()
+  {
+    char tmpl[] = "/tmp/pfsim-trace-test-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  void write(const std::string& name, const std::string& text) const { std::ofstream(path / name) << text; }
+  std::string str() const { return path.string(); }
+};
+
+// A valid 2-rank md-real-io 2017 trace: precreate 2, one benchmark iteration of 1 object, cleanup 2.
+void write_small_mdreal(const TempDir& d)
+{
+  d.write("mdreal.txt", "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\tobject-size=3900 \n"
+                        "\titerations=1 \n\toffset=1 \n");
+  for (int r = 0; r < 2; ++r) {
+    std::string R = std::to_string(r);
+    d.write("mdreal-0-precreate-" + R + ".csv", "time,runtime\n0.0001,1.0e-3\n0.0012,2.0e-3\n");
+    d.write("mdreal-0-create-" + R + ".csv", "time,runtime\n0.0000,5.0e-4\n");
+    d.write("mdreal-0-stat-" + R + ".csv", "time,runtime\n0.0006,2.0e-4\n");
+    d.write("mdreal-0-read-" + R + ".csv", "time,runtime\n0.0009,3.0e-3\n");
+    d.write("mdreal-0-delete-" + R + ".csv", "time,runtime\n0.0040,3.0e-4\n");
+    d.write("mdreal-1-cleanup-" + R + ".csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0e-4\n");
+  }
+}
+
+std::string error_of(const std::string& path)
+{
+  try {
+    load_trace(path);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("md-real-io 2017 directory: ranks / phases / merged order and think times", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  Trace t = load_trace(d.str());
+  CHECK(t.format == "md-real-io-2017");
+  CHECK(t.ranks == 2);
+  REQUIRE(t.phases.size() == 3);
+  CHECK(t.phases[1].name == "benchmark");
+  CHECK(t.params.object_size_B == 3900);
+  const auto& s = t.streams[1];
+  REQUIRE(s.op.size() == 8);
+  // benchmark merged by time: create (0), stat (0.6 ms), read (0.9 ms), delete (4 ms)
+  CHECK(static_cast<TraceOp>(s.op[s.begin(1)]) == TraceOp::Create);
+  CHECK(static_cast<TraceOp>(s.op[s.begin(1) + 1]) == TraceOp::Stat);
+  CHECK(static_cast<TraceOp>(s.op[s.begin(1) + 2]) == TraceOp::Read);
+  CHECK(static_cast<TraceOp>(s.op[s.begin(1) + 3]) == TraceOp::Delete);
+  // think = start - previous end: 0.6 - 0.5 = 0.1 ms; 4.0 - (0.9 + 3.0) = 0.1 ms
+  CHECK(s.think_s[s.begin(1) + 1] == Approx(1e-4).margin(1e-7));
+  CHECK(s.think_s[s.begin(1) + 3] == Approx(1e-4).margin(1e-7));
+  CHECK(s.runtime_s[s.begin(1) + 2] == Approx(3e-3));
+}
+
+TEST_CASE("importers reject malformed files naming file and line", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  SECTION("missing column")
+  {
+    d.write("mdreal-0-stat-1.csv", "time,latency\n0.0006,2.0e-4\n");
+    auto e = error_of(d.str());
+    CHECK_THAT(e, Catch::Contains("mdreal-0-stat-1.csv:1") && Catch::Contains("missing column 'runtime'"));
+  }
+  SECTION("non-numeric value")
+  {
+    d.write("mdreal-0-precreate-0.csv", "time,runtime\n0.0001,1.0e-3\n0.0012,abc\n");
+    auto e = error_of(d.str());
+    CHECK_THAT(e, Catch::Contains("mdreal-0-precreate-0.csv:3") && Catch::Contains("not a number"));
+  }
+  SECTION("truncated file: last line cut")
+  {
+    d.write("mdreal-1-cleanup-0.csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0");
+    auto e = error_of(d.str());
+    CHECK_THAT(e, Catch::Contains("mdreal-1-cleanup-0.csv:3") && Catch::Contains("truncated"));
+  }
+  SECTION("truncated file: rows missing")
+  {
+    d.write("mdreal-0-precreate-1.csv", "time,runtime\n0.0001,1.0e-3\n");
+    auto e = error_of(d.str());
+    CHECK_THAT(e, Catch::Contains("mdreal-0-precreate-1.csv:2") && Catch::Contains("expected 2 rows"));
+  }
+  SECTION("rank gap")
+  {
+    d.write("mdreal-0-stat-3.csv", "time,runtime\n0.0006,2.0e-4\n");
+    auto e = error_of(d.str());
+    CHECK_THAT(e, Catch::Contains("rank gap") && Catch::Contains("rank 2 is missing"));
+  }
+  SECTION("missing operation kind in one iteration")
+  {
+    fs::remove(d.path / "mdreal-0-read-0.csv");
+    fs::remove(d.path / "mdreal-0-read-1.csv");
+    d.write("mdreal.txt", "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\titerations=2 \n");
+    for (int r = 0; r < 2; ++r)
+      for (const char* k : {"stat", "read", "create", "delete"})
+        d.write(std::string("mdreal-1-") + k + "-" + std::to_string(r) + ".csv", "time,runtime\n0.0,1e-4\n");
+    fs::rename(d.path / "mdreal-1-cleanup-0.csv", d.path / "mdreal-2-cleanup-0.csv");
+    fs::rename(d.path / "mdreal-1-cleanup-1.csv", d.path / "mdreal-2-cleanup-1.csv");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("no files for operation 'read'"));
+    ImportOptions o;
+    o.allow_missing = true;
+    CHECK(load_trace(d.str(), o).missing.size() == 1);
+  }
+}
+
+TEST_CASE("md-workbench --latency-all files are split where time restarts", "[trace]")
+{
+  Trace t = load_trace(kToolOutputs + "/md-workbench-ior/run2-latency-all");
+  CHECK(t.format == "md-workbench-all");
+  CHECK(t.ranks == 2);                   // MPI -np 2
+  CHECK(t.params.obj_per_proc == 20);   // from stdout.txt Args: -I=20
+  CHECK(t.params.object_size_B == 3901);
+  REQUIRE(t.phases.size() == 4);        // precreate, benchmark x 2, cleanup
+  for (const auto& s : t.streams) {
+    CHECK(s.end(0) - s.begin(0) == 80);            // -P 40 x -D 2
+    CHECK(s.end(1) - s.begin(1) == 4 * 40);        // -I 20 x -D 2, four operations each
+    CHECK(s.end(3) - s.begin(3) == 80);
+  }
+}
+
+TEST_CASE("a truncated --latency-all file is rejected (rank count disagrees)", "[trace]")
+{
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run2-latency-all"))
+    fs::copy(e.path(), d.path / e.path().filename());
+  // Keep only rank 0's rows of one file.
+  std::ifstream in(d.path / "lat-0.00-1-stat-all.csv");
+  std::string line, out;
+  for (int i = 0; i < 41 && std::getline(in, line); ++i)
+    out += line + "\n";
+  in.close();
+  d.write("lat-0.00-1-stat-all.csv", out);
+  CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0.00-1-stat-all.csv") && Catch::Contains("1 ranks"));
+}
+
+TEST_CASE("md-workbench -L files hold rank 0 only", "[trace]")
+{
+  Trace t = load_trace(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
+  CHECK(t.format == "md-workbench-rank0");
+  CHECK(t.ranks == 1);
+  CHECK(t.op_count() == 80 + 2 * 160 + 80);
+}
+
+TEST_CASE("md-real-io 2017 and standalone 2019 tool outputs import", "[trace]")
+{
+  Trace a = load_trace(kToolOutputs + "/md-real-io-2017");
+  CHECK(a.format == "md-real-io-2017");
+  CHECK(a.ranks == 2);
+  CHECK(a.params.data_sets == 2);
+  CHECK(a.reported.size() == 4);  // precreate, 2 benchmark, cleanup lines from stdout.txt
+  Trace b = load_trace(kToolOutputs + "/md-workbench-standalone-2019");
+  CHECK(b.format == "md-workbench-all");
+  CHECK(b.ranks == 2);
+  CHECK(b.op_count() == 2 * (80 + 2 * 160 + 80));
+}
+
+TEST_CASE("mdtest --savePerOpDataCSV files: one phase per operation / object size from tp", "[trace]")
+{
+  Trace t = load_trace(kToolOutputs + "/mdtest/mdtest-perop-File stat-00000.csv");
+  CHECK(t.format == "mdtest-perop");
+  CHECK(t.ranks == 2);
+  REQUIRE(t.phases.size() == 4);
+  CHECK(t.phases[0].name == "File creation");
+  CHECK(t.phases[3].name == "File removal");
+  CHECK(t.params.object_size_B == 3901);
+  CHECK(t.op_count() == 2 * 4 * 50);
+}
+
+TEST_CASE("the Mistral 50-rank md-real-io trace: counts of ranks / phases and operations", "[trace][mistral]")
+{
+  TempDir d;
+  std::string cmd = "tar xJf " + kMistral + "/results-5-7217624.tar.xz -C " + d.str();
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  Trace t = load_trace(d.str() + "/results-5-7217624");
+  CHECK(t.ranks == 50);
+  CHECK(t.phases.size() == 5);  // precreate, benchmark x 3, cleanup
+  CHECK(t.params.obj_per_proc == 1000);
+  CHECK(t.params.precreate_per_set == 5000);
+  CHECK(t.reported.size() == 5);
+  CHECK(t.reported[1].obj_per_s == Approx(2789.2));
+  CHECK(t.op_count() == 50ull * (5000 + 3 * 4000 + 5000));
+  // The recorded order of a benchmark object in md-real-io 2017 is create, stat, read, delete.
+  const auto& s = t.streams[0];
+  CHECK(static_cast<TraceOp>(s.op[s.begin(1)]) == TraceOp::Create);
+  CHECK(static_cast<TraceOp>(s.op[s.begin(1) + 1]) == TraceOp::Stat);
+}
+
+TEST_CASE("the Mistral 100-rank trace lacks iteration 0 reads: rejected unless allowed", "[trace][mistral]")
+{
+  TempDir d;
+  std::string cmd = "tar xJf " + kMistral + "/results-10-7217628.tar.xz -C " + d.str() +
+                    " --wildcards 'results-10-7217628/mdreal-0-*' 'results-10-7217628/mdreal-1-*' "
+                    "'results-10-7217628/mdreal-3-*' 'results-10-7217628/mdreal.txt'";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  CHECK_THAT(error_of(d.str() + "/results-10-7217628"), Catch::Contains("mdreal-0-read-*.csv"));
+}
+
+TEST_CASE("replay: rank m replays stream m mod N / counts scale with M", "[replay]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  auto t = std::make_shared<const Trace>(load_trace(d.str()));
+  pfsim::ReplayOptions o;
+  o.ranks = 5;
+  pfsim::ReplayWorkload w(t, o);
+  CHECK(w.ranks() == 5);
+  CHECK(w.phase_items(0) == 5 * 2);  // precreate objects
+  CHECK(w.phase_items(1) == 5 * 1);  // benchmark objects
+  CHECK(w.phase_items(2) == 5 * 2);  // cleanup objects
+  // Benchmark of rank 4: create, write, close, stat, open, read, close, unlink on the data set of rank 0.
+  pfsim::RankCursor c;
+  pfsim::OpRequest r;
+  std::vector<pfsim::Op> ops;
+  while (w.next(4, 1, c, r)) {
+    ops.push_back(r.op);
+    CHECK(r.dir == 0);
+    CHECK_FALSE(r.shared_dir);
+  }
+  CHECK(ops == std::vector<pfsim::Op>{pfsim::Op::Create, pfsim::Op::Write, pfsim::Op::Close, pfsim::Op::Stat,
+                                      pfsim::Op::Open, pfsim::Op::Read, pfsim::Op::Close, pfsim::Op::Unlink});
+  // Precreate starts with the data-set mkdir in the shared root directory.
+  c = {};
+  REQUIRE(w.next(2, 0, c, r));
+  CHECK(r.op == pfsim::Op::Mkdir);
+  CHECK(r.shared_dir);
+}
+
+TEST_CASE("md-workbench generator: phases and counts from the tool's parameters", "[replay]")
+{
+  pfsim::MdWorkbenchParams p;
+  p.ranks = 4;
+  p.obj_per_proc = 3;
+  p.precreate_per_set = 5;
+  p.data_sets = 2;
+  p.iterations = 2;
+  auto t = std::make_shared<const Trace>(pfsim::mdworkbench_trace(p));
+  pfsim::ReplayOptions o;
+  o.ranks = p.ranks;
+  pfsim::ReplayWorkload w(t, o);
+  REQUIRE(w.phase_count() == 4);
+  CHECK(w.phase_items(0) == 4 * 5 * 2);
+  CHECK(w.phase_items(1) == 4 * 3 * 2);
+  CHECK(w.phase_iteration(3) == 2);
+  CHECK(w.compound_count(0, 1) == 3 * 2 * 4);
+  CHECK_THROWS(pfsim::mdworkbench_trace({1, 10, 5, 1, 1, 100, 1}));  // -I > -P
+}
