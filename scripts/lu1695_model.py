@@ -37,7 +37,7 @@ def get_path(d, path, default=None):
 
 def sweep(platform, dir_mode, ranks, files, jobs=2, phases=("create", "stat", "unlink"), build=None):
     """Runs pfsim over `ranks`; returns {(phase, ranks): rate}."""
-    build = build or os.path.join(ROOT, "build")
+    build = build or os.environ.get("PFSIM_BUILD") or os.path.join(ROOT, "build")
     with tempfile.TemporaryDirectory() as tmp:
         pf = os.path.join(tmp, "platform.json")
         wf = os.path.join(tmp, "workload.json")

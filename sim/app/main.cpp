@@ -341,6 +341,20 @@ int cmd_sweep(const Cli& c)
     }
   }
   pfsim::write_file_atomic(csv, out.str());
+  // The sweep's effective configuration (defaults filled in) beside the CSV: platform, workload, seed, and
+  // every point's phases, so a CSV is never separated from what produced it.
+  nlohmann::json meta = nlohmann::json::object();
+  nlohmann::json pts = nlohmann::json::array();
+  for (int r : ranks) {
+    auto j = pfsim::config::load_json_file(point_file(r));
+    if (meta.empty())
+      meta = {{"pfsim_version", j["pfsim_version"]}, {"seed", j["seed"]},     {"inputs", j["inputs"]},
+              {"platform", j["platform"]},           {"workload", j["workload"]}};
+    pts.push_back({{"run", j["run"]}, {"phases", j["phases"]}, {"servers", j["servers"]}});
+  }
+  meta["ranks"] = ranks;
+  meta["points"] = pts;
+  pfsim::write_file_atomic(csv + ".json", meta.dump(1) + "\n");
   if (!tmpdir.empty())
     std::filesystem::remove_all(tmpdir);
   if (!has_flag(c, "--quiet"))

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Same inputs and seed must give byte-identical outputs (results JSON, latency files, sweep CSV); a
+# different seed must change a run that samples service times.
+set -euo pipefail
+pfsim=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+plat="$root/platforms/cray-xe6-lustre2.1.json"
+run() {
+  "$pfsim" mdtest --platform "$plat" --ranks 64 -n 20 -u -F -w 3900 -e 3900 -i 2 --seed "$2" --quiet \
+    --set mds.service_distribution=exponential --out "$tmp/$1.json" --latency-dir "$tmp/$1-lat" 2>/dev/null
+}
+run a 7
+run b 7
+run c 8
+cmp "$tmp/a.json" "$tmp/b.json" || { echo "FAIL: results differ for the same seed"; exit 1; }
+diff -r "$tmp/a-lat" "$tmp/b-lat" >/dev/null || { echo "FAIL: latency files differ for the same seed"; exit 1; }
+if cmp -s "$tmp/a.json" "$tmp/c.json"; then echo "FAIL: a different seed gave identical results"; exit 1; fi
+cat > "$tmp/w.json" <<'W'
+{"generator": "metabench", "ranks": 64, "ranks_per_node": 16, "metabench": {"files": 4000, "dir_mode": "shared"}}
+W
+"$pfsim" sweep --platform "$plat" --workload "$tmp/w.json" --ranks 64,128 --csv "$tmp/s1.csv" --quiet --jobs 2 2>/dev/null
+"$pfsim" sweep --platform "$plat" --workload "$tmp/w.json" --ranks 64,128 --csv "$tmp/s2.csv" --quiet --jobs 1 2>/dev/null
+cmp "$tmp/s1.csv" "$tmp/s2.csv" || { echo "FAIL: sweep CSV depends on --jobs"; exit 1; }
+echo "determinism: 3 passed, 0 failed"
