@@ -144,7 +144,21 @@ pfsim::config::PlatformConfig platform_of(const Cli& c)
   if (file.empty())
     throw UsageError("missing --platform FILE");
   auto j = apply_sets(pfsim::config::load_json_file(file), c.sets);
-  return pfsim::config::parse_platform(j, file);
+  try {
+    return pfsim::config::parse_platform(j, file);
+  } catch (const ConfigError& e) {
+    // Name the --set override when it is the field at fault.
+    std::string msg = e.what();
+    auto q1 = msg.find('\'');
+    auto q2 = q1 == std::string::npos ? q1 : msg.find('\'', q1 + 1);
+    if (q2 != std::string::npos) {
+      std::string field = msg.substr(q1 + 1, q2 - q1 - 1);
+      for (const auto& s : c.sets)
+        if (s.rfind(field, 0) == 0)
+          throw ConfigError("--set " + s + ": " + msg);
+    }
+    throw;
+  }
 }
 
 pfsim::WorkloadSpec workload_of(const Cli& c)

@@ -17,10 +17,11 @@ void RunContext::arrive(int phase)
   if (next >= 0)
     records.phases[next].start_s = now;
   XBT_INFO("phase %d (%s) done at %.6f s", phase, workload.phase_name(phase).c_str(), now);
-  for (auto* host : node_hosts) {
-    auto* mb = sg4::Mailbox::by_name(host->get_name());
-    mb->put_init(new NodeMessage(BarrierRelease{next}), 0)->detach();
-  }
+  // Not detached (see ReplyRoute::send): the releasing node waits until every release is delivered.
+  std::vector<sg4::CommPtr> releases;
+  for (auto* host : node_hosts)
+    releases.push_back(sg4::Mailbox::by_name(host->get_name())->put_async(new NodeMessage(BarrierRelease{next}), 1));
+  sg4::Comm::wait_all(releases);
 }
 
 ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int ranks)

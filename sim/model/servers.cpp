@@ -12,10 +12,27 @@ namespace sg4 = simgrid::s4u;
 
 namespace pfsim {
 
-void ReplyRoute::send(Request* r, double extra_bytes) const
+ReplySender::ReplySender(const ReplyRoute& route, sg4::Host* host, std::string name, int senders) : route_(route)
 {
-  auto* msg = new NodeMessage(Reply{r});
-  node_mailboxes[r->node]->put_init(msg, static_cast<uint64_t>(reply_size_B + extra_bytes))->detach();
+  for (int i = 0; i < senders; ++i)
+    sg4::Actor::create(name + "-lnet" + std::to_string(i), host, [this] { run(); })->daemonize();
+}
+
+void ReplySender::send(Request* r, double extra_bytes)
+{
+  queue_.emplace_back(r, extra_bytes);
+  items_->release();
+}
+
+void ReplySender::run()
+{
+  for (;;) {
+    items_->acquire();
+    auto [r, extra] = queue_.front();
+    queue_.pop_front();
+    route_.node_mailboxes[r->node]->put(new NodeMessage(Reply{r}),
+                                        static_cast<uint64_t>(route_.reply_size_B + extra));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------- Journal
@@ -73,7 +90,8 @@ void Journal::run()
 
 MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, sg4::Disk* disk,
                      const ReplyRoute& route, int client_nodes, uint64_t seed, ServerRecord& record)
-    : cfg_(cfg), index_(index), host_(host), journal_(cfg.journal, disk), route_(route),
+    : cfg_(cfg), index_(index), host_(host), journal_(cfg.journal, disk),
+      replies_(route, host, "mds" + std::to_string(index)),
       client_nodes_(client_nodes), rng_(seed * 1000003ULL + static_cast<uint64_t>(index)), rec_(record)
 {
   int nparts = cfg_.partitions.enabled ? cfg_.partitions.count : 1;
@@ -243,14 +261,14 @@ void MdsServer::serve(Request& r, int p)
   rec_.sojourn_sum_s += now - r.arrived_s;
   rec_.change(now, -1);
   rec_.observed_until_s = now;
-  route_.send(&r);
+  replies_.send(&r);
 }
 
 // ------------------------------------------------------------------------------------------- OssServer
 
-OssServer::OssServer(const config::OssConfig& cfg, int index, sg4::Host* host, sg4::Disk* disk,
+OssServer::OssServer(const config::OssConfig& cfg, int index, sg4::Host* host, sg4::Disk* /*ost: FCFS model*/,
                      const ReplyRoute& route, ServerRecord& record)
-    : cfg_(cfg), index_(index), host_(host), disk_(disk), route_(route), rec_(record)
+    : cfg_(cfg), index_(index), host_(host), replies_(route, host, "oss" + std::to_string(index)), rec_(record)
 {
   rec_.name = "oss-" + std::to_string(index);
   q_.max_threads = cfg_.threads;
@@ -286,12 +304,12 @@ void OssServer::thread_loop()
     q_.queue.pop_front();
     double started = sg4::Engine::get_clock();
     if (cfg_.rpc_service_s > 0)
-      sg4::this_actor::execute(cfg_.rpc_service_s * kFlopsPerSecond);
+      sg4::this_actor::sleep_for(cfg_.rpc_service_s);
     if (r->bytes > 0) {
-      if (r->op == Op::Write)
-        disk_->write(static_cast<sg_size_t>(r->bytes));
-      else
-        disk_->read(static_cast<sg_size_t>(r->bytes));
+      // The OST serves one transfer at a time at its bandwidth (FCFS; same throughput as sharing it).
+      disk_queue_->acquire();
+      sg4::this_actor::sleep_for(r->bytes / (r->op == Op::Write ? cfg_.disk_write_Bps : cfg_.disk_read_Bps));
+      disk_queue_->release();
     }
     double now = sg4::Engine::get_clock();
     rec_.served++;
@@ -301,7 +319,7 @@ void OssServer::thread_loop()
     rec_.sojourn_sum_s += now - r->arrived_s;
     rec_.change(now, -1);
     rec_.observed_until_s = now;
-    route_.send(r, r->op == Op::Read ? r->bytes : 0);
+    replies_.send(r, r->op == Op::Read ? r->bytes : 0);
   }
 }
 

@@ -20,7 +20,22 @@ namespace pfsim {
 struct ReplyRoute {
   std::vector<simgrid::s4u::Mailbox*> node_mailboxes;
   double reply_size_B = 1024;
-  void send(Request* r, double extra_bytes = 0) const;
+};
+
+// Sends a server's replies without holding its service threads, as LNET does: a few sender actors on the
+// server host take replies from a user-level queue and `put` them (blocking until the client node has
+// them). Not detached comms: SimGrid 3.32 keeps detached or never-waited comms in the sending actor's
+// activity list, which then grows with every reply and makes that actor's later activities scan it.
+class ReplySender {
+public:
+  ReplySender(const ReplyRoute& route, simgrid::s4u::Host* host, std::string name, int senders = 16);
+  void send(Request* r, double extra_bytes = 0);
+
+private:
+  void run();
+  const ReplyRoute& route_;
+  std::deque<std::pair<Request*, double>> queue_;
+  simgrid::s4u::SemaphorePtr items_ = simgrid::s4u::Semaphore::create(0);
 };
 
 // The MDT journal (jbd2-like): updates append bytes; a commit writes them to the MDT disk every
@@ -88,7 +103,7 @@ private:
   int index_;
   simgrid::s4u::Host* host_;
   Journal journal_;
-  const ReplyRoute& route_;
+  ReplySender replies_;
   int client_nodes_;
   std::mt19937_64 rng_;
   ServerRecord& rec_;
@@ -113,10 +128,10 @@ private:
   config::OssConfig cfg_;
   int index_;
   simgrid::s4u::Host* host_;
-  simgrid::s4u::Disk* disk_;
-  const ReplyRoute& route_;
+  ReplySender replies_;
   ServerRecord& rec_;
   ThreadPoolQueue q_;
+  simgrid::s4u::SemaphorePtr disk_queue_ = simgrid::s4u::Semaphore::create(1);
 };
 
 }  // namespace pfsim
