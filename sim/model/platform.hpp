@@ -8,8 +8,8 @@
 
 namespace pfsim {
 
-// CPU speed of every simulated host: service demands are given in seconds of one core, executed as
-// demand * kFlopsPerSecond flops.
+// Nominal CPU speed of every simulated host. Service demands are seconds of one core and are spent with
+// sleep_for on a core taken from an FCFS pool (docs/architecture.md), so the speed only labels the hosts.
 constexpr double kFlopsPerSecond = 1e9;
 
 struct BuiltPlatform {

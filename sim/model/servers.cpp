@@ -266,8 +266,8 @@ void MdsServer::serve(Request& r, int p)
 
 // ------------------------------------------------------------------------------------------- OssServer
 
-OssServer::OssServer(const config::OssConfig& cfg, int index, sg4::Host* host, sg4::Disk* /*ost: FCFS model*/,
-                     const ReplyRoute& route, ServerRecord& record)
+OssServer::OssServer(const config::OssConfig& cfg, int index, sg4::Host* host, const ReplyRoute& route,
+                     ServerRecord& record)
     : cfg_(cfg), index_(index), host_(host), replies_(route, host, "oss" + std::to_string(index)), rec_(record)
 {
   rec_.name = "oss-" + std::to_string(index);

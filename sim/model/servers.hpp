@@ -115,11 +115,12 @@ private:
   int busy_total_ = 0;  // threads inside a request, all partitions
 };
 
-// An OSS with its OST: fixed thread pool; a data RPC costs rpc_service CPU plus the disk transfer.
+// An OSS with its OST: fixed thread pool; a data RPC costs rpc_service CPU plus the OST transfer, served
+// one at a time at the OST's bandwidth (FCFS).
 class OssServer {
 public:
-  OssServer(const config::OssConfig& cfg, int index, simgrid::s4u::Host* host, simgrid::s4u::Disk* disk,
-            const ReplyRoute& route, ServerRecord& record);
+  OssServer(const config::OssConfig& cfg, int index, simgrid::s4u::Host* host, const ReplyRoute& route,
+            ServerRecord& record);
   void start();
   void enqueue(Request* r);
 

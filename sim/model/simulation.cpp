@@ -53,8 +53,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   }
   std::vector<std::unique_ptr<OssServer>> oss;
   for (size_t o = 0; o < built.oss.size(); ++o) {
-    oss.push_back(std::make_unique<OssServer>(platform.oss, static_cast<int>(o), built.oss[o], built.ost_disks[o],
-                                              ctx.route, records.servers[built.mds.size() + o]));
+    oss.push_back(std::make_unique<OssServer>(platform.oss, static_cast<int>(o), built.oss[o], ctx.route, records.servers[built.mds.size() + o]));
     ctx.oss.push_back(oss.back().get());
   }
   for (auto& m : mds)
