@@ -19,7 +19,22 @@ Method (documented in validation/mistral/README.md):
   4. What the model does not have (stalls of the production file system, slow OSTs, per-rank slowness) stays in
      the trace: `pfsim replay --residual-quantile q` replays, for each operation, its recorded excess over the
      q-quantile of its kind as a client-side delay. Use the same q here and there (default 0.01).
-The MDS core count is not in the trace; it is an ASSUMPTION stated in the output's "sources".
+  5. Load law (clients.load_delay, a population-dependent delay center): the recorded excess of an operation is
+     not constant; it grows with the number of ranks loading the file system. The trace holds its own load
+     variation: at the end of every phase ranks finish one after the other, so operations were recorded with
+     every number n of active ranks (ranks that had not finished the phase) from N down to 1. For each law
+     (create <- precreate, unlink <- cleanup, stat <- benchmark stat, open <- benchmark read) the operations are
+     binned by n (N/10 ranks per bin), the mean excess over the phase's q-floor is taken per bin (each
+     operation's excess divided by its rank's mean excess and multiplied by the overall mean: the ranks left late
+     in a phase are the slow ones, and without this the bins would compare ranks, not load), and a line
+     mean(n) = base + per_active_rank * n is fitted by Theil-Sen (median of the pairwise slopes: one stalled
+     bin, e.g. a journal commit in a phase tail, does not tilt it); negative slopes are set to 0. "shape" keeps
+     the distribution: 64 equally probable quantiles of excess / (mean(n) x rank factor), rescaled to mean 1;
+     "rank_factors" keep the per-rank slowness (each recorded rank's mean excess / the overall mean), which sets
+     how long the slowest rank takes and so the phase rate.
+     Replay scales each recorded excess by mean(n_sim) / mean(n_recorded); synthetic runs (mdtest) draw it.
+The MDS core count is not in the trace; it is an ASSUMPTION stated in the output's "sources", checked against the
+utilization law with the run's mdtest stat rate when mdtest.txt is present.
 
 usage: fit_mdrealio.py TRACE_DIR [--out platforms/mistral-lustre02.json] [--quantile 0.01] [--name NAME]
 """
@@ -67,6 +82,87 @@ def load(trace_dir):
     return {k: np.concatenate(v) for k, v in pools.items() if v}, len(ranks), header
 
 
+LAW_SOURCES = (("create", "precreate", ("precreate",)), ("unlink", "cleanup", ("cleanup",)),
+               ("stat", "stat", ("stat", "read", "create", "delete")),
+               ("open", "read", ("stat", "read", "create", "delete")))
+
+
+def read_csv(f):
+    try:
+        return np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
+    except ValueError as e:
+        sys.exit(f"fit_mdrealio: {f}: {e}")
+
+
+def fit_laws(trace_dir, q, bins=10, shape_points=64):
+    """Per law: (base_s, per_active_rank_s, shape, bins) from the trace's phase tails (method step 5)."""
+    pat = re.compile(r"^(.+)-(\d+)-(precreate|stat|read|create|delete|cleanup)-(\d+)\.csv$")
+    files = {}
+    for f in glob.glob(os.path.join(trace_dir, "*-*-*-*.csv")):
+        m = pat.match(os.path.basename(f))
+        if m:
+            files.setdefault((int(m.group(2)), m.group(3)), {})[int(m.group(4))] = f
+    laws = {}
+    for op, kind, phase_kinds in LAW_SOURCES:
+        lat, act, rid = [], [], []
+        for (it, k), per_rank in sorted(files.items()):
+            if k != kind:
+                continue
+            # Ranks leave the phase (iteration) at the end of their last operation of any kind in it.
+            ends = {}
+            for pk in phase_kinds:
+                for r, f in files.get((it, pk), {}).items():
+                    a = read_csv(f)
+                    if len(a):
+                        ends[r] = max(ends.get(r, 0.0), float(a[-1, 0] + a[-1, 1]))
+            e = np.sort(np.array(list(ends.values())))
+            for r, f in per_rank.items():
+                a = read_csv(f)
+                lat.append(a[:, 1])
+                act.append(len(e) - np.searchsorted(e, a[:, 0], side="right"))
+                rid.append(np.full(len(a), r))
+        if not lat:
+            continue
+        lat = np.concatenate(lat)
+        act = np.maximum(1, np.concatenate(act))
+        excess = np.maximum(0.0, lat - np.quantile(lat, q))
+        # The ranks still active late in a phase are the slow ones (slow OSTs, slow nodes): normalise every
+        # operation by its rank's mean excess so that the bins compare load, not which ranks are left.
+        rid = np.concatenate(rid)
+        rank_sum = np.bincount(rid, weights=excess)
+        rank_n = np.bincount(rid)
+        rank_mean = rank_sum[rid] / rank_n[rid]
+        norm = np.where(rank_mean > 0, excess * excess.mean() / np.maximum(rank_mean, 1e-12), 0.0)
+        n_max = int(act.max())
+        width = max(1, n_max // bins)
+        xs, ys = [], []
+        for lo in range(1, n_max + 1, width):
+            m = (act >= lo) & (act < lo + width)
+            if m.sum() >= 20:
+                xs.append(float(act[m].mean()))
+                ys.append(float(norm[m].mean()))
+        xs, ys = np.array(xs), np.array(ys)
+        if len(xs) >= 2:
+            slopes = [(ys[j] - ys[i]) / (xs[j] - xs[i]) for i in range(len(xs)) for j in range(i + 1, len(xs))
+                      if xs[j] != xs[i]]
+            b = max(0.0, float(np.median(slopes)))
+        else:
+            b = 0.0
+        base = max(0.0, float(np.median(ys - b * xs))) if len(xs) else float(excess.mean())
+        # Per-rank factors (recorded rank order): rank mean excess / overall mean excess.
+        ranks_sorted = sorted(set(rid.tolist()))
+        factors = rank_sum[ranks_sorted] / rank_n[ranks_sorted] / max(excess.mean(), 1e-12)
+        mean_n = (base + b * act) * (rank_sum[rid] / rank_n[rid] / max(excess.mean(), 1e-12))
+        ratio = np.where(mean_n > 0, excess / np.maximum(mean_n, 1e-12), 0.0)
+        shape = np.quantile(ratio, (np.arange(shape_points) + 0.5) / shape_points)
+        if shape.mean() > 0:
+            shape = shape / shape.mean()
+        laws[op] = {"base_s": base, "per_rank_s": b, "shape": [round(float(v), 4) for v in shape],
+                    "rank_factors": [round(float(v), 4) for v in factors],
+                    "bins": [[round(float(x), 1), round(float(y) * 1e3, 4)] for x, y in zip(xs, ys)], "source": kind}
+    return laws
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trace_dir")
@@ -74,7 +170,7 @@ def main():
     ap.add_argument("--quantile", type=float, default=0.01)
     ap.add_argument("--name", default="mistral-lustre02")
     ap.add_argument("--ranks-per-node", type=int, default=10)
-    ap.add_argument("--mds-cores", type=int, default=16)
+    ap.add_argument("--mds-cores", type=int, default=24)
     a = ap.parse_args()
     if not os.path.isdir(a.trace_dir):
         print(f"fit_mdrealio: {a.trace_dir}: not a directory", file=sys.stderr)
@@ -100,6 +196,19 @@ def main():
               file=sys.stderr)
         return 2
     disk_read_Bps = size / read_s
+    laws = fit_laws(a.trace_dir, q)
+    mdtest_stat = None
+    mt = os.path.join(a.trace_dir, "mdtest.txt")
+    if os.path.exists(mt):
+        for line in open(mt):
+            m = re.match(r"^\s+File stat\s+:\s+([0-9.]+)", line)
+            if m:
+                mdtest_stat = float(m.group(1))
+    busy = mdtest_stat * d_stat if mdtest_stat else None
+    if busy is not None and busy > a.mds_cores:
+        print(f"fit_mdrealio: WARNING: --mds-cores {a.mds_cores} cannot serve the recorded mdtest stat rate "
+              f"({mdtest_stat:.0f}/s x {d_stat * 1e6:.0f} us = {busy:.1f} busy cores): the stat floor holds client "
+              "time the split assigns to the MDS", file=sys.stderr)
     us = lambda s: f"{s * 1e6:.1f}us"
     src = os.path.basename(os.path.normpath(a.trace_dir))
     fit_note = (f"scripts/fit_mdrealio.py on {src} ({ranks} ranks), quantile {q}: floors (s) " +
@@ -124,7 +233,13 @@ def main():
             "clients.rpc_overhead": "ASSUMPTION 20 us client ptlrpc processing per RPC (not separable in the trace).",
             "network": "FDR InfiniBand 4x: 56 Gbit/s signalling, 64b/66b -> 6.79 GB/s; ~0.7 us per hop (Mellanox FDR "
                        "switch latency). ASSUMPTION: one hop per link in this star model.",
-            "mds.cores": f"ASSUMPTION {a.mds_cores} cores (2 x 8-core Xeon E5 class ClusterStor MDS); not in the trace.",
+            "mds.cores": f"ASSUMPTION {a.mds_cores} cores (2 x 12-core Xeon E5 v3 class ClusterStor 9000 MDS); not in "
+                         "the trace. Utilization-law check: " +
+                         (f"the run's mdtest stat rate {mdtest_stat:.0f}/s x {d_stat * 1e6:.0f} us = {busy:.1f} "
+                          "busy cores" if busy is not None else "no mdtest.txt") + ".",
+            "clients.load_delay": "fitted (method step 5 of scripts/fit_mdrealio.py) on the trace's phase tails: "
+                                  "per law, bins of (active ranks, mean excess in ms): " +
+                                  "; ".join(f"{op} <- {l['source']}: {l['bins']}" for op, l in laws.items()),
             "mds.threads": "Lustre 2.x MDS: threads started on demand up to mds_num_threads (max 512).",
             "mds.service": "fitted (see 'fit'): stat/open/close = floor(stat) - fixed; unlink = floor(delete) - fixed; "
                            "create = floor(create) - close - write - 3 fixed. ASSUMPTION: open and close of an "
@@ -149,6 +264,9 @@ def main():
             "rpc_overhead": us(RPC_OVERHEAD_S),
             "request_size": f"{REQUEST_B}B",
             "reply_size": f"{REPLY_B}B",
+            "load_delay": {"enabled": True, "per_op": {
+                op: {"base": us(l["base_s"]), "per_active_rank": f"{l['per_rank_s'] * 1e6:.3f}us",
+                     "shape": l["shape"], "rank_factors": l["rank_factors"]} for op, l in laws.items()}},
         },
         "mds": {
             "count": 1,
@@ -173,6 +291,9 @@ def main():
           ", ".join(f"{k} {v * 1e6:.0f} us" for k, v in sorted(floor.items())))
     print(f"  MDS service: stat/open/close {d_stat * 1e6:.0f} us, unlink {d_unlink * 1e6:.0f} us, "
           f"create {d_create * 1e6:.0f} us; OST read {read_s * 1e6:.0f} us -> disk_read {disk_read_Bps / 1e6:.2f} MB/s")
+    for op, l in laws.items():
+        print(f"  load law {op} (from {l['source']}): excess = {l['base_s'] * 1e3:.3f} ms + "
+              f"{l['per_rank_s'] * 1e6:.2f} us x active ranks")
     text = json.dumps(platform, indent=2) + "\n"
     if a.out:
         tmp = a.out + ".tmp"

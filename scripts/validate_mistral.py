@@ -5,8 +5,9 @@ Cases (measured values: validation/mistral/measured.json, latency percentiles fr
   replay50   fit on the 50-rank trace, replay it at 50 ranks: phase rates (10 %), per-op p50/p99 (25 %)
   predict100 fit on the 50-rank trace, replay it at 100 ranks: 100-rank phase rates (15 %);
              pfsim mdtest at 100 ranks: create/stat/remove rates (20 %)
-  predict50  the other direction: fit on the 100-rank trace (iterations with all files), replay the 50-rank
-             trace's operation streams at 50 ranks: 50-rank phase rates (15 %); mdtest at 50 ranks (20 %)
+  predict50  the other direction: fit on the 100-rank trace, replay the 100-rank trace at 50 ranks: 50-rank phase
+             rates (15 %); mdtest at 50 ranks (20 %). The 100-rank archive has no iteration-0 read files
+             (--allow-missing: that iteration's read time is replayed as think time, not rescaled).
 
 usage: validate_mistral.py [--json FILE] [--plots DIR] [--pfsim BIN] [--work DIR] [--cases a,b]
 Exit status 0 even when points fail; 2 on bad input (missing archives, binary or measured file).
@@ -149,7 +150,7 @@ def main():
             jobs["predict100"] = ex.submit(replay, pfsim, t50, plat50, 100, os.path.join(a.work, "predict100"), False)
             jobs["mdtest100"] = ex.submit(mdtest, pfsim, plat50, 100, os.path.join(a.work, "mdtest100"))
         if "predict50" in cases:
-            jobs["predict50"] = ex.submit(replay, pfsim, t50, plat100, 50, os.path.join(a.work, "predict50"), False)
+            jobs["predict50"] = ex.submit(replay, pfsim, t100, plat100, 50, os.path.join(a.work, "predict50"), False)
             jobs["mdtest50"] = ex.submit(mdtest, pfsim, plat100, 50, os.path.join(a.work, "mdtest50"))
         results = {k: f.result() for k, f in jobs.items()}
 

@@ -27,6 +27,23 @@ nlohmann::json per_op_json(const PerOp<double>& table)
   return j;
 }
 
+nlohmann::json load_delay_json(const LoadDelayConfig& d)
+{
+  nlohmann::json per = nlohmann::json::object();
+  for (Op op : kAllOps) {
+    const auto& l = d.law[op];
+    if (!l.set)
+      continue;
+    nlohmann::json j = {{"base", l.base_s}, {"per_active_rank", l.per_active_rank_s}};
+    if (!l.shape.empty())
+      j["shape"] = l.shape;
+    if (!l.rank_factors.empty())
+      j["rank_factors"] = l.rank_factors;
+    per[op_name(op)] = j;
+  }
+  return {{"enabled", d.enabled}, {"per_op", per}};
+}
+
 LinkConfig read_link(Reader r, const LinkConfig& d)
 {
   LinkConfig l;
@@ -78,6 +95,50 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     // SimGrid 3.32 never completes a 0-byte host-to-host communication: a request has at least a header.
     if (cc.request_size_B < 1)
       c.fail("request_size", "expected at least 1 byte (an RPC always carries a header)");
+    if (c.has("load_delay")) {
+      Reader ld = c.object("load_delay");
+      cc.load_delay.enabled = ld.boolean("enabled", true);
+      Reader po = ld.object("per_op");
+      for (const auto& key : po.keys()) {
+        auto op = op_from_name(key);
+        if (!op)
+          po.fail(key, "unknown operation; expected one of create, open, close, stat, unlink, mkdir, rmdir, "
+                       "readdir, write, read");
+        Reader lr = po.object(key);
+        LoadDelayLaw law;
+        law.set = true;
+        law.base_s = lr.duration_s("base", 0);
+        law.per_active_rank_s = lr.duration_s("per_active_rank", 0);
+        if (law.base_s < 0)
+          lr.fail("base", "expected a non-negative duration");
+        if (law.per_active_rank_s < 0)
+          lr.fail("per_active_rank", "expected a non-negative duration");
+        if (lr.has("shape")) {
+          const nlohmann::json& sh = lr.raw("shape");
+          if (!sh.is_array() || sh.size() < 2)
+            lr.fail("shape", "expected an array of at least 2 numbers (quantiles of delay / mean delay)");
+          for (const auto& x : sh) {
+            if (!x.is_number() || x.get<double>() < 0 || (!law.shape.empty() && x.get<double>() < law.shape.back()))
+              lr.fail("shape", "expected non-negative, nondecreasing numbers");
+            law.shape.push_back(x.get<double>());
+          }
+        }
+        if (lr.has("rank_factors")) {
+          const nlohmann::json& rf = lr.raw("rank_factors");
+          if (!rf.is_array() || rf.empty())
+            lr.fail("rank_factors", "expected a non-empty array of non-negative numbers (one per recorded rank)");
+          for (const auto& x : rf) {
+            if (!x.is_number() || x.get<double>() < 0)
+              lr.fail("rank_factors", "expected non-negative numbers");
+            law.rank_factors.push_back(x.get<double>());
+          }
+        }
+        lr.finish();
+        cc.load_delay.law[*op] = std::move(law);
+      }
+      po.finish();
+      ld.finish();
+    }
     c.finish();
   }
   {
@@ -207,7 +268,8 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"rpc_overhead", c.rpc_overhead_s},
         {"op_overhead", per_op_json(c.op_overhead_s)},
         {"request_size", c.request_size_B},
-        {"reply_size", c.reply_size_B}}},
+        {"reply_size", c.reply_size_B},
+        {"load_delay", load_delay_json(c.load_delay)}}},
       {"mds",
        {{"count", m.count},
         {"cores", m.cores},

@@ -25,6 +25,28 @@ struct NetworkConfig {
   LinkConfig server_link;         // "server_link": each server's (MDS, OSS) link
 };
 
+// A population-dependent delay center (a flow-equivalent server, as in queueing-network decomposition): the part of
+// the file system the model has no explicit server for (OST/MDT disks under other users' load, journal stalls)
+// folded into one delay per operation whose mean grows with the number of active ranks n (ranks that have not
+// finished the current phase): mean(n) = base + per_active_rank * n. Fitted from a recorded trace's own
+// concurrency variation (scripts/fit_mdrealio.py). Synthetic operations draw the delay as mean(n) times one of
+// the equally probable values of "shape" (quantiles of the recorded delay / its mean); replayed operations scale
+// their recorded excess by mean(n_sim) / mean(n_recorded).
+struct LoadDelayLaw {
+  bool set = false;
+  double base_s = 0;            // "base"
+  double per_active_rank_s = 0; // "per_active_rank"
+  std::vector<double> shape;    // "shape": nondecreasing, mean ~1; empty = deterministic
+  // "rank_factors": mean excess of each recorded rank / the overall mean, in recorded rank order (slow nodes,
+  // slow OSTs of that rank's files); synthetic rank m uses factor m mod size. Empty = 1 for every rank.
+  std::vector<double> rank_factors;
+  double mean_s(double n) const { return base_s + per_active_rank_s * n; }
+};
+struct LoadDelayConfig {
+  bool enabled = false;
+  PerOp<LoadDelayLaw> law;      // "per_op.<op>": applied to the first client operation of that kind
+};
+
 struct ClientConfig {
   int ranks_per_node = 16;             // "ranks_per_node": default when the workload does not say
   // "max_rpcs_in_flight": per client node and target (Lustre mdc/osc max_rpcs_in_flight, default 8).
@@ -37,6 +59,7 @@ struct ClientConfig {
   PerOp<double> op_overhead_s;         // "op_overhead.<op>": client CPU per operation outside the slot, s
   double request_size_B = 512;         // "request_size": metadata request on the wire
   double reply_size_B = 1024;          // "reply_size": metadata reply on the wire
+  LoadDelayConfig load_delay;          // "load_delay": off by default
 };
 
 // Mechanisms that can make MDS throughput fall as clients grow (docs/mechanisms.md). All off by default.

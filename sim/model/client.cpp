@@ -16,6 +16,7 @@ void RunContext::arrive(int phase)
   int next = phase + 1 < workload.phase_count() ? phase + 1 : -1;
   if (next >= 0)
     records.phases[next].start_s = now;
+  active_ranks = workload.ranks();
   XBT_INFO("phase %d (%s) done at %.6f s", phase, workload.phase_name(phase).c_str(), now);
   // Not detached (see ReplyRoute::send): the releasing node waits until every release is delivered.
   std::vector<sg4::CommPtr> releases;
@@ -25,8 +26,38 @@ void RunContext::arrive(int phase)
 }
 
 ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int ranks)
-    : ctx_(ctx), node_(node), first_rank_(first_rank), ranks_(static_cast<size_t>(ranks))
+    : ctx_(ctx), node_(node), first_rank_(first_rank), ranks_(static_cast<size_t>(ranks)),
+      rng_state_(ctx.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(node) * 0xD1B54A32D192ED03ULL + 1)
 {
+}
+
+// clients.load_delay (config/platform_config.hpp): the delay of the population-dependent delay center for this
+// operation at the current number of active ranks.
+double ClientNode::load_delay(const OpRequest& op, int rank)
+{
+  const auto& ld = ctx_.platform.clients.load_delay;
+  const config::LoadDelayLaw* law = ld.enabled && ld.law[op.op].set ? &ld.law[op.op] : nullptr;
+  if (op.excess_s >= 0) {  // replayed excess, rescaled to the simulated population
+    if (law == nullptr)
+      return op.excess_s;
+    double rec = law->mean_s(op.recorded_active);
+    return rec > 0 ? op.excess_s * law->mean_s(ctx_.active_ranks) / rec : op.excess_s;
+  }
+  if (law == nullptr)
+    return 0;
+  double mean = law->mean_s(ctx_.active_ranks);
+  if (!law->rank_factors.empty())
+    mean *= law->rank_factors[static_cast<size_t>(rank) % law->rank_factors.size()];
+  if (law->shape.empty())
+    return mean;
+  // splitmix64 -> one of the shape's equally probable values.
+  uint64_t z = (rng_state_ += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  auto k = static_cast<size_t>(static_cast<double>(z >> 11) * 0x1.0p-53 * static_cast<double>(law->shape.size()));
+  double q = law->shape[std::min(k, law->shape.size() - 1)];
+  return mean * q;
 }
 
 void ClientNode::operator()()
@@ -114,14 +145,19 @@ void ClientNode::begin_phase(int phase)
 void ClientNode::start_op(uint32_t r)
 {
   auto& s = ranks_[r];
+  s.op.excess_s = -1;
   if (!ctx_.workload.next(first_rank_ + static_cast<int>(r), phase_, s.cursor, s.op)) {
+    ctx_.active_ranks--;
     if (++done_ranks_ == static_cast<int>(ranks_.size()))
       ctx_.arrive(phase_);
     return;
   }
   double now = sg4::Engine::get_clock();
   s.op_start_s = now + s.op.think_s;
-  double ready = s.op_start_s + ctx_.platform.clients.op_overhead_s[s.op.op];
+  // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
+  // compound operation) or the law of this operation kind.
+  double delay = load_delay(s.op, first_rank_ + static_cast<int>(r));
+  double ready = s.op_start_s + ctx_.platform.clients.op_overhead_s[s.op.op] + delay;
   if (ready > now)
     timers_.push(Timer{ready, r, TimerKind::Ready, s.seq});
   else

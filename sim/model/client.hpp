@@ -10,6 +10,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <cstdint>
 #include <deque>
 #include <queue>
 #include <vector>
@@ -29,6 +30,8 @@ struct RunContext {
   ReplyRoute route;
   int ranks_per_node = 1;
   int arrived = 0;  // nodes done with the current phase
+  int active_ranks = 0;  // ranks still in the current phase (the population of clients.load_delay)
+  uint64_t seed = 0;
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
   void arrive(int phase);
@@ -78,6 +81,7 @@ private:
   void on_timeout(uint32_t r, uint64_t seq);
   void handle(NodeMessage* msg);
   void fire_timers();
+  double load_delay(const OpRequest& op, int rank);
 
   RunContext& ctx_;
   int node_;
@@ -95,6 +99,7 @@ private:
   int phase_ = 0;
   int done_ranks_ = 0;
   bool finished_ = false;
+  uint64_t rng_state_ = 0;  // splitmix64, for the load-delay shape samples
 };
 
 }  // namespace pfsim

@@ -65,8 +65,7 @@ std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, const RunRecords
           i += static_cast<size_t>(prims);
           if (kind == ReplayWorkload::kDatasetOp)
             continue;
-          float resid = w.residual_s(static_cast<int>(rank), p, item);
-          float start = first.start_s - resid;
+          float start = first.start_s;  // the replayed excess is inside the operation (OpRequest::excess_s)
           float end = last.start_s + last.runtime_s;
           ph.samples.push_back({rank, static_cast<unsigned char>(kind), start, end - start});
         }

@@ -94,6 +94,35 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
         std::nth_element(v.begin(), v.begin() + static_cast<long>(idx), v.end());
         floor_[p][static_cast<size_t>(k)] = v[idx];
       }
+    // Recorded population of every operation: the recorded ranks still in the phase when it started (a rank
+    // leaves the phase at the end of its last operation). Rebuilt from think + runtime, which is what the
+    // streams keep of the recorded clock.
+    active_.assign(static_cast<size_t>(N), {});
+    std::vector<double> ends(static_cast<size_t>(N));
+    for (size_t p = 0; p < P; ++p) {
+      const int ph = static_cast<int>(p);
+      for (int r = 0; r < N; ++r) {
+        const auto& s = trace_->streams[static_cast<size_t>(r)];
+        double t = 0;
+        for (uint32_t i = s.begin(ph); i < s.end(ph); ++i)
+          t += static_cast<double>(s.think_s[i]) + static_cast<double>(s.runtime_s[i]);
+        ends[static_cast<size_t>(r)] = t;
+      }
+      std::vector<double> sorted = ends;
+      std::sort(sorted.begin(), sorted.end());
+      for (int r = 0; r < N; ++r) {
+        const auto& s = trace_->streams[static_cast<size_t>(r)];
+        auto& a = active_[static_cast<size_t>(r)];
+        a.resize(s.op.size());
+        double t = 0;
+        for (uint32_t i = s.begin(ph); i < s.end(ph); ++i) {
+          t += static_cast<double>(s.think_s[i]);
+          auto later = sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), t);
+          a[i] = static_cast<uint16_t>(std::min<long>(65535, std::max<long>(1, later)));
+          t += static_cast<double>(s.runtime_s[i]);
+        }
+      }
+    }
   }
 }
 
@@ -131,19 +160,6 @@ int ReplayWorkload::compound_primitives(int kind) const
   if (kind == static_cast<int>(TraceOp::Read) || kind == static_cast<int>(TraceOp::Create))
     return 3;
   return 1;
-}
-
-float ReplayWorkload::residual_s(int rank, int phase, uint64_t item) const
-{
-  if (opt_.residual_quantile < 0)
-    return 0;
-  const auto& s = stream(rank);
-  uint64_t pre = trace_->phases[static_cast<size_t>(phase)].kind == PhaseKind::Precreate ? dataset_ops(phase) : 0;
-  uint64_t n = ops_in(s, phase);
-  if (item < pre || item - pre >= n)
-    return 0;
-  uint32_t i = s.begin(phase) + static_cast<uint32_t>(item - pre);
-  return std::max(0.f, s.runtime_s[i] - floor_[static_cast<size_t>(phase)][s.op[i]]);
 }
 
 bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
@@ -197,10 +213,13 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
       out.bytes = c.step == 1 ? size : 0;
       break;
   }
+  out.excess_s = -1;
   if (c.step == 0) {
     out.think_s = s.think_s[i];
-    if (opt_.residual_quantile >= 0)
-      out.think_s += std::max(0.f, s.runtime_s[i] - floor_[static_cast<size_t>(phase)][s.op[i]]);
+    if (opt_.residual_quantile >= 0) {
+      out.excess_s = std::max(0.f, s.runtime_s[i] - floor_[static_cast<size_t>(phase)][s.op[i]]);
+      out.recorded_active = active_[static_cast<size_t>(rank % trace_->ranks)][i];
+    }
   }
   if (++c.step == static_cast<uint32_t>(steps)) {
     c.step = 0;

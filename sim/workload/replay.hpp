@@ -13,8 +13,10 @@
 //     (object size), Close; create = Create, Write (object size), Close; delete = Unlink. Data goes to an OSS.
 //   - optional trace-driven residuals (ReplayOptions::residual_quantile): the part of each recorded latency above
 //     the low quantile of its operation kind in its phase (stalls, slow OSTs, per-rank slowness the model does not
-//     have) is replayed as a client-side delay at the start of that operation. It is part of the operation's
-//     latency in the md-real-io reports (report/mdreal_report.hpp), not of the model's per-RPC latencies.
+//     have) is replayed as a delay inside that operation (OpRequest::excess_s), with the number of recorded ranks
+//     that were active when it was recorded. With the platform's clients.load_delay law for that operation the
+//     client scales it by law(active ranks now) / law(recorded active ranks): at another rank count the excess
+//     grows or shrinks as the trace's own concurrency variation says (model/client.cpp).
 #pragma once
 #include "workload/trace.hpp"
 #include "workload/workload.hpp"
@@ -67,7 +69,6 @@ public:
   uint64_t compound_count(int rank, int phase) const;
   int compound_kind(int rank, int phase, uint64_t item) const;  // TraceOp or kDatasetOp
   int compound_primitives(int kind) const;
-  float residual_s(int rank, int phase, uint64_t item) const;
   int dataset_ops(int phase) const;  // per rank
   const trace::Trace& trace() const { return *trace_; }
   const ReplayOptions& options() const { return opt_; }
@@ -86,6 +87,7 @@ private:
   int D_ = 1;
   std::vector<uint64_t> items_;
   std::vector<std::array<float, trace::kTraceOpCount>> floor_;  // per phase and kind
+  std::vector<std::vector<uint16_t>> active_;  // per recorded rank and operation: recorded ranks in the phase
 };
 
 }  // namespace pfsim

@@ -16,6 +16,10 @@ struct OpRequest {
   bool shared_dir = false;  // the directory is used by several ranks (only those take the directory lock)
   double bytes = 0;         // payload of write/read
   double think_s = 0;       // idle time on the rank before this operation starts
+  // Trace-driven excess (replay with residuals): the recorded latency above the modelled floor, applied inside
+  // the operation as a delay, and the number of recorded ranks active when it was recorded. excess_s < 0: none.
+  float excess_s = -1;
+  float recorded_active = 0;
 };
 
 // Position of one rank in its stream; opaque to the client model, small so that 100,000 ranks are cheap.
