@@ -165,3 +165,34 @@ TEST_CASE("to_json of a parsed platform parses back to the same configuration", 
     CHECK(out["mds"]["mechanisms"]["contention"]["per_busy_thread"]["create"].get<double>() == Approx(2e-6));
   }
 }
+
+TEST_CASE("clients.load_delay: bad laws are rejected with their field path", "[config][load_delay]")
+{
+  auto with_law = [](const nlohmann::json& law) {
+    nlohmann::json j = {{"clients", {{"load_delay", {{"per_op", {{"create", law}}}}}}}};
+    return j;
+  };
+  auto message = [](const nlohmann::json& j) {
+    try {
+      parse_platform(j, "law.json");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(message(with_law({{"base", "-1ms"}})), Catch::Contains("law.json") && Catch::Contains("clients.load_delay.per_op.create.base"));
+  CHECK_THAT(message(with_law({{"base", "1ms"}, {"shape", {2.0, 1.0}}})), Catch::Contains("shape") && Catch::Contains("nondecreasing"));
+  CHECK_THAT(message(with_law({{"base", "1ms"}, {"rank_factors", nlohmann::json::array()}})), Catch::Contains("rank_factors"));
+  CHECK_THAT(message(with_law({{"base", "1ms"}, {"slope", "1us"}})), Catch::Contains("slope"));
+  nlohmann::json bad_op = {{"clients", {{"load_delay", {{"per_op", {{"chmod", {{"base", "1ms"}}}}}}}}}};
+  CHECK_THAT(message(bad_op), Catch::Contains("chmod") && Catch::Contains("unknown operation"));
+  // A valid law round-trips through to_json.
+  auto p = parse_platform(with_law({{"base", "1ms"}, {"per_active_rank", "2us"}, {"shape", {0.5, 1.5}}}), "law.json");
+  auto again = parse_platform(pfsim::config::to_json(p), "again.json");
+  const auto& law = again.clients.load_delay.law[pfsim::Op::Create];
+  CHECK(law.set);
+  CHECK(law.base_s == Approx(1e-3));
+  CHECK(law.per_active_rank_s == Approx(2e-6));
+  CHECK(law.shape.size() == 2);
+  CHECK(law.mean_s(10) == Approx(1.02e-3));
+}
