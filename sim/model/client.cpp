@@ -41,7 +41,14 @@ double ClientNode::load_delay(const OpRequest& op, int rank)
     if (law == nullptr)
       return op.excess_s;
     double rec = law->mean_s(op.recorded_active);
-    return rec > 0 ? op.excess_s * law->mean_s(ctx_.active_ranks) / rec : op.excess_s;
+    if (rec <= 0)
+      return op.excess_s;
+    // Only the part of the excess inside the law's distribution scales (up to its top shape quantile for
+    // this rank); beyond it (a global stall recorded with few ranks active) the recorded duration is kept.
+    double factor = law->rank_factors.empty() ? 1.0 : law->rank_factors[static_cast<size_t>(rank) % law->rank_factors.size()];
+    double cap = law->shape.empty() ? op.excess_s : rec * factor * law->shape.back();
+    double scaled = std::min(static_cast<double>(op.excess_s), cap);
+    return scaled * law->mean_s(ctx_.active_ranks) / rec + (op.excess_s - scaled);
   }
   if (law == nullptr)
     return 0;
