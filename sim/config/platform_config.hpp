@@ -41,6 +41,22 @@ struct LoadDelayLaw {
   // slow OSTs of that rank's files); synthetic rank m uses factor m mod size. Empty = 1 for every rank.
   std::vector<double> rank_factors;
   double mean_s(double n) const { return base_s + per_active_rank_s * n; }
+  double rank_factor(int rank) const
+  {
+    return rank_factors.empty() ? 1.0 : rank_factors[static_cast<size_t>(rank) % rank_factors.size()];
+  }
+  // A replayed excess recorded with n_rec ranks active, replayed by `rank` with n_now active: the part up to
+  // the top of the law's distribution for that rank (mean(n_rec) x rank factor x last shape value) scales by
+  // mean(n_now) / mean(n_rec); the rest (a stall recorded with few ranks active) keeps its duration.
+  double scale_recorded(double excess_s, double n_rec, double n_now, int rank) const
+  {
+    double rec = mean_s(n_rec);
+    if (rec <= 0)
+      return excess_s;
+    double cap = shape.empty() ? excess_s : rec * rank_factor(rank) * shape.back();
+    double scaled = excess_s < cap ? excess_s : cap;
+    return scaled * mean_s(n_now) / rec + (excess_s - scaled);
+  }
 };
 struct LoadDelayConfig {
   bool enabled = false;

@@ -196,3 +196,25 @@ TEST_CASE("clients.load_delay: bad laws are rejected with their field path", "[c
   CHECK(law.shape.size() == 2);
   CHECK(law.mean_s(10) == Approx(1.02e-3));
 }
+
+TEST_CASE("clients.load_delay: replayed excess scales with the population up to the law's top quantile", "[config][load_delay]")
+{
+  pfsim::config::LoadDelayLaw law;
+  law.set = true;
+  law.base_s = 1e-3;
+  law.per_active_rank_s = 1e-4;  // mean(10) = 2 ms, mean(30) = 4 ms
+  // Without a shape everything scales: 1 ms recorded at n = 10 is 2 ms at n = 30, 0.5 ms at n = 0.
+  CHECK(law.scale_recorded(1e-3, 10, 30, 0) == Approx(2e-3));
+  CHECK(law.scale_recorded(1e-3, 10, 0, 0) == Approx(0.5e-3));
+  CHECK(law.scale_recorded(1e-3, 10, 10, 0) == Approx(1e-3));
+  // Shape top 3 and rank factors {1, 2}: the cap at n_rec = 10 is 6 ms for rank 0, 12 ms for rank 1.
+  law.shape = {0.0, 1.0, 3.0};
+  law.rank_factors = {1.0, 2.0};
+  CHECK(law.scale_recorded(5e-3, 10, 30, 0) == Approx(10e-3));             // below the cap: x2
+  CHECK(law.scale_recorded(0.5, 10, 30, 0) == Approx(6e-3 * 2 + (0.5 - 6e-3)));  // a stall: only 6 ms scale
+  CHECK(law.scale_recorded(0.5, 10, 30, 3) == Approx(12e-3 * 2 + (0.5 - 12e-3)));  // rank 3 uses factor 2
+  CHECK(law.rank_factor(2) == 1.0);
+  // A law whose mean is 0 at the recorded population leaves the excess alone.
+  pfsim::config::LoadDelayLaw zero;
+  CHECK(zero.scale_recorded(1e-3, 5, 50, 0) == 1e-3);
+}

@@ -37,24 +37,12 @@ double ClientNode::load_delay(const OpRequest& op, int rank)
 {
   const auto& ld = ctx_.platform.clients.load_delay;
   const config::LoadDelayLaw* law = ld.enabled && ld.law[op.op].set ? &ld.law[op.op] : nullptr;
-  if (op.excess_s >= 0) {  // replayed excess, rescaled to the simulated population
-    if (law == nullptr)
-      return op.excess_s;
-    double rec = law->mean_s(op.recorded_active);
-    if (rec <= 0)
-      return op.excess_s;
-    // Only the part of the excess inside the law's distribution scales (up to its top shape quantile for
-    // this rank); beyond it (a global stall recorded with few ranks active) the recorded duration is kept.
-    double factor = law->rank_factors.empty() ? 1.0 : law->rank_factors[static_cast<size_t>(rank) % law->rank_factors.size()];
-    double cap = law->shape.empty() ? op.excess_s : rec * factor * law->shape.back();
-    double scaled = std::min(static_cast<double>(op.excess_s), cap);
-    return scaled * law->mean_s(ctx_.active_ranks) / rec + (op.excess_s - scaled);
-  }
+  if (op.excess_s >= 0)  // replayed excess, rescaled to the simulated population
+    return law == nullptr ? op.excess_s : law->scale_recorded(op.excess_s, op.recorded_active, ctx_.active_ranks, rank);
   if (law == nullptr)
     return 0;
   double mean = law->mean_s(ctx_.active_ranks);
-  if (!law->rank_factors.empty())
-    mean *= law->rank_factors[static_cast<size_t>(rank) % law->rank_factors.size()];
+  mean *= law->rank_factor(rank);
   if (law->shape.empty())
     return mean;
   // splitmix64 -> one of the shape's equally probable values.

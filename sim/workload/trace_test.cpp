@@ -256,6 +256,42 @@ TEST_CASE("replay: rank m replays stream m mod N / counts scale with M", "[repla
   CHECK(r.shared_dir);
 }
 
+TEST_CASE("replay with residuals: each operation carries its excess and the recorded ranks then active", "[replay]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  // Precreate: rank 0 ends at 2 ms; rank 1's second create starts at 3 ms, when only rank 1 is left.
+  d.write("mdreal-0-precreate-0.csv", "time,runtime\n0.0,1.0e-3\n0.001,1.0e-3\n");
+  d.write("mdreal-0-precreate-1.csv", "time,runtime\n0.0,1.0e-3\n0.003,2.5e-3\n");
+  auto t = std::make_shared<const Trace>(load_trace(d.str()));
+  pfsim::ReplayOptions o;
+  o.residual_quantile = 0;  // floor = the fastest create of the phase (1 ms)
+  pfsim::ReplayWorkload w(t, o);
+  auto creates = [&w](int rank) {
+    std::vector<std::pair<float, float>> out;  // (excess, recorded active) of each create
+    pfsim::RankCursor c;
+    pfsim::OpRequest r;
+    while (w.next(rank, 0, c, r))
+      if (r.op == pfsim::Op::Create) {
+        CHECK(r.excess_s >= 0);
+        out.emplace_back(r.excess_s, r.recorded_active);
+      } else {
+        CHECK(r.excess_s < 0);  // mkdir of the data set, and the write and close steps carry none
+      }
+    return out;
+  };
+  auto r0 = creates(0);
+  auto r1 = creates(1);
+  REQUIRE(r0.size() == 2);
+  REQUIRE(r1.size() == 2);
+  CHECK(r0[0].second == 2);
+  CHECK(r0[1].second == 2);
+  CHECK(r1[0].second == 2);
+  CHECK(r1[1].second == 1);
+  CHECK(r0[1].first == Approx(0.0).margin(1e-7));
+  CHECK(r1[1].first == Approx(1.5e-3).epsilon(1e-4));
+}
+
 TEST_CASE("md-workbench generator: phases and counts from the tool's parameters", "[replay]")
 {
   pfsim::MdWorkbenchParams p;
