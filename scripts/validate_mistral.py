@@ -113,6 +113,35 @@ def point(case, series, x, measured, simulated, tol):
             "rel_error": rel, "tolerance": tol, "pass": bool(abs(rel) <= tol)}
 
 
+def plot_rates(points, out):
+    """Measured vs simulated rates (phase rates and mdtest) per case, with each point's relative error."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rate_pts = [p for p in points if not p["series"].startswith("latency")]
+    cases = sorted({p["case"] for p in rate_pts})
+    fig, axes = plt.subplots(1, len(cases), figsize=(6 * len(cases), 4.5), squeeze=False)
+    for ax, case in zip(axes[0], cases):
+        pts = [p for p in rate_pts if p["case"] == case]
+        labels = [p["series"].split(" (")[0].replace("rate ", "").replace("mdtest File ", "mdtest ") for p in pts]
+        x = np.arange(len(pts))
+        ax.bar(x - 0.2, [p["measured"] for p in pts], 0.4, label="measured")
+        ax.bar(x + 0.2, [p["simulated"] for p in pts], 0.4, label="simulated")
+        for i, p in enumerate(pts):
+            ax.text(i + 0.2, p["simulated"], f"{p['rel_error']:+.0%}", ha="center", va="bottom", fontsize=7,
+                    color="black" if p["pass"] else "red")
+        ax.set_yscale("log")
+        ax.set_xticks(x)
+        ax.set_xticklabels(labels, rotation=35, ha="right", fontsize=7)
+        ax.set_title(f"{case} ({pts[0]['x']} ranks)")
+        ax.set_ylabel("ops/s or obj/s")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    tmp = out + ".tmp.png"
+    fig.savefig(tmp, dpi=110)
+    os.replace(tmp, out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json")
@@ -147,7 +176,8 @@ def main():
         if "replay50" in cases:
             jobs["replay50"] = ex.submit(replay, pfsim, t50, plat50, 50, os.path.join(a.work, "replay50"))
         if "predict100" in cases:
-            jobs["predict100"] = ex.submit(replay, pfsim, t50, plat50, 100, os.path.join(a.work, "predict100"), False)
+            jobs["predict100"] = ex.submit(replay, pfsim, t50, plat50, 100, os.path.join(a.work, "predict100"),
+                                           bool(a.plots))
             jobs["mdtest100"] = ex.submit(mdtest, pfsim, plat50, 100, os.path.join(a.work, "mdtest100"))
         if "predict50" in cases:
             jobs["predict50"] = ex.submit(replay, pfsim, t100, plat100, 50, os.path.join(a.work, "predict50"), False)
@@ -173,6 +203,11 @@ def main():
             subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "plot_latency_cdf.py"), t50,
                             os.path.join(a.work, "replay50", "lat"), "--out",
                             os.path.join(a.plots, "mistral-replay50-latency-cdf.png")], check=False)
+    if a.plots and "predict100" in results:
+        # Real 100-rank latencies against the 100-rank prediction from the 50-rank fit.
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "plot_latency_cdf.py"), t100,
+                        os.path.join(a.work, "predict100", "lat"), "--out",
+                        os.path.join(a.plots, "mistral-predict100-latency-cdf.png")], check=False)
     for case, rk, mk, ranks, mdrun in (("predict100", "predict100", "100", 100, "mdtest100"),
                                        ("predict50", "predict50", "50", 50, "mdtest50")):
         if rk not in results:
@@ -186,6 +221,8 @@ def main():
             points.append(point("mistral-" + case, f"mdtest {name} (ops/s), {fit}", ranks,
                                 measured[mk]["mdtest"][name], md[name], 0.20))
 
+    if a.plots and points:
+        plot_rates(points, os.path.join(a.plots, "mistral-rates.png"))
     print(f"{'case':<20} {'series':<52} {'x':>4} {'measured':>12} {'simulated':>12} {'rel.err':>8} {'tol':>5} pass")
     for p in points:
         print(f"{p['case']:<20} {p['series']:<52} {p['x']:>4} {p['measured']:>12.6g} {p['simulated']:>12.6g} "
