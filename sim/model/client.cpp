@@ -255,7 +255,6 @@ void ClientNode::complete(uint32_t r)
   float runtime = static_cast<float>(now - s.op_start_s);
   ph.ops++;
   ph.op_count[s.op.op]++;
-  ph.latencies.push_back(runtime);
   ph.latencies_by_op[s.op.op].push_back(runtime);
   if (ctx_.records.keep_samples)
     ph.samples.push_back(OpSample{static_cast<uint32_t>(first_rank_) + r, s.op.op,

@@ -222,7 +222,7 @@ TEST_CASE("closed loop below the pool size runs at N / R0", "[queueing][closed]"
   CHECK(r.x_per_s == Approx(N / r.r0_s).epsilon(0.01));
   CHECK(r.x_per_s <= 16 / S);
   // Every operation sees the bare round trip (float latencies: 1e-3 relative).
-  const auto& lat = r.records.phases.at(0).latencies;
+  const auto lat = r.records.phases.at(0).all_latencies();
   auto [mn, mx] = std::minmax_element(lat.begin(), lat.end());
   CHECK(*mn == Approx(r.r0_s).epsilon(1e-3));
   CHECK(*mx == Approx(r.r0_s).epsilon(1e-3));
@@ -273,7 +273,7 @@ TEST_CASE("Little's law holds for the MDS records and for the closed loop", "[qu
 
   // Whole loop: N ranks always have exactly one operation outstanding (zero think), so N = X * R with R
   // the mean latency the ranks see. Only the ramp-up and drain (a few ms of 1.6 s) depart from it: 2%.
-  const auto& lat = ph.latencies;
+  const auto lat = ph.all_latencies();
   const double R = std::accumulate(lat.begin(), lat.end(), 0.0) / lat.size();
   const double Xc = ph.ops / span;
   INFO("client X " << Xc << "/s, mean latency " << R * 1e6 << " us, X*R " << Xc * R);

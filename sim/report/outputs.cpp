@@ -44,7 +44,8 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
   nlohmann::json out = header;
   nlohmann::json phases = nlohmann::json::array();
   for (auto& p : records.phases) {
-    nlohmann::json lat = {{"all", to_json(summarize(p.latencies))}};
+    std::vector<float> all = p.all_latencies();
+    nlohmann::json lat = {{"all", to_json(summarize(all))}};
     for (Op op : kAllOps)
       if (!p.latencies_by_op[op].empty())
         lat[op_name(op)] = to_json(summarize(p.latencies_by_op[op]));

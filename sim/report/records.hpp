@@ -24,8 +24,19 @@ struct PhaseRecord {
   double end_s = 0;    // last rank done
   uint64_t ops = 0;
   PerOp<uint64_t> op_count;
-  std::vector<float> latencies;  // all operations of the phase, seconds
-  PerOp<std::vector<float>> latencies_by_op;
+  PerOp<std::vector<float>> latencies_by_op;  // every operation's latency, seconds, per kind (4 bytes each)
+  // All operations of the phase (concatenated per kind: a copy, made when a report needs it).
+  std::vector<float> all_latencies() const
+  {
+    size_t n = 0;
+    for (const auto& v : latencies_by_op.v)
+      n += v.size();
+    std::vector<float> all;
+    all.reserve(n);
+    for (const auto& v : latencies_by_op.v)
+      all.insert(all.end(), v.begin(), v.end());
+    return all;
+  }
   std::vector<OpSample> samples;  // only when per-operation output is requested
 };
 
