@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Derive a pfsim platform (service demands, client overheads, OST read time) from ONE recorded md-real-io run.
 
+Input: a trace directory in any format pfsim replays: md-real-io 2017 per-rank files, md-workbench -L (rank 0)
+or --latency-all files (ranks split where time restarts), mdtest --savePerOpDataCSV files (File creation /
+stat / read / removal taken as precreate / stat / read / cleanup). Malformed files: exit status 2 naming the file.
+
 Method (documented in validation/mistral/README.md):
   1. Read every rank's latency files; pool each md-real-io operation kind (stat, read, create, delete) over the
      phases where it occurs (create: precreate + benchmark; delete: benchmark + cleanup).
@@ -37,6 +41,8 @@ The MDS core count is not in the trace; it is an ASSUMPTION stated in the output
 utilization law with the run's mdtest stat rate when mdtest.txt is present.
 
 usage: fit_mdrealio.py TRACE_DIR [--out platforms/mistral-lustre02.json] [--quantile 0.01] [--name NAME]
+                       [--mds-cores 24] [--rpc-overhead-us 20] [--net-latency-us 0.7] [--ranks-per-node 10]
+A --name not starting with "mistral" marks the Mistral hardware facts in "sources" as assumptions to edit.
 """
 import argparse
 import glob
@@ -53,25 +59,75 @@ REQUEST_B, REPLY_B = 512, 1024
 FDR_BPS = 56e9 * 64 / 66 / 8  # FDR 4x: 56 Gbit/s signalling, 64b/66b encoding -> 6.79 GB/s
 
 
+KINDS = "precreate|stat|read|create|delete|cleanup"
+PAT_MDREAL = re.compile(r"^(.+)-(\d+)-(" + KINDS + r")-(\d+)\.csv$")          # md-real-io 2017, per rank
+PAT_ALL = re.compile(r"^(.+)-([0-9.]+)-(\d+)-(" + KINDS + r")-all\.csv$")      # md-workbench --latency-all
+PAT_RANK0 = re.compile(r"^(.+)-([0-9.]+)-(\d+)-(" + KINDS + r")\.csv$")        # md-workbench -L (rank 0)
+PAT_MDTEST = re.compile(r"^(.+)-(File creation|File stat|File read|File removal)-(\d+)\.csv$")
+# mdtest phases as md-real-io phases: each its own iteration, so that a phase's ranks end within it.
+MDTEST_PHASES = {"File creation": (0, "precreate"), "File stat": (1, "stat"), "File read": (2, "read"),
+                 "File removal": (3, "cleanup")}
+
+
+def die(msg):
+    print(f"fit_mdrealio: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def read_csv(f):
+    """(time, runtime) rows of one latency file; exit status 2 naming the file on malformed input."""
+    try:
+        with open(f) as fh:
+            head = fh.readline().strip().split(",")
+        if head[:2] != ["time", "runtime"]:
+            die(f"{f}: line 1: expected the header 'time,runtime', got '{','.join(head)}'")
+        a = np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
+    except (OSError, ValueError) as e:
+        die(f"{f}: {e}")
+    if a.size == 0:
+        return np.zeros((0, 2))
+    if a.shape[1] < 2 or np.any(a[:, 1] < 0) or not np.all(np.isfinite(a[:, :2])):
+        die(f"{f}: expected non-negative numbers in columns time,runtime")
+    return a[:, :2]
+
+
+def read_trace(trace_dir):
+    """Every latency file of a trace directory as {(iteration, phase): {rank: rows}} (any supported format)."""
+    data = {}
+    for f in sorted(glob.glob(os.path.join(trace_dir, "*.csv"))):
+        name = os.path.basename(f)
+        m = PAT_MDREAL.match(name)
+        if m:
+            data.setdefault((int(m.group(2)), m.group(3)), {})[int(m.group(4))] = read_csv(f)
+            continue
+        m = PAT_ALL.match(name)
+        if m:
+            a = read_csv(f)
+            cuts = np.where(np.diff(a[:, 0]) < 0)[0] + 1  # a new rank starts where time goes backwards
+            for r, part in enumerate(np.split(a, cuts)):
+                data.setdefault((int(m.group(3)), m.group(4)), {})[r] = part
+            continue
+        m = PAT_RANK0.match(name)
+        if m:
+            data.setdefault((int(m.group(3)), m.group(4)), {})[0] = read_csv(f)
+            continue
+        m = PAT_MDTEST.match(name)
+        if m:
+            data.setdefault(MDTEST_PHASES[m.group(2)], {})[int(m.group(3))] = read_csv(f)
+    if not data:
+        die(f"{trace_dir}: no latency files (md-real-io 2017, md-workbench -L/--latency-all, mdtest per-op)")
+    return data
+
+
 def load(trace_dir):
-    files = glob.glob(os.path.join(trace_dir, "*-*-*-*.csv"))
-    pat = re.compile(r"^(.+)-(\d+)-(precreate|stat|read|create|delete|cleanup)-(\d+)\.csv$")
+    data = read_trace(trace_dir)
     pools = {"stat": [], "read": [], "create": [], "delete": []}
     ranks = set()
-    for f in files:
-        m = pat.match(os.path.basename(f))
-        if not m:
-            continue
-        phase = m.group(3)
+    for (it, phase), per_rank in data.items():
         kind = {"precreate": "create", "cleanup": "delete"}.get(phase, phase)
-        ranks.add(int(m.group(4)))
-        try:
-            a = np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
-        except ValueError as e:
-            sys.exit(f"fit_mdrealio: {f}: {e}")
-        pools[kind].append(a[:, 1])
-    if not ranks:
-        sys.exit(f"fit_mdrealio: {trace_dir}: no md-real-io latency files")
+        for r, a in per_rank.items():
+            ranks.add(r)
+            pools[kind].append(a[:, 1])
     header = {}
     txt = os.path.join(trace_dir, "mdreal.txt")
     if os.path.exists(txt):
@@ -79,7 +135,12 @@ def load(trace_dir):
             m = re.match(r"^\s+([a-z-]+)=(\S+)", line)
             if m:
                 header[m.group(1)] = m.group(2)
-    return {k: np.concatenate(v) for k, v in pools.items() if v}, len(ranks), header
+    out = os.path.join(trace_dir, "stdout.txt")  # md-workbench: Args: ... "-S=3901"
+    if "object-size" not in header and os.path.exists(out):
+        m = re.search(r'"-S=?(\d+)"', open(out, errors="replace").read())
+        if m:
+            header["object-size"] = m.group(1)
+    return {k: np.concatenate(v) for k, v in pools.items() if v}, len(ranks), header, data
 
 
 LAW_SOURCES = (("create", "precreate", ("precreate",)), ("unlink", "cleanup", ("cleanup",)),
@@ -87,37 +148,24 @@ LAW_SOURCES = (("create", "precreate", ("precreate",)), ("unlink", "cleanup", ("
                ("open", "read", ("stat", "read", "create", "delete")))
 
 
-def read_csv(f):
-    try:
-        return np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
-    except ValueError as e:
-        sys.exit(f"fit_mdrealio: {f}: {e}")
-
-
-def fit_laws(trace_dir, q, bins=10, shape_points=64):
-    """Per law: (base_s, per_active_rank_s, shape, bins) from the trace's phase tails (method step 5)."""
-    pat = re.compile(r"^(.+)-(\d+)-(precreate|stat|read|create|delete|cleanup)-(\d+)\.csv$")
-    files = {}
-    for f in glob.glob(os.path.join(trace_dir, "*-*-*-*.csv")):
-        m = pat.match(os.path.basename(f))
-        if m:
-            files.setdefault((int(m.group(2)), m.group(3)), {})[int(m.group(4))] = f
+def fit_laws(data, q, bins=10, shape_points=64):
+    """Per law: (base_s, per_rank_s, shape, rank factors, bins) from the trace's phase tails (method step 5)."""
     laws = {}
     for op, kind, phase_kinds in LAW_SOURCES:
         lat, act, rid = [], [], []
-        for (it, k), per_rank in sorted(files.items()):
+        for (it, k), per_rank in sorted(data.items()):
             if k != kind:
                 continue
             # Ranks leave the phase (iteration) at the end of their last operation of any kind in it.
             ends = {}
             for pk in phase_kinds:
-                for r, f in files.get((it, pk), {}).items():
-                    a = read_csv(f)
+                for r, a in data.get((it, pk), {}).items():
                     if len(a):
                         ends[r] = max(ends.get(r, 0.0), float(a[-1, 0] + a[-1, 1]))
             e = np.sort(np.array(list(ends.values())))
-            for r, f in per_rank.items():
-                a = read_csv(f)
+            for r, a in per_rank.items():
+                if not len(a):
+                    continue
                 lat.append(a[:, 1])
                 act.append(len(e) - np.searchsorted(e, a[:, 0], side="right"))
                 rid.append(np.full(len(a), r))
@@ -171,11 +219,15 @@ def main():
     ap.add_argument("--name", default="mistral-lustre02")
     ap.add_argument("--ranks-per-node", type=int, default=10)
     ap.add_argument("--mds-cores", type=int, default=24)
+    ap.add_argument("--rpc-overhead-us", type=float, default=RPC_OVERHEAD_S * 1e6,
+                    help="client time per RPC (default 20, an ASSUMPTION for Lustre ptlrpc)")
+    ap.add_argument("--net-latency-us", type=float, default=NET_LATENCY_S * 1e6,
+                    help="one-way latency per link (default 0.7, FDR InfiniBand)")
     a = ap.parse_args()
     if not os.path.isdir(a.trace_dir):
         print(f"fit_mdrealio: {a.trace_dir}: not a directory", file=sys.stderr)
         return 2
-    pools, ranks, header = load(a.trace_dir)
+    pools, ranks, header, data = load(a.trace_dir)
     for k in ("stat", "read", "create", "delete"):
         if k not in pools:
             print(f"fit_mdrealio: {a.trace_dir}: no '{k}' operations", file=sys.stderr)
@@ -183,8 +235,10 @@ def main():
     q = a.quantile
     floor = {k: float(np.quantile(v, q)) for k, v in pools.items()}
     size = float(header.get("object-size", 3900))
-    net = 2 * NET_LATENCY_S * 2 + (REQUEST_B + REPLY_B) / FDR_BPS  # two links each way
-    fixed = RPC_OVERHEAD_S + net
+    rpc_overhead_s = a.rpc_overhead_us * 1e-6
+    net_latency_s = a.net_latency_us * 1e-6
+    net = 2 * net_latency_s * 2 + (REQUEST_B + REPLY_B) / FDR_BPS  # two links each way
+    fixed = rpc_overhead_s + net
     write_s = fixed  # the 3.9 KB write is absorbed by the OSS write-back cache (disk_write below)
     d_stat = floor["stat"] - fixed
     d_open = d_close = d_stat
@@ -192,11 +246,13 @@ def main():
     d_create = floor["create"] - d_close - write_s - 3 * fixed
     read_s = floor["read"] - d_open - d_close - 3 * fixed
     if min(d_stat, d_unlink, d_create, read_s) <= 0:
-        print("fit_mdrealio: a derived demand is not positive; the trace's floors are below the fixed costs",
-              file=sys.stderr)
+        print(f"fit_mdrealio: {a.trace_dir}: a derived demand is not positive: the floors (stat "
+              f"{floor['stat'] * 1e6:.1f} us, delete {floor['delete'] * 1e6:.1f} us, create {floor['create'] * 1e6:.1f} "
+              f"us, read {floor['read'] * 1e6:.1f} us) are below the fixed costs per RPC ({fixed * 1e6:.1f} us: "
+              "--rpc-overhead-us + 4 x --net-latency-us); a local file system needs smaller ones", file=sys.stderr)
         return 2
     disk_read_Bps = size / read_s
-    laws = fit_laws(a.trace_dir, q)
+    laws = fit_laws(data, q)
     mdtest_stat = None
     mt = os.path.join(a.trace_dir, "mdtest.txt")
     if os.path.exists(mt):
@@ -230,7 +286,8 @@ def main():
             "clients.max_mod_rpcs_in_flight": "ASSUMPTION 8: the trace shows 4.4k creates/s per client node at a "
                                               "minimum create latency of 0.44 ms, impossible with one modifying RPC "
                                               "in flight per node (the pre-2.8 mdc rpc_lock), so it did not bind.",
-            "clients.rpc_overhead": "ASSUMPTION 20 us client ptlrpc processing per RPC (not separable in the trace).",
+            "clients.rpc_overhead": f"ASSUMPTION {a.rpc_overhead_us:g} us client ptlrpc processing per RPC (not separable "
+                                    "in the trace; --rpc-overhead-us).",
             "network": "FDR InfiniBand 4x: 56 Gbit/s signalling, 64b/66b -> 6.79 GB/s; ~0.7 us per hop (Mellanox FDR "
                        "switch latency). ASSUMPTION: one hop per link in this star model.",
             "mds.cores": f"ASSUMPTION {a.mds_cores} cores (2 x 12-core Xeon E5 v3 class ClusterStor 9000 MDS); not in "
@@ -254,14 +311,14 @@ def main():
         "network": {
             "model": "CM02",
             "crosstraffic": False,
-            "client_link": {"bandwidth": f"{FDR_BPS:.4g}", "latency": us(NET_LATENCY_S)},
-            "server_link": {"bandwidth": f"{FDR_BPS:.4g}", "latency": us(NET_LATENCY_S)},
+            "client_link": {"bandwidth": f"{FDR_BPS:.4g}", "latency": us(net_latency_s)},
+            "server_link": {"bandwidth": f"{FDR_BPS:.4g}", "latency": us(net_latency_s)},
         },
         "clients": {
             "ranks_per_node": a.ranks_per_node,
             "max_rpcs_in_flight": 8,
             "max_mod_rpcs_in_flight": 8,
-            "rpc_overhead": us(RPC_OVERHEAD_S),
+            "rpc_overhead": us(rpc_overhead_s),
             "request_size": f"{REQUEST_B}B",
             "reply_size": f"{REPLY_B}B",
             "load_delay": {"enabled": True, "per_op": {
@@ -294,6 +351,16 @@ def main():
     for op, l in laws.items():
         print(f"  load law {op} (from {l['source']}): excess = {l['base_s'] * 1e3:.3f} ms + "
               f"{l['per_rank_s'] * 1e6:.2f} us x active ranks")
+    if not a.name.startswith("mistral"):
+        # Another system: the Mistral hardware facts above do not apply; say what is assumed instead.
+        platform["description"] = (f"Platform fitted by scripts/fit_mdrealio.py from one recorded run ({src}, "
+                                   f"{ranks} ranks). Hardware figures are the script's defaults: edit them.")
+        for key in ("system", "clients.ranks_per_node", "clients.max_mod_rpcs_in_flight", "network", "oss"):
+            platform["sources"][key] = ("ASSUMPTION: fit_mdrealio.py default (FDR InfiniBand links, 8 RPCs in "
+                                        "flight, 64 OSS models), not from this trace; edit for the real system.")
+        platform["sources"]["mds.cores"] = (f"ASSUMPTION {a.mds_cores} cores (--mds-cores). Utilization-law check: " +
+                                            (f"{busy:.1f} busy cores for the run's mdtest stat rate"
+                                             if busy is not None else "no mdtest.txt"))
     text = json.dumps(platform, indent=2) + "\n"
     if a.out:
         tmp = a.out + ".tmp"
