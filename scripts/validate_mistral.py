@@ -109,7 +109,8 @@ def measured_rates(m):
 
 def point(case, series, x, measured, simulated, tol):
     rel = (simulated - measured) / measured if measured else float("nan")
-    return {"case": case, "series": series, "x": x, "measured": measured, "simulated": simulated,
+    return {"case": case, "series": series, "metric": series.split(" ")[0], "x": x, "measured": measured,
+            "simulated": simulated,
             "rel_error": rel, "tolerance": tol, "pass": bool(abs(rel) <= tol)}
 
 
