@@ -89,6 +89,24 @@ expect_error missing-workload "$tmp/no-such-workload.json" -- \
   run --platform "$good_platform" --workload "$tmp/no-such-workload.json"
 expect_error bad-workload "$tmp/bad-workload.json" "metabench.phases" "rename" -- \
   run --platform "$good_platform" --workload "$tmp/bad-workload.json"
+expect_error unknown-option "--rank" "metabench" -- \
+  metabench --platform "$good_platform" --rank 4 --files 100
+expect_error unknown-option-replay "--platfrom" "replay" -- \
+  replay "$tmp" --platfrom "$good_platform"
+expect_error unknown-option-workbench "-Q" "mdworkbench" -- \
+  mdworkbench --platform "$good_platform" -Q=3
+expect_error unknown-command "frob" -- \
+  frob --platform "$good_platform"
+
+# Help exits 0 and lists the options of the command.
+for c in run sweep mdtest metabench replay mdworkbench; do
+  if "$pfsim" "$c" --help 2>&1 | grep -q -- "--platform"; then
+    echo "ok   help: pfsim $c --help lists its options"
+  else
+    echo "FAIL help: pfsim $c --help"
+    failures=$((failures + 1))
+  fi
+done
 
 # Control: the same command line with good inputs succeeds and writes the --out file, so the checks
 # above fail for the reason they name and not because the invocation itself is wrong.

@@ -38,7 +38,75 @@ struct Args {
   std::vector<std::string> simgrid;
 };
 
-const std::vector<std::string> kSwitches{"--allow-missing", "--no-samples", "--quiet", "--verbose", "--no-dataset-ops"};
+// Options of replay and mdworkbench: (name, takes a value, help). Anything else is a usage error.
+struct OptSpec {
+  const char* name;
+  bool value;
+  const char* help;
+};
+
+const std::vector<OptSpec> kCommonOpts{
+    {"--platform", true, "FILE platform JSON (required)"},
+    {"--set", true, "PATH=VALUE override one platform field (repeatable)"},
+    {"--ranks-per-node", true, "K ranks per client node (default: the platform's)"},
+    {"--seed", true, "S random seed (default 1)"},
+    {"--out", true, "FILE results JSON (effective configuration, phase rates, latency percentiles)"},
+    {"--latency-dir", true, "DIR md-real-io latency files (mdreal-<iter>-<phase>-<rank>.csv)"},
+    {"--latency-prefix", true, "NAME prefix of the latency files (default mdreal)"},
+    {"--no-samples", false, "keep no per-operation latencies (large runs; no --latency-dir, no percentiles)"},
+    {"--no-dataset-ops", false, "leave out md-workbench's mkdir/rmdir of the data sets"},
+    {"--quiet", false, "no phase lines on stdout"},
+    {"--verbose", false, "SimGrid's info messages"},
+    {"--help", false, "this text"},
+    {"-h", false, "this text"},
+};
+
+const std::vector<OptSpec> kReplayOpts{
+    {"--ranks", true, "M ranks to replay (default: the recorded count); rank m replays recorded rank m mod N"},
+    {"--residual-quantile", true, "Q replay each op's excess over the Q-quantile latency of its kind (e.g. 0.01)"},
+    {"--allow-missing", false, "import a trace whose per-rank files of one phase are all missing"},
+    {"--object-size", true, "B object size when the trace does not record it"},
+    {"--max-ops-per-phase", true, "K replay only the first K operations of every phase per rank"},
+};
+
+const std::vector<OptSpec> kWorkbenchOpts{
+    {"--ranks", true, "N ranks"},
+    {"-I", true, "OBJ objects per rank and data set per benchmark iteration"},
+    {"-P", true, "OBJ objects precreated per rank and data set"},
+    {"-D", true, "SETS data sets (directories) per rank"},
+    {"-R", true, "ITER benchmark iterations"},
+    {"-S", true, "BYTES object size"},
+    {"--offset", true, "K rank r reads the data sets of rank r+K"},
+};
+
+const OptSpec* find_opt(const std::string& cmd, const std::string& name)
+{
+  for (const auto* list : {&kCommonOpts, cmd == "replay" ? &kReplayOpts : &kWorkbenchOpts})
+    for (const auto& o : *list)
+      if (name == o.name)
+        return &o;
+  return nullptr;
+}
+
+void print_help(const std::string& cmd)
+{
+  std::cout << "usage: pfsim " << cmd << (cmd == "replay" ? " <trace-dir-or-file>" : "") << " [options]\n";
+  if (cmd == "replay")
+    std::cout << "  traces: md-real-io 2017 directories, md-workbench -L / --latency-all files, mdtest "
+                 "--savePerOpDataCSV files\n";
+  for (const auto* list : {cmd == "replay" ? &kReplayOpts : &kWorkbenchOpts, &kCommonOpts})
+    for (const auto& o : *list) {
+      std::string h = o.help, arg;
+      if (o.value) {
+        auto sp = h.find(' ');
+        arg = " " + h.substr(0, sp);
+        h = h.substr(sp + 1);
+      }
+      std::string left = std::string("  ") + o.name + arg;
+      std::cout << left << std::string(left.size() < 28 ? 28 - left.size() : 1, ' ') << h << "\n";
+    }
+  std::cout << "  --log=... --cfg=...       passed to SimGrid\n";
+}
 
 Args parse(int argc, char** argv)
 {
@@ -48,12 +116,21 @@ Args parse(int argc, char** argv)
     std::string s = argv[i];
     if (s.rfind("--log=", 0) == 0 || s.rfind("--cfg=", 0) == 0) {
       a.simgrid.push_back(s);
-    } else if (std::find(kSwitches.begin(), kSwitches.end(), s) != kSwitches.end()) {
-      a.flags.push_back(s);
     } else if (s.size() > 1 && s[0] == '-') {
       auto eq = s.find('=');
       if (eq != std::string::npos && s[1] != '-') {  // md-workbench style -I=1000
+        if (!find_opt(a.command, s.substr(0, eq)))
+          throw std::invalid_argument("unknown option " + s.substr(0, eq) + " for \"" + a.command + "\" (pfsim " +
+                                      a.command + " --help lists them)");
         a.opts[s.substr(0, eq)] = s.substr(eq + 1);
+        continue;
+      }
+      const OptSpec* spec = find_opt(a.command, s);
+      if (!spec)
+        throw std::invalid_argument("unknown option " + s + " for \"" + a.command + "\" (pfsim " + a.command +
+                                    " --help lists them)");
+      if (!spec->value) {
+        a.flags.push_back(s);
         continue;
       }
       if (i + 1 >= argc)
@@ -193,6 +270,10 @@ int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptio
 int cmd_replay(int argc, char** argv)
 {
   Args a = parse(argc, argv);
+  if (flag(a, "--help") || flag(a, "-h")) {
+    print_help(a.command);
+    return 0;
+  }
   if (a.positional.size() != 1)
     throw std::invalid_argument("replay needs one trace directory or latency file, got " +
                                 std::to_string(a.positional.size()));
@@ -217,6 +298,10 @@ int cmd_replay(int argc, char** argv)
 int cmd_mdworkbench(int argc, char** argv)
 {
   Args a = parse(argc, argv);
+  if (flag(a, "--help") || flag(a, "-h")) {
+    print_help(a.command);
+    return 0;
+  }
   if (!a.positional.empty())
     throw std::invalid_argument("unexpected argument \"" + a.positional[0] + "\"");
   MdWorkbenchParams p;

@@ -42,28 +42,128 @@ struct Cli {
   std::vector<std::string> simgrid_args;          // --log=..., --cfg=...
 };
 
-bool is_switch(const std::string& a)
+const char* kUsage =
+    "usage: pfsim <command> [options]   (pfsim <command> --help for its options)\n"
+    "commands:\n"
+    "  run          one simulation of a workload file\n"
+    "  sweep        a workload over several rank counts (one process per point, --jobs in parallel)\n"
+    "  mdtest       mdtest's file/directory phases from its own options (-n -u -F -D -w -e -i)\n"
+    "  metabench    metabench create/stat/unlink of --files files over --ranks ranks\n"
+    "  replay       replay a recorded md-real-io / md-workbench / mdtest trace at any rank count\n"
+    "  mdworkbench  md-workbench from its parameters (-I -P -D -R -S --offset)\n"
+    "  version      print the version\n"
+    "errors in inputs: one message naming the file, line or field; exit status 2\n";
+
+// Options each command accepts: (name, takes a value, help). Anything else is a usage error, so a typo
+// (--rank for --ranks) never runs silently with a default.
+struct OptSpec {
+  const char* name;
+  bool value;
+  const char* help;
+};
+
+const std::vector<OptSpec> kCommon{
+    {"--platform", true, "FILE platform JSON (required)"},
+    {"--set", true, "PATH=VALUE override one platform field, e.g. mds.threads.max=64 (repeatable)"},
+    {"--ranks-per-node", true, "K ranks per client node (default: the platform's clients.ranks_per_node)"},
+    {"--seed", true, "S random seed (default 1); same inputs and seed give identical outputs"},
+    {"--verbose", false, "SimGrid's info messages"},
+    {"--quiet", false, "no summary on stdout"},
+    {"--help", false, "this text"},
+    {"-h", false, "this text"},
+};
+
+const std::vector<OptSpec>& command_opts(const std::string& cmd)
 {
-  static const std::vector<std::string> switches{"-u", "-F", "-D", "--verbose", "--quiet", "--keep-going"};
-  for (const auto& s : switches)
-    if (a == s)
-      return true;
-  return false;
+  static const std::map<std::string, std::vector<OptSpec>> m{
+      {"run",
+       {{"--workload", true, "FILE workload JSON (required)"},
+        {"--ranks", true, "N override the workload's rank count"},
+        {"--out", true, "FILE results JSON (effective configuration, rates, latency percentiles)"},
+        {"--latency-dir", true, "DIR per-operation latency files"},
+        {"--latency-prefix", true, "NAME prefix of the latency files (default latency)"}}},
+      {"sweep",
+       {{"--workload", true, "FILE workload JSON (required)"},
+        {"--ranks", true, "LIST comma-separated rank counts"},
+        {"--csv", true, "FILE sweep table (required); FILE.json holds the effective configuration"},
+        {"--jobs", true, "J points simulated in parallel (default 1)"},
+        {"--results-dir", true, "DIR keep every point's results JSON"}}},
+      {"mdtest",
+       {{"--ranks", true, "N MPI ranks"},
+        {"-n", true, "ITEMS per rank (required)"},
+        {"-u", false, "unique directory per rank"},
+        {"-F", false, "files only"},
+        {"-D", false, "directories only"},
+        {"-w", true, "BYTES written per file"},
+        {"-e", true, "BYTES read per file"},
+        {"-i", true, "ITERATIONS"},
+        {"--out", true, "FILE results JSON"},
+        {"--latency-dir", true, "DIR per-operation latency files"},
+        {"--latency-prefix", true, "NAME prefix of the latency files"}}},
+      {"metabench",
+       {{"--ranks", true, "N MPI ranks"},
+        {"--files", true, "F files in all (default 1000000)"},
+        {"--dir-mode", true, "unique|shared per-rank directories or one shared directory"},
+        {"--out", true, "FILE results JSON"},
+        {"--latency-dir", true, "DIR per-operation latency files"},
+        {"--latency-prefix", true, "NAME prefix of the latency files"}}},
+  };
+  auto it = m.find(cmd);
+  if (it == m.end())
+    throw UsageError("unknown command \"" + cmd + "\"; expected run, sweep, mdtest, metabench, replay or mdworkbench");
+  return it->second;
+}
+
+const OptSpec* find_opt(const std::string& cmd, const std::string& name)
+{
+  for (const auto* list : {&kCommon, &command_opts(cmd)})
+    for (const auto& o : *list)
+      if (name == o.name)
+        return &o;
+  return nullptr;
+}
+
+std::string command_help(const std::string& cmd)
+{
+  std::ostringstream os;
+  os << "usage: pfsim " << cmd << " [options]\n";
+  for (const auto* list : {&command_opts(cmd), &kCommon}) {
+    for (const auto& o : *list) {
+      std::string h = o.help;
+      std::string arg;
+      if (o.value) {
+        auto sp = h.find(' ');
+        arg = " " + h.substr(0, sp);
+        h = h.substr(sp + 1);
+      }
+      std::string left = std::string("  ") + o.name + arg;
+      os << left << std::string(left.size() < 26 ? 26 - left.size() : 1, ' ') << h << "\n";
+    }
+  }
+  os << "  --log=... --cfg=...     passed to SimGrid\n";
+  return os.str();
 }
 
 Cli parse_cli(int argc, char** argv)
 {
   Cli cli;
   if (argc < 2)
-    throw UsageError("missing command; expected run, sweep, mdtest or metabench");
+    throw UsageError("missing command; expected run, sweep, mdtest, metabench, replay or mdworkbench (pfsim --help)");
   cli.command = argv[1];
+  command_opts(cli.command);  // unknown command: usage error
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--log=", 0) == 0 || a.rfind("--cfg=", 0) == 0) {
       cli.simgrid_args.push_back(a);
-    } else if (is_switch(a)) {
-      cli.flags.push_back(a);
     } else if (a.size() > 1 && a[0] == '-') {
+      const OptSpec* spec = find_opt(cli.command, a);
+      if (!spec)
+        throw UsageError("unknown option " + a + " for \"" + cli.command + "\" (pfsim " + cli.command +
+                         " --help lists them)");
+      if (!spec->value) {
+        cli.flags.push_back(a);
+        continue;
+      }
       if (i + 1 >= argc)
         throw UsageError("option " + a + " needs a value");
       if (a == "--set")
@@ -381,20 +481,29 @@ int cmd_sweep(const Cli& c)
 int main(int argc, char** argv)
 {
   try {
+    std::string first = argc >= 2 ? argv[1] : "";
+    if (first == "--help" || first == "-h" || first == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (first == "--version" || first == "version") {
+      std::cout << "pfsim " << kVersion << "\n";
+      return 0;
+    }
     if (argc >= 2 && std::string(argv[1]) == "replay")
       return pfsim::app::cmd_replay(argc, argv);
     if (argc >= 2 && std::string(argv[1]) == "mdworkbench")
       return pfsim::app::cmd_mdworkbench(argc, argv);
     Cli cli = parse_cli(argc, argv);
+    if (has_flag(cli, "--help") || has_flag(cli, "-h")) {
+      std::cout << command_help(cli.command);
+      return 0;
+    }
     if (cli.command == "run" || cli.command == "mdtest" || cli.command == "metabench")
       return cmd_run(cli);
     if (cli.command == "sweep")
       return cmd_sweep(cli);
-    if (cli.command == "--version" || cli.command == "version") {
-      std::cout << "pfsim " << kVersion << "\n";
-      return 0;
-    }
-    throw UsageError("unknown command \"" + cli.command + "\"; expected run, sweep, mdtest or metabench");
+    throw UsageError("unknown command \"" + cli.command + "\"");
   } catch (const ConfigError& e) {
     std::cerr << "pfsim: error: " << e.what() << "\n";
     return 2;
