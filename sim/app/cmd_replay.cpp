@@ -52,7 +52,11 @@ const std::vector<OptSpec> kCommonOpts{
     {"--seed", true, "S random seed (default 1)"},
     {"--out", true, "FILE results JSON (effective configuration, phase rates, latency percentiles)"},
     {"--latency-dir", true, "DIR md-real-io latency files (mdreal-<iter>-<phase>-<rank>.csv)"},
-    {"--latency-prefix", true, "NAME prefix of the latency files (default mdreal)"},
+    {"--latency-prefix", true, "NAME prefix of the latency files (default mdreal, lat or mdtest-perop by format)"},
+    {"--output-format", true, "F mdreal2017|mdworkbench|mdtest: phase lines and latency files of that tool "
+                              "(default: the trace's own; md-workbench for mdworkbench)"},
+    {"--latency-all", false, "md-workbench format: one <op>-all.csv of every rank instead of rank 0's files "
+                             "(default for a trace recorded with --latency-all)"},
     {"--no-samples", false, "keep no per-operation latencies (large runs; no --latency-dir, no percentiles)"},
     {"--no-dataset-ops", false, "leave out md-workbench's mkdir/rmdir of the data sets"},
     {"--quiet", false, "no phase lines on stdout"},
@@ -211,8 +215,15 @@ config::PlatformConfig platform_of(const Args& a)
   return config::parse_platform(j, file);
 }
 
-int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptions& ro, const nlohmann::json& inputs)
+int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptions& ro, nlohmann::json inputs,
+        ReportFormat default_format)
 {
+  const ReportFormat format =
+      a.opts.count("--output-format") ? parse_report_format(opt(a, "--output-format")) : default_format;
+  if (format == ReportFormat::Mdtest && tr->format != "mdtest-perop")
+    throw std::invalid_argument("--output-format mdtest: only for mdtest traces (their phases are mdtest's); this is a " +
+                                tr->format + " workload, use mdreal2017 or mdworkbench");
+  inputs["output_format"] = report_format_name(format);
   auto platform = platform_of(a);
   ReplayWorkload w(tr, ro);
   RunOptions o;
@@ -231,7 +242,19 @@ int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptio
   if (!lat_dir.empty()) {
     if (!o.keep_samples)
       throw std::invalid_argument("--latency-dir needs per-operation samples (drop --no-samples)");
-    write_mdreal_latency_files(lat_dir, opt(a, "--latency-prefix", "mdreal"), phases, w.ranks());
+    switch (format) {
+      case ReportFormat::MdReal2017:
+        write_mdreal_latency_files(lat_dir, opt(a, "--latency-prefix", "mdreal"), phases, w.ranks());
+        break;
+      case ReportFormat::MdWorkbench:
+        write_mdworkbench_latency_files(lat_dir, opt(a, "--latency-prefix", "lat"), phases,
+                                        flag(a, "--latency-all") || tr->format == "md-workbench-all");
+        break;
+      case ReportFormat::Mdtest:
+        write_mdtest_latency_files(lat_dir, opt(a, "--latency-prefix", "mdtest-perop"), phases, w.ranks(),
+                                   tr->params.object_size_B);
+        break;
+    }
   }
   std::string out = opt(a, "--out");
   if (!out.empty()) {
@@ -259,8 +282,13 @@ int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptio
     if (a.command == "replay")
       std::cout << " (recorded " << t.ranks << ")";
     std::cout << ", platform " << platform.name << "\n";
+    if (format == ReportFormat::Mdtest)
+      std::cout << mdtest_summary_of(phases);
     for (const auto& p : phases)
-      std::cout << mdreal_phase_line(p) << "\n";
+      if (format == ReportFormat::MdReal2017)
+        std::cout << mdreal_phase_line(p) << "\n";
+      else if (format == ReportFormat::MdWorkbench)
+        std::cout << mdworkbench_phase_line(p, w.ranks()) << "\n";
   }
   return 0;
 }
@@ -292,7 +320,8 @@ int cmd_replay(int argc, char** argv)
   ro.residual_quantile = opt_num(a, "--residual-quantile", -1, -1, 1);
   ro.dataset_ops = !flag(a, "--no-dataset-ops");
   ro.max_ops_per_phase = static_cast<uint32_t>(opt_int(a, "--max-ops-per-phase", 0, 0));
-  return run(a, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}});
+  return run(a, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}},
+             report_format_of_trace(tr->format));
 }
 
 int cmd_mdworkbench(int argc, char** argv)
@@ -320,7 +349,8 @@ int cmd_mdworkbench(int argc, char** argv)
              {{"platform_file", opt(a, "--platform")},
               {"mdworkbench",
                {{"I", p.obj_per_proc}, {"P", p.precreate_per_set}, {"D", p.data_sets}, {"R", p.iterations},
-                {"S", p.object_size_B}, {"offset", p.offset}, {"ranks", p.ranks}}}});
+                {"S", p.object_size_B}, {"offset", p.offset}, {"ranks", p.ranks}}}},
+             ReportFormat::MdWorkbench);
 }
 
 }  // namespace pfsim::app

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cmath>
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
 
 namespace pfsim {
@@ -135,6 +137,204 @@ void write_mdreal_latency_files(const std::string& dir, const std::string& prefi
                           "time,runtime\n" + body);
       }
   }
+}
+
+ReportFormat parse_report_format(const std::string& name)
+{
+  if (name == "mdreal2017")
+    return ReportFormat::MdReal2017;
+  if (name == "mdworkbench")
+    return ReportFormat::MdWorkbench;
+  if (name == "mdtest")
+    return ReportFormat::Mdtest;
+  throw std::invalid_argument("--output-format: expected mdreal2017, mdworkbench or mdtest, got \"" + name + "\"");
+}
+
+const char* report_format_name(ReportFormat f)
+{
+  switch (f) {
+    case ReportFormat::MdReal2017:
+      return "mdreal2017";
+    case ReportFormat::MdWorkbench:
+      return "mdworkbench";
+    case ReportFormat::Mdtest:
+      return "mdtest";
+  }
+  return "?";
+}
+
+ReportFormat report_format_of_trace(const std::string& trace_format)
+{
+  if (trace_format == "mdtest-perop")
+    return ReportFormat::Mdtest;
+  if (trace_format.rfind("md-workbench", 0) == 0)
+    return ReportFormat::MdWorkbench;
+  return ReportFormat::MdReal2017;
+}
+
+namespace {
+
+// md-workbench's summary of one operation kind: min, q1, median, q3, q90, q99, max, where the quantile q is
+// the sorted value at round(q (n - 1) + 0.49) and the median averages the middle two of an even count.
+std::array<double, 7> workbench_stats(std::vector<float> v)
+{
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  auto q = [&](double f) {
+    auto pos = static_cast<size_t>(std::lround(f * static_cast<double>(n - 1) + 0.49));
+    return static_cast<double>(v[std::min(pos, n - 1)]);
+  };
+  double median = n % 2 == 0 ? (static_cast<double>(v[n / 2]) + v[n / 2 - 1]) / 2.0 : v[n / 2];
+  return {v.front(), q(0.25), median, q(0.75), q(0.90), q(0.99), v.back()};
+}
+
+// Per-rank phase time: the end of the rank's last operation (samples start at the rank's phase start).
+std::vector<double> rank_times(const MdrealPhase& p, int ranks)
+{
+  std::vector<double> t(static_cast<size_t>(std::max(ranks, 1)), 0.0);
+  if (p.samples.empty()) {
+    std::fill(t.begin(), t.end(), p.time_s);
+    return t;
+  }
+  for (const auto& s : p.samples)
+    if (s.rank < t.size())
+      t[s.rank] = std::max(t[s.rank], static_cast<double>(s.start_s) + s.runtime_s);
+  return t;
+}
+
+std::string latency_body(const std::vector<MdrealPhase::Sample>& samples, int op, int rank)
+{
+  std::string body;
+  char buf[64];
+  for (const auto& s : samples) {
+    if (s.op != op || (rank >= 0 && static_cast<int>(s.rank) != rank))
+      continue;
+    std::snprintf(buf, sizeof buf, "%.7f,%.4e\n", std::max(0.f, s.start_s), s.runtime_s);
+    body += buf;
+  }
+  return body;
+}
+
+}  // namespace
+
+std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks)
+{
+  const double t = p.time_s > 0 ? p.time_s : 1e-12;
+  auto rt = rank_times(p, ranks);
+  double mn = *std::min_element(rt.begin(), rt.end());
+  double mx = *std::max_element(rt.begin(), rt.end());
+  double mean = 0;
+  for (double x : rt)
+    mean += x;
+  mean /= static_cast<double>(rt.size());
+  double var = 0;
+  for (double x : rt)
+    var += (x - mean) * (x - mean);
+  double sd = rt.size() > 1 ? std::sqrt(var / static_cast<double>(rt.size() - 1)) : 0.0;
+  std::array<std::vector<float>, trace::kTraceOpCount> by_kind;
+  double op_max = 0;
+  for (const auto& s : p.samples) {
+    by_kind[s.op].push_back(s.runtime_s);
+    op_max = std::max(op_max, static_cast<double>(s.runtime_s));
+  }
+  const double mib = p.bytes / 1048576.0 / t;
+  std::ostringstream o;
+  char buf[512];
+  std::string name = p.kind == PhaseKind::Precreate   ? "precreate"
+                     : p.kind == PhaseKind::Benchmark ? "benchmark"
+                     : p.kind == PhaseKind::Cleanup   ? "cleanup"
+                                                      : p.name;
+  std::snprintf(buf, sizeof buf, "%s process max:%.2fs min:%.2fs mean: %.2fs balance:%.1f stddev:%.1f ", name.c_str(),
+                p.time_s, mn, mean, mx > 0 ? mn / mx * 100.0 : 100.0, sd);
+  o << buf;
+  const auto objects = static_cast<unsigned long long>(p.objects);
+  const auto dsets = static_cast<unsigned long long>(p.dsets);
+  switch (p.kind) {
+    case PhaseKind::Precreate:
+      std::snprintf(buf, sizeof buf, "rate:%.1f iops/s dsets: %llu objects:%llu rate:%.3f dset/s rate:%.1f obj/s tp:%.1f MiB/s op-max:%.4es",
+                    static_cast<double>(p.objects + p.dsets) / t, dsets, objects, static_cast<double>(p.dsets) / t,
+                    static_cast<double>(p.objects) / t, mib, op_max);
+      break;
+    case PhaseKind::Cleanup:
+      std::snprintf(buf, sizeof buf, "rate:%.1f iops/s objects:%llu dsets: %llu rate:%.1f obj/s rate:%.3f dset/s op-max:%.4es",
+                    static_cast<double>(p.objects + p.dsets) / t, objects, dsets, static_cast<double>(p.objects) / t,
+                    static_cast<double>(p.dsets) / t, op_max);
+      break;
+    default:
+      std::snprintf(buf, sizeof buf, "rate:%.1f iops/s objects:%llu rate:%.1f obj/s tp:%.1f MiB/s op-max:%.4es",
+                    static_cast<double>(p.operations) / t, objects, static_cast<double>(p.objects) / t, mib, op_max);
+      break;
+  }
+  o << buf << " (0 errs)";
+  for (TraceOp k : {TraceOp::Read, TraceOp::Stat, TraceOp::Create, TraceOp::Delete}) {
+    auto& v = by_kind[static_cast<size_t>(k)];
+    if (v.empty())
+      continue;
+    auto st = workbench_stats(v);
+    std::snprintf(buf, sizeof buf, " %s(%.4es, %.4es, %.4es, %.4es, %.4es, %.4es, %.4es)", trace::trace_op_name(k), st[0],
+                  st[1], st[2], st[3], st[4], st[5], st[6]);
+    o << buf;
+  }
+  return o.str();
+}
+
+void write_mdworkbench_latency_files(const std::string& dir, const std::string& prefix,
+                                     const std::vector<MdrealPhase>& phases, bool all_ranks)
+{
+  std::filesystem::create_directories(dir);
+  for (const auto& ph : phases) {
+    for (int k = 0; k < trace::kTraceOpCount; ++k) {
+      // Samples are in rank order (mdreal_phases), so the -all file is every rank's rows concatenated.
+      std::string body = latency_body(ph.samples, k, all_ranks ? -1 : 0);
+      if (body.empty())
+        continue;
+      std::string name = ph.kind == PhaseKind::Benchmark ? trace::trace_op_name(static_cast<TraceOp>(k)) : ph.name;
+      std::replace(name.begin(), name.end(), ' ', '_');
+      write_file_atomic(dir + "/" + prefix + "-0.00-" + std::to_string(ph.iteration) + "-" + name +
+                            (all_ranks ? "-all" : "") + ".csv",
+                        "time,runtime\n" + body);
+    }
+  }
+}
+
+void write_mdtest_latency_files(const std::string& dir, const std::string& prefix, const std::vector<MdrealPhase>& phases,
+                                int ranks, double object_size_B)
+{
+  std::filesystem::create_directories(dir);
+  for (const auto& ph : phases) {
+    std::vector<std::string> text(static_cast<size_t>(ranks));
+    char buf[96];
+    for (const auto& s : ph.samples) {
+      double size = static_cast<TraceOp>(s.op) == TraceOp::Stat ? 1.0 : object_size_B;
+      double rt = std::max(static_cast<double>(s.runtime_s), 1e-12);
+      std::snprintf(buf, sizeof buf, "%.8e,%.8e,%e\n", std::max(0.0, static_cast<double>(s.start_s)), rt, size / rt);
+      text[s.rank] += buf;
+    }
+    for (int r = 0; r < ranks; ++r) {
+      if (text[static_cast<size_t>(r)].empty())
+        continue;
+      char rank[16];
+      std::snprintf(rank, sizeof rank, "%05d", r);
+      write_file_atomic(dir + "/" + prefix + "-" + ph.name + "-" + rank + ".csv", "time,runtime,tp\n" + text[static_cast<size_t>(r)]);
+    }
+  }
+}
+
+std::string mdtest_summary_of(const std::vector<MdrealPhase>& phases)
+{
+  std::vector<std::pair<std::string, std::vector<double>>> rates;
+  size_t iterations = 0;
+  for (const auto& p : phases) {
+    double rate = static_cast<double>(p.objects) / (p.time_s > 0 ? p.time_s : 1e-12);
+    auto it = std::find_if(rates.begin(), rates.end(), [&](const auto& r) { return r.first == p.name; });
+    if (it == rates.end())
+      rates.push_back({p.name, {rate}});
+    else
+      it->second.push_back(rate);
+  }
+  for (const auto& r : rates)
+    iterations = std::max(iterations, r.second.size());
+  return mdtest_summary_table(rates, static_cast<int>(iterations));
 }
 
 nlohmann::json mdreal_json(std::vector<MdrealPhase>& phases)

@@ -44,6 +44,35 @@ std::string mdreal_phase_line(const MdrealPhase& p);
 void write_mdreal_latency_files(const std::string& dir, const std::string& prefix, const std::vector<MdrealPhase>& ph,
                                 int ranks);
 
+// The output generation a replay reports in: md-real-io 2017 ("benchmark 17.9s ... (0 errs)", per-rank latency
+// files), IOR 4.x / 2019 md-workbench ("benchmark process max:... read(min, q1, median, q3, q90, q99, max)",
+// lat-0.00-<iter>-<op>[-all].csv), or mdtest (SUMMARY table, <prefix>-<Phase>-<rank %05d>.csv "time,runtime,tp").
+enum class ReportFormat { MdReal2017, MdWorkbench, Mdtest };
+// "mdreal2017", "mdworkbench", "mdtest"; throws std::invalid_argument naming the accepted values.
+ReportFormat parse_report_format(const std::string& name);
+const char* report_format_name(ReportFormat f);
+// The format a trace's own tool writes (trace::Trace::format: "md-real-io-2017", "md-workbench-all",
+// "md-workbench-rank0", "mdtest-perop").
+ReportFormat report_format_of_trace(const std::string& trace_format);
+
+// md-workbench's phase line (IOR 4.x and standalone 2019 generation, print_global form): per-rank phase times
+// (max, min, mean, balance = min/max x 100, sample stddev), rates, throughput, op-max and, per operation kind,
+// (min, q1, median, q3, q90, q99, max) with md-workbench's quantile rule.
+std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks);
+
+// md-workbench latency files: <dir>/<prefix>-0.00-<iter>-<op>.csv of rank 0, or with all_ranks
+// <prefix>-0.00-<iter>-<op>-all.csv with every rank's rows concatenated in rank order (no rank column).
+void write_mdworkbench_latency_files(const std::string& dir, const std::string& prefix,
+                                     const std::vector<MdrealPhase>& ph, bool all_ranks);
+
+// mdtest --savePerOpDataCSV files: <dir>/<prefix>-<Phase name>-<rank %05d>.csv with "time,runtime,tp"
+// (tp = bytes / runtime: the object size for creation, read and removal, 1 for stat, as mdtest writes them).
+void write_mdtest_latency_files(const std::string& dir, const std::string& prefix, const std::vector<MdrealPhase>& ph,
+                                int ranks, double object_size_B);
+
+// mdtest's SUMMARY table of the phases (items / phase time).
+std::string mdtest_summary_of(const std::vector<MdrealPhase>& ph);
+
 // Per phase: time, rates, and per-operation latency summaries (all iterations of a benchmark also pooled).
 nlohmann::json mdreal_json(std::vector<MdrealPhase>& phases);
 

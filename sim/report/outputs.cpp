@@ -80,26 +80,32 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
   return out;
 }
 
-std::string mdtest_summary(const RunRecords& records, int iterations)
+std::string mdtest_summary_table(const std::vector<std::pair<std::string, std::vector<double>>>& rates, int iterations)
 {
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<double>> rates;
-  for (const auto& p : records.phases) {
-    if (rates.find(p.name) == rates.end())
-      order.push_back(p.name);
-    rates[p.name].push_back(phase_rate(p));
-  }
   std::ostringstream o;
   o << "\nSUMMARY rate (in ops/sec): (of " << iterations << " iteration" << (iterations == 1 ? "" : "s") << ")\n";
   o << "   Operation                     Max            Min           Mean        Std Dev\n";
   o << "   ---------                     ---            ---           ----        -------\n";
   char line[256];
-  for (const auto& name : order) {
-    MeanSd m = mean_sd(rates[name]);
+  for (const auto& [name, v] : rates) {
+    MeanSd m = mean_sd(v);
     std::snprintf(line, sizeof line, "   %-22s %14.3f %14.3f %14.3f %14.3f\n", name.c_str(), m.max, m.min, m.mean, m.sd);
     o << line;
   }
   return o.str();
+}
+
+std::string mdtest_summary(const RunRecords& records, int iterations)
+{
+  std::vector<std::pair<std::string, std::vector<double>>> rates;
+  for (const auto& p : records.phases) {
+    auto it = std::find_if(rates.begin(), rates.end(), [&](const auto& r) { return r.first == p.name; });
+    if (it == rates.end())
+      rates.push_back({p.name, {phase_rate(p)}});
+    else
+      it->second.push_back(phase_rate(p));
+  }
+  return mdtest_summary_table(rates, iterations);
 }
 
 void write_latency_files(const std::string& dir, const std::string& prefix, const RunRecords& records)

@@ -19,6 +19,8 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header);
 
 // mdtest 4.x "SUMMARY rate (in ops/sec): (of N iterations)" table, phases grouped by name.
 std::string mdtest_summary(const RunRecords& records, int iterations);
+// The same table from rates per operation, in the given order (one rate per iteration).
+std::string mdtest_summary_table(const std::vector<std::pair<std::string, std::vector<double>>>& rates, int iterations);
 
 // One "time,runtime" CSV per phase, all ranks concatenated in rank order (md-workbench --latency-all):
 // <dir>/<prefix>-<iteration>-<phase>-all.csv. Needs records.keep_samples.

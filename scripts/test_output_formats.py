@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""ctest "output_formats": a replay reports in the recorded tool's own form, and what it writes reads back.
+
+For each real tool output in ../shared/data/tool-outputs (md-real-io 2017, IOR md-workbench -L and
+--latency-all, mdtest --savePerOpDataCSV) the trace is replayed at 3 ranks (not the recorded 2) and:
+  - stdout has that tool's lines (md-real-io 2017 phase lines, md-workbench "process max:" lines with
+    (min, q1, median, q3, q90, q99, max) per operation, mdtest's SUMMARY table);
+  - the latency files have the tool's names and columns (mdreal-<iter>-<phase>-<rank>.csv,
+    lat-0.00-<iter>-<op>[-all].csv, mdtest-perop-<Phase>-<rank %05d>.csv with tp = bytes / runtime);
+  - pfsim's own importer reads the simulated files back with the expected rank count and every
+    operation (the same analysis reads real and simulated runs).
+usage: test_output_formats.py PATH/TO/pfsim
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(os.path.dirname(ROOT), "shared", "data", "tool-outputs")
+if not os.path.isdir(DATA):
+    DATA = "/work/shared/data/tool-outputs"
+PLATFORM = os.path.join(ROOT, "platforms", "mistral-lustre02.json")
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run(pfsim, args, expect_rc=0):
+    r = subprocess.run([pfsim] + args, capture_output=True, text=True)
+    if r.returncode != expect_rc:
+        print(r.stdout[-2000:], r.stderr[-2000:])
+    return r
+
+
+def imported(pfsim, path):
+    """Ranks and operations pfsim's importer finds in `path` (its "imported ..." line)."""
+    r = run(pfsim, ["replay", path, "--platform", PLATFORM, "--no-samples", "--max-ops-per-phase", "1"])
+    m = re.search(r"imported (\S+) trace .*: (\d+) ranks, (\d+) phases, (\d+) operations", r.stderr)
+    return (m.group(1), int(m.group(2)), int(m.group(4))) if m else (None, 0, 0)
+
+
+def count_rows(files):
+    return sum(max(0, len(open(f).read().splitlines()) - 1) for f in files)
+
+
+def main():
+    pfsim = sys.argv[1]
+    tmp = tempfile.mkdtemp(prefix="pfsim-formats-")
+
+    # md-real-io 2017: phase lines and one file per rank.
+    out = os.path.join(tmp, "mdreal")
+    r = run(pfsim, ["replay", os.path.join(DATA, "md-real-io-2017"), "--platform", PLATFORM, "--ranks", "3",
+                    "--latency-dir", out, "--out", os.path.join(tmp, "mdreal.json")])
+    lines = [l for l in r.stdout.splitlines() if re.match(r"^(precreate|benchmark|cleanup) ", l)]
+    check(len(lines) == 4 and all(re.match(r"^\w+ \d+\.\ds [\d.]+ iops/s .* \(0 errs\)$", l) for l in lines),
+          "md-real-io 2017: four phase lines in the tool's form")
+    files = sorted(os.listdir(out))
+    check(files and all(re.match(r"^mdreal-\d+-(precreate|create|stat|read|delete|cleanup)-[0-2]\.csv$", f)
+                        for f in files), f"md-real-io 2017: per-rank file names ({len(files)} files)")
+    fmt, ranks, ops = imported(pfsim, out)
+    check(fmt == "md-real-io-2017" and ranks == 3 and ops == count_rows(glob.glob(out + "/*.csv")),
+          f"md-real-io 2017: simulated files read back ({fmt}, {ranks} ranks, {ops} operations)")
+    check(json.load(open(os.path.join(tmp, "mdreal.json")))["inputs"]["output_format"] == "mdreal2017",
+          "results JSON records the output format")
+
+    # md-workbench (IOR 4.x), -L: rank 0's files; --latency-all: every rank's rows in one file.
+    stat_re = r"(read|stat|create|delete)\(((?:[\d.e+-]+s(?:, )?){7})\)"
+    for run_dir, all_files in (("run1-L-process-reports", False), ("run2-latency-all", True)):
+        out = os.path.join(tmp, run_dir)
+        r = run(pfsim, ["replay", os.path.join(DATA, "md-workbench-ior", run_dir), "--platform", PLATFORM,
+                        "--ranks", "3", "--latency-dir", out])
+        lines = [l for l in r.stdout.splitlines() if " process max:" in l]
+        ok = len(lines) == 4
+        for l in lines:
+            ok &= bool(re.match(r"^(precreate|benchmark|cleanup) process max:[\d.]+s min:[\d.]+s mean: [\d.]+s "
+                                r"balance:[\d.]+ stddev:[\d.]+ rate:[\d.]+ iops/s .* op-max:[\d.e+-]+s \(0 errs\)", l))
+            for _, vals in re.findall(stat_re, l):
+                v = [float(x.strip().rstrip("s")) for x in vals.split(",")]
+                ok &= v == sorted(v)  # min <= q1 <= median <= q3 <= q90 <= q99 <= max
+        check(ok, f"md-workbench {run_dir}: 'process max' lines with ordered (min..max) statistics")
+        check(len(lines) > 1 and len(re.findall(stat_re, lines[1])) == 4,
+              f"md-workbench {run_dir}: benchmark line has read, stat, create and delete statistics")
+        files = sorted(os.listdir(out))
+        suffix = "-all" if all_files else ""
+        check(files and all(re.match(r"^lat-0\.00-\d+-(precreate|create|stat|read|delete|cleanup)" + suffix + r"\.csv$", f)
+                            for f in files), f"md-workbench {run_dir}: file names ({files[:2]}...)")
+        fmt, ranks, ops = imported(pfsim, out)
+        check(ranks == (3 if all_files else 1) and ops == count_rows(glob.glob(out + "/*.csv")),
+              f"md-workbench {run_dir}: simulated files read back ({fmt}, {ranks} ranks, {ops} operations)")
+
+    # mdtest: SUMMARY table and --savePerOpDataCSV files.
+    out = os.path.join(tmp, "mdtest")
+    r = run(pfsim, ["replay", os.path.join(DATA, "mdtest"), "--platform", PLATFORM, "--ranks", "3",
+                    "--latency-dir", out])
+    ops = re.findall(r"^   (File \w+)\s+([\d.]+)", r.stdout, re.M)
+    check("SUMMARY rate (in ops/sec)" in r.stdout and [o for o, _ in ops] ==
+          ["File creation", "File stat", "File read", "File removal"], "mdtest: SUMMARY table of the four phases")
+    files = sorted(os.listdir(out))
+    check(len(files) == 12 and all(re.match(r"^mdtest-perop-File (creation|stat|read|removal)-0000[0-2]\.csv$", f)
+                                   for f in files), f"mdtest: per-op file names ({len(files)} files)")
+    ok = True
+    for f in files:
+        rows = open(os.path.join(out, f)).read().splitlines()
+        ok &= rows[0] == "time,runtime,tp"
+        size = 1.0 if "File stat" in f else 3901.0
+        for row in rows[1:]:
+            t, rt, tp = map(float, row.split(","))
+            ok &= abs(tp * rt - size) < 1e-3 * size and t >= 0
+    check(ok, "mdtest: columns time,runtime,tp with tp = bytes / runtime (3901 B objects, 1 for stat)")
+    fmt, ranks, nops = imported(pfsim, out)
+    check(fmt == "mdtest-perop" and ranks == 3 and nops == count_rows(glob.glob(out + "/*.csv")),
+          f"mdtest: simulated files read back ({fmt}, {ranks} ranks, {nops} operations)")
+
+    # The mdtest format for an md-workbench workload is refused, not written half-right.
+    r = run(pfsim, ["replay", os.path.join(DATA, "md-real-io-2017"), "--platform", PLATFORM, "--output-format",
+                    "mdtest", "--latency-dir", os.path.join(tmp, "refused")], expect_rc=2)
+    check(r.returncode == 2 and "--output-format mdtest" in r.stderr and not os.path.exists(os.path.join(tmp, "refused")),
+          "mdtest format for a md-real-io trace: exit 2, nothing written")
+
+    if failures:
+        print(f"{len(failures)} output-format check(s) failed")
+        sys.exit(1)
+    print("all output-format checks passed")
+
+
+if __name__ == "__main__":
+    main()
