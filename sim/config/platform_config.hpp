@@ -156,6 +156,12 @@ struct MdsConfig {
   // "service_distribution": "deterministic" (every request costs its mean) or "exponential" (memoryless,
   // for queueing-theory checks and for servers whose service time varies widely).
   std::string service_distribution = "deterministic";
+  // "core_scheduling": how threads waiting for a core are ordered. "fifo": first come, first served.
+  // "lock_holder_first": a thread holding a directory lock gets the next free core before threads that
+  // hold none (on Linux CFS a thread woken with a lock has slept, so it has the smallest virtual runtime
+  // and preempts at once); without it the lock holder's CPU work queues behind every other request's and
+  // the serialised hold stretches with the number of busy threads.
+  std::string core_scheduling = "lock_holder_first";
   JournalConfig journal;
   DirLockConfig dir_lock;
   ContentionConfig contention;             // "mechanisms.contention"

@@ -94,13 +94,14 @@ MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, s
       replies_(route, host, "mds" + std::to_string(index)),
       client_nodes_(client_nodes), rng_(seed * 1000003ULL + static_cast<uint64_t>(index)), rec_(record)
 {
+  lock_holder_first_ = cfg_.core_scheduling == "lock_holder_first";
   int nparts = cfg_.partitions.enabled ? cfg_.partitions.count : 1;
   parts_.resize(nparts);
   rdpg_.resize(nparts);
   for (int p = 0; p < nparts; ++p) {
     parts_[p].max_threads = std::max(1, (cfg_.threads.max + nparts - 1) / nparts);
     rdpg_[p].max_threads = std::max(1, (cfg_.readpage_threads.max + nparts - 1) / nparts);
-    parts_[p].cores = sg4::Semaphore::create(static_cast<unsigned>(std::max(1, cfg_.cores / nparts)));
+    parts_[p].cores = std::make_shared<CorePool>(std::max(1, cfg_.cores / nparts));
     for (int n = p; n < client_nodes; n += nparts)
       parts_[p].clients++;
   }
@@ -170,11 +171,34 @@ double MdsServer::sample(double mean_s)
   return -mean_s * std::log1p(-u);
 }
 
-void MdsServer::compute(ThreadPoolQueue& part, double seconds)
+void CorePool::acquire(bool urgent)
+{
+  if (free_ > 0 && urgent_.empty() && normal_.empty()) {
+    free_--;
+    return;
+  }
+  auto s = sg4::Semaphore::create(0);
+  (urgent ? urgent_ : normal_).push_back(s);
+  s->acquire();  // release() hands its core over
+}
+
+void CorePool::release()
+{
+  auto& q = !urgent_.empty() ? urgent_ : normal_;
+  if (q.empty()) {
+    free_++;
+    return;
+  }
+  auto next = q.front();
+  q.pop_front();
+  next->release();
+}
+
+void MdsServer::compute(ThreadPoolQueue& part, double seconds, bool holds_lock)
 {
   if (seconds <= 0)
     return;
-  part.cores->acquire();
+  part.cores->acquire(holds_lock && lock_holder_first_);
   sg4::this_actor::sleep_for(seconds);
   part.cores->release();
 }
@@ -232,13 +256,13 @@ void MdsServer::serve(Request& r, int p)
         if (revoke > 0) {
           XBT_DEBUG("dir %u: revoking %d cached locks", r.dir, revoke);
           sg4::this_actor::sleep_for(cfg_.lock_callbacks.rtt_s);
-          compute(part, revoke * cfg_.lock_callbacks.cpu_per_callback_s);
+          compute(part, revoke * cfg_.lock_callbacks.cpu_per_callback_s, true);
         }
         std::fill(ds.holder.begin(), ds.holder.end(), 0);
         ds.holders = 0;
       }
       double hold = cfg_.dir_lock.enabled ? cfg_.dir_lock.hold_s[r.op] : 0;
-      compute(part, hold);
+      compute(part, hold, true);
     } else if (cfg_.lock_callbacks.enabled && !ds.holder[r.node]) {
       ds.holder[r.node] = 1;  // a lookup caches the directory lock on the client
       ds.holders++;

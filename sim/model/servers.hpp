@@ -59,6 +59,23 @@ private:
   simgrid::s4u::ConditionVariablePtr wake_;
 };
 
+// The cores of a CPU partition. A thread holds a core for the whole CPU part of a step (run to completion:
+// MDS requests are far shorter than a scheduler time slice), so more runnable threads than cores queue
+// for one: first come, first served, except that `urgent` waiters (threads holding a directory lock, with
+// core_scheduling "lock_holder_first") are served before the others. A released core is handed directly
+// to the next waiter.
+class CorePool {
+public:
+  explicit CorePool(int cores) : free_(cores) {}
+  void acquire(bool urgent);
+  void release();
+
+private:
+  int free_;
+  std::deque<simgrid::s4u::SemaphorePtr> urgent_;
+  std::deque<simgrid::s4u::SemaphorePtr> normal_;
+};
+
 // A request queue served by a pool of threads that grows on demand from min to max.
 struct ThreadPoolQueue {
   std::deque<Request*> queue;
@@ -69,10 +86,8 @@ struct ThreadPoolQueue {
   int busy_updates = 0;
   int max_threads = 1;
   int clients = 0;  // client nodes bound to this queue
-  // Cores this pool's threads run on. A thread holds a core for the whole CPU part of a request (run to
-  // completion: MDS requests are far shorter than a scheduler time slice), so more runnable threads
-  // than cores queue FCFS for a core instead of sharing it.
-  simgrid::s4u::SemaphorePtr cores;
+  // Cores this pool's threads run on (see CorePool).
+  std::shared_ptr<CorePool> cores;
 };
 
 class MdsServer {
@@ -96,7 +111,7 @@ private:
   void serve(Request& r, int partition);
   double demand_s(const Request& r, int partition);
   double sample(double mean_s);
-  void compute(ThreadPoolQueue& part, double seconds);
+  void compute(ThreadPoolQueue& part, double seconds, bool holds_lock = false);
   DirState& dir(uint32_t id);
 
   config::MdsConfig cfg_;
@@ -113,6 +128,7 @@ private:
   int threads_total_ = 0;
   int busy_updates_total_ = 0;
   int busy_total_ = 0;  // threads inside a request, all partitions
+  bool lock_holder_first_ = true;
 };
 
 // An OSS with its OST: fixed thread pool; a data RPC costs rpc_service CPU plus the OST transfer, served
