@@ -57,7 +57,7 @@ const std::vector<OptSpec> kCommonOpts{
                               "(default: the trace's own; md-workbench for mdworkbench)"},
     {"--latency-all", false, "md-workbench format: one <op>-all.csv of every rank instead of rank 0's files "
                              "(default for a trace recorded with --latency-all)"},
-    {"--no-samples", false, "keep no per-operation latencies (large runs; no --latency-dir, no percentiles)"},
+    {"--no-samples", false, "keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway); --out then has per-RPC percentiles only"},
     {"--no-dataset-ops", false, "leave out md-workbench's mkdir/rmdir of the data sets"},
     {"--quiet", false, "no phase lines on stdout"},
     {"--verbose", false, "SimGrid's info messages"},
@@ -229,7 +229,10 @@ int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptio
   RunOptions o;
   o.ranks_per_node = opt_int(a, "--ranks-per-node", 0, 0);
   o.seed = static_cast<uint64_t>(opt_int(a, "--seed", 1, 0));
-  o.keep_samples = !flag(a, "--no-samples");
+  // Per-operation samples (16 bytes each) are kept only where a report reads them: latency files, the
+  // results JSON (per-kind latencies of md-real-io operations), md-workbench and mdtest summaries.
+  o.keep_samples = !flag(a, "--no-samples") &&
+                   (!opt(a, "--latency-dir").empty() || !opt(a, "--out").empty() || format != ReportFormat::MdReal2017);
   if (!flag(a, "--verbose"))
     o.simgrid_args.push_back("--log=root.thres:warning");
   o.simgrid_args.insert(o.simgrid_args.end(), a.simgrid.begin(), a.simgrid.end());
