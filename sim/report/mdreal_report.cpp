@@ -16,14 +16,14 @@ namespace pfsim {
 using trace::PhaseKind;
 using trace::TraceOp;
 
-std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, const RunRecords& records)
+std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, RunRecords& records)
 {
   const auto& t = w.trace();
   const int M = w.ranks();
   const int N = t.ranks;
   std::vector<MdrealPhase> out;
   for (int p = 0; p < w.phase_count(); ++p) {
-    const auto& rec = records.phases[static_cast<size_t>(p)];
+    auto& rec = records.phases[static_cast<size_t>(p)];
     MdrealPhase ph;
     ph.name = rec.name;
     ph.kind = t.phases[static_cast<size_t>(p)].kind;
@@ -47,7 +47,8 @@ std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, const RunRecords
                t.params.object_size_B;
 
     if (!rec.samples.empty()) {
-      std::vector<OpSample> s = rec.samples;
+      std::vector<OpSample> s = std::move(rec.samples);
+      rec.samples = {};
       std::stable_sort(s.begin(), s.end(), [](const OpSample& a, const OpSample& b) {
         return a.rank != b.rank ? a.rank < b.rank : a.start_s < b.start_s;
       });

@@ -31,8 +31,10 @@ struct MdrealPhase {
   std::vector<Sample> samples;  // empty when the run kept no per-operation samples
 };
 
-// Needs records.keep_samples for the latency samples; phase times and counts are always filled.
-std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, const RunRecords& records);
+// Needs records.keep_samples for the latency samples; phase times and counts are always filled. The
+// per-RPC samples of `records` are consumed (moved out and freed phase by phase, so that a large run does
+// not hold two copies); everything else in `records` is left as it was.
+std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, RunRecords& records);
 
 // md-real-io 2017 phase line, e.g. "benchmark 17.9s 11156.8 iops/s 50000 obj 2789.2 obj/s 20.7 Mib/s (0 errs)".
 // iops = benchmark-level operations (objects x 4 in a benchmark; objects + data sets in precreate / cleanup)
