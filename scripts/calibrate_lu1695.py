@@ -60,6 +60,33 @@ def fit(base, params, dir_mode, rows, files, jobs, max_evals, phases=("create", 
     return x, fx, n
 
 
+def fit_shared(fitted, sparams, files, jobs, max_evals):
+    """Step 2: fit the directory-lock holds on the shared rows at 512 and 1024 ranks only."""
+    srows = [r for r in M.measured("shared") if int(r["ranks"]) <= 1024]
+    print(f"step 2: shared directory lock holds on {len(srows)} rows (512 and 1024 ranks only), "
+          f"starting at {[p[1] for p in sparams]}", flush=True)
+    xs, fs, n = fit(fitted, sparams, "shared", srows, files, jobs, max(30, max_evals // 3), phases=("create", "unlink"))
+    section = {"parameters": {p[0]: f"{v:.6g}{p[4]}" for p, v in zip(sparams, xs)},
+               "objective": fs, "evaluations": n, "rows": "shared, ranks 512 and 1024"}
+    return M.with_params(fitted, sparams, xs), section
+
+
+def calibration_note(mechs, refit):
+    return ("Fitted by scripts/calibrate_lu1695.py --mechanisms " + (",".join(mechs) or "none") +
+            ": least squares on log rates of the LU-1695 unique-directory table (15 points), Nelder-Mead; "
+            "directory-lock holds fitted on the shared-directory rows at 512 and 1024 ranks only. Report: "
+            "validation/lu1695/fit.json." + (" " + refit if refit else ""))
+
+
+def write_outputs(a, fitted, report):
+    for path, obj in ((a.out, fitted), (a.report, report)):
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(obj, f, indent=2)
+            f.write("\n")
+        os.replace(tmp, path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mechanisms", default="contention",
@@ -93,22 +120,13 @@ def main():
             return 2
         x0 = [float(str(M.get_path(fitted, p[0])).rstrip("us")) for p in SHARED_PARAMS]
         sparams = [(p[0], v, p[2], p[3], p[4]) for p, v in zip(SHARED_PARAMS, x0)]
-        srows = [r for r in M.measured("shared") if int(r["ranks"]) <= 1024]
-        print(f"step 2 only: shared directory lock holds on {len(srows)} rows (512 and 1024 ranks), "
-              f"starting at {x0} us", flush=True)
-        xs, fs, n2 = fit(fitted, sparams, "shared", srows, report.get("files_per_evaluation", a.files), a.jobs,
-                         max(30, a.max_evals // 3), phases=("create", "unlink"))
-        fitted = M.with_params(fitted, sparams, xs)
-        report["shared"] = {"parameters": {p[0]: f"{v:.6g}{p[4]}" for p, v in zip(sparams, xs)},
-                            "objective": fs, "evaluations": n2, "rows": "shared, ranks 512 and 1024",
-                            "refit": "step 2 rerun alone (--shared-only) on the step-1 parameters above"}
+        refit = "Step 2 rerun alone (--shared-only) on the step-1 parameters"
+        fitted, report["shared"] = fit_shared(fitted, sparams, report.get("files_per_evaluation", a.files), a.jobs,
+                                              a.max_evals)
+        report["shared"]["refit"] = refit
         report["shared_wall_s"] = time.time() - t0
-        for path, obj in ((a.out, fitted), (a.report, report)):
-            tmp = path + ".tmp"
-            with open(tmp, "w") as f:
-                json.dump(obj, f, indent=2)
-                f.write("\n")
-            os.replace(tmp, path)
+        fitted.setdefault("sources", {})["calibration"] = calibration_note(report.get("mechanisms", mechs), refit + ".")
+        write_outputs(a, fitted, report)
         print(json.dumps(report["shared"], indent=2))
         return 0
     base = M.load_base()
@@ -128,28 +146,13 @@ def main():
               "unique": {"parameters": {p[0]: f"{v:.6g}{p[4]}" for p, v in zip(params, x)},
                          "objective": fx, "evaluations": n1}}
     if not a.no_shared:
-        srows = [r for r in M.measured("shared") if int(r["ranks"]) <= 1024]
-        print(f"step 2: shared directory lock holds on {len(srows)} rows (512 and 1024 ranks only)", flush=True)
-        xs, fs, n2 = fit(fitted, SHARED_PARAMS, "shared", srows, a.files, a.jobs, max(30, a.max_evals // 3),
-                         phases=("create", "unlink"))
-        fitted = M.with_params(fitted, SHARED_PARAMS, xs)
-        report["shared"] = {"parameters": {p[0]: f"{v:.6g}{p[4]}" for p, v in zip(SHARED_PARAMS, xs)},
-                            "objective": fs, "evaluations": n2, "rows": "shared, ranks 512 and 1024"}
+        fitted, report["shared"] = fit_shared(fitted, SHARED_PARAMS, a.files, a.jobs, a.max_evals)
     fitted["name"] = "cray-xe6-lustre2.1-fitted"
     fitted["description"] = ("LU-1695 platform fitted by scripts/calibrate_lu1695.py (mechanisms: " +
                              (", ".join(mechs) or "none") + "); see docs/lu1695.md.")
-    fitted.setdefault("sources", {})["calibration"] = (
-        "Fitted by scripts/calibrate_lu1695.py --mechanisms " + (",".join(mechs) or "none") +
-        ": least squares on log rates of the LU-1695 unique-directory table (15 points), Nelder-Mead; "
-        "directory-lock holds fitted on the shared-directory rows at 512 and 1024 ranks only. Report: "
-        "validation/lu1695/fit.json")
+    fitted.setdefault("sources", {})["calibration"] = calibration_note(mechs, "")
     report["wall_s"] = time.time() - t0
-    for path, obj in ((a.out, fitted), (a.report, report)):
-        tmp = path + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(obj, f, indent=2)
-            f.write("\n")
-        os.replace(tmp, path)
+    write_outputs(a, fitted, report)
     print(json.dumps(report, indent=2))
     return 0
 

@@ -270,10 +270,6 @@ int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptio
         {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node},
                  {"wall_s", info.wall_s}}},
     };
-    for (auto& p : records.phases) {  // the per-RPC samples are summarised below; do not print them
-      p.samples.clear();
-      p.samples.shrink_to_fit();
-    }
     auto results = results_json(records, header);
     results["mdreal"] = mdreal_json(phases);
     write_file_atomic(out, results.dump(2) + "\n");
