@@ -23,4 +23,15 @@ W
 "$pfsim" sweep --platform "$plat" --workload "$tmp/w.json" --ranks 64,128 --csv "$tmp/s1.csv" --quiet --jobs 2 2>/dev/null
 "$pfsim" sweep --platform "$plat" --workload "$tmp/w.json" --ranks 64,128 --csv "$tmp/s2.csv" --quiet --jobs 1 2>/dev/null
 cmp "$tmp/s1.csv" "$tmp/s2.csv" || { echo "FAIL: sweep CSV depends on --jobs"; exit 1; }
-echo "determinism: 3 passed, 0 failed"
+# A replay (results JSON with the effective configuration, md-workbench latency files): twice the same.
+trace="$root/../shared/data/tool-outputs/md-workbench-ior/run2-latency-all"
+if [ -d "$trace" ]; then
+  mistral="$root/platforms/mistral-lustre02.json"
+  for k in r1 r2; do
+    "$pfsim" replay "$trace" --platform "$mistral" --ranks 9 --ranks-per-node 4 --quiet \
+      --out "$tmp/$k.json" --latency-dir "$tmp/$k-lat" 2>/dev/null
+  done
+  cmp "$tmp/r1.json" "$tmp/r2.json" || { echo "FAIL: replay results differ between two identical runs"; exit 1; }
+  diff -r "$tmp/r1-lat" "$tmp/r2-lat" >/dev/null || { echo "FAIL: replay latency files differ"; exit 1; }
+fi
+echo "determinism: 4 passed, 0 failed"

@@ -267,8 +267,8 @@ int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptio
         {"inputs", inputs},
         {"platform", config::to_json(platform)},
         {"workload", w.describe()},
-        {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node},
-                 {"wall_s", info.wall_s}}},
+        // No wall time here: same inputs and seed must give byte-identical files (it is printed on stderr).
+        {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
     };
     auto results = results_json(records, header);
     results["mdreal"] = mdreal_json(phases);

@@ -73,9 +73,14 @@ void ClientNode::operator()()
     if (i < 0)
       continue;
     if (i == 0) {
-      handle(msg);
-      if (!finished_)
+      // Post the next receive before handling: a barrier release may make this node the last to arrive at the
+      // next barrier at once (a phase with no operations for its ranks), and the release it then sends to every
+      // node, itself included, must find a receive posted.
+      NodeMessage* m = msg;
+      const auto* release = std::get_if<BarrierRelease>(m);
+      if (release == nullptr || release->phase >= 0)
         recv = mailbox_->get_async<NodeMessage>(&msg);
+      handle(m);
     } else {
       Request* q = in_flight_[static_cast<size_t>(i - 1)].request;
       in_flight_[static_cast<size_t>(i - 1)] = in_flight_.back();
