@@ -203,6 +203,9 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       Reader r = mech.object("timeouts");
       mc.timeouts.enabled = r.boolean("enabled", false);
       mc.timeouts.timeout_s = r.duration_s("timeout", 0);
+      mc.timeouts.resend_delay_s = r.duration_s("resend_delay", 0);
+      if (mc.timeouts.resend_delay_s < 0)
+        r.fail("resend_delay", "expected a duration >= 0");
       if (mc.timeouts.enabled && mc.timeouts.timeout_s <= 0)
         r.fail("timeout", "expected a positive duration when timeouts are enabled");
       r.finish();
@@ -298,7 +301,8 @@ nlohmann::json to_json(const PlatformConfig& p)
            {{"enabled", m.lock_callbacks.enabled},
             {"rtt", m.lock_callbacks.rtt_s},
             {"cpu_per_callback", m.lock_callbacks.cpu_per_callback_s}}},
-          {"timeouts", {{"enabled", m.timeouts.enabled}, {"timeout", m.timeouts.timeout_s}}},
+          {"timeouts", {{"enabled", m.timeouts.enabled}, {"timeout", m.timeouts.timeout_s},
+                        {"resend_delay", m.timeouts.resend_delay_s}}},
           {"oversubscription",
            {{"enabled", m.oversubscription.enabled},
             {"cost_per_extra_thread", m.oversubscription.cost_per_extra_thread_s}}},

@@ -111,6 +111,11 @@ struct TimeoutConfig {
   // "timeout": a client gives up on a request not answered within this time and resends it; the server
   // still serves the abandoned copy (its reply is dropped).
   double timeout_s = 0;
+  // "resend_delay": time between the timeout and the resend. In Lustre a timed-out request fails its import:
+  // the client reconnects before it resends, which takes at least a connect round trip (seconds with the
+  // default connect timeouts). 0 = resend at once. With 0 and a timeout below the queueing delay, every copy
+  // times out and the run never ends (congestion collapse): a delay lets the queue drain.
+  double resend_delay_s = 0;
 };
 
 struct OversubscriptionConfig {

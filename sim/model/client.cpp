@@ -103,10 +103,15 @@ void ClientNode::fire_timers()
         try_send(t.rank);
         break;
       case TimerKind::Complete:
-        complete(t.rank);
+        if (ranks_[t.rank].outstanding != nullptr && ranks_[t.rank].outstanding->seq == t.seq)
+          complete(t.rank);
         break;
       case TimerKind::Timeout:
         on_timeout(t.rank, t.seq);
+        break;
+      case TimerKind::Resend:
+        if (ranks_[t.rank].outstanding != nullptr && ranks_[t.rank].outstanding->seq == t.seq)
+          transmit(ranks_[t.rank].outstanding);
         break;
     }
   }
@@ -223,6 +228,7 @@ void ClientNode::on_reply(Request* q)
     delete q;  // reply to a copy the client already gave up on
     return;
   }
+  q->replied = true;  // the client now only finishes its own part: no timeout, no resend
   timers_.push(Timer{sg4::Engine::get_clock() + ctx_.platform.clients.rpc_overhead_s, q->local_rank,
                      TimerKind::Complete, q->seq});
 }
@@ -230,7 +236,7 @@ void ClientNode::on_reply(Request* q)
 void ClientNode::on_timeout(uint32_t r, uint64_t seq)
 {
   auto& s = ranks_[r];
-  if (s.outstanding == nullptr || s.outstanding->seq != seq)
+  if (s.outstanding == nullptr || s.outstanding->seq != seq || s.outstanding->replied)
     return;
   XBT_DEBUG("rank %d: request %llu timed out, resending", first_rank_ + static_cast<int>(r),
             static_cast<unsigned long long>(seq));
@@ -240,7 +246,11 @@ void ClientNode::on_timeout(uint32_t r, uint64_t seq)
   q->abandoned = false;
   q->seq = ++s.seq;
   s.outstanding = q;
-  transmit(q);
+  const double delay = ctx_.platform.mds.timeouts.resend_delay_s;
+  if (delay > 0)
+    timers_.push(Timer{sg4::Engine::get_clock() + delay, r, TimerKind::Resend, q->seq});
+  else
+    transmit(q);
 }
 
 void ClientNode::complete(uint32_t r)

@@ -43,7 +43,7 @@ public:
   void operator()();
 
 private:
-  enum class TimerKind : unsigned char { Ready, Complete, Timeout };
+  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend };
   struct Timer {
     double t;
     uint32_t rank;

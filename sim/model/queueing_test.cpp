@@ -189,9 +189,13 @@ struct ClosedLoop {
 constexpr double kOpOverhead_s = 20e-6;
 constexpr double kRpcOverhead_s = 30e-6;
 
-ClosedLoop run_closed_loop(int ranks, int c, double S, const std::string& distribution, uint64_t files)
+ClosedLoop run_closed_loop(int ranks, int c, double S, const std::string& distribution, uint64_t files,
+                           double timeout_s = 0, double resend_delay_s = 0)
 {
   auto j = mds_platform(c, S, distribution);
+  if (timeout_s > 0)
+    j["mds"]["mechanisms"] = {
+        {"timeouts", {{"enabled", true}, {"timeout", timeout_s}, {"resend_delay", resend_delay_s}}}};
   j["clients"]["rpc_overhead"] = kRpcOverhead_s;
   j["clients"]["op_overhead"] = {{"stat", kOpOverhead_s}};
   auto platform = pfsim::config::parse_platform(j, "test");
@@ -281,4 +285,64 @@ TEST_CASE("Little's law holds for the MDS records and for the closed loop", "[qu
   // And the server's share of that latency is W: R = W + the fixed client and network delays (the
   // float latencies round at 1e-7 relative; 1% is the same ramp margin).
   CHECK(R == Approx(W + r.r0_s - S).epsilon(0.01));
+}
+
+// Timeouts and resends (mechanism d). N = 16 ranks on c = 2 threads with S = 200 us: saturated, so a stat
+// spends about N S / c = 1.6 ms at the server.
+TEST_CASE("timeouts longer than the round trip never fire", "[queueing][timeouts]")
+{
+  auto r = run_closed_loop(16, 2, 200e-6, "deterministic", 8000, 10e-3);
+  INFO("X " << r.x_per_s << "/s, resends " << r.records.resends);
+  CHECK(r.records.resends == 0);
+  CHECK(r.records.servers.at(0).abandoned == 0);
+  CHECK(r.x_per_s == Approx(2 / 200e-6).epsilon(0.03));
+}
+
+TEST_CASE("a timeout below the queueing delay spends service on abandoned copies", "[queueing][timeouts]")
+{
+  // T = 1 ms < 1.6 ms: requests time out while queued; the client resends 5 ms later (its reconnect), and the
+  // server still serves the abandoned copy. (Resending at once would never end: 16 clients would offer a
+  // copy every millisecond each, 16k/s against 10k/s of service, so every copy would time out.)
+  const double S = 200e-6;
+  const int c = 2;
+  const uint64_t files = 8000;
+  auto r = run_closed_loop(16, c, S, "deterministic", files, 1e-3, 5e-3);
+  const auto& mds = r.records.servers.at(0);
+  INFO("goodput " << r.x_per_s << "/s, served " << mds.served << ", abandoned " << mds.abandoned << ", resends "
+                  << r.records.resends);
+  CHECK(r.records.resends > 0);
+  CHECK(mds.abandoned > 0);
+  // Every completed stat had one copy served and not abandoned by then; resends add copies.
+  CHECK(mds.served - mds.abandoned >= files);
+  CHECK(mds.served <= files + r.records.resends);
+  // Goodput falls well below capacity (service wasted on abandoned copies, clients waiting to resend).
+  CHECK(r.x_per_s < 0.9 * c / S);
+}
+
+TEST_CASE("a resend delay of its own does nothing when no request times out", "[queueing][timeouts]")
+{
+  auto r = run_closed_loop(16, 2, 200e-6, "deterministic", 8000, 10e-3, 5e-3);
+  CHECK(r.records.resends == 0);
+  CHECK(r.x_per_s == Approx(2 / 200e-6).epsilon(0.03));
+}
+
+TEST_CASE("a timeout that falls in the client's work after the reply is not a timeout", "[queueing][timeouts]")
+{
+  // One rank, S = 200 us, reply after ~220 us, then 1 ms of client work under the RPC slot; the 0.5 ms
+  // timeout falls inside that work. The reply has arrived: nothing is resent, and every stat takes R0.
+  const double S = 200e-6;
+  const double overhead = 1e-3;
+  auto j = mds_platform(1, S, "deterministic");
+  j["clients"]["rpc_overhead"] = overhead;
+  j["mds"]["mechanisms"] = {{"timeouts", {{"enabled", true}, {"timeout", 0.5e-3}}}};
+  auto platform = pfsim::config::parse_platform(j, "test");
+  pfsim::SyntheticWorkload workload(pfsim::metabench_params(1, 200, "unique", {"stat"}));
+  auto opts = quiet_options();
+  opts.ranks_per_node = 1;
+  auto rec = pfsim::run_simulation(platform, workload, opts);
+  const auto& ph = rec.phases.at(0);
+  CHECK(rec.resends == 0);
+  CHECK(ph.ops == 200);
+  const double r0 = one_way_s(kRequest_B) + S + one_way_s(kReply_B) + overhead;
+  CHECK(ph.ops / (ph.end_s - ph.start_s) == Approx(1 / r0).epsilon(0.01));
 }

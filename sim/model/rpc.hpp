@@ -17,6 +17,7 @@ struct Request {
   double arrived_s = 0;     // arrival at the server
   uint64_t seq = 0;         // client-side sequence, to recognise replies to abandoned copies
   bool abandoned = false;   // the client gave up on this copy (timeout) and resent it
+  bool replied = false;     // its reply has arrived (a timeout after this point changes nothing)
 };
 
 struct Reply {
