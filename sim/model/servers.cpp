@@ -61,8 +61,11 @@ void Journal::reserve(double bytes)
       space_->wait(lock);
     }
   }
+  const bool first = pending_B_ <= 0;
+  if (first)
+    txn_start_s_ = sg4::Engine::get_clock();  // the update opens a new transaction: its commit timer starts
   pending_B_ += bytes;
-  if (pending_B_ >= cfg_.capacity_B / 4)
+  if (first || pending_B_ >= cfg_.capacity_B / 4)
     wake_->notify_one();
 }
 
@@ -71,8 +74,17 @@ void Journal::run()
   for (;;) {
     {
       std::unique_lock<sg4::Mutex> lock(*mutex_);
-      if (pending_B_ < cfg_.capacity_B / 4)
-        wake_->wait_for(lock, cfg_.commit_interval_s);
+      // As jbd2: no running transaction, no timer (an idle journal schedules nothing, so a run whose actors
+      // are all blocked ends as a deadlock instead of ticking forever); a transaction commits commit_interval
+      // after its first update, or earlier once it fills a quarter of the journal.
+      while (pending_B_ <= 0)
+        wake_->wait(lock);
+      while (pending_B_ < cfg_.capacity_B / 4) {
+        const double left = txn_start_s_ + cfg_.commit_interval_s - sg4::Engine::get_clock();
+        if (left <= 0)
+          break;
+        wake_->wait_for(lock, left);
+      }
       committing_B_ = pending_B_;
       pending_B_ = 0;
     }

@@ -52,6 +52,7 @@ private:
   config::JournalConfig cfg_;
   simgrid::s4u::Disk* disk_;
   double pending_B_ = 0;
+  double txn_start_s_ = 0;  // when the running transaction got its first update
   double committing_B_ = 0;
   double committed_B_ = 0;
   simgrid::s4u::MutexPtr mutex_;
