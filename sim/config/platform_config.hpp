@@ -133,7 +133,7 @@ struct PartitionConfig {
 struct JournalConfig {
   bool enabled = true;
   double bytes_per_update_B = 4096;  // "bytes_per_update": journal bytes written per update (one block)
-  double commit_interval_s = 5;      // "commit_interval": jbd2 commit period
+  double commit_interval_s = 5;      // "commit_interval": a transaction commits this long after its first update (jbd2)
   double capacity_B = 400.0 * 1048576;  // "capacity": journal size; updates block when it is full
   double disk_write_Bps = 200e6;     // "disk_write": MDT device sequential write bandwidth
 };
