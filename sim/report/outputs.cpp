@@ -13,24 +13,43 @@
 
 namespace pfsim {
 
+AtomicFile::AtomicFile(std::string path)
+    : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())),
+      out_(tmp_, std::ios::binary | std::ios::trunc)
+{
+  if (!out_)
+    throw std::runtime_error(path_ + ": cannot write (temporary " + tmp_ + ")");
+}
+
+AtomicFile::~AtomicFile()
+{
+  if (!done_) {
+    out_.close();
+    std::remove(tmp_.c_str());
+  }
+}
+
+void AtomicFile::commit()
+{
+  out_.flush();
+  const bool ok = static_cast<bool>(out_);
+  out_.close();
+  done_ = true;
+  if (!ok) {
+    std::remove(tmp_.c_str());
+    throw std::runtime_error(path_ + ": write failed");
+  }
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    std::remove(tmp_.c_str());
+    throw std::runtime_error(path_ + ": cannot rename temporary file into place");
+  }
+}
+
 void write_file_atomic(const std::string& path, const std::string& content)
 {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw std::runtime_error(path + ": cannot write (temporary " + tmp + ")");
-    out << content;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error(path + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot rename temporary file into place");
-  }
+  AtomicFile f(path);
+  f.out() << content;
+  f.commit();
 }
 
 double phase_rate(const PhaseRecord& p)
@@ -112,20 +131,24 @@ void write_latency_files(const std::string& dir, const std::string& prefix, cons
 {
   std::filesystem::create_directories(dir);
   for (const auto& p : records.phases) {
-    std::vector<OpSample> s = p.samples;
-    std::stable_sort(s.begin(), s.end(), [](const OpSample& a, const OpSample& b) {
-      return a.rank != b.rank ? a.rank < b.rank : a.start_s < b.start_s;
+    // Rank order, then start time: sort 4-byte indices, not copies of the samples, and stream the lines.
+    const auto& s = p.samples;
+    std::vector<uint32_t> order(s.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&s](uint32_t a, uint32_t b) {
+      return s[a].rank != s[b].rank ? s[a].rank < s[b].rank : s[a].start_s < s[b].start_s;
     });
-    std::string text = "time,runtime\n";
-    text.reserve(s.size() * 24 + 16);
-    char buf[64];
-    for (const auto& x : s) {
-      std::snprintf(buf, sizeof buf, "%.7f,%.4e\n", x.start_s, x.runtime_s);
-      text += buf;
-    }
     std::string name = p.name;
     std::replace(name.begin(), name.end(), ' ', '_');
-    write_file_atomic(dir + "/" + prefix + "-" + std::to_string(p.iteration) + "-" + name + "-all.csv", text);
+    AtomicFile f(dir + "/" + prefix + "-" + std::to_string(p.iteration) + "-" + name + "-all.csv");
+    f.out() << "time,runtime\n";
+    char buf[64];
+    for (uint32_t i : order) {
+      int n = std::snprintf(buf, sizeof buf, "%.7f,%.4e\n", s[i].start_s, s[i].runtime_s);
+      f.out().write(buf, n);
+    }
+    f.commit();
   }
 }
 

@@ -5,9 +5,27 @@
 #include "report/records.hpp"
 
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <string>
 
 namespace pfsim {
+
+// A file written under a temporary name and renamed into place by commit(); destroyed without commit()
+// (an error on the way), it removes the temporary and leaves nothing at `path`.
+class AtomicFile {
+public:
+  explicit AtomicFile(std::string path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  std::ofstream& out() { return out_; }
+  void commit();
+
+private:
+  std::string path_, tmp_;
+  std::ofstream out_;
+  bool done_ = false;
+};
 
 void write_file_atomic(const std::string& path, const std::string& content);
 
