@@ -103,15 +103,16 @@ void ClientNode::fire_timers()
         try_send(t.rank);
         break;
       case TimerKind::Complete:
-        if (ranks_[t.rank].outstanding != nullptr && ranks_[t.rank].outstanding->seq == t.seq)
+        if (current(t) != nullptr)
           complete(t.rank);
         break;
       case TimerKind::Timeout:
-        on_timeout(t.rank, t.seq);
+        if (Request* q = current(t); q != nullptr && !q->replied)
+          on_timeout(t.rank);
         break;
       case TimerKind::Resend:
-        if (ranks_[t.rank].outstanding != nullptr && ranks_[t.rank].outstanding->seq == t.seq)
-          transmit(ranks_[t.rank].outstanding);
+        if (Request* q = current(t))
+          transmit(q);
         break;
     }
   }
@@ -233,24 +234,25 @@ void ClientNode::on_reply(Request* q)
                      TimerKind::Complete, q->seq});
 }
 
-void ClientNode::on_timeout(uint32_t r, uint64_t seq)
+Request* ClientNode::current(const Timer& t) const
+{
+  Request* q = ranks_[t.rank].outstanding;
+  return q != nullptr && q->seq == t.seq ? q : nullptr;
+}
+
+void ClientNode::on_timeout(uint32_t r)
 {
   auto& s = ranks_[r];
-  if (s.outstanding == nullptr || s.outstanding->seq != seq || s.outstanding->replied)
-    return;
   XBT_DEBUG("rank %d: request %llu timed out, resending", first_rank_ + static_cast<int>(r),
-            static_cast<unsigned long long>(seq));
+            static_cast<unsigned long long>(s.outstanding->seq));
   s.outstanding->abandoned = true;  // the server still serves it; its reply will be dropped
   ctx_.records.resends++;
   auto* q = new Request(*s.outstanding);
   q->abandoned = false;
   q->seq = ++s.seq;
   s.outstanding = q;
-  const double delay = ctx_.platform.mds.timeouts.resend_delay_s;
-  if (delay > 0)
-    timers_.push(Timer{sg4::Engine::get_clock() + delay, r, TimerKind::Resend, q->seq});
-  else
-    transmit(q);
+  // A zero delay fires in this same pass of fire_timers().
+  timers_.push(Timer{sg4::Engine::get_clock() + ctx_.platform.mds.timeouts.resend_delay_s, r, TimerKind::Resend, q->seq});
 }
 
 void ClientNode::complete(uint32_t r)

@@ -78,7 +78,9 @@ private:
   void transmit(Request* q);
   void on_reply(Request* q);
   void complete(uint32_t r);
-  void on_timeout(uint32_t r, uint64_t seq);
+  // The outstanding copy a timer was set for, or nullptr if that copy was completed or replaced since.
+  Request* current(const Timer& t) const;
+  void on_timeout(uint32_t r);
   void handle(NodeMessage* msg);
   void fire_timers();
   double load_delay(const OpRequest& op, int rank);

@@ -49,9 +49,7 @@ std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, RunRecords& reco
     if (!rec.samples.empty()) {
       std::vector<OpSample> s = std::move(rec.samples);
       rec.samples = {};
-      std::stable_sort(s.begin(), s.end(), [](const OpSample& a, const OpSample& b) {
-        return a.rank != b.rank ? a.rank < b.rank : a.start_s < b.start_s;
-      });
+      std::stable_sort(s.begin(), s.end(), rank_then_start);
       ph.samples.reserve(s.size() / 2 + 1);
       size_t i = 0;
       while (i < s.size()) {

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
@@ -133,12 +135,11 @@ void write_latency_files(const std::string& dir, const std::string& prefix, cons
   for (const auto& p : records.phases) {
     // Rank order, then start time: sort 4-byte indices, not copies of the samples, and stream the lines.
     const auto& s = p.samples;
+    if (s.size() > std::numeric_limits<uint32_t>::max())
+      throw std::runtime_error("phase " + p.name + ": more than 2^32 samples for one latency file");
     std::vector<uint32_t> order(s.size());
-    for (uint32_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&s](uint32_t a, uint32_t b) {
-      return s[a].rank != s[b].rank ? s[a].rank < s[b].rank : s[a].start_s < s[b].start_s;
-    });
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&s](uint32_t a, uint32_t b) { return rank_then_start(s[a], s[b]); });
     std::string name = p.name;
     std::replace(name.begin(), name.end(), ' ', '_');
     AtomicFile f(dir + "/" + prefix + "-" + std::to_string(p.iteration) + "-" + name + "-all.csv");

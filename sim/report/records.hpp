@@ -15,6 +15,11 @@ struct OpSample {
   float start_s;    // start relative to the phase start
   float runtime_s;  // duration as the application sees it
 };
+// The order of latency files: by rank, then by start time.
+inline bool rank_then_start(const OpSample& a, const OpSample& b)
+{
+  return a.rank != b.rank ? a.rank < b.rank : a.start_s < b.start_s;
+}
 
 struct PhaseRecord {
   std::string name;
