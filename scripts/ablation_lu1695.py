@@ -69,8 +69,7 @@ def main():
                  "shared": errors(s, M.measured("shared")), "fit": report}
         print(json.dumps({k: entry[k] for k in ("mechanisms", "features", "unique", "shared")}), flush=True)
         results.append(entry)
-        with open(os.path.join(out_dir, "ablation.json"), "w") as f:
-            json.dump(results, f, indent=1)
+        M.write_atomic(os.path.join(out_dir, "ablation.json"), json.dumps(results, indent=1))
     lines = ["| mechanisms | rise | peak at 64 nodes | decline | flat stats | shared collapse | unique RMS err | unique max err | unique pts within 10% | shared RMS err |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     yn = lambda b: "yes" if b else "no"
@@ -79,9 +78,9 @@ def main():
         lines.append(f"| {e['mechanisms']} | {yn(f['rise'])} | {yn(f['peak64'])} | {yn(f['decline'])} | {yn(f['flatstat'])} | "
                      f"{yn(f['collapse'])} | {100 * u['rms_rel_error']:.1f}% | {100 * u['max_abs_rel_error']:.1f}% | "
                      f"{u['points_within_10pct']}/{u['points']} | {100 * sh['rms_rel_error']:.1f}% |")
-    with open(os.path.join(out_dir, "ablation.md"), "w") as f:
-        f.write(f"Ablation (scripts/ablation_lu1695.py, {a.files} files per run, {a.max_evals} evaluations per fit)\n\n")
-        f.write("\n".join(lines) + "\n")
+    M.write_atomic(os.path.join(out_dir, "ablation.md"),
+                   f"Ablation (scripts/ablation_lu1695.py, {a.files} files per run, {a.max_evals} evaluations per fit)\n\n"
+                   + "\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
 

@@ -80,11 +80,7 @@ def calibration_note(mechs, refit):
 
 def write_outputs(a, fitted, report):
     for path, obj in ((a.out, fitted), (a.report, report)):
-        tmp = path + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(obj, f, indent=2)
-            f.write("\n")
-        os.replace(tmp, path)
+        M.write_atomic(path, json.dumps(obj, indent=2) + "\n")
 
 
 def main():

@@ -14,6 +14,14 @@ BASE_PLATFORM = os.path.join(ROOT, "platforms", "cray-xe6-lustre2.1.json")
 COLUMNS = {"create": "creates", "stat": "stats", "unlink": "unlinks"}
 
 
+def write_atomic(path, text):
+    """Writes `text` under a temporary name and renames it into place (nothing half-written on failure)."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def measured(dir_mode):
     with open(MEASURED) as f:
         rows = [r for r in csv.DictReader(l for l in f if not l.startswith("#"))]

@@ -35,13 +35,6 @@ def summarize(rates):
     return out
 
 
-def write_atomic(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--counts", default="1,2,4,6,12")
@@ -69,7 +62,7 @@ def main():
             print(json.dumps({x: entry[x] for x in ("partitions", "cross_partition_factor", "plateau_5pct")}), flush=True)
             results.append(entry)
     out_dir = os.path.join(M.ROOT, "validation", "lu1695")
-    write_atomic(os.path.join(out_dir, "smp-partitions.json"), json.dumps(
+    M.write_atomic(os.path.join(out_dir, "smp-partitions.json"), json.dumps(
         {"platform": os.path.relpath(FITTED, M.ROOT), "files": a.files, "ranks": RANKS, "results": results}, indent=1) + "\n")
     pct = lambda x: f"{100 * x:.0f}%"
     lines = [f"SMP partitions on the fitted LU-1695 platform, unique directories, {a.files} files "
@@ -82,7 +75,7 @@ def main():
         lines.append(f"| {e['partitions']} ({e['cores_each']}) | {e['cross_partition_factor']:g} | {pct(c['at_8192_of_peak'])} | "
                      f"{pct(c['worst_after_peak_of_peak'])} | {pct(u['at_8192_of_peak'])} | {pct(u['worst_after_peak_of_peak'])} | "
                      f"{s['min'] / 1000:.1f}k..{s['max'] / 1000:.1f}k | {'yes' if e['plateau_5pct'] else 'no'} |")
-    write_atomic(os.path.join(out_dir, "smp-partitions.md"), "\n".join(lines) + "\n")
+    M.write_atomic(os.path.join(out_dir, "smp-partitions.md"), "\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
 
