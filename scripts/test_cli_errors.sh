@@ -95,6 +95,10 @@ expect_error unknown-option-replay "--platfrom" "replay" -- \
   replay "$tmp" --platfrom "$good_platform"
 expect_error unknown-option-workbench "-Q" "mdworkbench" -- \
   mdworkbench --platform "$good_platform" -Q=3
+expect_error time-limit-not-a-duration "--time-limit" "abc" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --time-limit abc
+expect_error time-limit-zero "--time-limit" "positive" -- \
+  mdworkbench --platform "$good_platform" -I 2 --time-limit 0s
 expect_error unknown-command "frob" -- \
   frob --platform "$good_platform"
 

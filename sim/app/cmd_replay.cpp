@@ -59,6 +59,7 @@ const std::vector<OptSpec> kCommonOpts{
                              "(default for a trace recorded with --latency-all)"},
     {"--no-samples", false, "keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway); --out then has per-RPC percentiles only"},
     {"--no-dataset-ops", false, "leave out md-workbench's mkdir/rmdir of the data sets"},
+    {"--time-limit", true, "T simulated time (e.g. 600s) after which an unfinished run stops with an error"},
     {"--quiet", false, "no phase lines on stdout"},
     {"--verbose", false, "SimGrid's info messages"},
     {"--help", false, "this text"},
@@ -229,6 +230,7 @@ int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptio
   RunOptions o;
   o.ranks_per_node = opt_int(a, "--ranks-per-node", 0, 0);
   o.seed = static_cast<uint64_t>(opt_int(a, "--seed", 1, 0));
+  o.time_limit_s = time_limit_s(opt(a, "--time-limit"));
   // Per-operation samples (16 bytes each) are kept only where a report reads them: latency files, the
   // results JSON (per-kind latencies of md-real-io operations), md-workbench and mdtest summaries.
   o.keep_samples = !flag(a, "--no-samples") &&

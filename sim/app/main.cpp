@@ -67,6 +67,8 @@ const std::vector<OptSpec> kCommon{
     {"--set", true, "PATH=VALUE override one platform field, e.g. mds.threads.max=64 (repeatable)"},
     {"--ranks-per-node", true, "K ranks per client node (default: the platform's clients.ranks_per_node)"},
     {"--seed", true, "S random seed (default 1); same inputs and seed give identical outputs"},
+    {"--time-limit", true, "T simulated time (e.g. 600s) after which an unfinished run stops with an error "
+                           "(guards against configurations that never end, such as timeouts in congestion collapse)"},
     {"--verbose", false, "SimGrid's info messages"},
     {"--quiet", false, "no summary on stdout"},
     {"--help", false, "this text"},
@@ -304,6 +306,7 @@ pfsim::RunOptions run_options(const Cli& c, const pfsim::WorkloadSpec& spec)
   o.ranks_per_node = spec.ranks_per_node;
   o.seed = spec.seed;
   o.keep_samples = !opt(c, "--latency-dir").empty();
+  o.time_limit_s = pfsim::app::time_limit_s(opt(c, "--time-limit"));
   if (!has_flag(c, "--verbose"))
     o.simgrid_args.push_back("--log=root.thres:warning");
   for (const auto& a : c.simgrid_args)

@@ -346,3 +346,36 @@ TEST_CASE("a timeout that falls in the client's work after the reply is not a ti
   const double r0 = one_way_s(kRequest_B) + S + one_way_s(kReply_B) + overhead;
   CHECK(ph.ops / (ph.end_s - ph.start_s) == Approx(1 / r0).epsilon(0.01));
 }
+
+TEST_CASE("a run in congestion collapse stops at the time limit with an error", "[queueing][timeouts][limit]")
+{
+  // 16 ranks, 2 threads, S = 200 us: a stat waits ~1.6 ms, the timeout is 1 ms and copies are resent at
+  // once. Every copy times out (16 copies per ms offered against 10 per ms served), so the run would never
+  // end; the watchdog stops it after 0.5 s simulated, naming the resends.
+  auto j = mds_platform(2, 200e-6, "deterministic");
+  j["mds"]["mechanisms"] = {{"timeouts", {{"enabled", true}, {"timeout", 1e-3}, {"resend_delay", 0}}}};
+  auto platform = pfsim::config::parse_platform(j, "test");
+  pfsim::SyntheticWorkload workload(pfsim::metabench_params(16, 2000, "unique", {"stat"}));
+  auto opts = quiet_options();
+  opts.ranks_per_node = 1;
+  opts.time_limit_s = 0.5;
+  CHECK_THROWS_WITH(pfsim::run_simulation(platform, workload, opts),
+                    Catch::Contains("time limit of 0.5") && Catch::Contains("resends"));
+}
+
+TEST_CASE("a time limit the run stays under changes nothing", "[queueing][limit]")
+{
+  // The saturated closed loop of "closed loop far above the pool size" (8000 stats at c/S = 10k/s, 0.8 s)
+  // with a 10 s limit: it finishes, at c/S.
+  auto j = mds_platform(2, 200e-6, "deterministic");
+  auto platform = pfsim::config::parse_platform(j, "test");
+  pfsim::SyntheticWorkload workload(pfsim::metabench_params(16, 8000, "unique", {"stat"}));
+  auto opts = quiet_options();
+  opts.ranks_per_node = 1;
+  opts.time_limit_s = 10;
+  auto rec = pfsim::run_simulation(platform, workload, opts);
+  const auto& ph = rec.phases.at(0);
+  REQUIRE(ph.ops == 8000);
+  CHECK(rec.end_s < 10);
+  CHECK(ph.ops / (ph.end_s - ph.start_s) == Approx(2 / 200e-6).epsilon(0.03));
+}

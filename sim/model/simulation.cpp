@@ -70,8 +70,33 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
     ClientNode* c = clients.back().get();
     sg4::Actor::create("node-" + std::to_string(n), built.clients[n], [c] { (*c)(); });
   }
+  // The watchdog is a daemon: a run that finishes first ends it, so it never lengthens a run. Created last
+  // and only when asked, so runs without a limit keep their actors (and outputs) unchanged.
+  bool time_limit_hit = false;
+  if (options.time_limit_s > 0) {
+    const double limit = options.time_limit_s;
+    sg4::Actor::create("watchdog", built.clients.front(), [limit, &time_limit_hit] {
+      sg4::this_actor::sleep_for(limit);
+      time_limit_hit = true;
+      sg4::Actor::kill_all();
+    })->daemonize();
+  }
   engine.run();
   records.end_s = sg4::Engine::get_clock();
+  if (time_limit_hit) {
+    uint64_t served = 0, abandoned = 0, done = 0;
+    for (const auto& s : records.servers) {
+      served += s.served;
+      abandoned += s.abandoned;
+    }
+    for (const auto& ph : records.phases)
+      done += ph.ops;
+    throw std::runtime_error("simulated time limit of " + std::to_string(options.time_limit_s) +
+                             " s reached before the workload finished (" + std::to_string(done) +
+                             " operations completed; servers served " + std::to_string(served) + " requests, " +
+                             std::to_string(abandoned) + " of them already abandoned by their client; " +
+                             std::to_string(records.resends) + " resends)");
+  }
   // The last barrier releases every node with phase -1; if the engine stopped before, actors deadlocked.
   if (ctx.arrived != 0 || (!records.phases.empty() && records.phases.back().end_s <= 0 &&
                            records.phases.back().ops + records.phases.back().items > 0))

@@ -15,6 +15,10 @@ struct RunOptions {
   uint64_t seed = 1;          // random streams (service-time sampling)
   bool keep_samples = false;  // keep every operation's (rank, start, runtime) for latency files
   std::vector<std::string> simgrid_args;  // e.g. "--log=pfsim_client.thres:debug"
+  // Simulated seconds after which a run that has not finished stops with an error (0: no limit). A guard
+  // against configurations that never end, e.g. RPC timeouts below the queueing delay resent at once
+  // (congestion collapse, docs/mechanisms.md (d)).
+  double time_limit_s = 0;
 };
 
 struct RunInfo {
