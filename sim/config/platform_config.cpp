@@ -27,6 +27,15 @@ nlohmann::json per_op_json(const PerOp<double>& table)
   return j;
 }
 
+nlohmann::json credits_json(const JournalConfig& jc)
+{
+  nlohmann::json j = {{"enabled", jc.credits_enabled}};
+  for (Op op : kAllOps)
+    if (jc.credits[op] > 0)
+      j[op_name(op)] = jc.credits[op];
+  return j;
+}
+
 nlohmann::json load_delay_json(const LoadDelayConfig& d)
 {
   nlohmann::json per = nlohmann::json::object();
@@ -172,6 +181,27 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       jr.fail("disk_write", "expected a positive bandwidth");
     if (mc.journal.enabled && mc.journal.capacity_B < mc.journal.bytes_per_update_B)
       jr.fail("capacity", "expected at least bytes_per_update");
+    mc.journal.block_size_B = jr.size_B("block_size", mc.journal.block_size_B);
+    if (mc.journal.block_size_B <= 0)
+      jr.fail("block_size", "expected a positive size");
+    mc.journal.commit_latency_s = jr.duration_s("commit_latency", mc.journal.commit_latency_s);
+    {
+      Reader cr = jr.object("credits");
+      mc.journal.credits_enabled = cr.boolean("enabled", mc.journal.credits_enabled);
+      const double max_credits = mc.journal.max_transaction_credits();
+      for (const auto& key : cr.keys()) {
+        if (key == "enabled")
+          continue;
+        auto op = op_from_name(key);
+        if (!op || !is_update(*op))
+          cr.fail(key, "expected an updating operation (create, unlink, mkdir, rmdir) with its credits");
+        mc.journal.credits[*op] = cr.number(key, 0, 0, 1e12);
+        if (mc.journal.credits_enabled && mc.journal.credits[*op] > max_credits)
+          cr.fail(key, "expected at most the transaction limit capacity / block_size / 4 = " +
+                           std::to_string(static_cast<long long>(max_credits)) + " credits");
+      }
+      cr.finish();
+    }
     jr.finish();
     Reader dl = m.object("dir_lock");
     mc.dir_lock.enabled = dl.boolean("enabled", mc.dir_lock.enabled);
@@ -287,7 +317,10 @@ nlohmann::json to_json(const PlatformConfig& p)
           {"bytes_per_update", m.journal.bytes_per_update_B},
           {"commit_interval", m.journal.commit_interval_s},
           {"capacity", m.journal.capacity_B},
-          {"disk_write", m.journal.disk_write_Bps}}},
+          {"disk_write", m.journal.disk_write_Bps},
+          {"block_size", m.journal.block_size_B},
+          {"commit_latency", m.journal.commit_latency_s},
+          {"credits", credits_json(m.journal)}}},
         {"dir_lock", {{"enabled", m.dir_lock.enabled}, {"hold", per_op_json(m.dir_lock.hold_s)}}},
         {"mechanisms",
          {{"contention",

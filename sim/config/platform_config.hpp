@@ -136,6 +136,19 @@ struct JournalConfig {
   double commit_interval_s = 5;      // "commit_interval": a transaction commits this long after its first update (jbd2)
   double capacity_B = 400.0 * 1048576;  // "capacity": journal size; updates block when it is full
   double disk_write_Bps = 200e6;     // "disk_write": MDT device sequential write bandwidth
+  double block_size_B = 4096;        // "block_size": journal block (jbd2 buffer); credits count blocks
+  // "commit_latency": fixed time of every commit on top of writing its bytes (the cache flush and the
+  // commit block of a jbd2 commit with barriers), s.
+  double commit_latency_s = 0;
+  // "credits": jbd2 handle credits (docs/mechanisms.md (g)). When enabled, an update opens a journal handle
+  // before it takes its parent directory's lock (Lustre 2.1 mdd_create/mdd_unlink: mdd_trans_start, then
+  // mdd_pdo_write_lock) and reserves "<op>" credits (blocks) in the running transaction until it ends; a
+  // transaction holds at most capacity / block_size / 4 credits (jbd2 j_max_transaction_buffers), used
+  // blocks plus the reservations of open handles. A handle that does not fit requests a commit and waits
+  // for the next transaction. An update without an entry reserves only the blocks it logs.
+  bool credits_enabled = false;
+  PerOp<double> credits;
+  double max_transaction_credits() const { return capacity_B / block_size_B / 4; }
 };
 
 struct DirLockConfig {

@@ -228,3 +228,15 @@ TEST_CASE("clients.load_delay: replayed excess scales with the population up to 
   pfsim::config::LoadDelayLaw zero;
   CHECK(zero.scale_recorded(1e-3, 5, 50, 0) == 1e-3);
 }
+
+TEST_CASE("journal credits: a reservation above the transaction limit, or for a non-update, is rejected", "[config]")
+{
+  // 400 MiB / 4 KiB / 4 = 25,600 credits per transaction (jbd2 j_max_transaction_buffers = j_maxlen / 4).
+  CHECK_THAT(error_of({{"mds", {{"journal", {{"credits", {{"enabled", true}, {"create", 30000}}}}}}}}),
+             Catch::Contains("mds.journal.credits.create") && Catch::Contains("25600"));
+  CHECK_THAT(error_of({{"mds", {{"journal", {{"credits", {{"enabled", true}, {"stat", 10}}}}}}}}),
+             Catch::Contains("mds.journal.credits.stat") && Catch::Contains("updating operation"));
+  CHECK_THAT(error_of({{"mds", {{"journal", {{"credits", {{"enabled", true}, {"create", -1}}}}}}}}),
+             Catch::Contains("mds.journal.credits.create"));
+  CHECK_THAT(error_of({{"mds", {{"journal", {{"block_size", "0B"}}}}}}), Catch::Contains("mds.journal.block_size"));
+}

@@ -44,7 +44,7 @@ public:
   std::vector<std::string> string_list(const std::string& key, const std::vector<std::string>& fallback);
   // A nested object; when absent, an empty object (all defaults).
   Reader object(const std::string& key);
-  // Keys of this object not read yet (for maps keyed by name, e.g. per-operation tables).
+  // Keys of this object (all of them, read or not; for maps keyed by name, e.g. per-operation tables).
   std::vector<std::string> keys() const;
   // Raw JSON of a field that is kept verbatim (e.g. "sources": documentation only).
   nlohmann::json raw(const std::string& key);

@@ -37,9 +37,10 @@ void ReplySender::run()
 
 // ---------------------------------------------------------------------------------------------- Journal
 
-Journal::Journal(const config::JournalConfig& cfg, sg4::Disk* disk)
-    : cfg_(cfg), disk_(disk), mutex_(sg4::Mutex::create()), space_(sg4::ConditionVariable::create()),
-      wake_(sg4::ConditionVariable::create())
+Journal::Journal(const config::JournalConfig& cfg, sg4::Disk* disk, ServerRecord& record)
+    : cfg_(cfg), disk_(disk), rec_(record), mutex_(sg4::Mutex::create()), space_(sg4::ConditionVariable::create()),
+      wake_(sg4::ConditionVariable::create()), replaced_(sg4::ConditionVariable::create()),
+      drained_(sg4::ConditionVariable::create())
 {
 }
 
@@ -53,19 +54,82 @@ void Journal::reserve(double bytes)
 {
   if (!cfg_.enabled)
     return;
-  // Fast path without a simcall: actors are cooperative, nothing runs between the test and the update.
+  // Fast path without a simcall: actors are cooperative, nothing runs between the test and the update. After
+  // a wait the update is made before the mutex is released: the release is a simcall, and another actor
+  // could otherwise test the state this update is about to change.
   if (pending_B_ + committing_B_ + bytes > cfg_.capacity_B) {
     std::unique_lock<sg4::Mutex> lock(*mutex_);
     while (pending_B_ + committing_B_ + bytes > cfg_.capacity_B) {
       wake_->notify_one();
       space_->wait(lock);
     }
+    append(bytes);
+    return;
   }
+  append(bytes);
+}
+
+void Journal::append(double bytes)
+{
   const bool first = pending_B_ <= 0;
   if (first)
     txn_start_s_ = sg4::Engine::get_clock();  // the update opens a new transaction: its commit timer starts
   pending_B_ += bytes;
   if (first || pending_B_ >= cfg_.capacity_B / 4)
+    wake_->notify_one();
+}
+
+void Journal::start_handle(double credits)
+{
+  const double max_credits = cfg_.max_transaction_credits();
+  const double log_B = credits * cfg_.block_size_B;
+  // Fast path without a simcall when nothing has to wait (actors are cooperative); after a wait the handle
+  // joins before the mutex is released (see reserve).
+  if (locked_ || outstanding_ + credits > max_credits || pending_B_ + committing_B_ + log_B > cfg_.capacity_B) {
+    std::unique_lock<sg4::Mutex> lock(*mutex_);
+    for (;;) {
+      if (locked_) {  // jbd2: T_LOCKED, wait for the next transaction
+        replaced_->wait(lock);
+      } else if (pending_B_ + committing_B_ + log_B > cfg_.capacity_B) {  // no log space until a commit ends
+        wake_->notify_one();
+        space_->wait(lock);
+      } else if (outstanding_ + credits > max_credits) {
+        // jbd2: "if the current transaction is already too large, then start to commit it" and sleep until
+        // it is locked and replaced; credits other handles return meanwhile go to later arrivals.
+        commit_requested_ = true;
+        wake_->notify_one();
+        replaced_->wait(lock);
+      } else {
+        break;
+      }
+    }
+    rec_.journal_handle_waits++;
+    join(credits);
+    return;
+  }
+  join(credits);
+}
+
+void Journal::join(double credits)
+{
+  const bool first = !has_updates();
+  if (first)
+    txn_start_s_ = sg4::Engine::get_clock();
+  outstanding_ += credits;
+  open_handles_++;
+  if (first)
+    wake_->notify_one();
+}
+
+void Journal::stop_handle(double credits, double bytes)
+{
+  // The handle's unused credits go back; the blocks it logged stay in the transaction.
+  outstanding_ += bytes / cfg_.block_size_B - credits;
+  open_handles_--;
+  pending_B_ += bytes;
+  if (locked_ && open_handles_ == 0)
+    drained_->notify_all();
+  else if (pending_B_ >= cfg_.capacity_B / 4)
     wake_->notify_one();
 }
 
@@ -76,18 +140,32 @@ void Journal::run()
       std::unique_lock<sg4::Mutex> lock(*mutex_);
       // As jbd2: no running transaction, no timer (an idle journal schedules nothing, so a run whose actors
       // are all blocked ends as a deadlock instead of ticking forever); a transaction commits commit_interval
-      // after its first update, or earlier once it fills a quarter of the journal.
-      while (pending_B_ <= 0)
+      // after its first update, or earlier once it fills a quarter of the journal or a handle does not fit.
+      while (!has_updates())
         wake_->wait(lock);
-      while (pending_B_ < cfg_.capacity_B / 4) {
+      while (!commit_requested_ && pending_B_ < cfg_.capacity_B / 4) {
         const double left = txn_start_s_ + cfg_.commit_interval_s - sg4::Engine::get_clock();
         if (left <= 0)
           break;
         wake_->wait_for(lock, left);
       }
+      if (cfg_.credits_enabled) {
+        // Lock the transaction and let its open handles finish (their updates belong to it).
+        commit_requested_ = false;
+        locked_ = true;
+        while (open_handles_ > 0)
+          drained_->wait(lock);
+        locked_ = false;
+        outstanding_ = 0;
+      }
       committing_B_ = pending_B_;
       pending_B_ = 0;
+      if (cfg_.credits_enabled)
+        replaced_->notify_all();
     }
+    rec_.journal_commits++;
+    if (cfg_.commit_latency_s > 0)
+      sg4::this_actor::sleep_for(cfg_.commit_latency_s);
     if (committing_B_ > 0) {
       XBT_DEBUG("journal commit of %.0f bytes", committing_B_);
       disk_->write(static_cast<sg_size_t>(committing_B_));
@@ -102,7 +180,7 @@ void Journal::run()
 
 MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, sg4::Disk* disk,
                      const ReplyRoute& route, int client_nodes, uint64_t seed, ServerRecord& record)
-    : cfg_(cfg), index_(index), host_(host), journal_(cfg.journal, disk),
+    : cfg_(cfg), index_(index), host_(host), journal_(cfg.journal, disk, record),
       replies_(route, host, "mds" + std::to_string(index)),
       client_nodes_(client_nodes), rng_(seed * 1000003ULL + static_cast<uint64_t>(index)), rec_(record)
 {
@@ -257,6 +335,14 @@ void MdsServer::serve(Request& r, int p)
   }
   double started = sg4::Engine::get_clock();
   compute(part, demand_s(r, p));
+  // A journal handle spans the update's section under its parent's lock (mdd_trans_start comes before
+  // mdd_pdo_write_lock in Lustre 2.1): a thread waiting for a shared directory holds its reservation.
+  const bool handle = update && cfg_.journal.enabled && cfg_.journal.credits_enabled;
+  const double credits = handle ? std::max(cfg_.journal.credits[r.op], cfg_.journal.bytes_per_update_B /
+                                                                           cfg_.journal.block_size_B)
+                                : 0;
+  if (handle)
+    journal_.start_handle(credits);
 
   bool locks_dir = r.shared_dir && (cfg_.dir_lock.enabled || cfg_.lock_callbacks.enabled);
   if (locks_dir) {
@@ -280,7 +366,9 @@ void MdsServer::serve(Request& r, int p)
       ds.holders++;
     }
   }
-  if (update)
+  if (handle)
+    journal_.stop_handle(credits, cfg_.journal.bytes_per_update_B);
+  else if (update)
     journal_.reserve(cfg_.journal.bytes_per_update_B);
 
   double now = sg4::Engine::get_clock();

@@ -38,26 +38,45 @@ private:
   simgrid::s4u::SemaphorePtr items_ = simgrid::s4u::Semaphore::create(0);
 };
 
-// The MDT journal (jbd2-like): updates append bytes; a commit writes them to the MDT disk every
-// commit_interval or when a quarter of the journal is used; updates block while the journal is full.
+// The MDT journal (jbd2-like): updates append bytes; a commit writes them to the MDT disk (commit_latency plus
+// bytes / disk_write) commit_interval after the transaction's first update, or when a quarter of the journal
+// is used; updates block while the journal is full. One commit at a time (kjournald2).
+// With credits (journal.credits): updates open handles that reserve credits in the running transaction
+// (start_handle) and return the unused ones when they end (stop_handle); a transaction holds at most
+// max_transaction_credits. A handle that does not fit requests a commit and sleeps until the transaction is
+// locked and replaced; a commit locks the transaction (new handles wait), waits for its open handles to end,
+// then opens the next one and writes. As jbd2 start_this_handle / jbd2_journal_stop / commit_transaction.
 class Journal {
 public:
-  Journal(const config::JournalConfig& cfg, simgrid::s4u::Disk* disk);
+  Journal(const config::JournalConfig& cfg, simgrid::s4u::Disk* disk, ServerRecord& record);
   void start(simgrid::s4u::Host* host);
   void reserve(double bytes);
+  void start_handle(double credits);
+  void stop_handle(double credits, double bytes);
   double committed_B() const { return committed_B_; }
 
 private:
   void run();
+  void append(double bytes);    // logs an update's bytes (no handle)
+  void join(double credits);    // a handle joins the running transaction
+  bool has_updates() const { return pending_B_ > 0 || open_handles_ > 0; }
   config::JournalConfig cfg_;
   simgrid::s4u::Disk* disk_;
+  ServerRecord& rec_;
   double pending_B_ = 0;
   double txn_start_s_ = 0;  // when the running transaction got its first update
   double committing_B_ = 0;
   double committed_B_ = 0;
+  // Credits (journal.credits): of the running transaction, its used blocks plus open handles' reservations.
+  double outstanding_ = 0;
+  int open_handles_ = 0;
+  bool locked_ = false;            // the commit waits for the open handles; no handle may start
+  bool commit_requested_ = false;  // a handle did not fit
   simgrid::s4u::MutexPtr mutex_;
   simgrid::s4u::ConditionVariablePtr space_;
   simgrid::s4u::ConditionVariablePtr wake_;
+  simgrid::s4u::ConditionVariablePtr replaced_;  // the running transaction was locked and a new one opened
+  simgrid::s4u::ConditionVariablePtr drained_;   // the locked transaction's last handle ended
 };
 
 // The cores of a CPU partition. A thread holds a core for the whole CPU part of a step (run to completion:

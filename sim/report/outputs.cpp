@@ -93,7 +93,9 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
                        {"mean_in_system", span > 0 ? s.area_in_system / span : 0.0},
                        {"throughput_per_s", span > 0 ? static_cast<double>(s.served) / span : 0.0},
                        {"mean_sojourn_s", s.served ? s.sojourn_sum_s / static_cast<double>(s.served) : 0.0},
-                       {"max_queue", s.max_queue}});
+                       {"max_queue", s.max_queue},
+                       {"journal_commits", s.journal_commits},
+                       {"journal_handle_waits", s.journal_handle_waits}});
   }
   out["servers"] = servers;
   out["resends"] = records.resends;

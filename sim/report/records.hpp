@@ -57,6 +57,8 @@ struct ServerRecord {
   int max_queue = 0;
   int threads_started = 0;
   double observed_until_s = 0;
+  uint64_t journal_commits = 0;       // MDT journal transactions committed
+  uint64_t journal_handle_waits = 0;  // updates that waited for a journal transaction (journal.credits)
 
   void change(double now, int delta)
   {
