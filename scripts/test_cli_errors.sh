@@ -99,8 +99,52 @@ expect_error time-limit-not-a-duration "--time-limit" "abc" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --time-limit abc
 expect_error time-limit-zero "--time-limit" "positive" -- \
   mdworkbench --platform "$good_platform" -I 2 --time-limit 0s
+expect_error set-empty-path "--set =5" "dotted field path" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set =5
+expect_error set-into-value "--set mds.cores.x=5" "mds.cores" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set mds.cores.x=5
+expect_error set-names-override "--set mds.cores=0" "mds.cores" -- \
+  replay "$tmp" --platform "$good_platform" --set mds.cores=0
+expect_error mdtest-F-and-D "-F and -D" -- \
+  mdtest --platform "$good_platform" --ranks 1 -n 1 -F -D
+expect_error mdtest-huge-w "-w" "1 PB" -- \
+  mdtest --platform "$good_platform" --ranks 1 -n 1 -w 100000000000000000
+expect_error replay-ranks-zero "--ranks" -- \
+  replay "$tmp" --platform "$good_platform" --ranks 0
+mkfifo "$tmp/fifo"
+expect_error latency-dir-is-a-fifo "$tmp/fifo" "expected a directory" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --latency-dir "$tmp/fifo"
+expect_error latency-dir-uncreatable "$tmp/fifo/sub" "cannot be created" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --latency-dir "$tmp/fifo/sub"
+expect_error latency-prefix-slash "--latency-prefix" "a/b" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --latency-dir "$tmp/ld" --latency-prefix a/b
 expect_error unknown-command "frob" -- \
   frob --platform "$good_platform"
+
+# --out onto something that is not a regular file, or into a missing directory: refused before the run
+# (exit 2), and the FIFO is left as it was.
+for target in "$tmp/fifo" "$tmp/no/such/dir/r.json"; do
+  "$pfsim" metabench --platform "$good_platform" --ranks 4 --files 100 --out "$target" >/dev/null 2>"$tmp/o.err"
+  rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/o.err")" -eq 1 ] && { [ "$target" != "$tmp/fifo" ] || [ -p "$tmp/fifo" ]; }; then
+    echo "ok   out-target $target: refused, exit 2"
+  else
+    echo "FAIL out-target $target: exit $rc: $(cat "$tmp/o.err")"
+    failures=$((failures + 1))
+  fi
+done
+
+# A failing sweep point ends the sweep with exit 1 (it used to wait forever for points it never started).
+timeout 60 "$pfsim" sweep --platform "$good_platform" --workload "$tmp/good-workload.json" --ranks 2,4,8 \
+  --csv "$tmp/fail.csv" --set mds.mechanisms.timeouts.enabled=true --set mds.mechanisms.timeouts.timeout=10us \
+  --set mds.mechanisms.timeouts.resend_delay=1ms >/dev/null 2>"$tmp/fail.err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ ! -e "$tmp/fail.csv" ] && grep -q "timed out 101 times" "$tmp/fail.err"; then
+  echo "ok   failing sweep point: exit 1, no CSV"
+else
+  echo "FAIL failing sweep point: exit $rc (124 = still running after 60 s)"
+  failures=$((failures + 1))
+fi
 
 # Help exits 0 and lists the options of the command.
 for c in run sweep mdtest metabench replay mdworkbench; do

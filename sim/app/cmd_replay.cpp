@@ -174,8 +174,10 @@ double opt_num(const Args& a, const std::string& k, double d, double min, double
       throw std::invalid_argument("");
     return v;
   } catch (const std::exception&) {
-    throw std::invalid_argument("option " + k + ": expected a number in [" + std::to_string(min) + ", " +
-                                std::to_string(max) + "], got \"" + it->second + "\"");
+    std::ostringstream range;
+    range << "[" << min << ", " << max << "]";
+    throw std::invalid_argument("option " + k + ": expected a number in " + range.str() + ", got \"" + it->second +
+                                "\"");
   }
 }
 
@@ -187,37 +189,24 @@ int opt_int(const Args& a, const std::string& k, int d, int min)
   return static_cast<int>(v);
 }
 
+void check_output_paths(const Args& a)
+{
+  check_output_file("--out", opt(a, "--out"));
+  check_output_dir("--latency-dir", opt(a, "--latency-dir"));
+  check_file_prefix("--latency-prefix", opt(a, "--latency-prefix"));
+  check_distinct_outputs({{"--out", opt(a, "--out")}, {"--latency-dir", opt(a, "--latency-dir")}});
+}
+
 config::PlatformConfig platform_of(const Args& a)
 {
   std::string file = opt(a, "--platform");
   if (file.empty())
     throw std::invalid_argument("missing --platform FILE");
-  auto j = config::load_json_file(file);
-  for (const auto& s : a.sets) {
-    auto eq = s.find('=');
-    if (eq == std::string::npos)
-      throw std::invalid_argument("--set " + s + ": expected path=value");
-    nlohmann::json* node = &j;
-    std::stringstream ss(s.substr(0, eq));
-    std::string part;
-    std::vector<std::string> parts;
-    while (std::getline(ss, part, '.'))
-      parts.push_back(part);
-    for (size_t i = 0; i + 1 < parts.size(); ++i)
-      node = &(*node)[parts[i]];
-    nlohmann::json v;
-    try {
-      v = nlohmann::json::parse(s.substr(eq + 1));
-    } catch (const std::exception&) {
-      v = s.substr(eq + 1);
-    }
-    (*node)[parts.back()] = v;
-  }
-  return config::parse_platform(j, file);
+  return load_platform(file, a.sets);
 }
 
-int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptions& ro, nlohmann::json inputs,
-        ReportFormat default_format)
+int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<const trace::Trace> tr,
+        const ReplayOptions& ro, nlohmann::json inputs, ReportFormat default_format)
 {
   const ReportFormat format =
       a.opts.count("--output-format") ? parse_report_format(opt(a, "--output-format")) : default_format;
@@ -225,7 +214,8 @@ int run(const Args& a, std::shared_ptr<const trace::Trace> tr, const ReplayOptio
     throw std::invalid_argument("--output-format mdtest: only for mdtest traces (their phases are mdtest's); this is a " +
                                 tr->format + " workload, use mdreal2017 or mdworkbench");
   inputs["output_format"] = report_format_name(format);
-  auto platform = platform_of(a);
+  inputs["set"] = a.sets;                // already applied in "platform"
+  inputs["simgrid_args"] = a.simgrid;    // --cfg/--log passed to SimGrid (they can change results)
   ReplayWorkload w(tr, ro);
   RunOptions o;
   o.ranks_per_node = opt_int(a, "--ranks-per-node", 0, 0);
@@ -306,9 +296,20 @@ int cmd_replay(int argc, char** argv)
   if (a.positional.size() != 1)
     throw std::invalid_argument("replay needs one trace directory or latency file, got " +
                                 std::to_string(a.positional.size()));
+  // Every option and the platform are checked before the trace is imported (which may take minutes).
   trace::ImportOptions io;
   io.allow_missing = flag(a, "--allow-missing");
   io.object_size_B = opt_num(a, "--object-size", 0, 0, 1e15);
+  ReplayOptions ro;
+  ro.ranks = opt_int(a, "--ranks", 0, 1);
+  ro.residual_quantile = opt_num(a, "--residual-quantile", -1, -1, 1);
+  ro.dataset_ops = !flag(a, "--no-dataset-ops");
+  ro.max_ops_per_phase = static_cast<uint32_t>(opt_int(a, "--max-ops-per-phase", 0, 0));
+  if (a.opts.count("--output-format"))
+    parse_report_format(opt(a, "--output-format"));
+  time_limit_s(opt(a, "--time-limit"));
+  check_output_paths(a);
+  auto platform = platform_of(a);
   auto wall0 = std::chrono::steady_clock::now();
   auto tr = std::make_shared<const trace::Trace>(trace::load_trace(a.positional[0], io));
   double import_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -316,12 +317,7 @@ int cmd_replay(int argc, char** argv)
     std::fprintf(stderr, "pfsim: imported %s trace %s: %d ranks, %zu phases, %llu operations in %.2f s\n",
                  tr->format.c_str(), tr->path.c_str(), tr->ranks, tr->phases.size(),
                  static_cast<unsigned long long>(tr->op_count()), import_s);
-  ReplayOptions ro;
-  ro.ranks = opt_int(a, "--ranks", 0, 0);
-  ro.residual_quantile = opt_num(a, "--residual-quantile", -1, -1, 1);
-  ro.dataset_ops = !flag(a, "--no-dataset-ops");
-  ro.max_ops_per_phase = static_cast<uint32_t>(opt_int(a, "--max-ops-per-phase", 0, 0));
-  return run(a, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}},
+  return run(a, platform, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}},
              report_format_of_trace(tr->format));
 }
 
@@ -342,11 +338,14 @@ int cmd_mdworkbench(int argc, char** argv)
   p.iterations = opt_int(a, "-R", p.iterations, 0);
   p.object_size_B = opt_num(a, "-S", p.object_size_B, 0, 1e12);
   p.offset = opt_int(a, "--offset", p.offset, 0);
+  time_limit_s(opt(a, "--time-limit"));
+  check_output_paths(a);
+  auto platform = platform_of(a);
   auto tr = std::make_shared<const trace::Trace>(mdworkbench_trace(p));
   ReplayOptions ro;
   ro.ranks = p.ranks;
   ro.dataset_ops = !flag(a, "--no-dataset-ops");
-  return run(a, tr, ro,
+  return run(a, platform, tr, ro,
              {{"platform_file", opt(a, "--platform")},
               {"mdworkbench",
                {{"I", p.obj_per_proc}, {"P", p.precreate_per_set}, {"D", p.data_sets}, {"R", p.iterations},

@@ -1,12 +1,32 @@
 // Sub-commands implemented outside main.cpp; each parses its own arguments (argv[1] is the command name)
 // and returns the process exit status (2 for bad input, with one message naming the file/line/field).
 #pragma once
+#include "config/platform_config.hpp"
 #include "config/units.hpp"
+
+#include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
 
 #include <stdexcept>
 #include <string>
 
 namespace pfsim::app {
+
+// --set PATH=VALUE overrides applied to a platform's JSON before it is parsed (so they are validated like the
+// file); a bad path or value is a ConfigError naming the --set (exit status 2). (sim/app/platform_cli.cpp)
+nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets);
+// The platform file with its --set overrides; an error in an overridden field names the --set.
+config::PlatformConfig load_platform(const std::string& file, const std::vector<std::string>& sets);
+
+// Output paths are checked before a run, so that a run never ends in an unwritable output (exit status 2):
+// a file must be a regular file or absent in an existing writable directory (a FIFO, link or device is
+// refused: the atomic rename would replace it); a directory must be one or be creatable; a prefix has no '/';
+// two outputs may not name the same path.
+void check_output_file(const std::string& option, const std::string& path);
+void check_output_dir(const std::string& option, const std::string& path);
+void check_file_prefix(const std::string& option, const std::string& prefix);
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options);
 
 // --time-limit T (simulated time, any duration unit; "" = no limit): a positive duration or invalid_argument
 // naming the option (exit status 2).

@@ -209,58 +209,12 @@ long long opt_int(const Cli& c, const std::string& k, long long fallback, long l
   }
 }
 
-// Applies --set path=value overrides to the platform JSON before it is parsed (so they are validated).
-nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets)
-{
-  for (const auto& s : sets) {
-    auto eq = s.find('=');
-    if (eq == std::string::npos)
-      throw UsageError("--set " + s + ": expected path=value");
-    std::string path = s.substr(0, eq);
-    std::string value = s.substr(eq + 1);
-    nlohmann::json* node = &j;
-    std::stringstream ss(path);
-    std::string part;
-    std::vector<std::string> parts;
-    while (std::getline(ss, part, '.'))
-      parts.push_back(part);
-    for (size_t i = 0; i + 1 < parts.size(); ++i) {
-      if (!node->contains(parts[i]))
-        (*node)[parts[i]] = nlohmann::json::object();
-      node = &(*node)[parts[i]];
-    }
-    nlohmann::json v;
-    try {
-      v = nlohmann::json::parse(value);
-    } catch (const std::exception&) {
-      v = value;
-    }
-    (*node)[parts.back()] = v;
-  }
-  return j;
-}
-
 pfsim::config::PlatformConfig platform_of(const Cli& c)
 {
   std::string file = opt(c, "--platform");
   if (file.empty())
     throw UsageError("missing --platform FILE");
-  auto j = apply_sets(pfsim::config::load_json_file(file), c.sets);
-  try {
-    return pfsim::config::parse_platform(j, file);
-  } catch (const ConfigError& e) {
-    // Name the --set override when it is the field at fault.
-    std::string msg = e.what();
-    auto q1 = msg.find('\'');
-    auto q2 = q1 == std::string::npos ? q1 : msg.find('\'', q1 + 1);
-    if (q2 != std::string::npos) {
-      std::string field = msg.substr(q1 + 1, q2 - q1 - 1);
-      for (const auto& s : c.sets)
-        if (s.rfind(field, 0) == 0)
-          throw ConfigError("--set " + s + ": " + msg);
-    }
-    throw;
-  }
+  return pfsim::app::load_platform(file, c.sets);
 }
 
 pfsim::WorkloadSpec workload_of(const Cli& c)
@@ -275,8 +229,13 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     o.unique_dir = has_flag(c, "-u");
     o.files_only = has_flag(c, "-F");
     o.dirs_only = has_flag(c, "-D");
+    if (o.files_only && o.dirs_only)
+      throw UsageError("-F and -D exclude each other (files only, directories only)");
     o.write_bytes = static_cast<double>(opt_int(c, "-w", 0, 0));
     o.read_bytes = static_cast<double>(opt_int(c, "-e", 0, 0));
+    if (o.write_bytes > pfsim::kMaxFileBytes || o.read_bytes > pfsim::kMaxFileBytes)
+      throw UsageError(std::string(o.write_bytes > pfsim::kMaxFileBytes ? "-w" : "-e") +
+                       ": expected at most 1 PB (1e15 bytes) per file");
     o.iterations = static_cast<int>(opt_int(c, "-i", 1, 1));
     spec.params = pfsim::mdtest_params(o);
   } else if (c.command == "metabench") {
@@ -327,7 +286,11 @@ nlohmann::json run_point(const Cli& c, const pfsim::config::PlatformConfig& plat
   nlohmann::json header = {
       {"pfsim_version", kVersion},
       {"seed", spec.seed},
-      {"inputs", {{"platform_file", opt(c, "--platform")}, {"workload_file", opt(c, "--workload")}}},
+      {"inputs",
+       {{"platform_file", opt(c, "--platform")},
+        {"workload_file", opt(c, "--workload")},
+        {"set", c.sets},                      // already applied in "platform"
+        {"simgrid_args", c.simgrid_args}}},  // --cfg/--log passed to SimGrid (they can change results)
       {"platform", pfsim::config::to_json(platform)},
       {"workload", workload.describe()},
       {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
@@ -346,8 +309,24 @@ int iterations_of(const pfsim::RunRecords& r)
   return it;
 }
 
+void check_output_paths(const Cli& c)
+{
+  using namespace pfsim::app;
+  time_limit_s(opt(c, "--time-limit"));  // a bad value is an error before anything runs
+  check_output_file("--out", opt(c, "--out"));
+  check_output_file("--csv", opt(c, "--csv"));
+  check_output_dir("--latency-dir", opt(c, "--latency-dir"));
+  check_output_dir("--results-dir", opt(c, "--results-dir"));
+  check_file_prefix("--latency-prefix", opt(c, "--latency-prefix"));
+  check_distinct_outputs({{"--out", opt(c, "--out")},
+                          {"--csv", opt(c, "--csv")},
+                          {"--latency-dir", opt(c, "--latency-dir")},
+                          {"--results-dir", opt(c, "--results-dir")}});
+}
+
 int cmd_run(const Cli& c)
 {
+  check_output_paths(c);
   auto platform = platform_of(c);
   auto spec = workload_of(c);
   pfsim::RunRecords records;
@@ -389,6 +368,7 @@ std::vector<int> parse_rank_list(const std::string& text)
 
 int cmd_sweep(const Cli& c)
 {
+  check_output_paths(c);
   auto platform = platform_of(c);
   auto spec = workload_of(c);
   auto ranks = parse_rank_list(opt(c, "--ranks", std::to_string(spec.params.ranks)));
@@ -412,7 +392,8 @@ int cmd_sweep(const Cli& c)
   size_t next = 0;
   int running = 0;
   bool failed = false;
-  while (next < ranks.size() || running > 0) {
+  // After a failure no new point starts; the running ones are waited for.
+  while ((next < ranks.size() && !failed) || running > 0) {
     if (next < ranks.size() && running < jobs && !failed) {
       int r = ranks[next++];
       pid_t pid = ::fork();

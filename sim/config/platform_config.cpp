@@ -238,6 +238,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
         r.fail("resend_delay", "expected a duration >= 0");
       if (mc.timeouts.enabled && mc.timeouts.timeout_s <= 0)
         r.fail("timeout", "expected a positive duration when timeouts are enabled");
+      mc.timeouts.max_resends = static_cast<int>(r.integer("max_resends", mc.timeouts.max_resends, 0, 1000000000));
       r.finish();
     }
     {
@@ -335,7 +336,7 @@ nlohmann::json to_json(const PlatformConfig& p)
             {"rtt", m.lock_callbacks.rtt_s},
             {"cpu_per_callback", m.lock_callbacks.cpu_per_callback_s}}},
           {"timeouts", {{"enabled", m.timeouts.enabled}, {"timeout", m.timeouts.timeout_s},
-                        {"resend_delay", m.timeouts.resend_delay_s}}},
+                        {"resend_delay", m.timeouts.resend_delay_s}, {"max_resends", m.timeouts.max_resends}}},
           {"oversubscription",
            {{"enabled", m.oversubscription.enabled},
             {"cost_per_extra_thread", m.oversubscription.cost_per_extra_thread_s}}},

@@ -247,8 +247,21 @@ void ClientNode::on_timeout(uint32_t r)
             static_cast<unsigned long long>(s.outstanding->seq));
   s.outstanding->abandoned = true;  // the server still serves it; its reply will be dropped
   ctx_.records.resends++;
+  const auto& to = ctx_.platform.mds.timeouts;
+  if (s.outstanding->resends >= static_cast<uint32_t>(to.max_resends)) {
+    // No copy can come back in time (timeout below the round trip, or congestion collapse): stop the run.
+    ctx_.abort_reason = "a " + std::string(op_name(s.op.op)) + " request of rank " +
+                        std::to_string(first_rank_ + static_cast<int>(r)) + " timed out " +
+                        std::to_string(to.max_resends + 1) + " times in a row at t=" +
+                        std::to_string(sg4::Engine::get_clock()) + " s (mds.mechanisms.timeouts.timeout " +
+                        std::to_string(to.timeout_s) + " s is below its round trip; max_resends " +
+                        std::to_string(to.max_resends) + ")";
+    sg4::Actor::kill_all();
+    sg4::this_actor::exit();
+  }
   auto* q = new Request(*s.outstanding);
   q->abandoned = false;
+  q->resends++;
   q->seq = ++s.seq;
   s.outstanding = q;
   // A zero delay fires in this same pass of fire_timers().

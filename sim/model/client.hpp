@@ -32,6 +32,7 @@ struct RunContext {
   int arrived = 0;  // nodes done with the current phase
   int active_ranks = 0;  // ranks still in the current phase (the population of clients.load_delay)
   uint64_t seed = 0;
+  std::string abort_reason;  // set by an actor that stops the run (all actors killed); run_simulation throws it
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
   void arrive(int phase);

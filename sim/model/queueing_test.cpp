@@ -353,7 +353,8 @@ TEST_CASE("a run in congestion collapse stops at the time limit with an error", 
   // once. Every copy times out (16 copies per ms offered against 10 per ms served), so the run would never
   // end; the watchdog stops it after 0.5 s simulated, naming the resends.
   auto j = mds_platform(2, 200e-6, "deterministic");
-  j["mds"]["mechanisms"] = {{"timeouts", {{"enabled", true}, {"timeout", 1e-3}, {"resend_delay", 0}}}};
+  j["mds"]["mechanisms"] = {
+      {"timeouts", {{"enabled", true}, {"timeout", 1e-3}, {"resend_delay", 0}, {"max_resends", 1000000}}}};
   auto platform = pfsim::config::parse_platform(j, "test");
   pfsim::SyntheticWorkload workload(pfsim::metabench_params(16, 2000, "unique", {"stat"}));
   auto opts = quiet_options();
@@ -378,4 +379,21 @@ TEST_CASE("a time limit the run stays under changes nothing", "[queueing][limit]
   REQUIRE(ph.ops == 8000);
   CHECK(rec.end_s < 10);
   CHECK(ph.ops / (ph.end_s - ph.start_s) == Approx(2 / 200e-6).epsilon(0.03));
+}
+
+TEST_CASE("an operation that times out max_resends times in a row stops the run", "[queueing][timeouts]")
+{
+  // One rank, no load, a 10 us timeout against a ~240 us round trip: no copy can ever come back in time.
+  // After max_resends resends (1 s apart) the run stops with an error naming the operation and the timeout
+  // instead of resending forever.
+  auto j = mds_platform(1, 200e-6, "deterministic");
+  j["mds"]["mechanisms"] = {
+      {"timeouts", {{"enabled", true}, {"timeout", 10e-6}, {"resend_delay", 1.0}, {"max_resends", 20}}}};
+  auto platform = pfsim::config::parse_platform(j, "test");
+  pfsim::SyntheticWorkload workload(pfsim::metabench_params(1, 10, "unique", {"stat"}));
+  auto opts = quiet_options();
+  opts.ranks_per_node = 1;
+  CHECK_THROWS_WITH(pfsim::run_simulation(platform, workload, opts),
+                    Catch::Contains("stat request of rank 0 timed out 21 times") &&
+                        Catch::Contains("below its round trip"));
 }

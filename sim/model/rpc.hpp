@@ -18,6 +18,7 @@ struct Request {
   uint64_t seq = 0;         // client-side sequence, to recognise replies to abandoned copies
   bool abandoned = false;   // the client gave up on this copy (timeout) and resent it
   bool replied = false;     // its reply has arrived (a timeout after this point changes nothing)
+  uint32_t resends = 0;     // copies of this operation's request sent before this one (timeouts)
 };
 
 struct Reply {

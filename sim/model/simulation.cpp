@@ -83,6 +83,8 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   }
   engine.run();
   records.end_s = sg4::Engine::get_clock();
+  if (!ctx.abort_reason.empty())
+    throw std::runtime_error(ctx.abort_reason);
   if (time_limit_hit) {
     uint64_t served = 0, abandoned = 0, done = 0;
     for (const auto& s : records.servers) {

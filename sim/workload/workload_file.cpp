@@ -22,6 +22,8 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
     long long files = m.integer("files", 1, INT64_MAX);
     std::string mode = m.choice("dir_mode", "unique", {"unique", "shared"});
     auto phases = m.string_list("phases", {"create", "stat", "unlink"});
+    if (phases.empty())
+      m.fail("phases", "expected at least one of create, stat, unlink");
     for (const auto& ph : phases)
       if (ph != "create" && ph != "stat" && ph != "unlink")
         m.fail("phases", "unknown phase \"" + ph + "\"; expected create, stat or unlink");
@@ -41,6 +43,10 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
       m.fail("D", "-F and -D exclude each other");
     o.write_bytes = m.size_B("w", 0);
     o.read_bytes = m.size_B("e", 0);
+    if (o.write_bytes > kMaxFileBytes)
+      m.fail("w", "expected at most 1 PB per file");
+    if (o.read_bytes > kMaxFileBytes)
+      m.fail("e", "expected at most 1 PB per file");
     o.iterations = static_cast<int>(m.integer("i", 1, 1, 1000000));
     m.finish();
     if (top.has("metabench"))

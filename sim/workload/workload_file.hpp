@@ -13,6 +13,9 @@
 
 namespace pfsim {
 
+// Largest -w / -e per file accepted (byte counts beyond ~1.8e19 overflow SimGrid's 64-bit sizes).
+constexpr double kMaxFileBytes = 1e15;
+
 struct WorkloadSpec {
   SyntheticParams params;
   int ranks_per_node = 0;  // 0 = platform default

@@ -1,0 +1,145 @@
+#include "app/commands.hpp"
+#include "config/reader.hpp"
+
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+#include <vector>
+
+namespace pfsim::app {
+
+nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets)
+{
+  for (const auto& s : sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos)
+      throw config::ConfigError("--set " + s + ": expected PATH=VALUE, e.g. mds.threads.max=64");
+    std::string path = s.substr(0, eq);
+    std::string value = s.substr(eq + 1);
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (;;) {
+      auto dot = path.find('.', start);
+      parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+      if (dot == std::string::npos)
+        break;
+      start = dot + 1;
+    }
+    for (const auto& p : parts)
+      if (p.empty())
+        throw config::ConfigError("--set " + s + ": expected a dotted field path such as mds.threads.max before '='");
+    if (value.empty())
+      throw config::ConfigError("--set " + s + ": expected a value after '='");
+    nlohmann::json* node = &j;
+    std::string walked;
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+      walked += (walked.empty() ? "" : ".") + parts[i];
+      if (!node->contains(parts[i]))
+        (*node)[parts[i]] = nlohmann::json::object();
+      node = &(*node)[parts[i]];
+      if (!node->is_object())
+        throw config::ConfigError("--set " + s + ": field '" + walked + "' is a value, not an object with fields");
+    }
+    nlohmann::json v;
+    try {
+      v = nlohmann::json::parse(value);
+    } catch (const std::exception&) {
+      v = value;  // a bare string such as 200us
+    }
+    (*node)[parts.back()] = v;
+  }
+  return j;
+}
+
+config::PlatformConfig load_platform(const std::string& file, const std::vector<std::string>& sets)
+{
+  auto j = apply_sets(config::load_json_file(file), sets);
+  try {
+    return config::parse_platform(j, file);
+  } catch (const config::ConfigError& e) {
+    // Name the --set override when it is the field at fault (or inside it).
+    std::string msg = e.what();
+    auto q1 = msg.find('\'');
+    auto q2 = q1 == std::string::npos ? q1 : msg.find('\'', q1 + 1);
+    if (q2 != std::string::npos) {
+      std::string field = msg.substr(q1 + 1, q2 - q1 - 1);
+      for (const auto& s : sets) {
+        std::string path = s.substr(0, s.find('='));
+        if (field == path || field.rfind(path + ".", 0) == 0 || path.rfind(field + ".", 0) == 0)
+          throw config::ConfigError("--set " + s + ": " + msg);
+      }
+    }
+    throw;
+  }
+}
+
+}  // namespace pfsim::app
+
+namespace pfsim::app {
+
+namespace fs = std::filesystem;
+
+void check_output_file(const std::string& option, const std::string& path)
+{
+  if (path.empty())
+    return;
+  std::error_code ec;
+  auto st = fs::symlink_status(path, ec);
+  if (!ec && fs::exists(st) && !fs::is_regular_file(st))
+    throw std::invalid_argument(option + " " + path +
+                                ": expected a regular file path (it exists and is a directory, link, FIFO or "
+                                "device, which the output would replace)");
+  fs::path parent = fs::path(path).parent_path();
+  if (parent.empty())
+    parent = ".";
+  if (!fs::is_directory(parent, ec))
+    throw std::invalid_argument(option + " " + path + ": directory " + parent.string() + " does not exist");
+  if (::access(parent.c_str(), W_OK) != 0)
+    throw std::invalid_argument(option + " " + path + ": directory " + parent.string() + " is not writable");
+}
+
+void check_output_dir(const std::string& option, const std::string& path)
+{
+  if (path.empty())
+    return;
+  std::error_code ec;
+  auto st = fs::status(path, ec);
+  if (!ec && fs::exists(st)) {
+    if (!fs::is_directory(st))
+      throw std::invalid_argument(option + " " + path + ": expected a directory (it exists and is not one)");
+    if (::access(path.c_str(), W_OK) != 0)
+      throw std::invalid_argument(option + " " + path + ": directory is not writable");
+    return;
+  }
+  // Created when the run writes; its nearest existing ancestor must be a writable directory.
+  fs::path p = fs::absolute(path, ec).parent_path();
+  while (!p.empty() && !fs::exists(p, ec))
+    p = p.parent_path();
+  if (p.empty() || !fs::is_directory(p, ec) || ::access(p.c_str(), W_OK) != 0)
+    throw std::invalid_argument(option + " " + path + ": cannot be created (" + p.string() +
+                                " is not a writable directory)");
+}
+
+void check_file_prefix(const std::string& option, const std::string& prefix)
+{
+  if (prefix.find('/') != std::string::npos || prefix == "." || prefix == "..")
+    throw std::invalid_argument(option + " " + prefix + ": expected a file name prefix without '/'");
+}
+
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options)
+{
+  std::error_code ec;
+  for (size_t i = 0; i < options.size(); ++i)
+    for (size_t j = i + 1; j < options.size(); ++j) {
+      if (options[i].second.empty() || options[j].second.empty())
+        continue;
+      auto a = fs::weakly_canonical(options[i].second, ec);
+      auto b = fs::weakly_canonical(options[j].second, ec);
+      if (a == b)
+        throw std::invalid_argument(options[i].first + " and " + options[j].first + " name the same path " +
+                                    options[i].second);
+    }
+}
+
+}  // namespace pfsim::app
