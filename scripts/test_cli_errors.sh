@@ -69,6 +69,11 @@ if [ ! -f "$good_platform" ]; then
   exit 1
 fi
 
+printf '{"name": "a", "name": "b"}\n' >"$tmp/dup-key.json"
+expect_error duplicate-key "$tmp/dup-key.json" "'name'" "twice" -- \
+  metabench --platform "$tmp/dup-key.json" --ranks 4 --files 100
+expect_error workload-is-a-directory "$tmp" "is a directory" -- \
+  run --platform "$good_platform" --workload "$tmp"
 expect_error missing-platform "$tmp/no-such-platform.json" -- \
   metabench --platform "$tmp/no-such-platform.json" --ranks 4 --files 100
 expect_error malformed-json "$tmp/malformed.json" "JSON" -- \

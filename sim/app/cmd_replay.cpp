@@ -51,7 +51,8 @@ const std::vector<OptSpec> kCommonOpts{
     {"--ranks-per-node", true, "K ranks per client node (default: the platform's)"},
     {"--seed", true, "S random seed (default 1)"},
     {"--out", true, "FILE results JSON (effective configuration, phase rates, latency percentiles)"},
-    {"--latency-dir", true, "DIR md-real-io latency files (mdreal-<iter>-<phase>-<rank>.csv)"},
+    {"--latency-dir", true, "DIR latency files named as the output format's tool does (md-real-io: "
+                           "mdreal-<iter>-<phase>-<rank>.csv; md-workbench: lat-...csv; mdtest: mdtest-perop-...csv)"},
     {"--latency-prefix", true, "NAME prefix of the latency files (default mdreal, lat or mdtest-perop by format)"},
     {"--output-format", true, "F mdreal2017|mdworkbench|mdtest: phase lines and latency files of that tool "
                               "(default: the trace's own; md-workbench for mdworkbench)"},

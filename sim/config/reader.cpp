@@ -1,5 +1,9 @@
 #include "config/reader.hpp"
 
+#include <filesystem>
+#include <set>
+#include <vector>
+
 #include "config/units.hpp"
 
 #include <cmath>
@@ -10,16 +14,43 @@ namespace pfsim::config {
 
 nlohmann::json load_json_file(const std::string& path)
 {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path + ": is a directory, expected a JSON file");
   std::ifstream in(path);
   if (!in)
     throw ConfigError(path + ": cannot open file");
   std::stringstream text;
   text << in.rdbuf();
+  // A key given twice in one object would silently keep the last value (nlohmann keeps it): refused.
+  std::vector<std::set<std::string>> keys;
+  std::string duplicate;
+  auto check_keys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    switch (event) {
+    case nlohmann::json::parse_event_t::object_start:
+      keys.emplace_back();
+      break;
+    case nlohmann::json::parse_event_t::object_end:
+      keys.pop_back();
+      break;
+    case nlohmann::json::parse_event_t::key:
+      if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second && duplicate.empty())
+        duplicate = parsed.get<std::string>();
+      break;
+    default:
+      break;
+    }
+    return true;
+  };
+  nlohmann::json j;
   try {
-    return nlohmann::json::parse(text.str());
+    j = nlohmann::json::parse(text.str(), check_keys);
   } catch (const nlohmann::json::parse_error& e) {
     throw ConfigError(path + ": not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
   }
+  if (!duplicate.empty())
+    throw ConfigError(path + ": key '" + duplicate + "' appears twice in one object");
+  return j;
 }
 
 Reader::Reader(const nlohmann::json& node, std::string file, std::string path)

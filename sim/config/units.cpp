@@ -17,6 +17,15 @@ double parse_with(const std::string& text, const Table& table, const char* what)
 {
   size_t pos = 0;
   double value = 0;
+  // Decimal numbers only: std::stod would also read hexadecimal ("0x10") and "inf"/"nan".
+  size_t first = text.find_first_not_of(" \t");
+  if (first != std::string::npos && (text[first] == '+' || text[first] == '-'))
+    ++first;
+  if (first == std::string::npos || first >= text.size() ||
+      !(std::isdigit(static_cast<unsigned char>(text[first])) || text[first] == '.') ||
+      text.find_first_of("xX", first) == first + 1)
+    throw std::invalid_argument("expected a " + std::string(what) + " such as \"" + table.front().first +
+                                "\" after a decimal number, got \"" + text + "\"");
   try {
     value = std::stod(text, &pos);
   } catch (const std::exception&) {

@@ -25,3 +25,14 @@ TEST_CASE("bad unit strings are rejected with the accepted units", "[units]")
   CHECK_THROWS_AS(parse_size_B("lots"), std::invalid_argument);
   CHECK_THROWS_AS(parse_bandwidth_Bps("10 furlongs"), std::invalid_argument);
 }
+
+TEST_CASE("only decimal numbers are read: hexadecimal, inf and nan are rejected", "[units]")
+{
+  CHECK_THROWS_WITH(parse_duration_s("0x10us"), Catch::Contains("decimal") && Catch::Contains("0x10us"));
+  CHECK_THROWS_AS(parse_size_B("0X1p3B"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_duration_s("inf"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_duration_s("nan s"), std::invalid_argument);
+  CHECK(parse_duration_s(".5ms") == Approx(0.5e-3));
+  CHECK(parse_duration_s("1e-3s") == Approx(1e-3));
+  CHECK(parse_duration_s("0.25") == Approx(0.25));
+}
