@@ -4,14 +4,16 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <regex>
-#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -86,16 +88,48 @@ std::vector<std::string> split(const std::string& s, char sep)
   return out;
 }
 
+// A decimal number as the tools print it: [+-]digits[.digits][e[+-]digits]. strtod alone would also take
+// hexadecimal ("0x10", "0x1p3"), "inf", "nan" and leading white space.
+bool is_decimal(const std::string& s)
+{
+  auto digit = [&](size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; };
+  size_t i = 0, mantissa = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-'))
+    ++i;
+  for (; digit(i); ++i)
+    ++mantissa;
+  if (i < s.size() && s[i] == '.')
+    for (++i; digit(i); ++i)
+      ++mantissa;
+  if (mantissa == 0)
+    return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-'))
+      ++i;
+    if (!digit(i))
+      return false;
+    while (digit(i))
+      ++i;
+  }
+  return i == s.size();
+}
+
 double parse_number(const std::string& file, size_t line, const std::string& column, const std::string& text)
 {
   const char* b = text.c_str();
   char* e = nullptr;
   errno = 0;
-  double v = std::strtod(b, &e);
-  if (text.empty() || e == b || *e != '\0' || errno == ERANGE || !std::isfinite(v))
-    fail(file, line, "column '" + column + "': not a number: \"" + text + "\"");
+  double v = is_decimal(text) ? std::strtod(b, &e) : 0.0;
+  if (!is_decimal(text) || e == b || *e != '\0' || errno == ERANGE || !std::isfinite(v))
+    fail(file, line, "column '" + column + "': not a number: \"" + text +
+                         "\" (expected a decimal number such as 0.0012 or 1.2e-03)");
   return v;
 }
+
+// Largest time or duration a latency file may hold: anything longer is a corrupt value, and would overflow the
+// float32 the importer keeps or the simulated clock.
+constexpr double kMaxSeconds = 1e9;
 
 }  // namespace
 
@@ -137,9 +171,17 @@ void read_latency_csv(const std::string& file, std::vector<std::pair<float, floa
     double r = parse_number(file, n, "runtime", f[static_cast<size_t>(r_col)]);
     if (t < 0 || r < 0)
       fail(file, n, "negative time or runtime");
+    if (t > kMaxSeconds || r > kMaxSeconds)
+      fail(file, n, std::string("column '") + (t > kMaxSeconds ? "time" : "runtime") + "': " +
+                        f[static_cast<size_t>(t > kMaxSeconds ? t_col : r_col)] +
+                        " s is out of range (expected at most 1e9 s)");
     rows.emplace_back(static_cast<float>(t), static_cast<float>(r));
-    if (tp)
-      tp->push_back(tp_col >= 0 ? static_cast<float>(parse_number(file, n, "tp", f[static_cast<size_t>(tp_col)])) : 0.f);
+    if (tp) {
+      double x = tp_col >= 0 ? parse_number(file, n, "tp", f[static_cast<size_t>(tp_col)]) : 0.0;
+      if (std::fabs(x) > FLT_MAX)
+        fail(file, n, "column 'tp': " + f[static_cast<size_t>(tp_col)] + " is out of range (expected at most 3.4e+38, the float32 range)");
+      tp->push_back(static_cast<float>(x));
+    }
   }
 }
 
@@ -156,6 +198,13 @@ struct FileKey {
 bool is_mdw_phase(const std::string& p)
 {
   return p == "precreate" || p == "stat" || p == "read" || p == "create" || p == "delete" || p == "cleanup";
+}
+
+// mdtest phases written by --savePerOpDataCSV that the importer does not replay (kept out of the trace as before).
+bool is_mdtest_dir_phase(const std::string& p)
+{
+  return p == "Directory creation" || p == "Directory stat" || p == "Directory read" || p == "Directory removal" ||
+         p == "Directory rename";
 }
 
 std::optional<TraceOp> op_of_phase_file(const std::string& p)
@@ -186,31 +235,41 @@ Listing list_files(const std::string& path)
   static const std::regex mdw_all(R"(^(.+)-([0-9]+\.[0-9]+)-([0-9]+)-([a-z]+)-all\.csv$)");
   static const std::regex mdw_l(R"(^(.+)-([0-9]+\.[0-9]+)-([0-9]+)-([a-z]+)\.csv$)");
   static const std::regex mdtest(R"(^(.+)-((?:File|Directory) [a-z]+)-([0-9]+)\.csv$)");
-  auto classify = [&](const std::string& name, FileKey& k, std::string& format, std::string& prefix) {
+  // Names that have the shape of a latency file but an operation the format does not have are classified too
+  // (`unknown` set): a file of the trace's own format and prefix with such a name is an error, not ignored.
+  auto classify = [&](const std::string& name, FileKey& k, std::string& format, std::string& prefix,
+                      bool* unknown = nullptr) {
     std::smatch m;
-    if (std::regex_match(name, m, mdw_all) && is_mdw_phase(m[4])) {
+    if (unknown)
+      *unknown = false;
+    auto other = [&](bool known) {
+      if (unknown)
+        *unknown = !known;
+      return known || unknown;
+    };
+    if (std::regex_match(name, m, mdw_all)) {
       format = "md-workbench-all";
       prefix = m[1].str() + "-" + m[2].str();
       k = {std::stoi(m[3]), m[4], -1};
-      return true;
+      return other(is_mdw_phase(m[4]));
     }
-    if (std::regex_match(name, m, mdw_l) && is_mdw_phase(m[4])) {
+    if (std::regex_match(name, m, mdw_l)) {
       format = "md-workbench-rank0";
       prefix = m[1].str() + "-" + m[2].str();
       k = {std::stoi(m[3]), m[4], 0};
-      return true;
+      return other(is_mdw_phase(m[4]));
     }
-    if (std::regex_match(name, m, mdreal) && is_mdw_phase(m[3])) {
+    if (std::regex_match(name, m, mdreal)) {
       format = "md-real-io-2017";
       prefix = m[1];
       k = {std::stoi(m[2]), m[3], std::stoi(m[4])};
-      return true;
+      return other(is_mdw_phase(m[3]));
     }
-    if (std::regex_match(name, m, mdtest) && op_of_phase_file(m[2])) {
+    if (std::regex_match(name, m, mdtest) && !is_mdtest_dir_phase(m[2])) {
       format = "mdtest-perop";
       prefix = m[1];
       k = {0, m[2], std::stoi(m[3])};
-      return true;
+      return other(op_of_phase_file(m[2]).has_value());
     }
     return false;
   };
@@ -228,15 +287,21 @@ Listing list_files(const std::string& path)
   Listing out;
   std::map<std::pair<std::string, std::string>, int> groups;
   std::vector<std::tuple<std::string, std::string, std::string, FileKey>> found;
+  std::vector<std::tuple<std::string, std::string, std::string, FileKey>> unknown_files;
   for (const auto& e : fs::directory_iterator(dir)) {
     if (!e.is_regular_file())
       continue;
     FileKey k;
     std::string format, prefix;
-    if (!classify(e.path().filename().string(), k, format, prefix))
+    bool unknown = false;
+    if (!classify(e.path().filename().string(), k, format, prefix, &unknown))
       continue;
     if (!only_prefix.empty() && (prefix != only_prefix || format != only_format))
       continue;
+    if (unknown) {
+      unknown_files.emplace_back(e.path().string(), format, prefix, k);
+      continue;
+    }
     groups[{format, prefix}]++;
     found.emplace_back(e.path().string(), format, prefix, k);
   }
@@ -250,6 +315,14 @@ Listing list_files(const std::string& path)
   }
   out.format = groups.begin()->first.first;
   out.prefix = groups.begin()->first.second;
+  std::sort(unknown_files.begin(), unknown_files.end(),
+            [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  for (const auto& [p, f, pre, k] : unknown_files)
+    if (f == out.format && pre == out.prefix)
+      throw ConfigError(p + ": unknown operation '" + k.phase + "' in a " + f + " trace (prefix " + pre +
+                        "); expected one of " +
+                        (f == "mdtest-perop" ? "File creation, File stat, File read, File removal"
+                                             : "precreate, stat, read, create, delete, cleanup"));
   for (auto& [p, f, pre, k] : found)
     out.files[p] = k;
   return out;
@@ -275,6 +348,15 @@ int to_int(const std::string& file, size_t line, const std::string& key, const s
   return static_cast<int>(x);
 }
 
+uint64_t to_u64(const std::string& file, size_t line, const std::string& key, const std::string& digits)
+{
+  errno = 0;
+  unsigned long long v = std::strtoull(digits.c_str(), nullptr, 10);
+  if (errno == ERANGE)
+    fail(file, line, "'" + key + "': number out of range: \"" + digits + "\"");
+  return v;
+}
+
 // mdreal.txt (md-real-io 2017) or an md-workbench stdout.txt with the same "\tkey=value" block and phase lines.
 void read_mdreal_header(const std::string& file, Trace& t)
 {
@@ -285,6 +367,7 @@ void read_mdreal_header(const std::string& file, Trace& t)
   static const std::regex obj_re(R"((^| )([0-9]+) obj( |$))");
   static const std::regex objs_re(R"(([0-9.]+) obj/s)");
   static const std::regex mib_re(R"(([0-9.]+) Mib/s)");
+  static const std::regex dset_re(R"((^| )([0-9]+) dset( |$))");
   std::string line;
   size_t n = 0;
   auto& p = t.params;
@@ -343,8 +426,12 @@ void read_mdreal_header(const std::string& file, Trace& t)
       r.iops = std::stod(m[3]);
       std::string rest = m[4];
       std::smatch x;
+      r.file = file;
+      r.line = n;
       if (std::regex_search(rest, x, obj_re))
-        r.objects = std::stoull(x[2]);
+        r.objects = to_u64(file, n, "obj", x[2]);
+      if (std::regex_search(rest, x, dset_re))
+        r.dsets = to_u64(file, n, "dset", x[2]);
       if (std::regex_search(rest, x, objs_re))
         r.obj_per_s = std::stod(x[1]);
       if (std::regex_search(rest, x, mib_re))
@@ -383,19 +470,109 @@ void check_count(const std::string& file, size_t rows, size_t expected, const ch
                              std::to_string(rows) + " (truncated file?)");
 }
 
-// Ranks found for each file group must be exactly 0..N-1.
-void check_ranks(const std::set<int>& ranks, const std::string& what, const std::string& any_file, int expected)
+// The per-rank files of one phase (and operation kind).
+struct RankGroup {
+  std::string what;                          // "phase read of iteration 1"
+  const std::map<int, std::string>* files;   // rank -> path
+  std::function<std::string(int)> name;      // the path rank r's file would have
+};
+
+// Every group must hold the files of ranks 0..N-1, N being the most ranks any group has, or the rank count the
+// tool's header states (stated > 0, `stated_by` says where). A missing file is reported by its own name.
+int check_rank_groups(const std::vector<RankGroup>& groups, int stated, const std::string& stated_by)
 {
   int n = 0;
-  for (int r : ranks) {
-    if (r != n)
-      throw ConfigError(any_file + ":1: rank gap in " + what + ": rank " + std::to_string(n) + " is missing (found " +
-                        std::to_string(ranks.size()) + " ranks, highest " + std::to_string(*ranks.rbegin()) + ")");
-    ++n;
+  for (const auto& g : groups) {
+    int r = 0;
+    for (const auto& f : *g.files) {
+      if (f.first != r)
+        throw ConfigError(g.name(r) + ": missing file: rank gap in " + g.what + ": rank " + std::to_string(r) +
+                          " is missing (found " + std::to_string(g.files->size()) + " ranks, highest " +
+                          std::to_string(g.files->rbegin()->first) + ")");
+      ++r;
+    }
+    n = std::max(n, r);
   }
-  if (expected >= 0 && n != expected)
-    throw ConfigError(any_file + ":1: " + what + " has " + std::to_string(n) + " ranks, other phases have " +
-                      std::to_string(expected));
+  if (stated > 0 && n > stated)
+    for (const auto& g : groups)
+      if (g.files->count(stated))
+        throw ConfigError(g.files->at(stated) + ": rank " + std::to_string(stated) + " is beyond the " +
+                          std::to_string(stated) + " ranks that " + stated_by + " states");
+  if (stated > 0 && n < stated)
+    throw ConfigError(groups.front().name(n) + ": missing file: " + stated_by + " states " + std::to_string(stated) +
+                      " ranks, but no phase has a file of rank " + std::to_string(n) + " (the files hold ranks 0-" +
+                      std::to_string(n - 1) + ")");
+  for (const auto& g : groups) {
+    int have = static_cast<int>(g.files->size());
+    if (have < n)
+      throw ConfigError(g.name(have) + ": missing file: " + g.what + " has " + std::to_string(have) +
+                        " ranks, other phases have " + std::to_string(n) + ": rank " + std::to_string(have) +
+                        " is missing");
+  }
+  return n;
+}
+
+// Row counts that must agree (the files of one class, or the ranks of a concatenated file) when no header says
+// what they are. Keeps one example per distinct count, not one entry per file.
+class CountCheck {
+ public:
+  explicit CountCheck(std::string what) : what_(std::move(what)) {}
+  // `line` = the line to report if this count is the odd one; `label` says which rank of a concatenated file.
+  void add(const std::string& file, size_t rows, size_t line, const std::string& label = "")
+  {
+    auto& c = counts_[rows];
+    if (c.n++ == 0)
+      c.example = {file, line, label};
+  }
+  // The expected count is the most common one (on a tie the larger: a cut file is short); names the shortest
+  // file that differs.
+  void check() const
+  {
+    if (counts_.size() < 2)
+      return;
+    auto expected = counts_.begin();
+    for (auto it = counts_.begin(); it != counts_.end(); ++it)
+      if (it->second.n >= expected->second.n)
+        expected = it;
+    for (const auto& [rows, c] : counts_) {
+      if (rows == expected->first)
+        continue;
+      const auto& ex = c.example;
+      fail(ex.file, ex.line,
+           "expected " + std::to_string(expected->first) + " rows (" + what_ + ", as in " +
+               fs::path(expected->second.example.file).filename().string() + expected->second.example.label +
+               "), found " + std::to_string(rows) + ex.label + (rows < expected->first ? " (truncated file?)" : ""));
+    }
+  }
+
+ private:
+  struct Example {
+    std::string file;
+    size_t line = 0;
+    std::string label;
+  };
+  struct Count {
+    size_t n = 0;
+    Example example;
+  };
+  std::string what_;
+  std::map<size_t, Count> counts_;
+};
+
+// The rank count md-real-io's own report states: the precreate (or cleanup) line's "<n> dset" is ranks x data-sets.
+int stated_ranks(const Trace& t, std::string& stated_by)
+{
+  if (t.params.data_sets <= 0)
+    return 0;
+  for (const auto& r : t.reported)
+    if ((r.name == "precreate" || r.name == "cleanup") && r.dsets > 0 &&
+        r.dsets % static_cast<uint64_t>(t.params.data_sets) == 0 &&
+        r.dsets / static_cast<uint64_t>(t.params.data_sets) <= 1000000000ull) {
+      stated_by = r.file + ":" + std::to_string(r.line) + " (" + r.name + " line: " + std::to_string(r.dsets) +
+                  " dset with data-sets=" + std::to_string(t.params.data_sets) + ")";
+      return static_cast<int>(r.dsets / static_cast<uint64_t>(t.params.data_sets));
+    }
+  return 0;
 }
 
 // md-workbench style traces (2017 per-rank files, -L rank 0 files, -all concatenated files).
@@ -470,17 +647,29 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   int ranks = -1;
   bool concatenated = L.format == "md-workbench-all";
   if (!concatenated) {
+    std::vector<RankGroup> rgs;
     for (const auto& pf : plan)
       for (const auto& [k, op] : pf.kinds) {
-        const auto& files = groups[{pf.phase.iteration, k}];
-        std::set<int> rs;
-        for (const auto& f : files)
-          rs.insert(f.first);
-        check_ranks(rs, "phase " + k + " of iteration " + std::to_string(pf.phase.iteration), files.begin()->second,
-                    ranks);
-        ranks = static_cast<int>(rs.size());
+        int it = pf.phase.iteration;
+        std::string phase = k;
+        rgs.push_back({"phase " + k + " of iteration " + std::to_string(it), &groups[{it, k}],
+                       [&L, &dir, it, phase](int r) {
+                         if (L.format != "md-real-io-2017")
+                           return (fs::path(dir) / (L.prefix + "-" + std::to_string(it) + "-" + phase + ".csv")).string();
+                         return (fs::path(dir) / (L.prefix + "-" + std::to_string(it) + "-" + phase + "-" +
+                                                  std::to_string(r) + ".csv"))
+                             .string();
+                       }});
       }
+    std::string stated_by;
+    int stated = L.format == "md-real-io-2017" ? stated_ranks(t, stated_by) : 0;
+    ranks = check_rank_groups(rgs, stated, stated_by);
   }
+  // Without a header saying -I/-P/-D, the files must at least agree with each other: every benchmark file (any
+  // operation, rank and iteration) holds obj-per-proc x data-sets rows, every precreate and cleanup file
+  // precreate-per-set x data-sets.
+  CountCheck bench_counts("as many as every other benchmark file"), set_counts("as many as every other precreate "
+                                                                               "and cleanup file");
 
   std::vector<std::pair<float, float>> rows;
   if (concatenated) {
@@ -505,8 +694,16 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                                           " ranks), other files hold " + std::to_string(ranks) + " ranks");
         ranks = n;
         size_t expected = plan[pi].phase.kind == PhaseKind::Benchmark ? per_iter : per_set;
-        for (auto& rr : split_rows)
+        size_t line = 1;
+        for (size_t r = 0; r < split_rows.size(); ++r) {
+          const auto& rr = split_rows[r];
           check_count(file, rr.size(), expected, "rows per rank");
+          line += rr.size();
+          if (expected == 0)
+            (plan[pi].phase.kind == PhaseKind::Benchmark ? bench_counts : set_counts)
+                .add(file, rr.size(), line, " for rank " + std::to_string(r) + " (ending at line " +
+                                                std::to_string(line) + ")");
+        }
         auto& dst = per_phase_rank[pi];
         dst.resize(static_cast<size_t>(n));
         for (int r = 0; r < n; ++r)
@@ -537,6 +734,8 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
           size_t expected = pf.phase.kind == PhaseKind::Benchmark ? per_iter : per_set;
           check_count(file, rows.size(), expected, pf.phase.kind == PhaseKind::Benchmark ? "obj-per-proc x data-sets"
                                                                                         : "precreate-per-set x data-sets");
+          if (expected == 0)
+            (pf.phase.kind == PhaseKind::Benchmark ? bench_counts : set_counts).add(file, rows.size(), rows.size() + 1);
           for (const auto& x : rows)
             merged.push_back({x.first, x.second, op});
         }
@@ -545,6 +744,8 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
       }
     }
   }
+  bench_counts.check();
+  set_counts.check();
   for (auto& s : t.streams) {
     s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
     s.op.shrink_to_fit();
@@ -575,13 +776,14 @@ Trace load_mdtest(const Listing& L, const std::string& dir)
   for (const char* name : {"File creation", "File stat", "File read", "File removal"})
     if (groups.count(name))
       order.emplace_back(name);
-  for (const auto& name : order) {
-    std::set<int> rs;
-    for (const auto& f : groups[name])
-      rs.insert(f.first);
-    check_ranks(rs, "phase '" + name + "'", groups[name].begin()->second, ranks);
-    ranks = static_cast<int>(rs.size());
-  }
+  std::vector<RankGroup> rgs;
+  for (const auto& name : order)
+    rgs.push_back({"phase '" + name + "'", &groups[name], [&L, &dir, name](int r) {
+                     char rank[32];
+                     std::snprintf(rank, sizeof rank, "%05d", r);
+                     return (fs::path(dir) / (L.prefix + "-" + name + "-" + rank + ".csv")).string();
+                   }});
+  ranks = check_rank_groups(rgs, 0, "");
   t.ranks = ranks;
   t.streams.resize(static_cast<size_t>(ranks));
   std::vector<std::pair<float, float>> rows;
@@ -591,10 +793,13 @@ Trace load_mdtest(const Listing& L, const std::string& dir)
   for (const auto& name : order) {
     t.phases.push_back({name, PhaseKind::Other, 0});
     TraceOp op = *op_of_phase_file(name);
+    // mdtest gives every rank the same items (-n): one rank's file with fewer rows is cut.
+    CountCheck counts("as many as the other ranks' files of phase '" + name + "'");
     for (int r = 0; r < ranks; ++r) {
       rows.clear();
       tp.clear();
       read_latency_csv(groups[name][r], rows, &tp);
+      counts.add(groups[name][r], rows.size(), rows.size() + 1);
       merged.clear();
       for (size_t i = 0; i < rows.size(); ++i) {
         merged.push_back({rows[i].first, rows[i].second, op});
@@ -605,6 +810,7 @@ Trace load_mdtest(const Listing& L, const std::string& dir)
       s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
       append_phase(s, merged);
     }
+    counts.check();
   }
   for (auto& s : t.streams)
     s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));

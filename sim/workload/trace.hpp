@@ -57,6 +57,9 @@ struct ReportedPhase {
   double obj_per_s = 0;
   double mib_per_s = 0;
   uint64_t objects = 0;
+  uint64_t dsets = 0;   // "<n> dset" (precreate and cleanup lines): ranks x data-sets
+  std::string file;     // where the line was read
+  size_t line = 0;
 };
 
 // md-real-io / md-workbench parameters (the mdreal.txt header or stdout "Args:" line); 0 = unknown.
@@ -93,8 +96,10 @@ struct ImportOptions {
 };
 
 // `path` is a trace directory or one of its latency files (then only that prefix is read). Throws
-// config::ConfigError naming the file and line on malformed input (missing column, non-numeric value,
-// truncated file, rank gaps, wrong row counts).
+// config::ConfigError naming the file and line on malformed input (missing column, a value that is not a decimal
+// number, a time or runtime above 1e9 s, truncated file, rank gaps or a missing rank's file, fewer ranks than the
+// md-real-io header states, row counts that disagree with the header or, without one, with the other files of
+// the same kind, a file of the trace's name pattern for an unknown operation).
 Trace load_trace(const std::string& path, const ImportOptions& options = {});
 
 // Reads one latency CSV line by line into (time, runtime) rows (and mdtest's tp column when `tp` is given).

@@ -134,6 +134,181 @@ TEST_CASE("importers reject malformed files naming file and line", "[trace]")
   }
 }
 
+TEST_CASE("values beyond float32 or above 1e9 s are rejected naming file and line", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  SECTION("runtime overflowing float32")
+  {
+    d.write("mdreal-0-stat-1.csv", "time,runtime\n0.0006,1e39\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-1.csv:2") && Catch::Contains("'runtime'") &&
+                                      Catch::Contains("out of range"));
+  }
+  SECTION("absurd runtime that fits a double")
+  {
+    d.write("mdreal-0-read-0.csv", "time,runtime\n0.0009,1e300\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-read-0.csv:2") && Catch::Contains("out of range"));
+  }
+  SECTION("time column")
+  {
+    d.write("mdreal-0-precreate-0.csv", "time,runtime\n0.0001,1.0e-3\n1e39,2.0e-3\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-precreate-0.csv:3") && Catch::Contains("'time'") &&
+                                      Catch::Contains("out of range"));
+  }
+  SECTION("mdtest tp column beyond float32")
+  {
+    TempDir m;
+    for (int r = 0; r < 2; ++r)
+      m.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv",
+              "time,runtime,tp\n0.0,1.0e-4,3.9e7\n0.0001,1.0e-4," + std::string(r == 1 ? "1e40" : "3.9e7") + "\n");
+    CHECK_THAT(error_of(m.str()), Catch::Contains("File creation-00001.csv:3") && Catch::Contains("'tp'"));
+  }
+}
+
+TEST_CASE("only decimal numbers parse: hexadecimal / inf / nan are rejected", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  for (const char* bad : {"0x10", "0x1p3", "0X1P-3", "inf", "nan", " 0.5", "1e", ".", "1.5e+"}) {
+    d.write("mdreal-0-stat-0.csv", std::string("time,runtime\n") + bad + ",2.0e-4\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-0.csv:2") && Catch::Contains("not a number"));
+  }
+  for (const char* good : {"0.0006", "6e-4", "6.0E-04", ".0006", "6.", "+0.0006"}) {
+    d.write("mdreal-0-stat-0.csv", std::string("time,runtime\n") + good + ",2.0e-4\n");
+    CHECK(error_of(d.str()).empty());
+  }
+}
+
+TEST_CASE("a file of the trace's name pattern for an unknown operation is an error", "[trace]")
+{
+  SECTION("md-real-io 2017")
+  {
+    TempDir d;
+    write_small_mdreal(d);
+    d.write("mdreal-0-frobnicate-0.csv", "time,runtime\n0.0,1e-4\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-frobnicate-0.csv") && Catch::Contains("'frobnicate'") &&
+                                      Catch::Contains("precreate, stat, read, create, delete, cleanup"));
+    // also when the trace is named by one of its files
+    CHECK_THAT(error_of((d.path / "mdreal-0-stat-0.csv").string()), Catch::Contains("mdreal-0-frobnicate-0.csv"));
+  }
+  SECTION("md-workbench --latency-all")
+  {
+    TempDir d;
+    for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run2-latency-all"))
+      fs::copy(e.path(), d.path / e.path().filename());
+    fs::copy(d.path / "lat-0.00-0-stat-all.csv", d.path / "lat-0.00-0-frob-all.csv");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0.00-0-frob-all.csv") && Catch::Contains("'frob'"));
+  }
+  SECTION("mdtest per-op")
+  {
+    TempDir d;
+    for (const auto& e : fs::directory_iterator(kToolOutputs + "/mdtest"))
+      fs::copy(e.path(), d.path / e.path().filename());
+    fs::copy(d.path / "mdtest-perop-File stat-00000.csv", d.path / "mdtest-perop-File frobnicate-00000.csv");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-perop-File frobnicate-00000.csv") &&
+                                      Catch::Contains("File creation, File stat, File read, File removal"));
+    // mdtest's directory phases are known operations the importer does not replay: still ignored
+    fs::remove(d.path / "mdtest-perop-File frobnicate-00000.csv");
+    fs::copy(d.path / "mdtest-perop-File stat-00000.csv", d.path / "mdtest-perop-Directory stat-00000.csv");
+    CHECK(error_of(d.str()).empty());
+  }
+}
+
+TEST_CASE("mdtest per-op files: every rank's file of a phase has the same row count", "[trace]")
+{
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/mdtest"))
+    fs::copy(e.path(), d.path / e.path().filename());
+  auto keep = [&d](const std::string& name, int lines) {
+    std::ifstream in(d.path / name);
+    std::string line, out;
+    for (int i = 0; i < lines && std::getline(in, line); ++i)
+      out += line + "\n";
+    in.close();
+    d.write(name, out);
+  };
+  SECTION("rank 1's File creation cut to 20 lines")
+  {
+    keep("mdtest-perop-File creation-00001.csv", 20);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-perop-File creation-00001.csv:20") &&
+                                      Catch::Contains("expected 50 rows") && Catch::Contains("found 19"));
+  }
+  SECTION("rank 1's File stat cut to the header")
+  {
+    keep("mdtest-perop-File stat-00001.csv", 1);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-perop-File stat-00001.csv:1") &&
+                                      Catch::Contains("found 0"));
+  }
+  SECTION("rank 0's file is the short one")
+  {
+    keep("mdtest-perop-File read-00000.csv", 30);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-perop-File read-00000.csv:30"));
+  }
+}
+
+TEST_CASE("md-real-io: a missing rank or rank file is named / also against the header rank count", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  // md-real-io's report line: "<ranks x data-sets> dset"
+  d.write("mdreal.txt", "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\tobject-size=3900 \n"
+                        "\titerations=1 \n\toffset=1 \n\n"
+                        "precreate 0.0s 100.0 iops/s 2 dset 4 obj 1.000 dset/s 100.0 obj/s 0.4 Mib/s (0 errs)\n");
+  REQUIRE(error_of(d.str()).empty());
+  SECTION("the highest rank's files are all missing")
+  {
+    for (const char* f : {"mdreal-0-precreate-1.csv", "mdreal-0-create-1.csv", "mdreal-0-stat-1.csv",
+                          "mdreal-0-read-1.csv", "mdreal-0-delete-1.csv", "mdreal-1-cleanup-1.csv"})
+      fs::remove(d.path / f);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-precreate-1.csv: missing file") &&
+                                      Catch::Contains("mdreal.txt:8") && Catch::Contains("states 2 ranks"));
+  }
+  SECTION("a rank beyond the stated count")
+  {
+    for (const char* k : {"precreate", "create", "stat", "read", "delete"})
+      fs::copy(d.path / (std::string("mdreal-0-") + k + "-1.csv"), d.path / (std::string("mdreal-0-") + k + "-2.csv"));
+    fs::copy(d.path / "mdreal-1-cleanup-1.csv", d.path / "mdreal-1-cleanup-2.csv");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("-2.csv: rank 2 is beyond the 2 ranks"));
+  }
+  SECTION("one rank's file of one phase")
+  {
+    fs::remove(d.path / "mdreal-0-read-1.csv");
+    auto e = error_of(d.str());
+    CHECK_THAT(e, Catch::Contains("mdreal-0-read-1.csv: missing file") && Catch::Contains("rank 1 is missing"));
+    CHECK_THAT(e, !Catch::Contains("read-0.csv"));
+  }
+}
+
+TEST_CASE("md-real-io without a header: a file cut at a line boundary disagrees with its siblings", "[trace]")
+{
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-real-io-2017"))
+    if (e.path().filename() != "stdout.txt")
+      fs::copy(e.path(), d.path / e.path().filename());
+  REQUIRE(error_of(d.str()).empty());
+  SECTION("benchmark file")
+  {
+    std::ifstream in(d.path / "lat-0-stat-0.csv");
+    std::string line, out;
+    for (int i = 0; i < 10 && std::getline(in, line); ++i)
+      out += line + "\n";
+    in.close();
+    d.write("lat-0-stat-0.csv", out);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0-stat-0.csv:10") && Catch::Contains("expected 40 rows") &&
+                                      Catch::Contains("found 9"));
+  }
+  SECTION("cleanup file against the precreate files")
+  {
+    std::ifstream in(d.path / "lat-2-cleanup-1.csv");
+    std::string line, out;
+    for (int i = 0; i < 41 && std::getline(in, line); ++i)
+      out += line + "\n";
+    in.close();
+    d.write("lat-2-cleanup-1.csv", out);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("lat-2-cleanup-1.csv:41") && Catch::Contains("expected 80 rows"));
+  }
+}
+
 TEST_CASE("md-workbench --latency-all files are split where time restarts", "[trace]")
 {
   Trace t = load_trace(kToolOutputs + "/md-workbench-ior/run2-latency-all");
