@@ -123,6 +123,10 @@ expect_error latency-dir-uncreatable "$tmp/fifo/sub" "cannot be created" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --latency-dir "$tmp/fifo/sub"
 expect_error latency-prefix-slash "--latency-prefix" "a/b" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --latency-dir "$tmp/ld" --latency-prefix a/b
+expect_error bad-log "--log=bogus" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --log=bogus
+expect_error cfg-overrides-platform "--cfg=network/model:Constant" "--set network.model" -- \
+  replay "$tmp" --platform "$good_platform" --cfg=network/model:Constant
 expect_error unknown-command "frob" -- \
   frob --platform "$good_platform"
 

@@ -121,6 +121,7 @@ Args parse(int argc, char** argv)
   for (int i = 2; i < argc; ++i) {
     std::string s = argv[i];
     if (s.rfind("--log=", 0) == 0 || s.rfind("--cfg=", 0) == 0) {
+      check_simgrid_arg(s);
       a.simgrid.push_back(s);
     } else if (s.size() > 1 && s[0] == '-') {
       auto eq = s.find('=');

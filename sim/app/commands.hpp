@@ -28,6 +28,10 @@ void check_output_dir(const std::string& option, const std::string& path);
 void check_file_prefix(const std::string& option, const std::string& prefix);
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options);
 
+// A --log=/--cfg= argument for SimGrid, checked before SimGrid sees it (it aborts on a malformed --log);
+// --cfg may not set what the platform file sets (network/model, network/crosstraffic).
+void check_simgrid_arg(const std::string& arg);
+
 // --time-limit T (simulated time, any duration unit; "" = no limit): a positive duration or invalid_argument
 // naming the option (exit status 2).
 inline double time_limit_s(const std::string& text)

@@ -156,6 +156,7 @@ Cli parse_cli(int argc, char** argv)
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--log=", 0) == 0 || a.rfind("--cfg=", 0) == 0) {
+      pfsim::app::check_simgrid_arg(a);
       cli.simgrid_args.push_back(a);
     } else if (a.size() > 1 && a[0] == '-') {
       const OptSpec* spec = find_opt(cli.command, a);

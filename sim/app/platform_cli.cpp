@@ -143,3 +143,46 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 }
 
 }  // namespace pfsim::app
+
+namespace pfsim::app {
+
+void check_simgrid_arg(const std::string& arg)
+{
+  if (arg.rfind("--cfg=", 0) == 0) {
+    std::string item = arg.substr(6);
+    if (item.find(':') == std::string::npos)
+      throw std::invalid_argument(arg + ": expected --cfg=<name>:<value>");
+    std::string name = item.substr(0, item.find(':'));
+    if (name == "network/model" || name == "network/crosstraffic")
+      throw std::invalid_argument(arg + ": this comes from the platform (set it with --set network." +
+                                  std::string(name == "network/model" ? "model" : "crosstraffic") + "=...)");
+    return;
+  }
+  // --log=<category>.<setting>:<value> (SimGrid aborts the process on a malformed one).
+  std::string item = arg.substr(6);
+  if (item == "no_loc")
+    return;
+  auto colon = item.find(':');
+  auto dot = item.rfind('.', colon);
+  static const std::vector<std::string> settings{"thres", "threshold", "fmt", "app", "appender", "add", "additivity"};
+  std::string setting = (colon == std::string::npos || dot == std::string::npos) ? "" : item.substr(dot + 1, colon - dot - 1);
+  bool known = false;
+  for (const auto& s : settings)
+    known = known || setting == s;
+  if (!known || dot == 0 || colon + 1 >= item.size())
+    throw std::invalid_argument(arg + ": expected --log=<category>.thres:<level> (or .fmt/.app/.add), e.g. "
+                                "--log=pfsim_servers.thres:debug");
+  if (setting == "thres" || setting == "threshold") {
+    static const std::vector<std::string> levels{"trace", "debug", "verbose", "info", "warning", "error", "critical"};
+    std::string level = item.substr(colon + 1);
+    bool ok = false;
+    for (const auto& l : levels)
+      ok = ok || level == l;
+    if (!ok)
+      throw std::invalid_argument(arg + ": unknown level \"" + level +
+                                  "\"; expected trace, debug, verbose, info, warning, error or critical");
+  }
+}
+
+}  // namespace pfsim::app
+
