@@ -2,7 +2,7 @@
 """Ablation of the LU-1695 decline mechanisms: for each combination of mechanisms, fit the platform with
 scripts/calibrate_lu1695.py (same objective and method, smaller budget), then sweep the fitted platform over
 the measured rank counts in unique and shared directories and report which LU-1695 features it
-reproduces and with what error. Writes validation/lu1695/ablation.json and validation/lu1695/ablation.md.
+reproduces and with what error. Writes ablation.json and ablation.md into --out-dir (default validation/lu1695).
 
 Features (from the simulated rates):
   rise      creates and unlinks at 1024 ranks above 512 ranks
@@ -21,6 +21,10 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lu1695_model as M  # noqa: E402
+from calibrate_lu1695 import MECHANISM_PARAMS  # noqa: E402
+from cli_common import Parser, check_output, fail, pfsim_error_line, positive_int  # noqa: E402
+
+PROG = "ablation"
 
 COMBOS = ["none", "contention", "per_client", "oversubscription", "contention,per_client"]
 RANKS = [512, 1024, 2048, 4096, 8192]
@@ -44,21 +48,36 @@ def errors(sim, rows, phases=("create", "stat", "unlink")):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--combos", default=";".join(COMBOS), help="';'-separated mechanism lists")
-    ap.add_argument("--files", type=int, default=20000)
-    ap.add_argument("--max-evals", type=int, default=50)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--files", type=positive_int, default=20000)
+    ap.add_argument("--max-evals", type=positive_int, default=50)
+    ap.add_argument("--jobs", type=positive_int, default=2)
+    ap.add_argument("--out-dir", default=os.path.join(M.ROOT, "validation", "lu1695"),
+                    help="directory for ablation.json and ablation.md (default validation/lu1695)")
     a = ap.parse_args()
-    out_dir = os.path.join(M.ROOT, "validation", "lu1695")
+    for combo in a.combos.split(";"):
+        for m in combo.split(","):
+            if m not in MECHANISM_PARAMS and m != "none":
+                fail(PROG, f"--combos: unknown mechanism '{m}' in '{combo}'; expected ','-separated names from "
+                           f"{', '.join(MECHANISM_PARAMS)} or none, combinations separated by ';'")
+    out_dir = a.out_dir
+    if not os.path.isdir(out_dir):
+        fail(PROG, f"--out-dir {out_dir}: not an existing directory")
+    for name in ("ablation.json", "ablation.md"):
+        check_output(PROG, "--out-dir", os.path.join(out_dir, name))
     results = []
     for combo in a.combos.split(";"):
         with tempfile.TemporaryDirectory() as tmp:
             pf, rep = os.path.join(tmp, "p.json"), os.path.join(tmp, "r.json")
             print(f"== {combo}: fitting", flush=True)
-            subprocess.run([sys.executable, os.path.join(M.ROOT, "scripts", "calibrate_lu1695.py"), "--mechanisms", combo,
-                            "--files", str(a.files), "--max-evals", str(a.max_evals), "--jobs", str(a.jobs),
-                            "--out", pf, "--report", rep], check=True, stdout=subprocess.DEVNULL)
+            r = subprocess.run([sys.executable, os.path.join(M.ROOT, "scripts", "calibrate_lu1695.py"), "--mechanisms",
+                                combo, "--files", str(a.files), "--max-evals", str(a.max_evals), "--jobs", str(a.jobs),
+                                "--out", pf, "--report", rep], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True)
+            if r.returncode != 0:
+                fail(PROG, f"calibrate_lu1695.py --mechanisms {combo} failed (exit status {r.returncode}): "
+                           f"{pfsim_error_line(r.stderr)}", r.returncode if r.returncode > 0 else 1)
             with open(pf) as f:
                 platform = json.load(f)
             with open(rep) as f:

@@ -23,6 +23,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lu1695_model as M  # noqa: E402
+from cli_common import Parser, check_output, fail, positive_int  # noqa: E402
+
+PROG = "calibrate"
 
 # (JSON path, initial, lower, upper, unit) — values in the unit given.
 BASE_PARAMS = [
@@ -71,11 +74,54 @@ def fit_shared(fitted, sparams, files, jobs, max_evals):
     return M.with_params(fitted, sparams, xs), section
 
 
-def calibration_note(mechs, refit):
+def report_name(path):
+    """The --report path as the note names it: relative to the repository when inside it, else absolute."""
+    p = os.path.abspath(path)
+    rel = os.path.relpath(p, M.ROOT)
+    return p if rel == ".." or rel.startswith(".." + os.sep) else rel
+
+
+def calibration_note(mechs, refit, report_path, shared=True):
+    holds = ("directory-lock holds fitted on the shared-directory rows at 512 and 1024 ranks only" if shared else
+             "directory-lock holds NOT fitted (--no-shared: step 2 skipped; the base platform's holds are kept)")
     return ("Fitted by scripts/calibrate_lu1695.py --mechanisms " + (",".join(mechs) or "none") +
-            ": least squares on log rates of the LU-1695 unique-directory table (15 points), Nelder-Mead; "
-            "directory-lock holds fitted on the shared-directory rows at 512 and 1024 ranks only. Report: "
-            "validation/lu1695/fit.json." + (" " + refit if refit else ""))
+            ": least squares on log rates of the LU-1695 unique-directory table (15 points), Nelder-Mead; " +
+            holds + ". Report: " + report_name(report_path) + "." + (" " + refit if refit else ""))
+
+
+def load_json(option, path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        fail(PROG, f"{option} {path}: no such file (--shared-only keeps the step-1 results of an existing --out "
+                   "and --report)")
+    except OSError as e:
+        fail(PROG, f"{option} {path}: {e.strerror}")
+    except ValueError as e:
+        fail(PROG, f"{option} {path}: not valid JSON: {e}")
+
+
+def parse_x0(text, params):
+    """--x0: a JSON object {parameter path: starting value in the parameter's unit}; every key must be one of
+    the parameters being fitted and every value a number within the parameter's bounds."""
+    valid = ", ".join(p[0] for p in params)
+    try:
+        start = json.loads(text)
+    except ValueError as e:
+        fail(PROG, f"--x0: not valid JSON ({e}); expected an object such as '{{\"mds.service.stat\": 200}}'")
+    if not isinstance(start, dict):
+        fail(PROG, f"--x0: expected a JSON object of parameter path -> starting value, got {type(start).__name__}")
+    bounds = {p[0]: p for p in params}
+    for k, v in start.items():
+        if k not in bounds:
+            fail(PROG, f"--x0: unknown parameter '{k}'; the parameters fitted with these --mechanisms are: {valid}")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            fail(PROG, f"--x0: {k}: expected a number (in {bounds[k][4]}), got {json.dumps(v)}")
+        lo, hi = bounds[k][2], bounds[k][3]
+        if not lo <= v <= hi:
+            fail(PROG, f"--x0: {k}: {v:g} is outside the parameter's bounds [{lo:g}, {hi:g}] ({bounds[k][4]})")
+    return [(p[0], float(start.get(p[0], p[1])), p[2], p[3], p[4]) for p in params]
 
 
 def write_outputs(a, fitted, report):
@@ -84,13 +130,15 @@ def write_outputs(a, fitted, report):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mechanisms", default="contention",
                     help="comma-separated decline mechanisms to enable and fit: contention, per_client, "
                          "oversubscription, or none")
-    ap.add_argument("--files", type=int, default=50000)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--max-evals", type=int, default=100)
+    ap.add_argument("--files", type=positive_int, default=50000)
+    ap.add_argument("--jobs", type=positive_int, default=2)
+    ap.add_argument("--max-evals", type=positive_int, default=100,
+                    help="evaluation budget of step 1 (>= 1; step 2 gets max(30, this / 3)); the initial simplex "
+                         "(number of parameters + 1 evaluations) always runs, so the budget is at least that")
     ap.add_argument("--x0", help="JSON object of starting values by parameter path (in the parameter's unit)")
     ap.add_argument("--no-shared", action="store_true", help="skip step 2")
     ap.add_argument("--shared-only", action="store_true",
@@ -102,26 +150,45 @@ def main():
     mechs = [m for m in a.mechanisms.split(",") if m and m != "none"]
     for m in mechs:
         if m not in MECHANISM_PARAMS:
-            print(f"calibrate: unknown mechanism '{m}'; expected one of {', '.join(MECHANISM_PARAMS)} or none",
-                  file=sys.stderr)
+            print(f"calibrate: --mechanisms: unknown mechanism '{m}'; expected one of {', '.join(MECHANISM_PARAMS)} "
+                  "or none", file=sys.stderr)
             return 2
+    if len(set(mechs)) != len(mechs):
+        fail(PROG, f"--mechanisms: a mechanism is named twice in '{a.mechanisms}'")
+    if a.shared_only and a.no_shared:
+        fail(PROG, "--shared-only and --no-shared exclude each other")
+    if a.shared_only and a.x0:
+        fail(PROG, "--x0 sets step-1 starting values; it does not apply to --shared-only")
+    # Output paths first: a wrong one must not cost a whole fit.
+    check_output(PROG, "--out", a.out)
+    check_output(PROG, "--report", a.report)
+    if os.path.abspath(a.out) == os.path.abspath(a.report):
+        fail(PROG, f"--out and --report name the same file {a.out}")
     t0 = time.time()
     if a.shared_only:
-        with open(a.out) as f:
-            fitted = json.load(f)
-        with open(a.report) as f:
-            report = json.load(f)
-        if "unique" not in report:
+        fitted = load_json("--out", a.out)
+        report = load_json("--report", a.report)
+        if not isinstance(fitted, dict):
+            fail(PROG, f"--out {a.out}: expected a platform JSON object")
+        if not isinstance(report, dict) or "unique" not in report:
             print(f"calibrate: {a.report} has no step-1 ('unique') section to keep", file=sys.stderr)
             return 2
-        x0 = [float(str(M.get_path(fitted, p[0])).rstrip("us")) for p in SHARED_PARAMS]
+        x0 = []
+        for p in SHARED_PARAMS:
+            v = M.get_path(fitted, p[0])
+            if v is None:
+                fail(PROG, f"--out {a.out}: no {p[0]} to start step 2 from")
+            x0.append(M.parse_time_us(v, f"--out {a.out}: {p[0]}"))
+            if not p[2] <= x0[-1] <= p[3]:
+                fail(PROG, f"--out {a.out}: {p[0]} = {v} is outside the fit's bounds [{p[2]:g}, {p[3]:g}] us")
         sparams = [(p[0], v, p[2], p[3], p[4]) for p, v in zip(SHARED_PARAMS, x0)]
         refit = "Step 2 rerun alone (--shared-only) on the step-1 parameters"
         fitted, report["shared"] = fit_shared(fitted, sparams, report.get("files_per_evaluation", a.files), a.jobs,
                                               a.max_evals)
         report["shared"]["refit"] = refit
         report["shared_wall_s"] = time.time() - t0
-        fitted.setdefault("sources", {})["calibration"] = calibration_note(report.get("mechanisms", mechs), refit + ".")
+        fitted.setdefault("sources", {})["calibration"] = calibration_note(report.get("mechanisms", mechs), refit + ".",
+                                                                           a.report)
         write_outputs(a, fitted, report)
         print(json.dumps(report["shared"], indent=2))
         return 0
@@ -131,8 +198,7 @@ def main():
             M.set_path(base, f"mds.mechanisms.{m}.enabled", True)
     params = BASE_PARAMS + [p for m in mechs for p in MECHANISM_PARAMS[m]]
     if a.x0:
-        start = json.loads(a.x0)
-        params = [(p[0], float(start.get(p[0], p[1])), p[2], p[3], p[4]) for p in params]
+        params = parse_x0(a.x0, params)
     rows = M.measured("unique")
     print(f"step 1: unique directories, {len(params)} parameters, mechanisms: {mechs or 'none'}", flush=True)
     x, fx, n1 = fit(base, params, "unique", rows, a.files, a.jobs, a.max_evals)
@@ -146,7 +212,7 @@ def main():
     fitted["name"] = "cray-xe6-lustre2.1-fitted"
     fitted["description"] = ("LU-1695 platform fitted by scripts/calibrate_lu1695.py (mechanisms: " +
                              (", ".join(mechs) or "none") + "); see docs/lu1695.md.")
-    fitted.setdefault("sources", {})["calibration"] = calibration_note(mechs, "")
+    fitted.setdefault("sources", {})["calibration"] = calibration_note(mechs, "", a.report, not a.no_shared)
     report["wall_s"] = time.time() - t0
     write_outputs(a, fitted, report)
     print(json.dumps(report, indent=2))

@@ -47,11 +47,18 @@ A --name not starting with "mistral" marks the Mistral hardware facts in "source
 import argparse
 import glob
 import json
+import math
 import os
 import re
 import sys
+import warnings
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import Parser, non_negative_float, output_problem, positive_int, unit_interval, write_atomic  # noqa
+
+MAX_SECONDS = 1e9  # a time or latency beyond this (31 years) is a malformed value, not a measurement
 
 RPC_OVERHEAD_S = 20e-6    # ASSUMPTION: client ptlrpc processing per RPC (pfsim clients.rpc_overhead)
 NET_LATENCY_S = 0.7e-6    # FDR InfiniBand switch + link latency, one way (Mellanox FDR ~0.7 us)
@@ -74,31 +81,87 @@ def die(msg):
     sys.exit(2)
 
 
+def find_bad_line(f):
+    """Scans a latency file line by line and exits (status 2) at the first malformed line, naming it."""
+    ncols = None
+    with open(f, errors="replace") as fh:
+        fh.readline()
+        for n, line in enumerate(fh, start=2):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            fields = [x.strip() for x in text.split(",")]
+            if len(fields) < 2:
+                die(f"{f}: line {n}: expected the 2 columns time,runtime, got '{text[:60]}'")
+            if ncols is not None and len(fields) != ncols:
+                die(f"{f}: line {n}: {len(fields)} columns, the lines before have {ncols}")
+            ncols = len(fields)
+            for col, x in enumerate(fields):
+                try:
+                    v = float(x)
+                except ValueError:
+                    name = ("time", "runtime")[col] if col < 2 else f"column {col + 1}"
+                    die(f"{f}: line {n}: {name}: expected a number, got '{x[:40]}'")
+                if col < 2 and not (math.isfinite(v) and abs(v) <= MAX_SECONDS):
+                    die(f"{f}: line {n}: {('time', 'runtime')[col]}: expected a finite number of seconds "
+                        f"(at most {MAX_SECONDS:g}), got '{x[:40]}'")
+                if col == 1 and v < 0:
+                    die(f"{f}: line {n}: runtime: expected a non-negative number of seconds, got '{x[:40]}'")
+    die(f"{f}: expected non-negative numbers in columns time,runtime")
+
+
 def read_csv(f):
-    """(time, runtime) rows of one latency file; exit status 2 naming the file on malformed input."""
+    """(time, runtime) rows of one latency file; exit status 2 naming the file and line on malformed input."""
+    if os.path.isdir(f):
+        die(f"{f}: is a directory, expected a latency file (time,runtime CSV)")
     try:
-        with open(f) as fh:
+        with open(f, errors="replace") as fh:
             head = fh.readline().strip().split(",")
         if head[:2] != ["time", "runtime"]:
-            die(f"{f}: line 1: expected the header 'time,runtime', got '{','.join(head)}'")
-        a = np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
-    except (OSError, ValueError) as e:
-        die(f"{f}: {e}")
+            die(f"{f}: line 1: expected the header 'time,runtime', got '{','.join(head)[:60]}'")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a header-only file: numpy warns "Empty input file"
+            a = np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
+    except OSError as e:
+        die(f"{f}: {e.strerror or e}")
+    except ValueError:
+        find_bad_line(f)
     if a.size == 0:
         return np.zeros((0, 2))
-    if a.shape[1] < 2 or np.any(a[:, 1] < 0) or not np.all(np.isfinite(a[:, :2])):
-        die(f"{f}: expected non-negative numbers in columns time,runtime")
+    if (a.shape[1] < 2 or np.any(a[:, 1] < 0) or not np.all(np.isfinite(a[:, :2]))
+            or np.any(np.abs(a[:, :2]) > MAX_SECONDS)):
+        find_bad_line(f)
     return a[:, :2]
+
+
+def check_rank_groups(trace_dir, groups):
+    """Per-rank formats: every (iteration, phase) must hold the files of ranks 0..N-1, N the most ranks any of
+    them has (as pfsim replay requires); a whole missing phase is allowed (pfsim replay --allow-missing)."""
+    n = 0
+    for key, (ranks, name) in sorted(groups.items()):
+        rs = sorted(ranks)
+        for i, r in enumerate(rs):
+            if r != i:
+                die(f"{os.path.join(trace_dir, name(i))}: missing file: rank gap in {key[1]} of iteration {key[0]}: "
+                    f"rank {i} is missing (found {len(rs)} ranks, highest {rs[-1]})")
+        n = max(n, len(rs))
+    for key, (ranks, name) in sorted(groups.items()):
+        if len(ranks) < n:
+            die(f"{os.path.join(trace_dir, name(len(ranks)))}: missing file: {key[1]} of iteration {key[0]} has "
+                f"{len(ranks)} ranks, other phases have {n}: rank {len(ranks)} is missing")
 
 
 def read_trace(trace_dir):
     """Every latency file of a trace directory as {(iteration, phase): {rank: rows}} (any supported format)."""
     data = {}
+    groups = {}  # per-rank formats: (iteration, phase) -> (ranks, file name of rank r)
     for f in sorted(glob.glob(os.path.join(trace_dir, "*.csv"))):
         name = os.path.basename(f)
         m = PAT_MDREAL.match(name)
         if m:
-            data.setdefault((int(m.group(2)), m.group(3)), {})[int(m.group(4))] = read_csv(f)
+            key = (int(m.group(2)), m.group(3))
+            groups.setdefault(key, (set(), lambda r, m=m: f"{m.group(1)}-{m.group(2)}-{m.group(3)}-{r}.csv"))[0].add(
+                int(m.group(4)))
             continue
         m = PAT_ALL.match(name)
         if m:
@@ -110,6 +173,22 @@ def read_trace(trace_dir):
         m = PAT_RANK0.match(name)
         if m:
             data.setdefault((int(m.group(3)), m.group(4)), {})[0] = read_csv(f)
+            continue
+        m = PAT_MDTEST.match(name)
+        if m:
+            groups.setdefault(MDTEST_PHASES[m.group(2)], (set(), lambda r, m=m: f"{m.group(1)}-{m.group(2)}-"
+                                                                                  f"{r:0{len(m.group(3))}d}.csv"))[0].add(
+                int(m.group(3)))
+    # Rank files are checked for gaps before any is read (a file named for rank 10^11 must not allocate).
+    check_rank_groups(trace_dir, groups)
+    for f in sorted(glob.glob(os.path.join(trace_dir, "*.csv"))):
+        name = os.path.basename(f)
+        m = PAT_MDREAL.match(name)
+        if m:
+            data.setdefault((int(m.group(2)), m.group(3)), {})[int(m.group(4))] = read_csv(f)
+            continue
+        m = PAT_ALL.match(name) or PAT_RANK0.match(name)
+        if m:
             continue
         m = PAT_MDTEST.match(name)
         if m:
@@ -131,16 +210,39 @@ def load(trace_dir):
     header = {}
     txt = os.path.join(trace_dir, "mdreal.txt")
     if os.path.exists(txt):
-        for line in open(txt):
+        for n, line in enumerate(read_text(txt).splitlines(), start=1):
             m = re.match(r"^\s+([a-z-]+)=(\S+)", line)
             if m:
                 header[m.group(1)] = m.group(2)
+                if m.group(1) == "object-size":
+                    check_size(m.group(2), f"{txt}: line {n}: object-size")
     out = os.path.join(trace_dir, "stdout.txt")  # md-workbench: Args: ... "-S=3901"
     if "object-size" not in header and os.path.exists(out):
-        m = re.search(r'"-S=?(\d+)"', open(out, errors="replace").read())
+        text = read_text(out)
+        m = re.search(r'"-S=?(\d+)"', text)
         if m:
+            check_size(m.group(1), f"{out}: line {text.count(chr(10), 0, m.start()) + 1}: -S (object size)")
             header["object-size"] = m.group(1)
+    for k, v in pools.items():
+        if not v or not sum(len(x) for x in v):
+            die(f"{trace_dir}: no '{k}' operations: its latency files hold no rows (header only)")
     return {k: np.concatenate(v) for k, v in pools.items() if v}, len(ranks), header, data
+
+
+def read_text(path):
+    if os.path.isdir(path):
+        die(f"{path}: is a directory, expected a text file")
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError as e:
+        die(f"{path}: {e.strerror or e}")
+
+
+def check_size(value, where):
+    """An object size in bytes: a positive integer (exit status 2 naming file, line and field otherwise)."""
+    if not re.fullmatch(r"[0-9]+", value) or int(value) <= 0 or int(value) > 2 ** 53:
+        die(f"{where}: expected a positive whole number of bytes, got '{value[:40]}'")
 
 
 LAW_SOURCES = (("create", "precreate", ("precreate",)), ("unlink", "cleanup", ("cleanup",)),
@@ -211,19 +313,53 @@ def fit_laws(data, q, bins=10, shape_points=64):
     return laws
 
 
+def fmt_us(x, decimals):
+    """Microseconds with `decimals` decimals (the historical format) when that is exact or keeps at least 3
+    significant digits; otherwise 4 significant digits, so that small values do not round to 0."""
+    t = f"{x:.{decimals}f}"
+    if x == 0 or not math.isfinite(x) or abs(x) >= 10.0 ** (2 - decimals) or abs(float(t) - x) <= 1e-9 * abs(x):
+        return t + "us"
+    d = max(decimals, 3 - math.floor(math.log10(abs(x))))
+    t = f"{x:.{d}f}".rstrip("0")
+    return (t + "0" if t.endswith(".") else t) + "us"
+
+
+def non_finite(obj, path=""):
+    """The path of the first non-finite number or "...infus"/"nanus"-like string in a JSON object (else None)."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            p = non_finite(v, f"{path}.{k}" if path else k)
+            if p:
+                return p
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            p = non_finite(v, f"{path}[{i}]")
+            if p:
+                return p
+    elif isinstance(obj, float) and not math.isfinite(obj):
+        return path
+    elif isinstance(obj, str) and re.fullmatch(r"-?(inf|nan)[a-zA-Z]*", obj):
+        return path
+    return None
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog="fit_mdrealio", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trace_dir")
     ap.add_argument("--out", default=None)
-    ap.add_argument("--quantile", type=float, default=0.01)
+    ap.add_argument("--quantile", type=unit_interval, default=0.01, help="q_floor, between 0 and 1")
     ap.add_argument("--name", default="mistral-lustre02")
-    ap.add_argument("--ranks-per-node", type=int, default=10)
-    ap.add_argument("--mds-cores", type=int, default=24)
-    ap.add_argument("--rpc-overhead-us", type=float, default=RPC_OVERHEAD_S * 1e6,
+    ap.add_argument("--ranks-per-node", type=positive_int, default=10)
+    ap.add_argument("--mds-cores", type=positive_int, default=24)
+    ap.add_argument("--rpc-overhead-us", type=non_negative_float, default=RPC_OVERHEAD_S * 1e6,
                     help="client time per RPC (default 20, an ASSUMPTION for Lustre ptlrpc)")
-    ap.add_argument("--net-latency-us", type=float, default=NET_LATENCY_S * 1e6,
+    ap.add_argument("--net-latency-us", type=non_negative_float, default=NET_LATENCY_S * 1e6,
                     help="one-way latency per link (default 0.7, FDR InfiniBand)")
     a = ap.parse_args()
+    if not a.name.strip():
+        die("--name: expected a non-empty platform name")
+    if a.out is not None and output_problem(a.out):
+        die(f"--out {a.out}: {output_problem(a.out)}")
     if not os.path.isdir(a.trace_dir):
         print(f"fit_mdrealio: {a.trace_dir}: not a directory", file=sys.stderr)
         return 2
@@ -256,16 +392,21 @@ def main():
     mdtest_stat = None
     mt = os.path.join(a.trace_dir, "mdtest.txt")
     if os.path.exists(mt):
-        for line in open(mt):
-            m = re.match(r"^\s+File stat\s+:\s+([0-9.]+)", line)
+        for n, line in enumerate(read_text(mt).splitlines(), start=1):
+            m = re.match(r"^\s+File stat\s+:\s+(\S+)", line)
             if m:
-                mdtest_stat = float(m.group(1))
+                try:
+                    mdtest_stat = float(m.group(1))
+                except ValueError:
+                    mdtest_stat = float("nan")
+                if not (math.isfinite(mdtest_stat) and mdtest_stat >= 0):
+                    die(f"{mt}: line {n}: File stat: expected a non-negative rate (ops/s), got '{m.group(1)[:40]}'")
     busy = mdtest_stat * d_stat if mdtest_stat else None
     if busy is not None and busy > a.mds_cores:
         print(f"fit_mdrealio: WARNING: --mds-cores {a.mds_cores} cannot serve the recorded mdtest stat rate "
               f"({mdtest_stat:.0f}/s x {d_stat * 1e6:.0f} us = {busy:.1f} busy cores): the stat floor holds client "
               "time the split assigns to the MDS", file=sys.stderr)
-    us = lambda s: f"{s * 1e6:.1f}us"
+    us = lambda s: fmt_us(s * 1e6, 1)
     src = os.path.basename(os.path.normpath(a.trace_dir))
     fit_note = (f"scripts/fit_mdrealio.py on {src} ({ranks} ranks), quantile {q}: floors (s) " +
                 ", ".join(f"{k} {v:.6f}" for k, v in sorted(floor.items())))
@@ -322,7 +463,7 @@ def main():
             "request_size": f"{REQUEST_B}B",
             "reply_size": f"{REPLY_B}B",
             "load_delay": {"enabled": True, "per_op": {
-                op: {"base": us(l["base_s"]), "per_active_rank": f"{l['per_rank_s'] * 1e6:.3f}us",
+                op: {"base": us(l["base_s"]), "per_active_rank": fmt_us(l['per_rank_s'] * 1e6, 3),
                      "shape": l["shape"], "rank_factors": l["rank_factors"]} for op, l in laws.items()}},
         },
         "mds": {
@@ -361,12 +502,12 @@ def main():
         platform["sources"]["mds.cores"] = (f"ASSUMPTION {a.mds_cores} cores (--mds-cores). Utilization-law check: " +
                                             (f"{busy:.1f} busy cores for the run's mdtest stat rate"
                                              if busy is not None else "no mdtest.txt"))
-    text = json.dumps(platform, indent=2) + "\n"
+    bad = non_finite(platform)
+    if bad:
+        die(f"{a.trace_dir}: the fit gives a non-finite value for {bad}: the trace's latencies are out of range")
+    text = json.dumps(platform, indent=2, allow_nan=False) + "\n"
     if a.out:
-        tmp = a.out + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, a.out)
+        write_atomic(a.out, text)
     else:
         sys.stdout.write(text)
     return 0

@@ -16,12 +16,12 @@ usage: scripts/journal_credits_lu1695.py [--files N] [--jobs J] [--out FILE]
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lu1695_model as M  # noqa: E402
+from cli_common import Parser, check_output, positive_int, run_pfsim  # noqa: E402
 
 RANKS = [512, 1024, 2048, 4096, 8192]
 CREDITS = ["--set", "mds.journal.credits.enabled=true", "--set", "mds.journal.credits.create=133",
@@ -43,9 +43,10 @@ def run(pfsim, platform, files, jobs, extra, tmp):
         json.dump({"generator": "metabench", "ranks": RANKS[0], "ranks_per_node": 16, "seed": 1,
                    "metabench": {"files": files, "dir_mode": "shared", "phases": ["create", "stat", "unlink"]}}, f)
     res = tempfile.mkdtemp(dir=tmp)
-    subprocess.run([pfsim, "sweep", "--platform", platform, "--workload", wf, "--ranks", ",".join(map(str, RANKS)),
-                    "--csv", os.path.join(res, "sweep.csv"), "--results-dir", res, "--jobs", str(jobs), "--quiet"]
-                   + extra, check=True, stderr=subprocess.DEVNULL)
+    # On failure: pfsim's error line and its exit status (2 for bad input).
+    run_pfsim("journal_credits_lu1695", [pfsim, "sweep", "--platform", platform, "--workload", wf, "--ranks",
+                                         ",".join(map(str, RANKS)), "--csv", os.path.join(res, "sweep.csv"),
+                                         "--results-dir", res, "--jobs", str(jobs), "--quiet"] + extra)
     out = {}
     for r in RANKS:
         j = json.load(open(os.path.join(res, f"ranks-{r}.json")))
@@ -55,14 +56,16 @@ def run(pfsim, platform, files, jobs, extra, tmp):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--files", type=int, default=100000)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap = Parser(prog="journal_credits_lu1695", description=__doc__,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--files", type=positive_int, default=100000)
+    ap.add_argument("--jobs", type=positive_int, default=2)
     ap.add_argument("--out", default=os.path.join(M.ROOT, "validation", "lu1695", "journal-credits.md"))
     a = ap.parse_args()
     if a.files < 1 or a.jobs < 1:
         print("journal_credits_lu1695: --files and --jobs must be positive", file=sys.stderr)
         return 2
+    check_output("journal_credits_lu1695", "--out", a.out)  # before the sweeps, not after them
     pfsim = os.path.join(os.environ.get("PFSIM_BUILD") or os.path.join(M.ROOT, "build"), "pfsim")
     platform = os.path.join(M.ROOT, "platforms", "cray-xe6-lustre2.1-fitted.json")
     lines = [f"Shared directory, {a.files} files, platforms/cray-xe6-lustre2.1-fitted.json "

@@ -5,8 +5,12 @@ import csv
 import json
 import math
 import os
-import subprocess
+import re
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_common  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEASURED = os.path.join(ROOT, "validation", "lu1695", "measured.csv")
@@ -14,12 +18,26 @@ BASE_PLATFORM = os.path.join(ROOT, "platforms", "cray-xe6-lustre2.1.json")
 COLUMNS = {"create": "creates", "stat": "stats", "unlink": "unlinks"}
 
 
+def prog():
+    """The running script's name, for error lines."""
+    return os.path.basename(sys.argv[0] or "lu1695_model").replace(".py", "")
+
+
 def write_atomic(path, text):
     """Writes `text` under a temporary name and renames it into place (nothing half-written on failure)."""
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    cli_common.write_atomic(path, text)
+
+
+def parse_time_us(value, what):
+    """A duration such as "45us", "0.05ms", "1s" or a bare number (microseconds) as microseconds; exit status 2
+    naming `what` on anything else."""
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(us|ms|s)?\s*", str(value))
+    if not m:
+        cli_common.fail(prog(), f"{what}: expected a duration with unit us, ms or s, got '{value}'")
+    v = float(m.group(1)) * {"us": 1.0, "ms": 1e3, "s": 1e6, None: 1.0}[m.group(2)]
+    if not math.isfinite(v):
+        cli_common.fail(prog(), f"{what}: expected a finite duration, got '{value}'")
+    return v
 
 
 def measured(dir_mode):
@@ -55,11 +73,21 @@ def sweep(platform, dir_mode, ranks, files, jobs=2, phases=("create", "stat", "u
         with open(wf, "w") as f:
             json.dump({"generator": "metabench", "ranks": ranks[0], "ranks_per_node": 16, "seed": 1,
                        "metabench": {"files": files, "dir_mode": dir_mode, "phases": list(phases)}}, f)
-        subprocess.run([os.path.join(build, "pfsim"), "sweep", "--platform", pf, "--workload", wf, "--ranks",
-                        ",".join(map(str, ranks)), "--csv", out, "--jobs", str(jobs), "--quiet"],
-                       check=True, stderr=subprocess.DEVNULL)
+        # pfsim's stderr is kept: on failure its error line is printed and its exit status (2 for bad input)
+        # becomes this script's.
+        cli_common.run_pfsim(prog(), [os.path.join(build, "pfsim"), "sweep", "--platform", pf, "--workload", wf,
+                                      "--ranks", ",".join(map(str, ranks)), "--csv", out, "--jobs", str(jobs),
+                                      "--quiet"])
         with open(out) as f:
-            return {(r["phase"], int(r["ranks"])): float(r["rate"]) for r in csv.DictReader(f)}
+            sim = {(r["phase"], int(r["ranks"])): float(r["rate"]) for r in csv.DictReader(f)}
+        for ph in phases:
+            for x in ranks:
+                if (ph, x) not in sim:
+                    cli_common.fail(prog(), f"pfsim sweep wrote no rate for phase '{ph}' at {x} ranks")
+                if not math.isfinite(sim[(ph, x)]) or sim[(ph, x)] <= 0:
+                    cli_common.fail(prog(), f"pfsim sweep gave a non-positive or non-finite rate "
+                                            f"{sim[(ph, x)]} for phase '{ph}' at {x} ranks")
+        return sim
 
 
 def residuals(sim, rows, phases):
@@ -67,6 +95,8 @@ def residuals(sim, rows, phases):
     res = []
     for r in rows:
         for ph in phases:
+            if (ph, int(r["ranks"])) not in sim:
+                cli_common.fail(prog(), f"no simulated rate for phase '{ph}' at {r['ranks']} ranks")
             res.append((ph, int(r["ranks"]), float(r[COLUMNS[ph]]),
                         sim[(ph, int(r["ranks"]))]))
     return [(ph, x, m, s, math.log(s / m)) for ph, x, m, s in res]

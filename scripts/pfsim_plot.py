@@ -28,5 +28,20 @@ def rate_grid(path, title, rows, metrics, xlabel="ranks (client nodes = ranks / 
             ax.legend(fontsize=7)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_atomic(fig, path)
     plt.close(fig)
+
+
+def save_atomic(fig, path, **kw):
+    """Saves the figure under a temporary name in the same directory and renames it into place (format from
+    PATH's extension, PNG when it has none)."""
+    import os
+    fmt = os.path.splitext(path)[1][1:].lower() or "png"
+    tmp = path + ".tmp"
+    try:
+        fig.savefig(tmp, dpi=kw.pop("dpi", 110), format=fmt, **kw)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        raise

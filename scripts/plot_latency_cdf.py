@@ -8,15 +8,23 @@ of their own. Exit status 2 on bad input.
 """
 import argparse
 import glob
+import math
 import os
 import re
 import sys
+import warnings
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import Parser, fail, output_problem  # noqa: E402
+from pfsim_plot import save_atomic  # noqa: E402
+
+PROG = "plot_latency_cdf"
 
 PANELS = ["precreate", "benchmark-stat", "benchmark-read", "benchmark-create", "benchmark-delete", "cleanup"]
 
@@ -29,20 +37,79 @@ def load(d, prefix):
         if not m:
             continue
         key = m.group(2) if m.group(2) in ("precreate", "cleanup") else "benchmark-" + m.group(2)
-        try:
-            pools.setdefault(key, []).append(np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)[:, 1])
-        except ValueError as e:
-            sys.exit(f"plot_latency_cdf: {f}: {e}")
-    return {k: np.sort(np.concatenate(v)) for k, v in pools.items()}
+        pools.setdefault(key, []).append(read_runtimes(f))
+    return {k: np.sort(np.concatenate(v)) for k, v in pools.items() if sum(len(x) for x in v)}
+
+
+def bad_line(f):
+    """Exits (status 2) naming the first malformed line of a latency file."""
+    with open(f, errors="replace") as fh:
+        for n, line in enumerate(fh, start=1):
+            text = line.strip()
+            if n == 1 or not text or text.startswith("#"):
+                continue
+            fields = text.split(",")
+            if len(fields) < 2:
+                fail(PROG, f"{f}: line {n}: expected the 2 columns time,runtime, got '{text[:60]}'")
+            for col, x in enumerate(fields[:2]):
+                try:
+                    v = float(x)
+                except ValueError:
+                    fail(PROG, f"{f}: line {n}: {('time', 'runtime')[col]}: expected a number, got '{x.strip()[:40]}'")
+                if not math.isfinite(v) or (col == 1 and v < 0):
+                    fail(PROG, f"{f}: line {n}: {('time', 'runtime')[col]}: expected a finite non-negative number, "
+                               f"got '{x.strip()[:40]}'")
+    fail(PROG, f"{f}: expected finite non-negative numbers in columns time,runtime")
+
+
+def read_runtimes(f):
+    """The runtime column of one latency file (time,runtime with a header line); exit status 2 naming the
+    file and line on malformed input. A header-only file holds no operations."""
+    if os.path.isdir(f):
+        fail(PROG, f"{f}: is a directory, expected a latency file (time,runtime CSV)")
+    try:
+        with open(f, errors="replace") as fh:
+            head = fh.readline()
+        if not head.strip():
+            fail(PROG, f"{f}: line 1: expected the header 'time,runtime', the file is empty")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # header only: numpy warns "Empty input file"
+            a = np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
+    except OSError as e:
+        fail(PROG, f"{f}: {e.strerror or e}")
+    except ValueError:
+        bad_line(f)
+    if a.size == 0:
+        return np.zeros(0)
+    if a.shape[1] < 2 or not np.all(np.isfinite(a[:, :2])) or np.any(a[:, 1] < 0):
+        bad_line(f)
+    return a[:, 1]
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("real")
     ap.add_argument("sim")
     ap.add_argument("--out", required=True)
     ap.add_argument("--prefix", default="mdreal")
     a = ap.parse_args()
+    # The output path first: a directory, a missing extension or an unknown format is an error, not a guess.
+    if os.path.isdir(a.out):
+        fail(PROG, f"--out {a.out}: is a directory; expected an image file name such as {a.out.rstrip('/')}.png")
+    ext = os.path.splitext(a.out)[1][1:].lower()
+    supported = plt.figure().canvas.get_supported_filetypes()
+    plt.close("all")
+    if ext not in supported:
+        problem = f"unknown image format '{ext}'" if ext else "no file extension"
+        fail(PROG, f"--out {a.out}: {problem}; expected a file name ending in one of "
+                   + ", ".join("." + e for e in sorted(supported)))
+    parent = os.path.dirname(os.path.abspath(a.out))
+    try:
+        os.makedirs(parent, exist_ok=True)
+    except OSError as e:
+        fail(PROG, f"--out {a.out}: cannot create directory {e.filename}: {e.strerror}")
+    if output_problem(a.out):
+        fail(PROG, f"--out {a.out}: {output_problem(a.out)}")
     for d in (a.real, a.sim):
         if not os.path.isdir(d):
             print(f"plot_latency_cdf: {d}: not a directory", file=sys.stderr)
@@ -68,8 +135,7 @@ def main():
         ax.set_ylabel("fraction of operations")
     fig.suptitle(f"md-real-io latency CDF: {os.path.basename(os.path.normpath(a.real))} vs pfsim replay")
     fig.tight_layout()
-    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-    fig.savefig(a.out, dpi=110)
+    save_atomic(fig, a.out, dpi=110)
     return 0
 
 

@@ -4,9 +4,9 @@ peak within 5% of the peak. Sweeps unique directories over the measured rank cou
 K and each cross_partition_factor F (1 = contended state shared by the whole MDT, 0 = split per
 partition), with the fitted parameters unchanged, and reports for creates and unlinks the 8192-rank rate as
 a fraction of the sweep's peak, the largest drop after the peak, and the stats' range.
-Writes validation/lu1695/smp-partitions.json and validation/lu1695/smp-partitions.md (atomically).
+Writes smp-partitions.json and smp-partitions.md (atomically) into --out-dir (default validation/lu1695).
 
-usage: smp_partitions_lu1695.py [--counts 1,2,4,6,12] [--files 1000000] [--jobs 2]
+usage: smp_partitions_lu1695.py [--counts 1,2,4,6,12] [--files 1000000] [--jobs 2] [--out-dir DIR]
 """
 import argparse
 import copy
@@ -16,6 +16,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lu1695_model as M  # noqa: E402
+from cli_common import Parser, check_output, fail, positive_int  # noqa: E402
+
+PROG = "smp_partitions"
 
 RANKS = [512, 1024, 2048, 4096, 8192]
 FITTED = os.path.join(M.ROOT, "platforms", "cray-xe6-lustre2.1-fitted.json")
@@ -36,15 +39,29 @@ def summarize(rates):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--counts", default="1,2,4,6,12")
-    ap.add_argument("--files", type=int, default=1000000)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--counts", default="1,2,4,6,12", help="comma-separated partition counts (divisors of mds.cores)")
+    ap.add_argument("--files", type=positive_int, default=1000000)
+    ap.add_argument("--jobs", type=positive_int, default=2)
+    ap.add_argument("--out-dir", default=os.path.join(M.ROOT, "validation", "lu1695"),
+                    help="directory for smp-partitions.json and smp-partitions.md (default validation/lu1695)")
     a = ap.parse_args()
-    with open(FITTED) as f:
-        base = json.load(f)
-    cores = base["mds"]["cores"]
-    counts = [int(c) for c in a.counts.split(",")]
+    counts = []
+    for c in a.counts.split(","):
+        try:
+            counts.append(positive_int(c.strip()))
+        except argparse.ArgumentTypeError as e:
+            fail(PROG, f"--counts: {e}")
+    if not os.path.isdir(a.out_dir):
+        fail(PROG, f"--out-dir {a.out_dir}: not an existing directory")
+    for name in ("smp-partitions.json", "smp-partitions.md"):
+        check_output(PROG, "--out-dir", os.path.join(a.out_dir, name))
+    try:
+        with open(FITTED) as f:
+            base = json.load(f)
+        cores = int(base["mds"]["cores"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        fail(PROG, f"{FITTED}: cannot read mds.cores ({e})")
     for k in counts:
         if k < 1 or cores % k:
             print(f"smp_partitions: --counts: {k} is not a divisor of mds.cores ({cores})", file=sys.stderr)
@@ -61,7 +78,7 @@ def main():
                      **summarize(M.sweep(p, "unique", RANKS, a.files, a.jobs))}
             print(json.dumps({x: entry[x] for x in ("partitions", "cross_partition_factor", "plateau_5pct")}), flush=True)
             results.append(entry)
-    out_dir = os.path.join(M.ROOT, "validation", "lu1695")
+    out_dir = a.out_dir
     M.write_atomic(os.path.join(out_dir, "smp-partitions.json"), json.dumps(
         {"platform": os.path.relpath(FITTED, M.ROOT), "files": a.files, "ranks": RANKS, "results": results}, indent=1) + "\n")
     pct = lambda x: f"{100 * x:.0f}%"

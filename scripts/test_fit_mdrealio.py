@@ -5,12 +5,14 @@ Writes a synthetic md-real-io 2017 trace whose precreate and cleanup latencies a
 floor + f_r (A + B x ranks active at the operation's start), rank r slower by f_r = 1 + 0.08 r so that ranks
 finish one after the other, then checks that scripts/fit_mdrealio.py finds per_active_rank = B within
 15 % and base 0 (the excess is taken over the fastest operation, which already holds A + B), that pfsim accepts
-and replays the written platform, and that a malformed file gives exit status 2 naming it.
+and replays the written platform, and that bad input (option values, malformed files, missing rank files, a bad
+--out) gives exit status 2, one stderr line naming the option / file and line, no traceback and no output file.
 
 usage: test_fit_mdrealio.py PATH/TO/pfsim
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,6 +44,84 @@ def write_phase(d, it, phase, counts, latency_of):
             f.write("time,runtime\n")
             for a, b in rows[r]:
                 f.write(f"{a:.9f},{b:.9e}\n")
+
+
+FIT = os.path.join(ROOT, "scripts", "fit_mdrealio.py")
+
+
+def expect_bad_input(label, trace, args, needles, out):
+    """fit_mdrealio on `trace` with `args` must exit 2 with one stderr line holding every needle, write no `out`."""
+    r = subprocess.run([sys.executable, FIT, trace, "--out", out] + args, capture_output=True, text=True)
+    lines = r.stderr.strip().splitlines()
+    where = os.path.dirname(out)
+    left = [f for f in os.listdir(where) if f.startswith(os.path.basename(out))] if os.path.isdir(where) else []
+    ok = (r.returncode == 2 and len(lines) == 1 and all(n in r.stderr for n in needles)
+          and "Traceback" not in r.stderr and not left)
+    print(f"{'ok' if ok else 'FAIL'}: {label} -> exit {r.returncode}: {r.stderr.strip()[:160]}"
+          + (f" (left {left})" if left else ""))
+    return not ok
+
+
+def bad_input_checks(d):
+    """Copies the good trace `d`, breaks one thing at a time, and checks the error contract."""
+    fails = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "outdir", "fit.json")
+        os.makedirs(os.path.dirname(out))
+        for opt, val in (("--rpc-overhead-us", "nan"), ("--net-latency-us", "nan"), ("--rpc-overhead-us", "-1"),
+                         ("--net-latency-us", "-0.5"), ("--mds-cores", "0"), ("--mds-cores", "-4"),
+                         ("--ranks-per-node", "0"), ("--ranks-per-node", "-1"), ("--quantile", "2"),
+                         ("--quantile", "-0.5"), ("--quantile", "nan")):
+            fails += expect_bad_input(f"{opt} {val}", d, [opt, val], [opt, val], out)
+        fails += expect_bad_input("--out in a missing directory", d, [], ["--out", "does not exist"],
+                                  os.path.join(tmp, "outdir", "nodir", "fit.json"))
+        r = subprocess.run([sys.executable, FIT, d, "--out", os.path.dirname(out)], capture_output=True, text=True)
+        left = os.listdir(os.path.dirname(out))
+        ok = r.returncode == 2 and "is a directory" in r.stderr and not left
+        print(f"{'ok' if ok else 'FAIL'}: --out naming a directory -> exit {r.returncode}, left {left}")
+        fails += not ok
+
+        def broken(label, mutate, needles):
+            t = os.path.join(tmp, "trace")
+            shutil.rmtree(t, ignore_errors=True)
+            shutil.copytree(d, t)
+            mutate(t)
+            return expect_bad_input(label, t, ["--quantile", "0"], needles, out)
+
+        def set_line(name, n, text):  # replaces line n (1-based) of a trace file
+            def mutate(t):
+                p = os.path.join(t, name)
+                lines = open(p).read().splitlines()
+                lines[n - 1] = text
+                open(p, "w").write("\n".join(lines) + "\n")
+            return mutate
+
+        def write(name, text):
+            return lambda t: open(os.path.join(t, name), "w").write(text)
+
+        fails += broken("bad value on line 5", set_line("mdreal-0-stat-3.csv", 5, "0.1,abc"),
+                        ["mdreal-0-stat-3.csv: line 5", "runtime"])
+        fails += broken("NaN runtime", set_line("mdreal-0-stat-3.csv", 4, "0.1,nan"),
+                        ["mdreal-0-stat-3.csv: line 4"])
+        fails += broken("runtime 1e308", set_line("mdreal-0-read-2.csv", 3, "0.1,1e308"),
+                        ["mdreal-0-read-2.csv: line 3"])
+        fails += broken("one column", set_line("mdreal-0-stat-1.csv", 2, "0.1"), ["mdreal-0-stat-1.csv: line 2"])
+        fails += broken("object-size=abc", write("mdreal.txt", "\tobject-size=abc \n"),
+                        ["mdreal.txt: line 1", "object-size"])
+        fails += broken("File stat 1.2.3", write("mdtest.txt", "head\n   File stat   :   1.2.3   1.0\n"),
+                        ["mdtest.txt: line 2", "File stat"])
+        fails += broken("rank file beyond the ranks",
+                        lambda t: shutil.copy(os.path.join(t, "mdreal-0-stat-0.csv"),
+                                              os.path.join(t, "mdreal-0-stat-99999999999.csv")),
+                        ["mdreal-0-stat-8.csv", "missing"])
+        fails += broken("missing rank file", lambda t: os.unlink(os.path.join(t, "mdreal-0-read-7.csv")),
+                        ["mdreal-0-read-7.csv", "missing"])
+
+        def header_only(t):
+            for r in range(N):
+                open(os.path.join(t, f"mdreal-0-stat-{r}.csv"), "w").write("time,runtime\n")
+        fails += broken("header-only stat files", header_only, ["no 'stat' operations"])
+    return fails
 
 
 def main():
@@ -85,6 +165,7 @@ def main():
         print(f"{'ok' if ok else 'FAIL'}: pfsim replays the trace with the fitted platform ({r.returncode}) "
               + r.stderr.strip())
         fails += not ok
+        fails += bad_input_checks(d)
         bad = os.path.join(d, "mdreal-0-stat-3.csv")
         with open(bad, "w") as f:
             f.write("time,runtime\n0.0,not-a-number\n")

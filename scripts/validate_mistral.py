@@ -17,18 +17,24 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import Parser, output_problem, pfsim_error_line, write_atomic  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = "/work/shared/data/mistral-mdrealio"
 RESIDUAL_Q = 0.01  # the quantile the platform fit uses (scripts/fit_mdrealio.py --quantile)
 KINDS = ("stat", "read", "create", "delete")
+CASES = ("replay50", "predict100", "predict50")
 
 
 def die(msg):
@@ -37,11 +43,31 @@ def die(msg):
 
 
 def unpack(archive, work):
+    """Extracts ARCHIVE (top directory NAME) to WORK/NAME, reused only when WORK/NAME.complete says a previous
+    extraction finished: it is extracted into a temporary directory and renamed into place when complete."""
     name = os.path.basename(archive).replace(".tar.xz", "")
     dest = os.path.join(work, name)
-    if not os.path.exists(os.path.join(dest, "mdreal.txt")):
+    marker = dest + ".complete"
+    if os.path.isdir(dest) and os.path.isfile(marker):
+        return dest
+    if os.path.lexists(marker):
+        os.unlink(marker)
+    if os.path.isdir(dest):  # a partial extraction (or one from before the marker): start again
+        shutil.rmtree(dest)
+    elif os.path.lexists(dest):
+        die(f"--work {work}: {dest} exists and is not a directory")
+    tmp = tempfile.mkdtemp(prefix=".extract-", dir=work)
+    try:
         with tarfile.open(archive) as t:
-            t.extractall(work, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(work)
+            t.extractall(tmp, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(tmp)
+        if not os.path.isfile(os.path.join(tmp, name, "mdreal.txt")):
+            die(f"{archive}: no {name}/mdreal.txt in the archive")
+        os.rename(os.path.join(tmp, name), dest)
+        write_atomic(marker, archive + "\n")
+    except (OSError, tarfile.TarError) as e:
+        die(f"{archive}: cannot extract into {work}: {e}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return dest
 
 
@@ -66,7 +92,10 @@ def run(cmd, log):
     with open(log, "w") as f:
         r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
     if r.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed ({r.returncode}), see {log}")
+        with open(log, errors="replace") as f:
+            last = pfsim_error_line(f.read())
+        raise RuntimeError(f"{os.path.basename(cmd[0])} {cmd[1]} failed (exit status {r.returncode}): {last} "
+                           f"(log: {log})")
 
 
 def replay(pfsim, trace, platform, ranks, out_dir, latency=True):
@@ -148,13 +177,26 @@ def plot_rates(points, out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog="validate_mistral", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json")
     ap.add_argument("--plots")
     ap.add_argument("--pfsim", default=None)
     ap.add_argument("--work", default="/tmp/pfsim-validate-mistral")
-    ap.add_argument("--cases", default="replay50,predict100,predict50")
+    ap.add_argument("--cases", default=",".join(CASES), help="comma-separated subset of " + ", ".join(CASES))
     a = ap.parse_args()
+    cases = []
+    for c in a.cases.split(","):
+        if c not in CASES:
+            die(f"--cases: unknown case '{c}'; expected a comma-separated subset of {', '.join(CASES)}")
+        if c not in cases:
+            cases.append(c)
+    # Output paths before the work.
+    if a.json and output_problem(a.json):
+        die(f"--json {a.json}: {output_problem(a.json)}")
+    if a.plots and os.path.exists(a.plots) and not os.path.isdir(a.plots):
+        die(f"--plots {a.plots}: exists and is not a directory")
+    if os.path.exists(a.work) and not os.path.isdir(a.work):
+        die(f"--work {a.work}: exists and is not a directory")
     pfsim = a.pfsim or next((p for p in (os.path.join(ROOT, d, "pfsim") for d in ("build", "build-replay"))
                              if os.access(p, os.X_OK)), None)
     if not pfsim or not os.access(pfsim, os.X_OK):
@@ -166,15 +208,22 @@ def main():
     for arch in ("results-5-7217624.tar.xz", "results-10-7217628.tar.xz"):
         if not os.path.exists(os.path.join(DATA, arch)):
             die(f"{DATA}/{arch}: missing")
-    cases = a.cases.split(",")
-    os.makedirs(a.work, exist_ok=True)
+    try:
+        os.makedirs(a.work, exist_ok=True)
+        if a.plots:
+            os.makedirs(a.plots, exist_ok=True)
+    except OSError as e:
+        die(f"cannot create {e.filename}: {e.strerror}")
     t50 = unpack(os.path.join(DATA, "results-5-7217624.tar.xz"), a.work)
     t100 = unpack(os.path.join(DATA, "results-10-7217628.tar.xz"), a.work)
     plat50 = os.path.join(ROOT, "platforms", "mistral-lustre02.json")
     plat100 = os.path.join(a.work, "mistral-lustre02-fit100.json")
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "fit_mdrealio.py"), t100, "--out", plat100,
-                    "--quantile", str(RESIDUAL_Q), "--name", "mistral-lustre02-fit100"], check=True,
-                   stdout=subprocess.DEVNULL)
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "fit_mdrealio.py"), t100, "--out", plat100,
+                        "--quantile", str(RESIDUAL_Q), "--name", "mistral-lustre02-fit100"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        print(f"validate_mistral: fit_mdrealio.py failed: {pfsim_error_line(r.stderr)}", file=sys.stderr)
+        return r.returncode if r.returncode > 0 else 1
 
     jobs = {}
     with ThreadPoolExecutor(max_workers=2) as ex:
@@ -187,7 +236,11 @@ def main():
         if "predict50" in cases:
             jobs["predict50"] = ex.submit(replay, pfsim, t100, plat100, 50, os.path.join(a.work, "predict50"), False)
             jobs["mdtest50"] = ex.submit(mdtest, pfsim, plat100, 50, os.path.join(a.work, "mdtest50"))
-        results = {k: f.result() for k, f in jobs.items()}
+        try:
+            results = {k: f.result() for k, f in jobs.items()}
+        except RuntimeError as e:
+            print(f"validate_mistral: {e}", file=sys.stderr)
+            return 1
 
     points = []
     if "replay50" in results:
@@ -236,10 +289,7 @@ def main():
         if isinstance(r, dict) and "wall_s" in r:
             print(f"# {k}: wall {r['wall_s']:.1f} s")
     if a.json:
-        tmp = a.json + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(points, f, indent=2)
-        os.replace(tmp, a.json)
+        write_atomic(a.json, json.dumps(points, indent=2))
     return 0
 
 

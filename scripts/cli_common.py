@@ -1,0 +1,118 @@
+"""Input checks shared by the scripts: one error line and exit status 2 on bad input, no traceback.
+
+Parser        argparse.ArgumentParser whose errors are ONE line ("PROG: error: MESSAGE") with exit status 2
+positive_int, non_negative_float, finite_float, unit_interval: argparse `type=` converters
+check_output(prog, option, path): call before long work; exits 2 when PATH cannot be written as a file
+run_pfsim(prog, cmd, ...): runs pfsim; on failure prints pfsim's error line and exits with pfsim's status
+"""
+import argparse
+import math
+import os
+import subprocess
+import sys
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
+def fail(prog, msg, status=2):
+    print(f"{prog}: {msg}", file=sys.stderr)
+    sys.exit(status)
+
+
+def positive_int(s):
+    try:
+        v = int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{s}'")
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{s}'")
+    return v
+
+
+def finite_float(s):
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a finite number, got '{s}'")
+    if not math.isfinite(v):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got '{s}'")
+    return v
+
+
+def non_negative_float(s):
+    try:
+        v = float(s)
+    except ValueError:
+        v = float("nan")
+    if not math.isfinite(v) or v < 0:
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got '{s}'")
+    return v
+
+
+def unit_interval(s):
+    try:
+        v = float(s)
+    except ValueError:
+        v = float("nan")
+    if not (0.0 <= v <= 1.0):  # also rejects nan
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got '{s}'")
+    return v
+
+
+def output_problem(path):
+    """Why PATH cannot be written as a file (None when it can): checked before long work starts."""
+    if not path:
+        return "empty path"
+    if os.path.isdir(path):
+        return "is a directory; expected a file name"
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        return f"directory '{os.path.dirname(path) or parent}' does not exist"
+    if not os.access(parent, os.W_OK):
+        return f"directory '{parent}' is not writable"
+    return None
+
+
+def check_output(prog, option, path):
+    problem = output_problem(path)
+    if problem:
+        fail(prog, f"{option} {path}: {problem}")
+
+
+def write_atomic(path, text):
+    """Writes `text` under a temporary name and renames it into place (nothing half-written on failure)."""
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.lexists(tmp) and not os.path.isdir(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def pfsim_error_line(stderr):
+    lines = [l.strip() for l in (stderr or "").splitlines() if l.strip()]
+    return lines[-1] if lines else "(no message)"
+
+
+def run_pfsim(prog, cmd, quiet_stderr=True, **kw):
+    """Runs pfsim; on a non-zero exit prints pfsim's error line (its last stderr line) and exits with pfsim's
+    status (2 for bad input; 1 when it was killed by a signal). Returns the CompletedProcess otherwise."""
+    try:
+        if quiet_stderr:
+            r = subprocess.run(cmd, stderr=subprocess.PIPE, text=True, **kw)
+        else:
+            r = subprocess.run(cmd, **kw)
+    except OSError as e:
+        fail(prog, f"cannot run {cmd[0]}: {e.strerror}")
+    if r.returncode != 0:
+        status = r.returncode if r.returncode > 0 else 1
+        what = pfsim_error_line(r.stderr) if quiet_stderr else "see its message above"
+        fail(prog, f"pfsim {cmd[1] if len(cmd) > 1 else ''} failed (exit status {r.returncode}): {what}", status)
+    return r
