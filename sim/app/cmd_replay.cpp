@@ -185,10 +185,20 @@ double opt_num(const Args& a, const std::string& k, double d, double min, double
 
 int opt_int(const Args& a, const std::string& k, int d, int min)
 {
-  double v = opt_num(a, k, d, min, 1e9);
-  if (v != static_cast<int>(v))
-    throw std::invalid_argument("option " + k + ": expected an integer");
-  return static_cast<int>(v);
+  // Plain decimal integers only, as in the other commands (not 1e2 or 0x10).
+  auto it = a.opts.find(k);
+  if (it == a.opts.end())
+    return d;
+  try {
+    size_t pos = 0;
+    long long v = std::stoll(it->second, &pos);
+    if (pos != it->second.size() || v < min || v > 1000000000 || it->second.find_first_of("xX") != std::string::npos)
+      throw std::invalid_argument("");
+    return static_cast<int>(v);
+  } catch (const std::exception&) {
+    throw std::invalid_argument("option " + k + ": expected an integer in [" + std::to_string(min) +
+                                ", 1000000000], got \"" + it->second + "\"");
+  }
 }
 
 void check_output_paths(const Args& a)
