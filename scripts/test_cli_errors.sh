@@ -127,6 +127,15 @@ expect_error bad-log "--log=bogus" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --log=bogus
 expect_error cfg-overrides-platform "--cfg=network/model:Constant" "--set network.model" -- \
   replay "$tmp" --platform "$good_platform" --cfg=network/model:Constant
+expect_error empty-value "--time-limit" "non-empty" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --time-limit ""
+expect_error cfg-contexts "--cfg=contexts/stack-size:0" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --cfg=contexts/stack-size:0
+expect_error set-duplicate-key "key 'min' appears twice" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set 'mds.threads={"min":2,"max":64,"min":3}'
+expect_error credits-below-logged "mds.journal.credits.create" "at least the blocks" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set mds.journal.bytes_per_update=64KiB \
+  --set mds.journal.credits.enabled=true --set mds.journal.credits.create=1
 expect_error unknown-command "frob" -- \
   frob --platform "$good_platform"
 

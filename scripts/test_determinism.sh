@@ -34,4 +34,18 @@ if [ -d "$trace" ]; then
   cmp "$tmp/r1.json" "$tmp/r2.json" || { echo "FAIL: replay results differ between two identical runs"; exit 1; }
   diff -r "$tmp/r1-lat" "$tmp/r2-lat" >/dev/null || { echo "FAIL: replay latency files differ"; exit 1; }
 fi
-echo "determinism: 4 passed, 0 failed"
+# A switched-on mechanism that never acts changes nothing: timeouts of 100 s (no request takes that long)
+# give the same rates as timeouts off, on a run where nodes wait with no timer pending (one rank per node).
+for k in off on; do
+  extra=()
+  [ "$k" = on ] && extra=(--set mds.mechanisms.timeouts.enabled=true --set mds.mechanisms.timeouts.timeout=100s)
+  "$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 64 --ranks-per-node 1 \
+    --files 2000 --quiet --out "$tmp/t-$k.json" "${extra[@]}" 2>/dev/null
+done
+python3 - "$tmp/t-off.json" "$tmp/t-on.json" <<'PY' || { echo "FAIL: idle timeouts changed the results"; exit 1; }
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+rates = lambda j: [(p["name"], p["rate_items_per_s"], p["time_s"]) for p in j["phases"]]
+sys.exit(0 if rates(a) == rates(b) and b["resends"] == 0 else 1)
+PY
+echo "determinism: 5 passed, 0 failed"

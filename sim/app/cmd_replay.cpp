@@ -129,6 +129,8 @@ Args parse(int argc, char** argv)
         if (!find_opt(a.command, s.substr(0, eq)))
           throw std::invalid_argument("unknown option " + s.substr(0, eq) + " for \"" + a.command + "\" (pfsim " +
                                       a.command + " --help lists them)");
+        if (eq + 1 == s.size())
+          throw std::invalid_argument("option " + s.substr(0, eq) + " needs a non-empty value");
         a.opts[s.substr(0, eq)] = s.substr(eq + 1);
         continue;
       }
@@ -142,6 +144,8 @@ Args parse(int argc, char** argv)
       }
       if (i + 1 >= argc)
         throw std::invalid_argument("option " + s + " needs a value");
+      if (argv[i + 1][0] == '\0')
+        throw std::invalid_argument("option " + s + " needs a non-empty value");
       if (s == "--set")
         a.sets.emplace_back(argv[++i]);
       else

@@ -169,6 +169,8 @@ Cli parse_cli(int argc, char** argv)
       }
       if (i + 1 >= argc)
         throw UsageError("option " + a + " needs a value");
+      if (argv[i + 1][0] == '\0')
+        throw UsageError("option " + a + " needs a non-empty value");
       if (a == "--set")
         cli.sets.emplace_back(argv[++i]);
       else
@@ -316,6 +318,8 @@ void check_output_paths(const Cli& c)
   time_limit_s(opt(c, "--time-limit"));  // a bad value is an error before anything runs
   check_output_file("--out", opt(c, "--out"));
   check_output_file("--csv", opt(c, "--csv"));
+  if (!opt(c, "--csv").empty())
+    check_output_file("--csv (its configuration file)", opt(c, "--csv") + ".json");
   check_output_dir("--latency-dir", opt(c, "--latency-dir"));
   check_output_dir("--results-dir", opt(c, "--results-dir"));
   check_file_prefix("--latency-prefix", opt(c, "--latency-prefix"));
@@ -364,6 +368,10 @@ std::vector<int> parse_rank_list(const std::string& text)
   }
   if (out.empty())
     throw UsageError("--ranks: empty list");
+  for (size_t i = 0; i < out.size(); ++i)
+    for (size_t j = i + 1; j < out.size(); ++j)
+      if (out[i] == out[j])
+        throw UsageError("--ranks: " + std::to_string(out[i]) + " appears twice in \"" + text + "\"");
   return out;
 }
 
@@ -422,8 +430,14 @@ int cmd_sweep(const Cli& c)
         failed = true;
     }
   }
-  if (failed)
+  if (failed) {
+    // Nothing half-written: the points this sweep wrote go too.
+    for (int r : ranks)
+      std::remove(point_file(r).c_str());
+    if (!tmpdir.empty())
+      std::filesystem::remove_all(tmpdir);
     throw std::runtime_error("a sweep point failed (see above)");
+  }
 
   std::ostringstream out;
   out << "ranks,nodes,phase,iteration,items,time_s,rate,p50_s,p99_s\n";

@@ -42,10 +42,15 @@ nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets
         throw config::ConfigError("--set " + s + ": field '" + walked + "' is a value, not an object with fields");
     }
     nlohmann::json v;
-    try {
-      v = nlohmann::json::parse(value);
-    } catch (const std::exception&) {
-      v = value;  // a bare string such as 200us
+    const bool structured = value.front() == '{' || value.front() == '[';
+    if (structured) {
+      v = config::parse_json_strict(value, "--set " + s);  // an object or list must be valid JSON
+    } else {
+      try {
+        v = nlohmann::json::parse(value);
+      } catch (const std::exception&) {
+        v = value;  // a bare string such as 200us
+      }
     }
     (*node)[parts.back()] = v;
   }
@@ -94,7 +99,8 @@ void check_output_file(const std::string& option, const std::string& path)
   if (parent.empty())
     parent = ".";
   if (!fs::is_directory(parent, ec))
-    throw std::invalid_argument(option + " " + path + ": directory " + parent.string() + " does not exist");
+    throw std::invalid_argument(option + " " + path + ": " + parent.string() +
+                                (fs::exists(parent, ec) ? " is not a directory" : " does not exist"));
   if (::access(parent.c_str(), W_OK) != 0)
     throw std::invalid_argument(option + " " + path + ": directory " + parent.string() + " is not writable");
 }
@@ -153,6 +159,11 @@ void check_simgrid_arg(const std::string& arg)
     if (item.find(':') == std::string::npos)
       throw std::invalid_argument(arg + ": expected --cfg=<name>:<value>");
     std::string name = item.substr(0, item.find(':'));
+    // Only the numerical model settings are passed through; the rest (contexts, plugins, tracing...) can crash or
+    // hang the simulator or make it ignore the platform.
+    if (name.rfind("network/", 0) != 0 && name.rfind("maxmin/", 0) != 0 && name != "precision/timing" &&
+        name != "precision/work-amount" && name != "surf/precision")
+      throw std::invalid_argument(arg + ": pfsim passes only network/*, maxmin/* and precision settings to SimGrid");
     if (name == "network/model" || name == "network/crosstraffic")
       throw std::invalid_argument(arg + ": this comes from the platform (set it with --set network." +
                                   std::string(name == "network/model" ? "model" : "crosstraffic") + "=...)");

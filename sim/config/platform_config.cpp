@@ -189,16 +189,26 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       Reader cr = jr.object("credits");
       mc.journal.credits_enabled = cr.boolean("enabled", mc.journal.credits_enabled);
       const double max_credits = mc.journal.max_transaction_credits();
+      const double logged = mc.journal.bytes_per_update_B / mc.journal.block_size_B;  // blocks an update logs
+      if (mc.journal.credits_enabled && !mc.journal.enabled)
+        cr.fail("enabled", "journal credits need the journal (mds.journal.enabled true)");
+      if (mc.journal.credits_enabled && logged > max_credits)
+        cr.fail("enabled", "an update logs bytes_per_update / block_size = " + std::to_string(logged) +
+                               " blocks, more than a transaction holds (capacity / block_size / 4 = " +
+                               std::to_string(max_credits) + ")");
       for (const auto& key : cr.keys()) {
         if (key == "enabled")
           continue;
         auto op = op_from_name(key);
         if (!op || !is_update(*op))
           cr.fail(key, "expected an updating operation (create, unlink, mkdir, rmdir) with its credits");
-        mc.journal.credits[*op] = cr.number(key, 0, 0, 1e12);
+        mc.journal.credits[*op] = static_cast<double>(cr.integer(key, 0, 1000000000));
         if (mc.journal.credits_enabled && mc.journal.credits[*op] > max_credits)
           cr.fail(key, "expected at most the transaction limit capacity / block_size / 4 = " +
                            std::to_string(static_cast<long long>(max_credits)) + " credits");
+        if (mc.journal.credits_enabled && mc.journal.credits[*op] < logged)
+          cr.fail(key, "expected at least the blocks one update logs (bytes_per_update / block_size = " +
+                           std::to_string(logged) + ")");
       }
       cr.finish();
     }

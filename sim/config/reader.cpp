@@ -12,16 +12,8 @@
 
 namespace pfsim::config {
 
-nlohmann::json load_json_file(const std::string& path)
+nlohmann::json parse_json_strict(const std::string& text, const std::string& where)
 {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw ConfigError(path + ": is a directory, expected a JSON file");
-  std::ifstream in(path);
-  if (!in)
-    throw ConfigError(path + ": cannot open file");
-  std::stringstream text;
-  text << in.rdbuf();
   // A key given twice in one object would silently keep the last value (nlohmann keeps it): refused.
   std::vector<std::set<std::string>> keys;
   std::string duplicate;
@@ -44,13 +36,26 @@ nlohmann::json load_json_file(const std::string& path)
   };
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text.str(), check_keys);
+    j = nlohmann::json::parse(text, check_keys);
   } catch (const nlohmann::json::parse_error& e) {
-    throw ConfigError(path + ": not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+    throw ConfigError(where + ": not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
   }
   if (!duplicate.empty())
-    throw ConfigError(path + ": key '" + duplicate + "' appears twice in one object");
+    throw ConfigError(where + ": key '" + duplicate + "' appears twice in one object");
   return j;
+}
+
+nlohmann::json load_json_file(const std::string& path)
+{
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path + ": is a directory, expected a JSON file");
+  std::ifstream in(path);
+  if (!in)
+    throw ConfigError(path + ": cannot open file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_json_strict(text.str(), path);
 }
 
 Reader::Reader(const nlohmann::json& node, std::string file, std::string path)

@@ -18,6 +18,8 @@ public:
 };
 
 // Loads a JSON file; a syntax error names the file and the byte where parsing stopped.
+// Parses JSON text, refusing a key given twice in one object; errors name `where`.
+nlohmann::json parse_json_strict(const std::string& text, const std::string& where);
 nlohmann::json load_json_file(const std::string& path);
 
 class Reader {

@@ -68,7 +68,10 @@ void ClientNode::operator()()
     wait_set_.push_back(recv);
     for (const auto& f : in_flight_)
       wait_set_.push_back(f.comm);
-    double timeout = timers_.empty() ? -1.0 : std::max(0.0, timers_.top().t - sg4::Engine::get_clock());
+    // Always a finite wait (1e12 s when no timer is pending): SimGrid orders simultaneous wake-ups differently
+    // for an unbounded wait, so a run with timers that never fire (timeouts on, nothing timing out) would
+    // otherwise differ from the same run without them.
+    double timeout = timers_.empty() ? 1e12 : std::max(0.0, timers_.top().t - sg4::Engine::get_clock());
     ssize_t i = sg4::Comm::wait_any_for(wait_set_, timeout);
     if (i < 0)
       continue;
@@ -285,6 +288,7 @@ void ClientNode::complete(uint32_t r)
   float runtime = static_cast<float>(now - s.op_start_s);
   ph.ops++;
   ph.op_count[s.op.op]++;
+  ctx_.records.last_completion_s = now;
   ph.latencies_by_op[s.op.op].push_back(runtime);
   if (ctx_.records.keep_samples)
     ph.samples.push_back(OpSample{static_cast<uint32_t>(first_rank_) + r, s.op.op,

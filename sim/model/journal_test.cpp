@@ -41,7 +41,7 @@ json journal_platform(double max_credits, double credits, double commit_latency_
           {"commit_interval", commit_interval_s},
           {"commit_latency", commit_latency_s},
           {"disk_write", 1e11},
-          {"credits", {{"enabled", true}, {"create", credits}}}}},
+          {"credits", {{"enabled", true}, {"create", static_cast<long long>(credits)}}}}},
         {"dir_lock", {{"enabled", true}, {"hold", {{"create", kHold_s}}}}}}},
   };
 }

@@ -97,7 +97,12 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
                              " s reached before the workload finished (" + std::to_string(done) +
                              " operations completed; servers served " + std::to_string(served) + " requests, " +
                              std::to_string(abandoned) + " of them already abandoned by their client; " +
-                             std::to_string(records.resends) + " resends)");
+                             std::to_string(records.resends) + " resends; " +
+                             (records.last_completion_s < 0
+                                  ? std::string("no operation completed: a deadlock, a livelock or a limit too short")
+                                  : "the last operation completed at t=" + std::to_string(records.last_completion_s) +
+                                        " s") +
+                             ")");
   }
   // The last barrier releases every node with phase -1; if the engine stopped before, actors deadlocked.
   if (ctx.arrived != 0 || (!records.phases.empty() && records.phases.back().end_s <= 0 &&

@@ -16,9 +16,14 @@
 namespace pfsim {
 
 AtomicFile::AtomicFile(std::string path)
-    : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())),
-      out_(tmp_, std::ios::binary | std::ios::trunc)
+    : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid()))
 {
+  // The rename would replace whatever is at the path: a FIFO, a link, a device or a directory is refused.
+  std::error_code ec;
+  auto st = std::filesystem::symlink_status(path_, ec);
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    throw std::runtime_error(path_ + ": exists and is not a regular file (not replaced)");
+  out_.open(tmp_, std::ios::binary | std::ios::trunc);
   if (!out_)
     throw std::runtime_error(path_ + ": cannot write (temporary " + tmp_ + ")");
 }

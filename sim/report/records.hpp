@@ -72,6 +72,7 @@ struct RunRecords {
   std::vector<PhaseRecord> phases;
   std::vector<ServerRecord> servers;
   uint64_t resends = 0;
+  double last_completion_s = -1;  // when the last operation completed (-1: none yet)
   double end_s = 0;
   bool keep_samples = false;
 };
