@@ -43,24 +43,23 @@ def finite_float(s):
     return v
 
 
-def non_negative_float(s):
+def _float_where(s, ok, expected):
+    """float(s) if it parses and ok(value) holds (nan never does), else an argparse error naming `expected`."""
     try:
         v = float(s)
     except ValueError:
         v = float("nan")
-    if not math.isfinite(v) or v < 0:
-        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got '{s}'")
+    if math.isnan(v) or not ok(v):
+        raise argparse.ArgumentTypeError(f"expected {expected}, got '{s}'")
     return v
+
+
+def non_negative_float(s):
+    return _float_where(s, lambda v: math.isfinite(v) and v >= 0, "a finite number >= 0")
 
 
 def unit_interval(s):
-    try:
-        v = float(s)
-    except ValueError:
-        v = float("nan")
-    if not (0.0 <= v <= 1.0):  # also rejects nan
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got '{s}'")
-    return v
+    return _float_where(s, lambda v: 0.0 <= v <= 1.0, "a number between 0 and 1")
 
 
 def output_problem(path):
