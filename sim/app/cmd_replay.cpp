@@ -189,20 +189,8 @@ double opt_num(const Args& a, const std::string& k, double d, double min, double
 
 int opt_int(const Args& a, const std::string& k, int d, int min)
 {
-  // Plain decimal integers only, as in the other commands (not 1e2 or 0x10).
   auto it = a.opts.find(k);
-  if (it == a.opts.end())
-    return d;
-  try {
-    size_t pos = 0;
-    long long v = std::stoll(it->second, &pos);
-    if (pos != it->second.size() || v < min || v > 1000000000 || it->second.find_first_of("xX") != std::string::npos)
-      throw std::invalid_argument("");
-    return static_cast<int>(v);
-  } catch (const std::exception&) {
-    throw std::invalid_argument("option " + k + ": expected an integer in [" + std::to_string(min) +
-                                ", 1000000000], got \"" + it->second + "\"");
-  }
+  return it == a.opts.end() ? d : static_cast<int>(parse_int_option(k, it->second, min, 1000000000));
 }
 
 void check_output_paths(const Args& a)

@@ -32,6 +32,21 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 // --cfg may not set what the platform file sets (network/model, network/crosstraffic).
 void check_simgrid_arg(const std::string& arg);
 
+// An integer option's value: plain decimal digits (no 1e2, no 0x10), within [min, max]; invalid_argument naming
+// the option otherwise (exit status 2). Shared by every command.
+inline long long parse_int_option(const std::string& option, const std::string& text, long long min, long long max)
+{
+  try {
+    size_t pos = 0;
+    long long v = std::stoll(text, &pos);
+    if (pos == text.size() && text.find_first_of("xX") == std::string::npos && v >= min && v <= max)
+      return v;
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument("option " + option + ": expected an integer in [" + std::to_string(min) + ", " +
+                              std::to_string(max) + "], got \"" + text + "\"");
+}
+
 // --time-limit T (simulated time, any duration unit; "" = no limit): a positive duration or invalid_argument
 // naming the option (exit status 2).
 inline double time_limit_s(const std::string& text)

@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <sys/wait.h>
@@ -196,20 +197,13 @@ std::string opt(const Cli& c, const std::string& k, const std::string& fallback 
   return it == c.opts.end() ? fallback : it->second;
 }
 
-long long opt_int(const Cli& c, const std::string& k, long long fallback, long long min)
+constexpr long long kNoMax = std::numeric_limits<long long>::max();  // counts that are not stored in an int
+
+long long opt_int(const Cli& c, const std::string& k, long long fallback, long long min,
+                  long long max = std::numeric_limits<int>::max())
 {
   auto it = c.opts.find(k);
-  if (it == c.opts.end())
-    return fallback;
-  try {
-    size_t pos = 0;
-    long long v = std::stoll(it->second, &pos);
-    if (pos != it->second.size() || v < min)
-      throw std::invalid_argument("");
-    return v;
-  } catch (const std::exception&) {
-    throw UsageError("option " + k + ": expected an integer >= " + std::to_string(min) + ", got \"" + it->second + "\"");
-  }
+  return it == c.opts.end() ? fallback : pfsim::app::parse_int_option(k, it->second, min, max);
 }
 
 pfsim::config::PlatformConfig platform_of(const Cli& c)
@@ -226,7 +220,7 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
   if (c.command == "mdtest") {
     pfsim::MdtestOptions o;
     o.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1));
-    o.items_per_rank = static_cast<uint64_t>(opt_int(c, "-n", -1, 1));
+    o.items_per_rank = static_cast<uint64_t>(opt_int(c, "-n", -1, 1, kNoMax));
     if (c.opts.find("-n") == c.opts.end())
       throw UsageError("mdtest needs -n ITEMS (per rank)");
     o.unique_dir = has_flag(c, "-u");
@@ -234,8 +228,8 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     o.dirs_only = has_flag(c, "-D");
     if (o.files_only && o.dirs_only)
       throw UsageError("-F and -D exclude each other (files only, directories only)");
-    o.write_bytes = static_cast<double>(opt_int(c, "-w", 0, 0));
-    o.read_bytes = static_cast<double>(opt_int(c, "-e", 0, 0));
+    o.write_bytes = static_cast<double>(opt_int(c, "-w", 0, 0, kNoMax));
+    o.read_bytes = static_cast<double>(opt_int(c, "-e", 0, 0, kNoMax));
     if (o.write_bytes > pfsim::kMaxFileBytes || o.read_bytes > pfsim::kMaxFileBytes)
       throw UsageError(std::string(o.write_bytes > pfsim::kMaxFileBytes ? "-w" : "-e") +
                        ": expected at most 1 PB (1e15 bytes) per file");
@@ -246,7 +240,7 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     if (mode != "unique" && mode != "shared")
       throw UsageError("--dir-mode: expected unique or shared, got \"" + mode + "\"");
     spec.params = pfsim::metabench_params(static_cast<int>(opt_int(c, "--ranks", 1, 1)),
-                                          static_cast<uint64_t>(opt_int(c, "--files", 1000000, 1)), mode,
+                                          static_cast<uint64_t>(opt_int(c, "--files", 1000000, 1, kNoMax)), mode,
                                           {"create", "stat", "unlink"});
   } else {
     std::string file = opt(c, "--workload");
@@ -257,7 +251,7 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
       spec = pfsim::with_ranks(spec, static_cast<int>(opt_int(c, "--ranks", 1, 1)));
   }
   spec.ranks_per_node = static_cast<int>(opt_int(c, "--ranks-per-node", spec.ranks_per_node, 0));
-  spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", static_cast<long long>(spec.seed), 0));
+  spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", static_cast<long long>(spec.seed), 0, kNoMax));
   spec.params.seed = spec.seed;
   return spec;
 }
