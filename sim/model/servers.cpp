@@ -55,16 +55,15 @@ void Journal::reserve(double bytes)
   if (!cfg_.enabled)
     return;
   // Fast path without a simcall: actors are cooperative, nothing runs between the test and the update. After
-  // a wait the update is made before the mutex is released: the release is a simcall, and another actor
+  // a wait the update is made before `lock` releases the mutex: the release is a simcall, and another actor
   // could otherwise test the state this update is about to change.
+  std::unique_lock<sg4::Mutex> lock(*mutex_, std::defer_lock);
   if (pending_B_ + committing_B_ + bytes > cfg_.capacity_B) {
-    std::unique_lock<sg4::Mutex> lock(*mutex_);
+    lock.lock();
     while (pending_B_ + committing_B_ + bytes > cfg_.capacity_B) {
       wake_->notify_one();
       space_->wait(lock);
     }
-    append(bytes);
-    return;
   }
   append(bytes);
 }
@@ -83,10 +82,11 @@ void Journal::start_handle(double credits)
 {
   const double max_credits = cfg_.max_transaction_credits();
   const double log_B = credits * cfg_.block_size_B;
-  // Fast path without a simcall when nothing has to wait (actors are cooperative); after a wait the handle
-  // joins before the mutex is released (see reserve).
+  // Fast path without a simcall when nothing has to wait; after a wait the handle joins before `lock` releases
+  // the mutex (see reserve).
+  std::unique_lock<sg4::Mutex> lock(*mutex_, std::defer_lock);
   if (locked_ || outstanding_ + credits > max_credits || pending_B_ + committing_B_ + log_B > cfg_.capacity_B) {
-    std::unique_lock<sg4::Mutex> lock(*mutex_);
+    lock.lock();
     for (;;) {
       if (locked_) {  // jbd2: T_LOCKED, wait for the next transaction
         replaced_->wait(lock);
@@ -104,8 +104,6 @@ void Journal::start_handle(double credits)
       }
     }
     rec_.journal_handle_waits++;
-    join(credits);
-    return;
   }
   join(credits);
 }
