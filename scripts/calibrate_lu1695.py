@@ -40,6 +40,9 @@ MECHANISM_PARAMS = {
     "per_client": [("mds.mechanisms.per_client.cost_per_client.create", 0.5, 0.001, 100.0, "us"),
                    ("mds.mechanisms.per_client.cost_per_client.unlink", 1.5, 0.001, 100.0, "us")],
     "oversubscription": [("mds.mechanisms.oversubscription.cost_per_extra_thread", 10.0, 0.01, 1000.0, "us")],
+    # (h) one MDT-wide lock held by every create / unlink (llog catalog append, object allocation).
+    "serial_section": [("mds.mechanisms.serial_section.hold.create", 5.0, 0.01, 500.0, "us"),
+                       ("mds.mechanisms.serial_section.hold.unlink", 30.0, 0.01, 500.0, "us")],
     # Not a mechanism: lets the fit choose the service thread limit (Lustre 2.1 default 512, often set lower
     # by administrators with mds_num_threads); a limit below the client count caps the contention.
     "threads": [("mds.threads.max", 256, 16, 512, "int")],

@@ -86,6 +86,20 @@ expect_error bad-set "mds.threds" -- \
   metabench --platform "$good_platform" --set mds.threds.max=64 --ranks 4 --files 100
 expect_error ranks-not-a-number "--ranks" "abc" -- \
   metabench --platform "$good_platform" --ranks abc --files 100
+expect_error ranks-per-node-zero "--ranks-per-node" "[1," -- \
+  metabench --platform "$good_platform" --ranks 16 --files 100 --ranks-per-node 0
+expect_error replay-ranks-per-node-zero "--ranks-per-node" "[1," -- \
+  replay "$root/../shared/data/tool-outputs/md-real-io-2017" --platform "$good_platform" --ranks-per-node 0
+# An output directory where nothing can be created (root may "write" /proc by access(), not create in it):
+# refused before the run, not after it.
+"$pfsim" metabench --platform "$good_platform" --ranks 16 --files 100 --out /proc/pfsim-r.json >"$tmp/proc.stdout" 2>"$tmp/proc.stderr"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF -- "/proc" "$tmp/proc.stderr" && [ ! -s "$tmp/proc.stdout" ]; then
+  echo "ok   out-in-proc: $(cat "$tmp/proc.stderr")"
+else
+  echo "FAIL out-in-proc: exit $rc, stderr $(cat "$tmp/proc.stderr"), stdout $(wc -c <"$tmp/proc.stdout") bytes"
+  failures=$((failures + 1))
+fi
 expect_error ranks-zero "--ranks" -- \
   metabench --platform "$good_platform" --ranks 0 --files 100
 expect_error ranks-trailing-garbage "--ranks" "12x" -- \

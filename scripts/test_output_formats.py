@@ -120,6 +120,29 @@ def main():
     check(fmt == "mdtest-perop" and ranks == 3 and nops == count_rows(glob.glob(out + "/*.csv")),
           f"mdtest: simulated files read back ({fmt}, {ranks} ranks, {nops} operations)")
 
+    # pfsim mdtest (synthetic) writes the same files: one row per mdtest operation (not per RPC), last iteration,
+    # and the SUMMARY header says "iterations" as mdtest does even for one.
+    out = os.path.join(tmp, "mdtest-synthetic")
+    r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "3", "-n", "20", "-i", "2", "-F", "-u", "-w", "3901",
+                    "-e", "3901", "--latency-dir", out])
+    files = sorted(os.listdir(out))
+    check(len(files) == 12 and all(re.match(r"^mdtest-perop-File (creation|stat|read|removal)-0000[0-2]\.csv$", f)
+                                   for f in files), f"pfsim mdtest: per-op file names ({len(files)} files)")
+    ok = True
+    for f in files:
+        rows = open(os.path.join(out, f)).read().splitlines()
+        ok &= rows[0] == "time,runtime,tp" and len(rows) == 21
+        size = 1.0 if "File stat" in f else 3901.0
+        for row in rows[1:]:
+            t, rt, tp = map(float, row.split(","))
+            ok &= abs(tp * rt - size) < 1e-3 * size and t >= 0
+    check(ok, "pfsim mdtest: 20 rows per rank and phase, columns time,runtime,tp with tp = bytes / runtime")
+    fmt, ranks, nops = imported(pfsim, out)
+    check(fmt == "mdtest-perop" and ranks == 3 and nops == 3 * 4 * 20,
+          f"pfsim mdtest: files read back as an mdtest trace ({fmt}, {ranks} ranks, {nops} operations)")
+    r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2", "-n", "5", "-i", "1", "-F", "-u"])
+    check("SUMMARY rate (in ops/sec): (of 1 iterations)" in r.stdout, "pfsim mdtest: '(of 1 iterations)' as mdtest prints it")
+
     # The mdtest format for an md-workbench workload is refused, not written half-right.
     r = run(pfsim, ["replay", os.path.join(DATA, "md-real-io-2017"), "--platform", PLATFORM, "--output-format",
                     "mdtest", "--latency-dir", os.path.join(tmp, "refused")], expect_rc=2)

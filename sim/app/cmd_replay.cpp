@@ -72,7 +72,9 @@ const std::vector<OptSpec> kReplayOpts{
     {"--residual-quantile", true, "Q replay each op's excess over the Q-quantile latency of its kind (e.g. 0.01)"},
     {"--allow-missing", false, "import a trace whose per-rank files of one phase are all missing"},
     {"--object-size", true, "B object size when the trace does not record it"},
-    {"--max-ops-per-phase", true, "K replay only the first K operations of every phase per rank"},
+    {"--data-sets", true, "D data sets per rank (md-workbench -D) when no mdreal.txt or stdout.txt states it"},
+    {"--max-ops-per-phase", true, "K replay only the first K operations of every phase per rank (in a benchmark phase rounded down to whole "
+                                   "objects of 4 operations, at least one)"},
 };
 
 const std::vector<OptSpec> kWorkbenchOpts{
@@ -222,7 +224,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   inputs["simgrid_args"] = a.simgrid;    // --cfg/--log passed to SimGrid (they can change results)
   ReplayWorkload w(tr, ro);
   RunOptions o;
-  o.ranks_per_node = opt_int(a, "--ranks-per-node", 0, 0);
+  o.ranks_per_node = opt_int(a, "--ranks-per-node", 0, 1);  // absent: the platform's
   o.seed = static_cast<uint64_t>(opt_int(a, "--seed", 1, 0));
   o.time_limit_s = time_limit_s(opt(a, "--time-limit"));
   // Per-operation samples (16 bytes each) are kept only where a report reads them: latency files, the
@@ -304,6 +306,7 @@ int cmd_replay(int argc, char** argv)
   trace::ImportOptions io;
   io.allow_missing = flag(a, "--allow-missing");
   io.object_size_B = opt_num(a, "--object-size", 0, 0, 1e15);
+  io.data_sets = opt_int(a, "--data-sets", 0, 1);
   ReplayOptions ro;
   ro.ranks = opt_int(a, "--ranks", 0, 1);
   ro.residual_quantile = opt_num(a, "--residual-quantile", -1, -1, 1);
@@ -312,6 +315,8 @@ int cmd_replay(int argc, char** argv)
   if (a.opts.count("--output-format"))
     parse_report_format(opt(a, "--output-format"));
   time_limit_s(opt(a, "--time-limit"));
+  opt_int(a, "--ranks-per-node", 0, 1);  // read again by run(); bad values must not wait for the import
+  opt_int(a, "--seed", 1, 0);
   check_output_paths(a);
   auto platform = platform_of(a);
   auto wall0 = std::chrono::steady_clock::now();
@@ -321,6 +326,8 @@ int cmd_replay(int argc, char** argv)
     std::fprintf(stderr, "pfsim: imported %s trace %s: %d ranks, %zu phases, %llu operations in %.2f s\n",
                  tr->format.c_str(), tr->path.c_str(), tr->ranks, tr->phases.size(),
                  static_cast<unsigned long long>(tr->op_count()), import_s);
+  for (const auto& w : tr->warnings)
+    std::fprintf(stderr, "pfsim: warning: %s\n", w.c_str());
   return run(a, platform, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}},
              report_format_of_trace(tr->format));
 }

@@ -101,8 +101,9 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-e", true, "BYTES read per file"},
         {"-i", true, "ITERATIONS"},
         {"--out", true, "FILE results JSON"},
-        {"--latency-dir", true, "DIR per-operation latency files"},
-        {"--latency-prefix", true, "NAME prefix of the latency files"}}},
+        {"--latency-dir", true, "DIR mdtest --savePerOpDataCSV files: <prefix>-<phase>-<rank %05d>.csv, one row "
+                                "per operation, last iteration"},
+        {"--latency-prefix", true, "NAME prefix of the latency files (default mdtest-perop)"}}},
       {"metabench",
        {{"--ranks", true, "N MPI ranks"},
         {"--files", true, "F files in all (default 1000000)"},
@@ -250,7 +251,7 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     if (c.opts.count("--ranks") && c.command == "run")
       spec = pfsim::with_ranks(spec, static_cast<int>(opt_int(c, "--ranks", 1, 1)));
   }
-  spec.ranks_per_node = static_cast<int>(opt_int(c, "--ranks-per-node", spec.ranks_per_node, 0));
+  spec.ranks_per_node = static_cast<int>(opt_int(c, "--ranks-per-node", spec.ranks_per_node, 1));
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", static_cast<long long>(spec.seed), 0, kNoMax));
   spec.params.seed = spec.seed;
   return spec;
@@ -331,8 +332,16 @@ int cmd_run(const Cli& c)
   pfsim::RunRecords records;
   auto results = run_point(c, platform, spec, &records);
   std::string latency_dir = opt(c, "--latency-dir");
-  if (!latency_dir.empty())
+  if (!latency_dir.empty() && c.command == "mdtest") {
+    std::vector<size_t> rpcs;
+    for (const auto& ph : spec.params.phases)
+      rpcs.push_back(ph.item_ops.size());
+    const double w = static_cast<double>(opt_int(c, "-w", 0, 0, kNoMax));
+    pfsim::write_mdtest_perop_files(latency_dir, opt(c, "--latency-prefix", "mdtest-perop"), records, rpcs,
+                                    w > 0 ? w : static_cast<double>(opt_int(c, "-e", 0, 0, kNoMax)));
+  } else if (!latency_dir.empty()) {
     pfsim::write_latency_files(latency_dir, opt(c, "--latency-prefix", "latency"), records);
+  }
   std::string out = opt(c, "--out");
   if (!out.empty())
     pfsim::write_file_atomic(out, results.dump(2) + "\n");

@@ -1,6 +1,9 @@
 #include "app/commands.hpp"
 #include "config/reader.hpp"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -103,6 +106,15 @@ void check_output_file(const std::string& option, const std::string& path)
                                 (fs::exists(parent, ec) ? " is not a directory" : " does not exist"));
   if (::access(parent.c_str(), W_OK) != 0)
     throw std::invalid_argument(option + " " + path + ": directory " + parent.string() + " is not writable");
+  // access() says yes to root everywhere (also in /proc): the output is written to a temporary name in the same
+  // directory at the end, so try that now rather than after the run.
+  std::string probe = (parent / ".pfsim-probe-XXXXXX").string();
+  int fd = ::mkstemp(probe.data());
+  if (fd < 0)
+    throw std::invalid_argument(option + " " + path + ": cannot create a file in " + parent.string() + " (" +
+                                std::strerror(errno) + ")");
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 void check_output_dir(const std::string& option, const std::string& path)

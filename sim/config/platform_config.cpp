@@ -258,6 +258,16 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       r.finish();
     }
     {
+      Reader r = mech.object("serial_section");
+      mc.serial.enabled = r.boolean("enabled", false);
+      mc.serial.hold_s = read_per_op_durations(r.object("hold"), {});
+      for (Op op : kAllOps)
+        if (mc.serial.hold_s[op] > 0 && !is_update(op))
+          r.fail("hold." + std::string(op_name(op)),
+                 "expected only updating operations (create, unlink, mkdir, rmdir) to hold the MDT-wide lock");
+      r.finish();
+    }
+    {
       Reader r = mech.object("partitions");
       mc.partitions.enabled = r.boolean("enabled", false);
       mc.partitions.count = static_cast<int>(r.integer("count", 1, 1, 1024));
@@ -350,6 +360,7 @@ nlohmann::json to_json(const PlatformConfig& p)
           {"oversubscription",
            {{"enabled", m.oversubscription.enabled},
             {"cost_per_extra_thread", m.oversubscription.cost_per_extra_thread_s}}},
+          {"serial_section", {{"enabled", m.serial.enabled}, {"hold", per_op_json(m.serial.hold_s)}}},
           {"partitions", {{"enabled", m.partitions.enabled}, {"count", m.partitions.count}}}}}}},
       {"oss",
        {{"count", p.oss.count},

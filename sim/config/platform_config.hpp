@@ -129,6 +129,15 @@ struct OversubscriptionConfig {
   double cost_per_extra_thread_s = 0;
 };
 
+struct SerialSectionConfig {
+  bool enabled = false;
+  // "hold.<op>": CPU time an update of this kind spends inside one MDT-wide lock that every such update
+  // takes (Lustre 2.1: the unlink llog record appended under the plain log's lgh_lock, llog_cat_add_rec;
+  // the OST object allocation of a create), s. Threads waiting for it sleep (no core); CPU partitions do
+  // not split it. Nested inside the parent directory's lock where an update takes one.
+  PerOp<double> hold_s;
+};
+
 struct PartitionConfig {
   bool enabled = false;
   int count = 1;  // "count": CPU partitions (Lustre 2.3+ CPTs); each has its own queue and threads
@@ -191,6 +200,7 @@ struct MdsConfig {
   LockCallbackConfig lock_callbacks;       // "mechanisms.lock_callbacks"
   TimeoutConfig timeouts;                  // "mechanisms.timeouts"
   OversubscriptionConfig oversubscription; // "mechanisms.oversubscription"
+  SerialSectionConfig serial;              // "mechanisms.serial_section"
   PartitionConfig partitions;              // "mechanisms.partitions"
 };
 

@@ -240,3 +240,18 @@ TEST_CASE("journal credits: a reservation above the transaction limit, or for a 
              Catch::Contains("mds.journal.credits.create"));
   CHECK_THAT(error_of({{"mds", {{"journal", {{"block_size", "0B"}}}}}}), Catch::Contains("mds.journal.block_size"));
 }
+
+TEST_CASE("serial section: only updates hold the MDT-wide lock, and holds are durations", "[config]")
+{
+  auto serial = [](json hold) {
+    return json{{"mds", {{"mechanisms", {{"serial_section", {{"enabled", true}, {"hold", hold}}}}}}}};
+  };
+  CHECK_THAT(error_of(serial({{"stat", "5us"}})),
+             Catch::Contains("mds.mechanisms.serial_section.hold.stat") && Catch::Contains("updating operations"));
+  CHECK_THAT(error_of(serial({{"unlink", "-5us"}})), Catch::Contains("mds.mechanisms.serial_section.hold.unlink"));
+  CHECK_THAT(error_of(serial({{"rename", "5us"}})), Catch::Contains("unknown operation"));
+  auto ok = pfsim::config::parse_platform(serial({{"unlink", "45us"}}), "ok.json");
+  CHECK(ok.mds.serial.enabled);
+  CHECK(ok.mds.serial.hold_s[pfsim::Op::Unlink] == Approx(45e-6));
+  CHECK(ok.mds.serial.hold_s[pfsim::Op::Create] == 0);
+}

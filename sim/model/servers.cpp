@@ -311,6 +311,28 @@ double MdsServer::demand_s(const Request& r, int p)
   return d;
 }
 
+void MdsServer::compute_then_serial(ThreadPoolQueue& part, double seconds, bool holds_lock, const Request& r)
+{
+  const double serial = cfg_.serial.enabled ? cfg_.serial.hold_s[r.op] : 0;
+  if (serial <= 0) {
+    compute(part, seconds, holds_lock);
+    return;
+  }
+  // A thread keeps its core from its CPU step into the MDT-wide section; it gives the core up only when it
+  // has to sleep on the lock, and then gets the next free core first, as a lock holder.
+  part.cores->acquire(holds_lock && lock_holder_first_);
+  if (seconds > 0)
+    sg4::this_actor::sleep_for(seconds);
+  if (!serial_mutex_->try_lock()) {
+    part.cores->release();
+    serial_mutex_->lock();
+    part.cores->acquire(lock_holder_first_);
+  }
+  sg4::this_actor::sleep_for(serial);
+  serial_mutex_->unlock();
+  part.cores->release();
+}
+
 MdsServer::DirState& MdsServer::dir(uint32_t id)
 {
   auto it = dirs_.find(id);
@@ -332,7 +354,13 @@ void MdsServer::serve(Request& r, int p)
     busy_updates_total_++;
   }
   double started = sg4::Engine::get_clock();
-  compute(part, demand_s(r, p));
+  bool locks_dir = r.shared_dir && (cfg_.dir_lock.enabled || cfg_.lock_callbacks.enabled);
+  // An update outside a locked directory goes from its CPU demand straight into the MDT-wide section (h);
+  // under a directory lock the section comes at the end of the hold.
+  if (update && !locks_dir)
+    compute_then_serial(part, demand_s(r, p), false, r);
+  else
+    compute(part, demand_s(r, p));
   // A journal handle spans the update's section under its parent's lock (mdd_trans_start comes before
   // mdd_pdo_write_lock in Lustre 2.1): a thread waiting for a shared directory holds its reservation.
   const bool handle = update && cfg_.journal.enabled && cfg_.journal.credits_enabled;
@@ -342,7 +370,6 @@ void MdsServer::serve(Request& r, int p)
   if (handle)
     journal_.start_handle(credits);
 
-  bool locks_dir = r.shared_dir && (cfg_.dir_lock.enabled || cfg_.lock_callbacks.enabled);
   if (locks_dir) {
     DirState& ds = dir(r.dir);
     if (update) {
@@ -358,7 +385,7 @@ void MdsServer::serve(Request& r, int p)
         ds.holders = 0;
       }
       double hold = cfg_.dir_lock.enabled ? cfg_.dir_lock.hold_s[r.op] : 0;
-      compute(part, hold, true);
+      compute_then_serial(part, hold, true, r);
     } else if (cfg_.lock_callbacks.enabled && !ds.holder[r.node]) {
       ds.holder[r.node] = 1;  // a lookup caches the directory lock on the client
       ds.holders++;

@@ -133,6 +133,8 @@ private:
   double sample(double mean_s);
   void compute(ThreadPoolQueue& part, double seconds, bool holds_lock = false);
   DirState& dir(uint32_t id);
+  // compute(), then the MDT-wide section of mechanism (h) if the request's operation has one.
+  void compute_then_serial(ThreadPoolQueue& part, double seconds, bool holds_lock, const Request& r);
 
   config::MdsConfig cfg_;
   int index_;
@@ -145,6 +147,9 @@ private:
   std::vector<ThreadPoolQueue> parts_;  // main service per CPU partition; holds the partition's cores
   std::vector<ThreadPoolQueue> rdpg_;   // readpage service (close, readdir) per CPU partition
   std::map<uint32_t, DirState> dirs_;
+  // The MDT-wide lock of mechanism (h), "mechanisms.serial_section": one for the whole MDS, whatever the
+  // CPU partitions.
+  simgrid::s4u::MutexPtr serial_mutex_ = simgrid::s4u::Mutex::create();
   int threads_total_ = 0;
   int busy_updates_total_ = 0;
   int busy_total_ = 0;  // threads inside a request, all partitions

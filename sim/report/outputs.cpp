@@ -111,7 +111,8 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
 std::string mdtest_summary_table(const std::vector<std::pair<std::string, std::vector<double>>>& rates, int iterations)
 {
   std::ostringstream o;
-  o << "\nSUMMARY rate (in ops/sec): (of " << iterations << " iteration" << (iterations == 1 ? "" : "s") << ")\n";
+  // mdtest prints "iterations" whatever the count ("(of 1 iterations)").
+  o << "\nSUMMARY rate (in ops/sec): (of " << iterations << " iterations)\n";
   o << "   Operation                     Max            Min           Mean        Std Dev\n";
   o << "   ---------                     ---            ---           ----        -------\n";
   char line[256];
@@ -157,6 +158,45 @@ void write_latency_files(const std::string& dir, const std::string& prefix, cons
       f.out().write(buf, n);
     }
     f.commit();
+  }
+}
+
+void write_mdtest_perop_files(const std::string& dir, const std::string& prefix, const RunRecords& records,
+                              const std::vector<size_t>& rpcs_per_item, double object_size_B)
+{
+  if (rpcs_per_item.size() != records.phases.size())
+    throw std::logic_error("mdtest per-op files: " + std::to_string(rpcs_per_item.size()) + " phase shapes for " +
+                           std::to_string(records.phases.size()) + " phases");
+  std::filesystem::create_directories(dir);
+  std::map<std::string, size_t> last;  // phase name -> index of its last iteration
+  for (size_t i = 0; i < records.phases.size(); ++i)
+    last[records.phases[i].name] = i;
+  for (const auto& [name, pi] : last) {
+    const auto& p = records.phases[pi];
+    const size_t k = std::max<size_t>(1, rpcs_per_item[pi]);
+    const double size = name.find("stat") != std::string::npos ? 1.0 : object_size_B;
+    std::vector<uint32_t> order(p.samples.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&s = p.samples](uint32_t a, uint32_t b) { return rank_then_start(s[a], s[b]); });
+    std::map<uint32_t, std::string> text;  // rank -> rows
+    char buf[96];
+    for (size_t i = 0; i < order.size(); i += k) {
+      const auto& first = p.samples[order[i]];
+      if (i + k > order.size() || p.samples[order[i + k - 1]].rank != first.rank)
+        throw std::logic_error("mdtest per-op files: phase " + name + ": rank " + std::to_string(first.rank) +
+                               " has a number of client operations that is not a multiple of " + std::to_string(k));
+      const auto& lastop = p.samples[order[i + k - 1]];
+      const double start = std::max(0.0, static_cast<double>(first.start_s));
+      const double rt = std::max(static_cast<double>(lastop.start_s) + lastop.runtime_s - first.start_s, 1e-12);
+      std::snprintf(buf, sizeof buf, "%.8e,%.8e,%e\n", start, rt, size / rt);
+      text[first.rank] += buf;
+    }
+    for (const auto& [rank, rows] : text) {
+      char r[16];
+      std::snprintf(r, sizeof r, "%05u", rank);
+      write_file_atomic(dir + "/" + prefix + "-" + name + "-" + r + ".csv", "time,runtime,tp\n" + rows);
+    }
   }
 }
 

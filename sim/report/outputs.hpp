@@ -43,5 +43,11 @@ std::string mdtest_summary_table(const std::vector<std::pair<std::string, std::v
 // One "time,runtime" CSV per phase, all ranks concatenated in rank order (md-workbench --latency-all):
 // <dir>/<prefix>-<iteration>-<phase>-all.csv. Needs records.keep_samples.
 void write_latency_files(const std::string& dir, const std::string& prefix, const RunRecords& records);
+// mdtest --savePerOpDataCSV files of a synthetic mdtest run: "<prefix>-<phase name>-<rank %05d>.csv" with
+// time,runtime,tp, one row per mdtest operation (its client operations, from the first one's start to the
+// last one's end; rpcs_per_item[phase] of them), the last iteration of each phase only, as mdtest writes
+// them. tp = object_size_B / runtime (1 / runtime for stat phases), as mdtest computes it.
+void write_mdtest_perop_files(const std::string& dir, const std::string& prefix, const RunRecords& records,
+                              const std::vector<size_t>& rpcs_per_item, double object_size_B);
 
 }  // namespace pfsim

@@ -57,6 +57,21 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
   const size_t P = trace_->phases.size();
   const int N = trace_->ranks;
 
+  // A benchmark object is one operation of every recorded kind (stat, read, delete, create): a limit on the
+  // operations keeps whole objects, so that the phase line's objects and rates stay those of the tool.
+  limit_.assign(P, opt_.max_ops_per_phase);
+  for (size_t p = 0; p < P && opt_.max_ops_per_phase > 0; ++p) {
+    if (trace_->phases[p].kind != PhaseKind::Benchmark)
+      continue;
+    std::array<bool, trace::kTraceOpCount> seen{};
+    for (const auto& s : trace_->streams)
+      for (uint32_t i = s.begin(static_cast<int>(p)); i < s.end(static_cast<int>(p)); ++i)
+        seen[s.op[i]] = true;
+    const uint64_t kinds = static_cast<uint64_t>(std::count(seen.begin(), seen.end(), true));
+    if (kinds > 0)
+      limit_[p] = std::max<uint64_t>(kinds, opt_.max_ops_per_phase / kinds * kinds);
+  }
+
   // Items per phase as the tool counts them: objects created (precreate, benchmark), deleted (cleanup), or
   // operations (mdtest phases). Rank m replays stream m mod N.
   items_.assign(P, 0);

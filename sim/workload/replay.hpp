@@ -79,13 +79,16 @@ private:
   uint64_t ops_in(const trace::RankStream& s, int phase) const
   {
     uint64_t n = s.end(phase) - s.begin(phase);
-    return opt_.max_ops_per_phase > 0 && n > opt_.max_ops_per_phase ? opt_.max_ops_per_phase : n;
+    const uint64_t lim = limit_[static_cast<size_t>(phase)];
+    return lim > 0 && n > lim ? lim : n;
   }
   std::shared_ptr<const trace::Trace> trace_;
   ReplayOptions opt_;
   int ranks_ = 0;
   int D_ = 1;
   std::vector<uint64_t> items_;
+  // --max-ops-per-phase per phase (0 = all); in a benchmark phase rounded down to whole objects, at least one.
+  std::vector<uint64_t> limit_;
   std::vector<std::array<float, trace::kTraceOpCount>> floor_;  // per phase and kind
   std::vector<std::vector<uint16_t>> active_;  // per recorded rank and operation: recorded ranks in the phase
 };

@@ -62,7 +62,8 @@ nlohmann::json Trace::describe() const
             {"offset", params.offset},
             {"object_size_B", params.object_size_B}}},
           {"phases", phases},
-          {"missing", missing}};
+          {"missing", missing},
+          {"warnings", warnings}};
 }
 
 namespace {
@@ -585,6 +586,18 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   if (L.format == "md-real-io-2017")
     read_mdreal_header((fs::path(dir) / (L.prefix + ".txt")).string(), t);
   read_mdreal_header((fs::path(dir) / "stdout.txt").string(), t);
+  if (t.params.data_sets <= 0 && opt.data_sets > 0) {
+    t.params.data_sets = opt.data_sets;
+  } else if (opt.data_sets > 0 && opt.data_sets != t.params.data_sets) {
+    throw ConfigError(dir + ": --data-sets " + std::to_string(opt.data_sets) + " but the trace's header states " +
+                      "data-sets=" + std::to_string(t.params.data_sets));
+  } else if (t.params.data_sets <= 0) {
+    t.warnings.push_back(dir + ": no mdreal.txt or stdout.txt states the data sets per rank (-D); assumed 1 "
+                               "(--data-sets D sets it; the object counts and directories depend on it)");
+  }
+  if (L.format == "md-workbench-rank0")
+    t.warnings.push_back(dir + ": md-workbench -L files hold rank 0's operations only; every replayed rank replays "
+                               "rank 0's stream (record with --latency-all to keep every rank)");
   if (t.params.object_size_B <= 0)
     t.params.object_size_B = opt.object_size_B;
   if (t.params.object_size_B <= 0)
@@ -594,14 +607,25 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   std::map<std::pair<int, std::string>, std::map<int, std::string>> groups;
   for (const auto& [path, k] : L.files)
     groups[{k.iteration, k.phase}][k.rank] = path;
-  int max_iter = 0;
-  bool has_cleanup = false;
+  // Benchmark iterations are counted from the benchmark files alone: a run with -1 (precreate only) or -3
+  // (cleanup only) has none. md-workbench numbers the cleanup files with the iteration count.
+  int bench_iters = 0;
+  int cleanup_iter = -1;
   for (const auto& g : groups) {
-    max_iter = std::max(max_iter, g.first.first);
-    has_cleanup |= g.first.second == "cleanup";
+    if (g.first.second == "cleanup")
+      cleanup_iter = std::max(cleanup_iter, g.first.first);
+    else if (g.first.second != "precreate")
+      bench_iters = std::max(bench_iters, g.first.first + 1);
   }
-  int bench_iters = has_cleanup ? max_iter : max_iter + 1;
-  if (t.params.iterations > 0 && bench_iters != t.params.iterations && has_cleanup)
+  const bool has_cleanup = cleanup_iter >= 0;
+  if (has_cleanup && bench_iters > cleanup_iter)
+    throw ConfigError(dir + ": the cleanup files are numbered " + std::to_string(cleanup_iter) + " but benchmark "
+                      "files go up to iteration " + std::to_string(bench_iters - 1) + " (md-workbench numbers cleanup "
+                      "with the iteration count)");
+  // With a cleanup, its number is the iteration count: an iteration without files is reported below.
+  if (has_cleanup && bench_iters > 0)
+    bench_iters = cleanup_iter;
+  if (t.params.iterations > 0 && bench_iters > 0 && bench_iters != t.params.iterations && has_cleanup)
     throw ConfigError(dir + ": header says iterations=" + std::to_string(t.params.iterations) + " but files hold " +
                       std::to_string(bench_iters) + " benchmark iterations");
 
@@ -641,7 +665,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     plan.push_back(pf);
   }
   if (has_cleanup)
-    plan.push_back({{"cleanup", PhaseKind::Cleanup, max_iter}, {{"cleanup", TraceOp::Delete}}});
+    plan.push_back({{"cleanup", PhaseKind::Cleanup, cleanup_iter}, {{"cleanup", TraceOp::Delete}}});
 
   // Ranks.
   int ranks = -1;

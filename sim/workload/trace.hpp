@@ -82,6 +82,7 @@ struct Trace {
   std::vector<RankStream> streams;           // one per recorded rank
   std::vector<ReportedPhase> reported;       // phase lines of mdreal.txt, when present
   std::vector<std::string> missing;          // phases/kinds skipped with allow_missing (for the report)
+  std::vector<std::string> warnings;         // what the import had to assume (printed by replay, kept in its JSON)
 
   uint64_t op_count() const;
   nlohmann::json describe() const;
@@ -93,6 +94,8 @@ struct ImportOptions {
   bool allow_missing = false;
   // Object size when the files do not say it (md-workbench latency files without stdout.txt), bytes.
   double object_size_B = 0;
+  // Data sets per rank (-D) when no header (mdreal.txt, stdout.txt) states it; 0 = assume 1 with a warning.
+  int data_sets = 0;
 };
 
 // `path` is a trace directory or one of its latency files (then only that prefix is read). Throws

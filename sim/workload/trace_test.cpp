@@ -486,3 +486,85 @@ TEST_CASE("md-workbench generator: phases and counts from the tool's parameters"
   CHECK(w.compound_count(0, 1) == 3 * 2 * 4);
   CHECK_THROWS(pfsim::mdworkbench_trace({1, 10, 5, 1, 1, 100, 1}));  // -I > -P
 }
+
+TEST_CASE("a trace of one phase (md-workbench -1 or -3) imports; misnumbered cleanup files are an error", "[trace]")
+{
+  // md-workbench -1 writes only the precreate files (IO500's mdworkbench-create), -3 only the cleanup files.
+  TempDir full;
+  write_small_mdreal(full);
+  TempDir pre, clean, bad;
+  for (int r = 0; r < 2; ++r) {
+    std::string R = std::to_string(r);
+    fs::copy_file(full.path / ("mdreal-0-precreate-" + R + ".csv"), pre.path / ("mdreal-0-precreate-" + R + ".csv"));
+    fs::copy_file(full.path / ("mdreal-1-cleanup-" + R + ".csv"), clean.path / ("mdreal-1-cleanup-" + R + ".csv"));
+  }
+  Trace p = load_trace(pre.str());
+  REQUIRE(p.phases.size() == 1);
+  CHECK(p.phases[0].name == "precreate");
+  CHECK(p.ranks == 2);
+  CHECK(p.op_count() == 4);
+  Trace c = load_trace(clean.str());
+  REQUIRE(c.phases.size() == 1);
+  CHECK(c.phases[0].name == "cleanup");
+  CHECK(c.op_count() == 4);
+  // One benchmark iteration but cleanup numbered 2: md-workbench numbers cleanup with the iteration count, so
+  // iteration 1 is missing; cleanup numbered 0 is below the benchmark files.
+  for (const auto& e : fs::directory_iterator(full.path))
+    if (e.path().filename().string().find("cleanup") == std::string::npos && e.path().extension() == ".csv")
+      fs::copy_file(e.path(), bad.path / e.path().filename());
+  bad.write("mdreal-2-cleanup-0.csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0e-4\n");
+  bad.write("mdreal-2-cleanup-1.csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0e-4\n");
+  CHECK_THAT(error_of(bad.str()), Catch::Contains("mdreal-1-stat-*.csv") && Catch::Contains("benchmark iteration 1"));
+  fs::remove(bad.path / "mdreal-2-cleanup-0.csv");
+  fs::remove(bad.path / "mdreal-2-cleanup-1.csv");
+  bad.write("mdreal-0-cleanup-0.csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0e-4\n");
+  bad.write("mdreal-0-cleanup-1.csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0e-4\n");
+  CHECK_THAT(error_of(bad.str()), Catch::Contains("cleanup files are numbered 0") &&
+                                      Catch::Contains("go up to iteration 0"));
+}
+
+TEST_CASE("replay --max-ops-per-phase keeps whole benchmark objects", "[replay]")
+{
+  // The 2017 tool output: 2 ranks, 2 data sets, benchmark objects of 4 operations (create, stat, read, delete).
+  auto t = std::make_shared<const Trace>(load_trace(kToolOutputs + "/md-real-io-2017"));
+  REQUIRE(t->phases[1].kind == pfsim::trace::PhaseKind::Benchmark);
+  for (auto [k, objects_per_rank, precreate_per_rank] : std::vector<std::array<uint32_t, 3>>{{1, 1, 1}, {10, 2, 10}, {7, 1, 7}}) {
+    pfsim::ReplayOptions o;
+    o.max_ops_per_phase = k;
+    pfsim::ReplayWorkload w(t, o);
+    INFO("K = " << k);
+    CHECK(w.phase_items(1) == 2 * objects_per_rank);     // 2 ranks; K rounded down to whole objects, at least one
+    CHECK(w.compound_count(0, 1) == 4 * objects_per_rank);
+    CHECK(w.phase_items(0) == 2 * precreate_per_rank);  // precreate: one object per operation, K as given
+  }
+}
+
+TEST_CASE("what an import assumes is a warning; --data-sets states -D for files without a header", "[trace]")
+{
+  // The IOR --latency-all files without their stdout.txt: nothing states -D (the run used -D 2).
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run2-latency-all"))
+    if (e.path().extension() == ".csv")
+      fs::copy_file(e.path(), d.path / e.path().filename());
+  Trace bare = load_trace(d.str());
+  CHECK(bare.params.data_sets <= 1);
+  REQUIRE(bare.warnings.size() == 1);
+  CHECK_THAT(bare.warnings[0], Catch::Contains("(-D); assumed 1") && Catch::Contains("--data-sets"));
+  ImportOptions o;
+  o.data_sets = 2;
+  Trace stated = load_trace(d.str(), o);
+  CHECK(stated.params.data_sets == 2);
+  CHECK(stated.warnings.empty());
+  // A header that says otherwise wins the argument: an error, not a silent choice.
+  o.data_sets = 3;
+  try {
+    load_trace(kToolOutputs + "/md-real-io-2017", o);
+    FAIL("a --data-sets that contradicts mdreal.txt was accepted");
+  } catch (const ConfigError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("--data-sets 3") && Catch::Contains("data-sets=2"));
+  }
+  // -L files: rank 0 only, said once.
+  Trace l = load_trace(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
+  REQUIRE(l.warnings.size() == 1);
+  CHECK_THAT(l.warnings[0], Catch::Contains("rank 0's operations only"));
+}
