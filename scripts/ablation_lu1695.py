@@ -55,6 +55,8 @@ def main():
     ap.add_argument("--jobs", type=positive_int, default=2)
     ap.add_argument("--out-dir", default=os.path.join(M.ROOT, "validation", "lu1695"),
                     help="directory for ablation.json and ablation.md (default validation/lu1695)")
+    ap.add_argument("--append", action="store_true",
+                    help="keep the rows of the existing ablation.json (a row of the same mechanisms is replaced)")
     a = ap.parse_args()
     for combo in a.combos.split(";"):
         for m in combo.split(","):
@@ -67,6 +69,17 @@ def main():
     for name in ("ablation.json", "ablation.md"):
         check_output(PROG, "--out-dir", os.path.join(out_dir, name))
     results = []
+    if a.append:
+        path = os.path.join(out_dir, "ablation.json")
+        try:
+            with open(path) as f:
+                results = json.load(f)
+        except (OSError, ValueError) as e:
+            fail(PROG, f"--append: cannot read the existing rows of {path}: {e}")
+        if not isinstance(results, list) or not all(isinstance(e, dict) and "mechanisms" in e for e in results):
+            fail(PROG, f"--append: {path}: expected a list of rows with 'mechanisms'")
+        new = set(a.combos.split(";"))
+        results = [e for e in results if e["mechanisms"] not in new]
     for combo in a.combos.split(";"):
         with tempfile.TemporaryDirectory() as tmp:
             pf, rep = os.path.join(tmp, "p.json"), os.path.join(tmp, "r.json")

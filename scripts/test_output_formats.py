@@ -142,6 +142,9 @@ def main():
           f"pfsim mdtest: files read back as an mdtest trace ({fmt}, {ranks} ranks, {nops} operations)")
     r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2", "-n", "5", "-i", "1", "-F", "-u"])
     check("SUMMARY rate (in ops/sec): (of 1 iterations)" in r.stdout, "pfsim mdtest: '(of 1 iterations)' as mdtest prints it")
+    rows = re.findall(r"^   ((?:File|Tree|Directory) \w+)\s+([\d.]+)", r.stdout, re.M)
+    check([n for n, _ in rows] == ["File creation", "File stat", "File removal", "Tree creation", "Tree removal"] and
+          all(float(v) > 0 for _, v in rows), f"pfsim mdtest: mdtest's rows in its order, tree rows last ({rows})")
 
     # The mdtest format for an md-workbench workload is refused, not written half-right.
     r = run(pfsim, ["replay", os.path.join(DATA, "md-real-io-2017"), "--platform", PLATFORM, "--output-format",

@@ -170,7 +170,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     mc.service_s = read_per_op_durations(m.object("service"), mc.service_s);
     mc.service_distribution =
         m.choice("service_distribution", mc.service_distribution, {"deterministic", "exponential"});
-    mc.core_scheduling = m.choice("core_scheduling", mc.core_scheduling, {"fifo", "lock_holder_first"});
+    mc.core_scheduling = m.choice("core_scheduling", mc.core_scheduling, {"fifo", "lock_holder_first", "preempt"});
     Reader jr = m.object("journal");
     mc.journal.enabled = jr.boolean("enabled", mc.journal.enabled);
     mc.journal.bytes_per_update_B = jr.size_B("bytes_per_update", mc.journal.bytes_per_update_B);

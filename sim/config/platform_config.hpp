@@ -188,11 +188,14 @@ struct MdsConfig {
   // for queueing-theory checks and for servers whose service time varies widely).
   std::string service_distribution = "deterministic";
   // "core_scheduling": how threads waiting for a core are ordered. "fifo": first come, first served.
-  // "lock_holder_first": a thread holding a directory lock gets the next free core before threads that
-  // hold none (on Linux CFS a thread woken with a lock has slept, so it has the smallest virtual runtime
-  // and preempts at once); without it the lock holder's CPU work queues behind every other request's and
-  // the serialised hold stretches with the number of busy threads.
-  std::string core_scheduling = "lock_holder_first";
+  // "lock_holder_first": a thread holding a lock (directory, MDT-wide section) gets the next free core
+  // before threads that hold none. "preempt" (default): it runs at once, on a running thread's core if none
+  // is free, and that thread finishes its step that much later (Linux CFS: a thread woken with a lock has
+  // slept, so it has the smallest virtual runtime and preempts the running one). Without priority the lock
+  // holder's CPU work queues behind every other request's and the serialised hold stretches with the
+  // number of busy threads; with only "lock_holder_first" it still waits for the next core to free, which
+  // with a few cores per CPU partition is a large part of a hold.
+  std::string core_scheduling = "preempt";
   JournalConfig journal;
   DirLockConfig dir_lock;
   ContentionConfig contention;             // "mechanisms.contention"

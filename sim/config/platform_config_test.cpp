@@ -94,14 +94,16 @@ TEST_CASE("an unknown operation in mds.service is rejected", "[config]")
              Catch::Contains("clients.op_overhead.stats"));
 }
 
-TEST_CASE("mds.core_scheduling accepts fifo and lock_holder_first only", "[config]")
+TEST_CASE("mds.core_scheduling accepts fifo, lock_holder_first and preempt only", "[config]")
 {
   std::string msg = error_of({{"mds", {{"core_scheduling", "round_robin"}}}});
   INFO(msg);
   CHECK_THAT(msg, Catch::Contains("mds.core_scheduling") && Catch::Contains("round_robin") &&
-                      Catch::Contains("lock_holder_first"));
+                      Catch::Contains("lock_holder_first") && Catch::Contains("preempt"));
   CHECK(parse_platform({{"mds", {{"core_scheduling", "fifo"}}}}, "ok.json").mds.core_scheduling == "fifo");
-  CHECK(parse_platform(json::object(), "ok.json").mds.core_scheduling == "lock_holder_first");
+  CHECK(parse_platform({{"mds", {{"core_scheduling", "lock_holder_first"}}}}, "ok.json").mds.core_scheduling ==
+        "lock_holder_first");
+  CHECK(parse_platform(json::object(), "ok.json").mds.core_scheduling == "preempt");
 }
 
 TEST_CASE("threads.max below threads.min is rejected", "[config]")

@@ -182,14 +182,15 @@ MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, s
       replies_(route, host, "mds" + std::to_string(index)),
       client_nodes_(client_nodes), rng_(seed * 1000003ULL + static_cast<uint64_t>(index)), rec_(record)
 {
-  lock_holder_first_ = cfg_.core_scheduling == "lock_holder_first";
+  lock_holder_first_ = cfg_.core_scheduling != "fifo";
+  const bool preempt = cfg_.core_scheduling == "preempt";
   int nparts = cfg_.partitions.enabled ? cfg_.partitions.count : 1;
   parts_.resize(nparts);
   rdpg_.resize(nparts);
   for (int p = 0; p < nparts; ++p) {
     parts_[p].max_threads = std::max(1, (cfg_.threads.max + nparts - 1) / nparts);
     rdpg_[p].max_threads = std::max(1, (cfg_.readpage_threads.max + nparts - 1) / nparts);
-    parts_[p].cores = std::make_shared<CorePool>(std::max(1, cfg_.cores / nparts));
+    parts_[p].cores = std::make_shared<CorePool>(std::max(1, cfg_.cores / nparts), preempt);
     for (int n = p; n < client_nodes; n += nparts)
       parts_[p].clients++;
   }
@@ -259,19 +260,31 @@ double MdsServer::sample(double mean_s)
   return -mean_s * std::log1p(-u);
 }
 
-void CorePool::acquire(bool urgent)
+bool CorePool::acquire(bool urgent)
 {
   if (free_ > 0 && urgent_.empty() && normal_.empty()) {
     free_--;
-    return;
+    return false;
   }
+  if (urgent && preempt_)
+    return true;  // runs now on a running thread's core (see release)
   auto s = sg4::Semaphore::create(0);
   (urgent ? urgent_ : normal_).push_back(s);
   s->acquire();  // release() hands its core over
+  return false;
 }
 
-void CorePool::release()
+void CorePool::release(double preempted_s, bool urgent)
 {
+  if (preempted_s > 0) {  // the preempting thread held no core of its own
+    debt_s_ += preempted_s;
+    return;
+  }
+  if (debt_s_ > 0 && !urgent) {  // this thread was the one preempted: it finishes its step that much later
+    double d = debt_s_;
+    debt_s_ = 0;
+    sg4::this_actor::sleep_for(d);
+  }
   auto& q = !urgent_.empty() ? urgent_ : normal_;
   if (q.empty()) {
     free_++;
@@ -286,9 +299,10 @@ void MdsServer::compute(ThreadPoolQueue& part, double seconds, bool holds_lock)
 {
   if (seconds <= 0)
     return;
-  part.cores->acquire(holds_lock && lock_holder_first_);
+  const bool urgent = holds_lock && lock_holder_first_;
+  bool preempted = part.cores->acquire(urgent);
   sg4::this_actor::sleep_for(seconds);
-  part.cores->release();
+  part.cores->release(preempted ? seconds : 0, urgent);
 }
 
 double MdsServer::demand_s(const Request& r, int p)
@@ -319,18 +333,24 @@ void MdsServer::compute_then_serial(ThreadPoolQueue& part, double seconds, bool 
     return;
   }
   // A thread keeps its core from its CPU step into the MDT-wide section; it gives the core up only when it
-  // has to sleep on the lock, and then gets the next free core first, as a lock holder.
-  part.cores->acquire(holds_lock && lock_holder_first_);
+  // has to sleep on the lock, and then gets a core first, as a lock holder.
+  const bool urgent = holds_lock && lock_holder_first_;
+  bool preempted = part.cores->acquire(urgent);
   if (seconds > 0)
     sg4::this_actor::sleep_for(seconds);
+  double ran = seconds;
+  bool core_urgent = urgent;
   if (!serial_mutex_->try_lock()) {
-    part.cores->release();
+    part.cores->release(preempted ? ran : 0, core_urgent);
     serial_mutex_->lock();
-    part.cores->acquire(lock_holder_first_);
+    core_urgent = lock_holder_first_;
+    preempted = part.cores->acquire(core_urgent);
+    ran = 0;
   }
   sg4::this_actor::sleep_for(serial);
+  ran += serial;
   serial_mutex_->unlock();
-  part.cores->release();
+  part.cores->release(preempted ? ran : 0, core_urgent);
 }
 
 MdsServer::DirState& MdsServer::dir(uint32_t id)

@@ -81,17 +81,25 @@ private:
 
 // The cores of a CPU partition. A thread holds a core for the whole CPU part of a step (run to completion:
 // MDS requests are far shorter than a scheduler time slice), so more runnable threads than cores queue
-// for one: first come, first served, except that `urgent` waiters (threads holding a directory lock, with
-// core_scheduling "lock_holder_first") are served before the others. A released core is handed directly
-// to the next waiter.
+// for one: first come, first served, except that `urgent` waiters (threads holding a lock) are served
+// before the others ("lock_holder_first"). A released core is handed directly to the next waiter.
+// With `preempt` ("preempt": Linux CFS wake-up preemption, a thread woken with a lock has slept and has the
+// smallest virtual runtime), an urgent thread that finds every core busy runs at once on a running thread's
+// core. The preempted thread loses that time: the next ordinary thread to finish its step finishes it that
+// much later (it repays the debt before it releases its core), so no CPU time is created.
 class CorePool {
 public:
-  explicit CorePool(int cores) : free_(cores) {}
-  void acquire(bool urgent);
-  void release();
+  explicit CorePool(int cores, bool preempt = false) : free_(cores), preempt_(preempt) {}
+  // Returns true if the thread preempted another one (then pass the time it ran to release()).
+  bool acquire(bool urgent);
+  // `preempted_s`: the time a preempting thread ran (0 otherwise); `urgent`: as passed to acquire (a lock
+  // holder does not repay other threads' preemptions).
+  void release(double preempted_s = 0, bool urgent = false);
 
 private:
   int free_;
+  bool preempt_;
+  double debt_s_ = 0;  // core time taken by preempting threads, not yet repaid
   std::deque<simgrid::s4u::SemaphorePtr> urgent_;
   std::deque<simgrid::s4u::SemaphorePtr> normal_;
 };

@@ -35,20 +35,33 @@ uint64_t SyntheticWorkload::items_of_rank(int rank) const
   return p_.items_per_rank;
 }
 
-uint64_t SyntheticWorkload::phase_items(int) const
+uint64_t SyntheticWorkload::items_of_rank(int rank, int phase) const
 {
+  if (p_.phases.at(phase).tree)
+    return p_.unique_dir || rank == 0 ? 1 : 0;
+  return items_of_rank(rank);
+}
+
+uint64_t SyntheticWorkload::phase_items(int phase) const
+{
+  if (p_.phases.at(phase).tree)
+    return 1;  // mdtest's num_dirs_in_tree
   return p_.total_items > 0 ? p_.total_items : p_.items_per_rank * static_cast<uint64_t>(p_.ranks);
 }
 
 bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
 {
   const auto& ph = p_.phases[phase];
-  if (c.item >= items_of_rank(rank))
+  if (c.item >= items_of_rank(rank, phase))
     return false;
   out.op = ph.item_ops[c.step];
   out.bytes = ph.item_bytes[c.step];
   out.shared_dir = !p_.unique_dir;
   out.dir = p_.unique_dir ? static_cast<uint32_t>(rank) : static_cast<uint32_t>(p_.ranks);
+  if (ph.tree) {  // the tree's top directory is made in the base directory that all ranks share
+    out.shared_dir = true;
+    out.dir = static_cast<uint32_t>(p_.ranks) + 1;
+  }
   out.think_s = p_.think_s;
   if (p_.think_exponential && p_.think_s > 0) {
     uint64_t h = mix(mix(mix(p_.seed) ^ static_cast<uint64_t>(rank)) ^ (c.item * 64 + c.step) ^
@@ -107,6 +120,9 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
   p.items_per_rank = o.items_per_rank;
   p.unique_dir = o.unique_dir;
   for (int it = 0; it < o.iterations; ++it) {
+    SyntheticPhase tree_create{"Tree creation", {Op::Mkdir}, {0}, true, it};
+    tree_create.tree = true;
+    p.phases.push_back(tree_create);
     if (!o.files_only) {
       p.phases.push_back({"Directory creation", {Op::Mkdir}, {0}, true, it});
       p.phases.push_back({"Directory stat", {Op::Stat}, {0}, true, it});
@@ -126,6 +142,9 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
         p.phases.push_back({"File read", {Op::Open, Op::Read, Op::Close}, {0, o.read_bytes, 0}, false, it});
       p.phases.push_back({"File removal", {Op::Unlink}, {0}, false, it});
     }
+    SyntheticPhase tree_remove{"Tree removal", {Op::Rmdir}, {0}, true, it};
+    tree_remove.tree = true;
+    p.phases.push_back(tree_remove);
   }
   p.params = {{"n", o.items_per_rank}, {"u", o.unique_dir}, {"F", o.files_only}, {"D", o.dirs_only},
               {"w", o.write_bytes},    {"e", o.read_bytes}, {"i", o.iterations}};

@@ -16,6 +16,10 @@ struct SyntheticPhase {
   std::vector<double> item_bytes;  // one per item op (0 for metadata ops)
   bool directories = false;        // items are directories (mkdir/rmdir phases)
   int iteration = 0;
+  // mdtest's "Tree creation" / "Tree removal": the test directory tree (one directory with mdtest's default
+  // -b 1 -z 0) made by every rank in the base directory with -u, by rank 0 alone without; its rate counts the
+  // directories of one tree, as mdtest's num_dirs_in_tree / time.
+  bool tree = false;
 };
 
 struct SyntheticParams {
@@ -42,6 +46,7 @@ public:
   bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
   nlohmann::json describe() const override;
   uint64_t items_of_rank(int rank) const;
+  uint64_t items_of_rank(int rank, int phase) const;
 
 private:
   SyntheticParams p_;

@@ -117,12 +117,13 @@ TEST_CASE("a valid workload file gives the tool's phases", "[workload]")
   CHECK(spec.params.items_per_rank == 100);
   CHECK(spec.params.think_s == Approx(1e-3));
   CHECK(spec.params.think_exponential);
-  // -F: no directory phases; -e adds "File read"; two iterations.
+  // -F: no directory phases; -e adds "File read"; two iterations, each between mdtest's tree phases.
   std::vector<std::string> names;
   for (const auto& ph : spec.params.phases)
     names.push_back(ph.name);
-  CHECK(names == std::vector<std::string>{"File creation", "File stat", "File read", "File removal", "File creation",
-                                          "File stat", "File read", "File removal"});
+  CHECK(names == std::vector<std::string>{"Tree creation", "File creation", "File stat", "File read", "File removal",
+                                          "Tree removal", "Tree creation", "File creation", "File stat", "File read",
+                                          "File removal", "Tree removal"});
   CHECK(spec.params.phases.back().iteration == 1);
 }
 
@@ -176,4 +177,36 @@ TEST_CASE("metabench directory modes: one directory per rank or one shared", "[w
   CHECK(v0.shared_dir);
   CHECK(v0.dir == v1.dir);
   CHECK(u0.op == pfsim::Op::Create);
+}
+
+TEST_CASE("mdtest's tree phases: made by every rank with -u, by rank 0 alone without; one directory counted", "[workload]")
+{
+  for (bool unique : {true, false}) {
+    pfsim::MdtestOptions o;
+    o.ranks = 3;
+    o.items_per_rank = 5;
+    o.unique_dir = unique;
+    o.files_only = true;
+    o.iterations = 2;
+    pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
+    INFO("unique " << unique);
+    // Per iteration: Tree creation, File creation, File stat, File removal, Tree removal.
+    REQUIRE(w.phase_count() == 10);
+    for (int it = 0; it < 2; ++it) {
+      const int first = 5 * it, last = 5 * it + 4;
+      CHECK(w.phase_name(first) == "Tree creation");
+      CHECK(w.phase_name(last) == "Tree removal");
+      CHECK(w.phase_items(first) == 1);  // mdtest's rate: num_dirs_in_tree / time
+      for (int r = 0; r < 3; ++r) {
+        CHECK(ops_of_rank(w, r, first) == (unique || r == 0 ? 1u : 0u));
+        CHECK(ops_of_rank(w, r, last) == (unique || r == 0 ? 1u : 0u));
+        CHECK(ops_of_rank(w, r, first + 1) == 2 * 5);  // create + close per file
+      }
+      pfsim::RankCursor c;
+      pfsim::OpRequest op;
+      REQUIRE(w.next(0, first, c, op));
+      CHECK(op.op == pfsim::Op::Mkdir);
+      CHECK(op.shared_dir);  // the tree's top directory goes into the base directory all ranks share
+    }
+  }
 }
