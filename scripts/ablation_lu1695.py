@@ -26,7 +26,8 @@ from cli_common import Parser, check_output, fail, pfsim_error_line, positive_in
 
 PROG = "ablation"
 
-COMBOS = ["none", "contention", "per_client", "oversubscription", "contention,per_client"]
+COMBOS = ["none", "contention", "per_client", "oversubscription", "contention,per_client,threads", "serial_section",
+          "contention,serial_section", "contention,per_client,threads,serial_section"]
 RANKS = [512, 1024, 2048, 4096, 8192]
 
 

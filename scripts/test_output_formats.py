@@ -52,6 +52,24 @@ def count_rows(files):
     return sum(max(0, len(open(f).read().splitlines()) - 1) for f in files)
 
 
+def check_mdtest_perop(out, what, rows_per_file):
+    """mdtest --savePerOpDataCSV files of 3 ranks: names, header, tp = bytes / runtime (3901 B objects, 1 for
+    stat) and, if given, the number of rows of every file."""
+    files = sorted(os.listdir(out))
+    check(len(files) == 12 and all(re.match(r"^mdtest-perop-File (creation|stat|read|removal)-0000[0-2]\.csv$", f)
+                                   for f in files), f"{what}: per-op file names ({len(files)} files)")
+    ok = True
+    for f in files:
+        rows = open(os.path.join(out, f)).read().splitlines()
+        ok &= rows[0] == "time,runtime,tp" and (rows_per_file is None or len(rows) == rows_per_file + 1)
+        size = 1.0 if "File stat" in f else 3901.0
+        for row in rows[1:]:
+            t, rt, tp = map(float, row.split(","))
+            ok &= abs(tp * rt - size) < 1e-3 * size and t >= 0
+    check(ok, f"{what}: columns time,runtime,tp with tp = bytes / runtime"
+              + (f", {rows_per_file} rows per rank and phase" if rows_per_file else ""))
+
+
 def main():
     pfsim = sys.argv[1]
     tmp = tempfile.mkdtemp(prefix="pfsim-formats-")
@@ -104,18 +122,7 @@ def main():
     ops = re.findall(r"^   (File \w+)\s+([\d.]+)", r.stdout, re.M)
     check("SUMMARY rate (in ops/sec)" in r.stdout and [o for o, _ in ops] ==
           ["File creation", "File stat", "File read", "File removal"], "mdtest: SUMMARY table of the four phases")
-    files = sorted(os.listdir(out))
-    check(len(files) == 12 and all(re.match(r"^mdtest-perop-File (creation|stat|read|removal)-0000[0-2]\.csv$", f)
-                                   for f in files), f"mdtest: per-op file names ({len(files)} files)")
-    ok = True
-    for f in files:
-        rows = open(os.path.join(out, f)).read().splitlines()
-        ok &= rows[0] == "time,runtime,tp"
-        size = 1.0 if "File stat" in f else 3901.0
-        for row in rows[1:]:
-            t, rt, tp = map(float, row.split(","))
-            ok &= abs(tp * rt - size) < 1e-3 * size and t >= 0
-    check(ok, "mdtest: columns time,runtime,tp with tp = bytes / runtime (3901 B objects, 1 for stat)")
+    check_mdtest_perop(out, "mdtest", None)
     fmt, ranks, nops = imported(pfsim, out)
     check(fmt == "mdtest-perop" and ranks == 3 and nops == count_rows(glob.glob(out + "/*.csv")),
           f"mdtest: simulated files read back ({fmt}, {ranks} ranks, {nops} operations)")
@@ -125,18 +132,7 @@ def main():
     out = os.path.join(tmp, "mdtest-synthetic")
     r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "3", "-n", "20", "-i", "2", "-F", "-u", "-w", "3901",
                     "-e", "3901", "--latency-dir", out])
-    files = sorted(os.listdir(out))
-    check(len(files) == 12 and all(re.match(r"^mdtest-perop-File (creation|stat|read|removal)-0000[0-2]\.csv$", f)
-                                   for f in files), f"pfsim mdtest: per-op file names ({len(files)} files)")
-    ok = True
-    for f in files:
-        rows = open(os.path.join(out, f)).read().splitlines()
-        ok &= rows[0] == "time,runtime,tp" and len(rows) == 21
-        size = 1.0 if "File stat" in f else 3901.0
-        for row in rows[1:]:
-            t, rt, tp = map(float, row.split(","))
-            ok &= abs(tp * rt - size) < 1e-3 * size and t >= 0
-    check(ok, "pfsim mdtest: 20 rows per rank and phase, columns time,runtime,tp with tp = bytes / runtime")
+    check_mdtest_perop(out, "pfsim mdtest", 20)
     fmt, ranks, nops = imported(pfsim, out)
     check(fmt == "mdtest-perop" and ranks == 3 and nops == 3 * 4 * 20,
           f"pfsim mdtest: files read back as an mdtest trace ({fmt}, {ranks} ranks, {nops} operations)")

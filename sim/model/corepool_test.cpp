@@ -14,17 +14,29 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
+sg4::Engine make_engine()
+{
+  int argc = 1;
+  static char name[] = "corepool_test";
+  char* argv[] = {name, nullptr};
+  return sg4::Engine(&argc, argv);
+}
+
+// One host in a full zone, on the engine of this process.
+sg4::Host* make_host()
+{
+  auto* zone = sg4::create_full_zone("z");
+  auto* host = zone->create_host("h", 1e9)->seal();
+  zone->seal();
+  return host;
+}
+
 // One core. "a" takes it at t=0 for 1 s; "b" (never urgent) asks at 0.1 s, "c" at 0.2 s (urgent or not);
 // each keeps the core 0.5 s. Returns the time each got the core.
 std::map<std::string, double> run_three(bool c_urgent)
 {
-  int argc = 1;
-  char name[] = "corepool_test";
-  char* argv[] = {name, nullptr};
-  sg4::Engine e(&argc, argv);
-  auto* zone = sg4::create_full_zone("z");
-  auto* host = zone->create_host("h", 1e9)->seal();
-  zone->seal();
+  sg4::Engine e = make_engine();
+  auto* host = make_host();
   auto pool = std::make_shared<pfsim::CorePool>(1);
   std::map<std::string, double> got;
   auto worker = [&](const std::string& who, double arrive, double hold, bool urgent) {
@@ -66,13 +78,8 @@ namespace {
 // 0.3 s; "w" (ordinary) waits from 0.1 s for 0.5 s. Returns when each got the core and when each finished.
 std::map<std::string, std::pair<double, double>> run_preempt()
 {
-  int argc = 1;
-  char name[] = "corepool_test";
-  char* argv[] = {name, nullptr};
-  sg4::Engine e(&argc, argv);
-  auto* zone = sg4::create_full_zone("z");
-  auto* host = zone->create_host("h", 1e9)->seal();
-  zone->seal();
+  sg4::Engine e = make_engine();
+  auto* host = make_host();
   auto pool = std::make_shared<pfsim::CorePool>(2, true);
   std::map<std::string, std::pair<double, double>> t;
   auto worker = [&](const std::string& who, double arrive, double hold, bool urgent) {
