@@ -81,6 +81,12 @@ def main():
     lines = [l for l in r.stdout.splitlines() if re.match(r"^(precreate|benchmark|cleanup) ", l)]
     check(len(lines) == 4 and all(re.match(r"^\w+ \d+\.\ds [\d.]+ iops/s .* \(0 errs\)$", l) for l in lines),
           "md-real-io 2017: four phase lines in the tool's form")
+    # This build of md-real-io printed the slowest operation of each phase; the replay does too, the largest
+    # latency in its own files.
+    maxes = [float(m) for l in lines for m in re.findall(r" max ([0-9.e+-]+)s \(0 errs\)$", l)]
+    slowest = max(float(row.split(",")[1]) for f in glob.glob(out + "/*.csv") for row in open(f).read().splitlines()[1:])
+    check(len(maxes) == 4 and abs(max(maxes) - slowest) <= 1e-4 * slowest,
+          f"md-real-io 2017: 'max <s>s' on every phase line as in the recorded stdout.txt ({maxes}, slowest {slowest})")
     files = sorted(os.listdir(out))
     check(files and all(re.match(r"^mdreal-\d+-(precreate|create|stat|read|delete|cleanup)-[0-2]\.csv$", f)
                         for f in files), f"md-real-io 2017: per-rank file names ({len(files)} files)")

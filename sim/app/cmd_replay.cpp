@@ -15,6 +15,7 @@
 #include "workload/replay.hpp"
 #include "workload/trace.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -229,8 +230,11 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   o.time_limit_s = time_limit_s(opt(a, "--time-limit"));
   // Per-operation samples (16 bytes each) are kept only where a report reads them: latency files, the
   // results JSON (per-kind latencies of md-real-io operations), md-workbench and mdtest summaries.
-  o.keep_samples = !flag(a, "--no-samples") &&
-                   (!opt(a, "--latency-dir").empty() || !opt(a, "--out").empty() || format != ReportFormat::MdReal2017);
+  // A later md-real-io 2017 build prints each phase's slowest operation: replayed in the same form.
+  const bool with_max = format == ReportFormat::MdReal2017 &&
+                        std::any_of(tr->reported.begin(), tr->reported.end(), [](const auto& r) { return r.has_max; });
+  o.keep_samples = !flag(a, "--no-samples") && (!opt(a, "--latency-dir").empty() || !opt(a, "--out").empty() ||
+                                                format != ReportFormat::MdReal2017 || with_max);
   if (!flag(a, "--verbose"))
     o.simgrid_args.push_back("--log=root.thres:warning");
   o.simgrid_args.insert(o.simgrid_args.end(), a.simgrid.begin(), a.simgrid.end());
@@ -283,7 +287,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
       std::cout << mdtest_summary_of(phases);
     for (const auto& p : phases)
       if (format == ReportFormat::MdReal2017)
-        std::cout << mdreal_phase_line(p) << "\n";
+        std::cout << mdreal_phase_line(p, with_max && !p.samples.empty()) << "\n";
       else if (format == ReportFormat::MdWorkbench)
         std::cout << mdworkbench_phase_line(p, w.ranks()) << "\n";
   }

@@ -79,8 +79,17 @@ std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, RunRecords& reco
   return out;
 }
 
-std::string mdreal_phase_line(const MdrealPhase& p)
+std::string mdreal_phase_line(const MdrealPhase& p, bool with_max)
 {
+  if (with_max) {
+    double op_max = 0;
+    for (const auto& s : p.samples)
+      op_max = std::max(op_max, static_cast<double>(s.runtime_s));
+    std::string line = mdreal_phase_line(p, false);
+    char max[48];
+    std::snprintf(max, sizeof max, " max %.4es", op_max);
+    return line.insert(line.rfind(" (0 errs)"), max);
+  }
   const double t = p.time_s > 0 ? p.time_s : 1e-12;
   const double mib = p.bytes / 1048576.0 / t;
   char buf[512];

@@ -39,7 +39,9 @@ std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, RunRecords& reco
 // md-real-io 2017 phase line, e.g. "benchmark 17.9s 11156.8 iops/s 50000 obj 2789.2 obj/s 20.7 Mib/s (0 errs)".
 // iops = benchmark-level operations (objects x 4 in a benchmark; objects + data sets in precreate / cleanup)
 // per second; Mib/s = object bytes moved (written in precreate; read + written in a benchmark) / 2^20 / s.
-std::string mdreal_phase_line(const MdrealPhase& p);
+// `with_max`: append the slowest operation of the phase ("max 8.1748e-03s"), as later md-real-io 2017 builds
+// print it (needs the phase's samples).
+std::string mdreal_phase_line(const MdrealPhase& p, bool with_max = false);
 
 // <dir>/<prefix>-<iter>-<phase>-<rank>.csv with "time,runtime" (md-real-io 2017 naming); benchmark
 // iterations get one file per operation kind (stat, read, create, delete), sharing the rank's clock.

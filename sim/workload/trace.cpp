@@ -437,6 +437,9 @@ void read_mdreal_header(const std::string& file, Trace& t)
         r.obj_per_s = std::stod(x[1]);
       if (std::regex_search(rest, x, mib_re))
         r.mib_per_s = std::stod(x[1]);
+      // Later md-real-io 2017 builds print the phase's slowest operation ("max 8.1748e-03s") before "(N errs)".
+      static const std::regex max_re(R"( max ([0-9.eE+-]+)s )");
+      r.has_max = std::regex_search(rest, x, max_re);
       t.reported.push_back(r);
     }
   }

@@ -58,6 +58,7 @@ struct ReportedPhase {
   double mib_per_s = 0;
   uint64_t objects = 0;
   uint64_t dsets = 0;   // "<n> dset" (precreate and cleanup lines): ranks x data-sets
+  bool has_max = false; // the line states the slowest operation ("max <s>s", later md-real-io 2017 builds)
   std::string file;     // where the line was read
   size_t line = 0;
 };
