@@ -27,7 +27,7 @@ RANKS = [512, 1024, 2048, 4096, 8192]
 CREDITS = ["--set", "mds.journal.credits.enabled=true", "--set", "mds.journal.credits.create=133",
            "--set", "mds.journal.credits.unlink=160"]
 CONFIGS = [
-    ("fitted (145 threads), no credits", []),
+    ("fitted platform (its thread limit), no credits", []),
     ("512 threads, no credits", ["--set", "mds.threads.max=512"]),
     ("512 threads, credits, commit 0 ms", ["--set", "mds.threads.max=512"] + CREDITS),
     ("512 threads, credits, commit 10 ms", ["--set", "mds.threads.max=512"] + CREDITS +
