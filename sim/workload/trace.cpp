@@ -858,8 +858,11 @@ Trace load_trace(const std::string& path, const ImportOptions& options)
   std::string dir = fs::is_directory(path) ? path : fs::path(path).parent_path().string();
   if (dir.empty())
     dir = ".";
-  if (L.format == "mdtest-perop")
+  if (L.format == "mdtest-perop") {
+    if (options.data_sets > 0)
+      throw ConfigError(dir + ": --data-sets is md-workbench's -D; this is an mdtest trace (mdtest has no data sets)");
     return load_mdtest(L, dir);
+  }
   return load_mdw(L, dir, options);
 }
 

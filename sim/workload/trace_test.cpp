@@ -563,6 +563,13 @@ TEST_CASE("what an import assumes is a warning; --data-sets states -D for files 
   } catch (const ConfigError& e) {
     CHECK_THAT(std::string(e.what()), Catch::Contains("--data-sets 3") && Catch::Contains("data-sets=2"));
   }
+  // mdtest has no data sets: the option is refused, not ignored.
+  try {
+    load_trace(kToolOutputs + "/mdtest", o);
+    FAIL("--data-sets was accepted for an mdtest trace");
+  } catch (const ConfigError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("--data-sets") && Catch::Contains("mdtest trace"));
+  }
   // -L files: rank 0 only, said once.
   Trace l = load_trace(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
   REQUIRE(l.warnings.size() == 1);
