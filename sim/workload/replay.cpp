@@ -173,7 +173,7 @@ int ReplayWorkload::compound_kind(int rank, int phase, uint64_t item) const
 int ReplayWorkload::compound_primitives(int kind) const
 {
   if (kind == static_cast<int>(TraceOp::Read) || kind == static_cast<int>(TraceOp::Create))
-    return 3;
+    return trace_->params.object_size_B > 0 ? 3 : 2;  // with or without the data transfer
   return 1;
 }
 
@@ -207,8 +207,11 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   out.dir = static_cast<uint32_t>(owner) * static_cast<uint32_t>(D_) + static_cast<uint32_t>(obj % static_cast<uint64_t>(D_));
   out.shared_dir = false;
   const double size = trace_->params.object_size_B;
+  // Objects of 0 bytes (mdtest -w 0 / -e 0) move no data: create + close, open + close.
   static constexpr Op kRead[3] = {Op::Open, Op::Read, Op::Close};
   static constexpr Op kCreate[3] = {Op::Create, Op::Write, Op::Close};
+  static constexpr Op kRead0[2] = {Op::Open, Op::Close};
+  static constexpr Op kCreate0[2] = {Op::Create, Op::Close};
   int steps = 1;
   switch (kind) {
     case TraceOp::Stat:
@@ -218,14 +221,14 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
       out.op = Op::Unlink;
       break;
     case TraceOp::Read:
-      steps = 3;
-      out.op = kRead[c.step];
-      out.bytes = c.step == 1 ? size : 0;
+      steps = compound_primitives(static_cast<int>(kind));
+      out.op = steps == 3 ? kRead[c.step] : kRead0[c.step];
+      out.bytes = steps == 3 && c.step == 1 ? size : 0;
       break;
     case TraceOp::Create:
-      steps = 3;
-      out.op = kCreate[c.step];
-      out.bytes = c.step == 1 ? size : 0;
+      steps = compound_primitives(static_cast<int>(kind));
+      out.op = steps == 3 ? kCreate[c.step] : kCreate0[c.step];
+      out.bytes = steps == 3 && c.step == 1 ? size : 0;
       break;
   }
   out.excess_s = -1;

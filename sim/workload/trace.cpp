@@ -225,6 +225,7 @@ struct Listing {
   std::string format;
   std::string prefix;
   std::map<std::string, FileKey> files;  // path -> key
+  size_t mdtest_dir_files = 0;           // mdtest Directory-phase files beside them (not replayed)
 };
 
 Listing list_files(const std::string& path)
@@ -289,9 +290,15 @@ Listing list_files(const std::string& path)
   std::map<std::pair<std::string, std::string>, int> groups;
   std::vector<std::tuple<std::string, std::string, std::string, FileKey>> found;
   std::vector<std::tuple<std::string, std::string, std::string, FileKey>> unknown_files;
+  size_t mdtest_dir_files = 0;
+  static const std::regex mdtest_dir(R"((.+)-(Directory [a-z]+)-(\d+)\.csv)");
   for (const auto& e : fs::directory_iterator(dir)) {
     if (!e.is_regular_file())
       continue;
+    std::smatch dm;
+    const std::string fname = e.path().filename().string();
+    if (std::regex_match(fname, dm, mdtest_dir) && is_mdtest_dir_phase(dm[2]))
+      ++mdtest_dir_files;
     FileKey k;
     std::string format, prefix;
     bool unknown = false;
@@ -306,6 +313,10 @@ Listing list_files(const std::string& path)
     groups[{format, prefix}]++;
     found.emplace_back(e.path().string(), format, prefix, k);
   }
+  if (groups.empty() && mdtest_dir_files > 0)
+    throw ConfigError(dir.string() + ": only mdtest Directory-phase files (" + std::to_string(mdtest_dir_files) +
+                      "); the importer replays mdtest's File phases (creation, stat, read, removal), not its "
+                      "directory phases");
   if (groups.empty())
     throw ConfigError(dir.string() + ": no latency files (time,runtime CSV) found");
   if (groups.size() > 1) {
@@ -326,6 +337,7 @@ Listing list_files(const std::string& path)
                                              : "precreate, stat, read, create, delete, cleanup"));
   for (auto& [p, f, pre, k] : found)
     out.files[p] = k;
+  out.mdtest_dir_files = out.format == "mdtest-perop" ? mdtest_dir_files : 0;
   return out;
 }
 
@@ -785,6 +797,20 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     t.params.iterations = bench_iters;
   if (t.params.data_sets == 0)
     t.params.data_sets = 1;
+  // md-workbench interleaves a rank's objects over its D data sets: every precreate / cleanup phase holds
+  // P x D of them per rank, every benchmark iteration I x D (x the operations of an object).
+  if (opt.data_sets > 0) {
+    for (size_t p = 0; p < t.phases.size(); ++p) {
+      const auto& s = t.streams.front();
+      uint64_t n = s.end(static_cast<int>(p)) - s.begin(static_cast<int>(p));
+      if (t.phases[p].kind == PhaseKind::Benchmark)
+        n /= std::max<size_t>(1, plan[p].kinds.size());
+      if (n % static_cast<uint64_t>(opt.data_sets) != 0)
+        throw ConfigError(dir + ": --data-sets " + std::to_string(opt.data_sets) + ": rank 0's " + t.phases[p].name +
+                          " (iteration " + std::to_string(t.phases[p].iteration) + ") holds " + std::to_string(n) +
+                          " objects, not a multiple of the data sets (md-workbench makes P x D or I x D per rank)");
+    }
+  }
   return t;
 }
 
@@ -847,6 +873,9 @@ Trace load_mdtest(const Listing& L, const std::string& dir)
   }
   t.params.data_sets = 1;
   t.params.offset = 0;
+  if (L.mdtest_dir_files > 0)
+    t.warnings.push_back(dir + ": " + std::to_string(L.mdtest_dir_files) + " files of mdtest's Directory phases are "
+                         "not replayed (the importer replays the File phases only)");
   return t;
 }
 

@@ -563,6 +563,18 @@ TEST_CASE("what an import assumes is a warning; --data-sets states -D for files 
   } catch (const ConfigError& e) {
     CHECK_THAT(std::string(e.what()), Catch::Contains("--data-sets 3") && Catch::Contains("data-sets=2"));
   }
+  // D must divide every phase's objects per rank (80 precreate objects: 3 or 81 data sets cannot hold them).
+  for (int bad : {3, 81}) {
+    o.data_sets = bad;
+    try {
+      load_trace(d.str(), o);
+      FAIL("--data-sets " << bad << " was accepted for 80 objects per rank");
+    } catch (const ConfigError& e) {
+      CHECK_THAT(std::string(e.what()), Catch::Contains("--data-sets " + std::to_string(bad)) &&
+                                            Catch::Contains("not a multiple of the data sets"));
+    }
+  }
+  o.data_sets = 3;
   // mdtest has no data sets: the option is refused, not ignored.
   try {
     load_trace(kToolOutputs + "/mdtest", o);
@@ -574,4 +586,42 @@ TEST_CASE("what an import assumes is a warning; --data-sets states -D for files 
   Trace l = load_trace(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
   REQUIRE(l.warnings.size() == 1);
   CHECK_THAT(l.warnings[0], Catch::Contains("rank 0's operations only"));
+}
+
+TEST_CASE("mdtest Directory-phase files: said to be skipped, and alone an error that says why", "[trace]")
+{
+  TempDir both, dirs;
+  for (int r = 0; r < 2; ++r) {
+    char rank[8];
+    std::snprintf(rank, sizeof rank, "%05d", r);
+    const std::string rows = "time,runtime,tp\n0.0,1.0e-4,1.0e4\n1.0e-4,1.0e-4,1.0e4\n";
+    both.write(std::string("mdtest-perop-File creation-") + rank + ".csv", rows);
+    both.write(std::string("mdtest-perop-Directory creation-") + rank + ".csv", rows);
+    dirs.write(std::string("mdtest-perop-Directory creation-") + rank + ".csv", rows);
+  }
+  Trace t = load_trace(both.str());
+  CHECK(t.phases.size() == 1);
+  REQUIRE(t.warnings.size() == 1);
+  CHECK_THAT(t.warnings[0], Catch::Contains("2 files of mdtest's Directory phases are not replayed"));
+  CHECK_THAT(error_of(dirs.str()), Catch::Contains("only mdtest Directory-phase files (2)"));
+}
+
+TEST_CASE("replay: objects of 0 bytes move no data (mdtest -w 0: create + close)", "[replay]")
+{
+  TempDir d;
+  for (int r = 0; r < 2; ++r) {
+    char rank[8];
+    std::snprintf(rank, sizeof rank, "%05d", r);
+    d.write(std::string("mdtest-perop-File creation-") + rank + ".csv", "time,runtime,tp\n0.0,1.0e-4,0\n");
+  }
+  auto t = std::make_shared<const Trace>(load_trace(d.str()));
+  REQUIRE(t->params.object_size_B <= 0);
+  pfsim::ReplayWorkload w(t, {});
+  pfsim::RankCursor c;
+  pfsim::OpRequest r;
+  std::vector<pfsim::Op> ops;
+  while (w.next(0, 0, c, r))
+    ops.push_back(r.op);
+  CHECK(ops == std::vector<pfsim::Op>{pfsim::Op::Create, pfsim::Op::Close});
+  CHECK(w.compound_primitives(static_cast<int>(TraceOp::Create)) == 2);
 }
