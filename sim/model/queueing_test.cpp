@@ -63,6 +63,18 @@ pfsim::RunOptions quiet_options(uint64_t seed = 1)
   return o;
 }
 
+// A metabench stat phase of `files` stats over `ranks` ranks, one rank per node (no node-level RPC limit), on
+// the platform `j`, stopped at `time_limit_s` simulated if positive.
+pfsim::RunRecords run_stats(const json& j, int ranks, uint64_t files, double time_limit_s = 0)
+{
+  auto platform = pfsim::config::parse_platform(j, "test");
+  pfsim::SyntheticWorkload workload(pfsim::metabench_params(ranks, files, "unique", {"stat"}));
+  auto opts = quiet_options();
+  opts.ranks_per_node = 1;
+  opts.time_limit_s = time_limit_s;
+  return pfsim::run_simulation(platform, workload, opts);
+}
+
 // Erlang C: probability that an arrival waits in an M/M/c queue with offered load a = lambda/mu < c.
 double erlang_c(int c, double a)
 {
@@ -198,12 +210,8 @@ ClosedLoop run_closed_loop(int ranks, int c, double S, const std::string& distri
         {"timeouts", {{"enabled", true}, {"timeout", timeout_s}, {"resend_delay", resend_delay_s}}}};
   j["clients"]["rpc_overhead"] = kRpcOverhead_s;
   j["clients"]["op_overhead"] = {{"stat", kOpOverhead_s}};
-  auto platform = pfsim::config::parse_platform(j, "test");
-  pfsim::SyntheticWorkload workload(pfsim::metabench_params(ranks, files, "unique", {"stat"}));
-  auto opts = quiet_options();
-  opts.ranks_per_node = 1;  // no node-level RPC limit can interfere
   ClosedLoop out;
-  out.records = pfsim::run_simulation(platform, workload, opts);
+  out.records = run_stats(j, ranks, files);
   const auto& ph = out.records.phases.at(0);
   REQUIRE(ph.ops == files);
   out.x_per_s = ph.ops / (ph.end_s - ph.start_s);
@@ -335,11 +343,7 @@ TEST_CASE("a timeout that falls in the client's work after the reply is not a ti
   auto j = mds_platform(1, S, "deterministic");
   j["clients"]["rpc_overhead"] = overhead;
   j["mds"]["mechanisms"] = {{"timeouts", {{"enabled", true}, {"timeout", 0.5e-3}}}};
-  auto platform = pfsim::config::parse_platform(j, "test");
-  pfsim::SyntheticWorkload workload(pfsim::metabench_params(1, 200, "unique", {"stat"}));
-  auto opts = quiet_options();
-  opts.ranks_per_node = 1;
-  auto rec = pfsim::run_simulation(platform, workload, opts);
+  auto rec = run_stats(j, 1, 200);
   const auto& ph = rec.phases.at(0);
   CHECK(rec.resends == 0);
   CHECK(ph.ops == 200);
@@ -355,12 +359,7 @@ TEST_CASE("a run in congestion collapse stops at the time limit with an error", 
   auto j = mds_platform(2, 200e-6, "deterministic");
   j["mds"]["mechanisms"] = {
       {"timeouts", {{"enabled", true}, {"timeout", 1e-3}, {"resend_delay", 0}, {"max_resends", 1000000}}}};
-  auto platform = pfsim::config::parse_platform(j, "test");
-  pfsim::SyntheticWorkload workload(pfsim::metabench_params(16, 2000, "unique", {"stat"}));
-  auto opts = quiet_options();
-  opts.ranks_per_node = 1;
-  opts.time_limit_s = 0.5;
-  CHECK_THROWS_WITH(pfsim::run_simulation(platform, workload, opts),
+  CHECK_THROWS_WITH(run_stats(j, 16, 2000, 0.5),
                     Catch::Contains("time limit of 0.5") && Catch::Contains("resends"));
 }
 
@@ -369,12 +368,7 @@ TEST_CASE("a time limit the run stays under changes nothing", "[queueing][limit]
   // The saturated closed loop of "closed loop far above the pool size" (8000 stats at c/S = 10k/s, 0.8 s)
   // with a 10 s limit: it finishes, at c/S.
   auto j = mds_platform(2, 200e-6, "deterministic");
-  auto platform = pfsim::config::parse_platform(j, "test");
-  pfsim::SyntheticWorkload workload(pfsim::metabench_params(16, 8000, "unique", {"stat"}));
-  auto opts = quiet_options();
-  opts.ranks_per_node = 1;
-  opts.time_limit_s = 10;
-  auto rec = pfsim::run_simulation(platform, workload, opts);
+  auto rec = run_stats(j, 16, 8000, 10);
   const auto& ph = rec.phases.at(0);
   REQUIRE(ph.ops == 8000);
   CHECK(rec.end_s < 10);
@@ -389,11 +383,7 @@ TEST_CASE("an operation that times out max_resends times in a row stops the run"
   auto j = mds_platform(1, 200e-6, "deterministic");
   j["mds"]["mechanisms"] = {
       {"timeouts", {{"enabled", true}, {"timeout", 10e-6}, {"resend_delay", 1.0}, {"max_resends", 20}}}};
-  auto platform = pfsim::config::parse_platform(j, "test");
-  pfsim::SyntheticWorkload workload(pfsim::metabench_params(1, 10, "unique", {"stat"}));
-  auto opts = quiet_options();
-  opts.ranks_per_node = 1;
-  CHECK_THROWS_WITH(pfsim::run_simulation(platform, workload, opts),
+  CHECK_THROWS_WITH(run_stats(j, 1, 10),
                     Catch::Contains("stat request of rank 0 timed out 21 times") &&
                         Catch::Contains("below its round trip"));
 }

@@ -182,7 +182,7 @@ MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, s
       replies_(route, host, "mds" + std::to_string(index)),
       client_nodes_(client_nodes), rng_(seed * 1000003ULL + static_cast<uint64_t>(index)), rec_(record)
 {
-  lock_holder_first_ = cfg_.core_scheduling != "fifo";
+  holders_first_ = cfg_.core_scheduling != "fifo";
   const bool preempt = cfg_.core_scheduling == "preempt";
   int nparts = cfg_.partitions.enabled ? cfg_.partitions.count : 1;
   parts_.resize(nparts);
@@ -299,7 +299,7 @@ void MdsServer::compute(ThreadPoolQueue& part, double seconds, bool holds_lock)
 {
   if (seconds <= 0)
     return;
-  const bool urgent = holds_lock && lock_holder_first_;
+  const bool urgent = holds_lock && holders_first_;
   bool preempted = part.cores->acquire(urgent);
   sg4::this_actor::sleep_for(seconds);
   part.cores->release(preempted ? seconds : 0, urgent);
@@ -334,7 +334,7 @@ void MdsServer::compute_then_serial(ThreadPoolQueue& part, double seconds, bool 
   }
   // A thread keeps its core from its CPU step into the MDT-wide section; it gives the core up only when it
   // has to sleep on the lock, and then gets a core first, as a lock holder.
-  const bool urgent = holds_lock && lock_holder_first_;
+  const bool urgent = holds_lock && holders_first_;
   bool preempted = part.cores->acquire(urgent);
   if (seconds > 0)
     sg4::this_actor::sleep_for(seconds);
@@ -343,7 +343,7 @@ void MdsServer::compute_then_serial(ThreadPoolQueue& part, double seconds, bool 
   if (!serial_mutex_->try_lock()) {
     part.cores->release(preempted ? ran : 0, core_urgent);
     serial_mutex_->lock();
-    core_urgent = lock_holder_first_;
+    core_urgent = holders_first_;
     preempted = part.cores->acquire(core_urgent);
     ran = 0;
   }

@@ -161,7 +161,7 @@ private:
   int threads_total_ = 0;
   int busy_updates_total_ = 0;
   int busy_total_ = 0;  // threads inside a request, all partitions
-  bool lock_holder_first_ = true;
+  bool holders_first_ = true;  // lock holders get a core first (core_scheduling preempt or lock_holder_first)
 };
 
 // An OSS with its OST: fixed thread pool; a data RPC costs rpc_service CPU plus the OST transfer, served

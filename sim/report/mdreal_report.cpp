@@ -311,20 +311,12 @@ void write_mdtest_latency_files(const std::string& dir, const std::string& prefi
   std::filesystem::create_directories(dir);
   for (const auto& ph : phases) {
     std::vector<std::string> text(static_cast<size_t>(ranks));
-    char buf[96];
-    for (const auto& s : ph.samples) {
-      double size = static_cast<TraceOp>(s.op) == TraceOp::Stat ? 1.0 : object_size_B;
-      double rt = std::max(static_cast<double>(s.runtime_s), 1e-12);
-      std::snprintf(buf, sizeof buf, "%.8e,%.8e,%e\n", std::max(0.0, static_cast<double>(s.start_s)), rt, size / rt);
-      text[s.rank] += buf;
-    }
-    for (int r = 0; r < ranks; ++r) {
-      if (text[static_cast<size_t>(r)].empty())
-        continue;
-      char rank[16];
-      std::snprintf(rank, sizeof rank, "%05d", r);
-      write_file_atomic(dir + "/" + prefix + "-" + ph.name + "-" + rank + ".csv", "time,runtime,tp\n" + text[static_cast<size_t>(r)]);
-    }
+    for (const auto& s : ph.samples)
+      append_mdtest_perop_row(text[s.rank], s.start_s, s.runtime_s,
+                              static_cast<TraceOp>(s.op) == TraceOp::Stat ? 1.0 : object_size_B);
+    for (int r = 0; r < ranks; ++r)
+      if (!text[static_cast<size_t>(r)].empty())
+        write_mdtest_perop_file(dir, prefix, ph.name, static_cast<uint32_t>(r), text[static_cast<size_t>(r)]);
   }
 }
 

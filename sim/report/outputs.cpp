@@ -163,6 +163,22 @@ void write_latency_files(const std::string& dir, const std::string& prefix, cons
   }
 }
 
+void append_mdtest_perop_row(std::string& rows, double start_s, double runtime_s, double size_B)
+{
+  const double rt = std::max(runtime_s, 1e-12);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.8e,%.8e,%e\n", std::max(0.0, start_s), rt, size_B / rt);
+  rows += buf;
+}
+
+void write_mdtest_perop_file(const std::string& dir, const std::string& prefix, const std::string& phase,
+                             uint32_t rank, const std::string& rows)
+{
+  char r[16];
+  std::snprintf(r, sizeof r, "%05u", rank);
+  write_file_atomic(dir + "/" + prefix + "-" + phase + "-" + r + ".csv", "time,runtime,tp\n" + rows);
+}
+
 void write_mdtest_perop_files(const std::string& dir, const std::string& prefix, const RunRecords& records,
                               const std::vector<size_t>& rpcs_per_item, double object_size_B)
 {
@@ -184,23 +200,17 @@ void write_mdtest_perop_files(const std::string& dir, const std::string& prefix,
     std::stable_sort(order.begin(), order.end(),
                      [&s = p.samples](uint32_t a, uint32_t b) { return rank_then_start(s[a], s[b]); });
     std::map<uint32_t, std::string> text;  // rank -> rows
-    char buf[96];
     for (size_t i = 0; i < order.size(); i += k) {
       const auto& first = p.samples[order[i]];
       if (i + k > order.size() || p.samples[order[i + k - 1]].rank != first.rank)
         throw std::logic_error("mdtest per-op files: phase " + name + ": rank " + std::to_string(first.rank) +
                                " has a number of client operations that is not a multiple of " + std::to_string(k));
       const auto& lastop = p.samples[order[i + k - 1]];
-      const double start = std::max(0.0, static_cast<double>(first.start_s));
-      const double rt = std::max(static_cast<double>(lastop.start_s) + lastop.runtime_s - first.start_s, 1e-12);
-      std::snprintf(buf, sizeof buf, "%.8e,%.8e,%e\n", start, rt, size / rt);
-      text[first.rank] += buf;
+      append_mdtest_perop_row(text[first.rank], first.start_s,
+                              static_cast<double>(lastop.start_s) + lastop.runtime_s - first.start_s, size);
     }
-    for (const auto& [rank, rows] : text) {
-      char r[16];
-      std::snprintf(r, sizeof r, "%05u", rank);
-      write_file_atomic(dir + "/" + prefix + "-" + name + "-" + r + ".csv", "time,runtime,tp\n" + rows);
-    }
+    for (const auto& [rank, rows] : text)
+      write_mdtest_perop_file(dir, prefix, name, rank, rows);
   }
 }
 

@@ -43,6 +43,12 @@ std::string mdtest_summary_table(const std::vector<std::pair<std::string, std::v
 // One "time,runtime" CSV per phase, all ranks concatenated in rank order (md-workbench --latency-all):
 // <dir>/<prefix>-<iteration>-<phase>-all.csv. Needs records.keep_samples.
 void write_latency_files(const std::string& dir, const std::string& prefix, const RunRecords& records);
+// One row of an mdtest --savePerOpDataCSV file ("time,runtime,tp": start in the phase, duration, bytes / duration;
+// mdtest counts 1 byte for a stat) appended to `rows`, and the file of one phase and rank,
+// "<prefix>-<phase>-<rank %05d>.csv". Replays of mdtest traces and synthetic mdtest runs both write through these.
+void append_mdtest_perop_row(std::string& rows, double start_s, double runtime_s, double size_B);
+void write_mdtest_perop_file(const std::string& dir, const std::string& prefix, const std::string& phase,
+                             uint32_t rank, const std::string& rows);
 // mdtest --savePerOpDataCSV files of a synthetic mdtest run: "<prefix>-<phase name>-<rank %05d>.csv" with
 // time,runtime,tp, one row per mdtest operation (its client operations, from the first one's start to the
 // last one's end; rpcs_per_item[phase] of them), the last iteration of each phase only, as mdtest writes

@@ -291,13 +291,12 @@ Listing list_files(const std::string& path)
   std::vector<std::tuple<std::string, std::string, std::string, FileKey>> found;
   std::vector<std::tuple<std::string, std::string, std::string, FileKey>> unknown_files;
   size_t mdtest_dir_files = 0;
-  static const std::regex mdtest_dir(R"((.+)-(Directory [a-z]+)-(\d+)\.csv)");
   for (const auto& e : fs::directory_iterator(dir)) {
     if (!e.is_regular_file())
       continue;
     std::smatch dm;
     const std::string fname = e.path().filename().string();
-    if (std::regex_match(fname, dm, mdtest_dir) && is_mdtest_dir_phase(dm[2]))
+    if (std::regex_match(fname, dm, mdtest) && is_mdtest_dir_phase(dm[2]))
       ++mdtest_dir_files;
     FileKey k;
     std::string format, prefix;

@@ -29,6 +29,16 @@ struct TempDir {
   }
   ~TempDir() { fs::remove_all(path); }
   void write(const std::string& name, const std::string& text) const { std::ofstream(path / name) << text; }
+  // Cuts a file to its first `lines` lines (a truncated trace file).
+  void keep_lines(const std::string& name, int lines) const
+  {
+    std::ifstream in(path / name);
+    std::string line, out;
+    for (int i = 0; i < lines && std::getline(in, line); ++i)
+      out += line + "\n";
+    in.close();
+    write(name, out);
+  }
   std::string str() const { return path.string(); }
 };
 
@@ -219,29 +229,21 @@ TEST_CASE("mdtest per-op files: every rank's file of a phase has the same row co
   TempDir d;
   for (const auto& e : fs::directory_iterator(kToolOutputs + "/mdtest"))
     fs::copy(e.path(), d.path / e.path().filename());
-  auto keep = [&d](const std::string& name, int lines) {
-    std::ifstream in(d.path / name);
-    std::string line, out;
-    for (int i = 0; i < lines && std::getline(in, line); ++i)
-      out += line + "\n";
-    in.close();
-    d.write(name, out);
-  };
   SECTION("rank 1's File creation cut to 20 lines")
   {
-    keep("mdtest-perop-File creation-00001.csv", 20);
+    d.keep_lines("mdtest-perop-File creation-00001.csv", 20);
     CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-perop-File creation-00001.csv:20") &&
                                       Catch::Contains("expected 50 rows") && Catch::Contains("found 19"));
   }
   SECTION("rank 1's File stat cut to the header")
   {
-    keep("mdtest-perop-File stat-00001.csv", 1);
+    d.keep_lines("mdtest-perop-File stat-00001.csv", 1);
     CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-perop-File stat-00001.csv:1") &&
                                       Catch::Contains("found 0"));
   }
   SECTION("rank 0's file is the short one")
   {
-    keep("mdtest-perop-File read-00000.csv", 30);
+    d.keep_lines("mdtest-perop-File read-00000.csv", 30);
     CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-perop-File read-00000.csv:30"));
   }
 }
@@ -288,23 +290,13 @@ TEST_CASE("md-real-io without a header: a file cut at a line boundary disagrees 
   REQUIRE(error_of(d.str()).empty());
   SECTION("benchmark file")
   {
-    std::ifstream in(d.path / "lat-0-stat-0.csv");
-    std::string line, out;
-    for (int i = 0; i < 10 && std::getline(in, line); ++i)
-      out += line + "\n";
-    in.close();
-    d.write("lat-0-stat-0.csv", out);
+    d.keep_lines("lat-0-stat-0.csv", 10);
     CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0-stat-0.csv:10") && Catch::Contains("expected 40 rows") &&
                                       Catch::Contains("found 9"));
   }
   SECTION("cleanup file against the precreate files")
   {
-    std::ifstream in(d.path / "lat-2-cleanup-1.csv");
-    std::string line, out;
-    for (int i = 0; i < 41 && std::getline(in, line); ++i)
-      out += line + "\n";
-    in.close();
-    d.write("lat-2-cleanup-1.csv", out);
+    d.keep_lines("lat-2-cleanup-1.csv", 41);
     CHECK_THAT(error_of(d.str()), Catch::Contains("lat-2-cleanup-1.csv:41") && Catch::Contains("expected 80 rows"));
   }
 }
@@ -330,12 +322,7 @@ TEST_CASE("a truncated --latency-all file is rejected (rank count disagrees)", "
   for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run2-latency-all"))
     fs::copy(e.path(), d.path / e.path().filename());
   // Keep only rank 0's rows of one file.
-  std::ifstream in(d.path / "lat-0.00-1-stat-all.csv");
-  std::string line, out;
-  for (int i = 0; i < 41 && std::getline(in, line); ++i)
-    out += line + "\n";
-  in.close();
-  d.write("lat-0.00-1-stat-all.csv", out);
+  d.keep_lines("lat-0.00-1-stat-all.csv", 41);
   CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0.00-1-stat-all.csv") && Catch::Contains("1 ranks"));
 }
 
