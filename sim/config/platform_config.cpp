@@ -216,6 +216,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     Reader dl = m.object("dir_lock");
     mc.dir_lock.enabled = dl.boolean("enabled", mc.dir_lock.enabled);
     mc.dir_lock.hold_s = read_per_op_durations(dl.object("hold"), mc.dir_lock.hold_s);
+    mc.dir_lock.lookup_hold_s = read_per_op_durations(dl.object("lookup_hold"), mc.dir_lock.lookup_hold_s);
     dl.finish();
 
     Reader mech = m.object("mechanisms");
@@ -342,7 +343,10 @@ nlohmann::json to_json(const PlatformConfig& p)
           {"block_size", m.journal.block_size_B},
           {"commit_latency", m.journal.commit_latency_s},
           {"credits", credits_json(m.journal)}}},
-        {"dir_lock", {{"enabled", m.dir_lock.enabled}, {"hold", per_op_json(m.dir_lock.hold_s)}}},
+        {"dir_lock",
+         {{"enabled", m.dir_lock.enabled},
+          {"hold", per_op_json(m.dir_lock.hold_s)},
+          {"lookup_hold", per_op_json(m.dir_lock.lookup_hold_s)}}},
         {"mechanisms",
          {{"contention",
            {{"enabled", m.contention.enabled},

@@ -169,6 +169,12 @@ struct DirLockConfig {
   // "hold.<op>": time an update holds its parent directory's lock (Lustre 2.1 has no parallel directory
   // operations: updates in one directory serialise on it). Only directories shared by several ranks lock.
   PerOp<double> hold_s;
+  // "lookup_hold.<op>": CPU time a request in a shared directory first spends looking its name up under
+  // the directory's lock taken *shared* (Lustre 2.1 osd-ldiskfs: osd_ea_lookup_rec under down_read of the
+  // directory's oo_ext_idx_sem, inserts and deletes under down_write). The lock is writer-fair like a Linux
+  // rw_semaphore: a reader that finds a writer holding or waiting queues behind it (FIFO), and a release
+  // wakes either the next writer or the run of readers at the head of the queue. 0: no shared section.
+  PerOp<double> lookup_hold_s;
 };
 
 struct ThreadConfig {

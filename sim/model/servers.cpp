@@ -363,6 +363,42 @@ MdsServer::DirState& MdsServer::dir(uint32_t id)
   return it->second;
 }
 
+void MdsServer::lock_dir(DirState& ds, bool write)
+{
+  // Actors are cooperative: nothing runs between these tests and the updates of the state.
+  if (ds.waiting.empty() && !ds.writer && (!write || ds.readers == 0)) {
+    if (write)
+      ds.writer = true;
+    else
+      ds.readers++;
+    return;
+  }
+  auto s = sg4::Semaphore::create(0);
+  ds.waiting.emplace_back(write, s);
+  s->acquire();  // unlock_dir granted it before the wake-up
+}
+
+void MdsServer::unlock_dir(DirState& ds, bool write)
+{
+  if (write)
+    ds.writer = false;
+  else if (--ds.readers > 0)
+    return;
+  if (ds.waiting.empty())
+    return;
+  if (ds.waiting.front().first) {  // the next writer, alone
+    ds.writer = true;
+    ds.waiting.front().second->release();
+    ds.waiting.pop_front();
+    return;
+  }
+  while (!ds.waiting.empty() && !ds.waiting.front().first) {  // the run of readers at the head
+    ds.readers++;
+    ds.waiting.front().second->release();
+    ds.waiting.pop_front();
+  }
+}
+
 void MdsServer::serve(Request& r, int p)
 {
   auto& part = parts_[p];
@@ -375,6 +411,14 @@ void MdsServer::serve(Request& r, int p)
   }
   double started = sg4::Engine::get_clock();
   bool locks_dir = r.shared_dir && (cfg_.dir_lock.enabled || cfg_.lock_callbacks.enabled);
+  // The name lookup under the directory's lock taken shared (before the update's CPU demand).
+  const double lookup = r.shared_dir && cfg_.dir_lock.enabled ? cfg_.dir_lock.lookup_hold_s[r.op] : 0;
+  if (lookup > 0) {
+    DirState& ds = dir(r.dir);
+    lock_dir(ds, false);
+    compute(part, lookup, true);
+    unlock_dir(ds, false);
+  }
   // An update outside a locked directory goes from its CPU demand straight into the MDT-wide section (h);
   // under a directory lock the section comes at the end of the hold.
   if (update && !locks_dir)
@@ -393,7 +437,7 @@ void MdsServer::serve(Request& r, int p)
   if (locks_dir) {
     DirState& ds = dir(r.dir);
     if (update) {
-      std::unique_lock<sg4::Mutex> lock(*ds.mutex);
+      lock_dir(ds, true);
       if (cfg_.lock_callbacks.enabled) {
         int revoke = ds.holders - (ds.holder[r.node] ? 1 : 0);
         if (revoke > 0) {
@@ -406,6 +450,7 @@ void MdsServer::serve(Request& r, int p)
       }
       double hold = cfg_.dir_lock.enabled ? cfg_.dir_lock.hold_s[r.op] : 0;
       compute_then_serial(part, hold, true, r);
+      unlock_dir(ds, true);
     } else if (cfg_.lock_callbacks.enabled && !ds.holder[r.node]) {
       ds.holder[r.node] = 1;  // a lookup caches the directory lock on the client
       ds.holders++;

@@ -128,11 +128,17 @@ public:
   int partition_of(uint32_t node) const { return static_cast<int>(node % parts_.size()); }
 
 private:
+  // A shared directory's lock: writer-fair reader-writer lock (Linux rw_semaphore semantics). A request that
+  // cannot take it joins the FIFO queue; a release hands the lock over (the woken request already holds it).
   struct DirState {
-    simgrid::s4u::MutexPtr mutex = simgrid::s4u::Mutex::create();
+    int readers = 0;
+    bool writer = false;
+    std::deque<std::pair<bool, simgrid::s4u::SemaphorePtr>> waiting;  // (wants to write, wake-up)
     std::vector<char> holder;  // client nodes caching the directory lock
     int holders = 0;
   };
+  static void lock_dir(DirState& ds, bool write);
+  static void unlock_dir(DirState& ds, bool write);
   ThreadPoolQueue& pool(int partition, bool readpage) { return readpage ? rdpg_[partition] : parts_[partition]; }
   void start_thread(int partition, bool readpage);
   void thread_loop(int partition, bool readpage);
