@@ -88,6 +88,27 @@ expect_error ranks-not-a-number "--ranks" "abc" -- \
   metabench --platform "$good_platform" --ranks abc --files 100
 expect_error ranks-per-node-zero "--ranks-per-node" "[1," -- \
   metabench --platform "$good_platform" --ranks 16 --files 100 --ranks-per-node 0
+# Counts beyond what the workload and platform files accept are refused on the command line too (before
+# they overflow an int or allocate per-rank state).
+expect_error ranks-too-many "--ranks" "[1, 10000000]" -- \
+  metabench --platform "$good_platform" --ranks 20000000 --files 100
+expect_error ranks-per-node-too-many "--ranks-per-node" "[1, 4096]" -- \
+  metabench --platform "$good_platform" --ranks 16 --files 100 --ranks-per-node 5000
+expect_error run-rank-too-many "--ranks" "[1, 10000000]" -- \
+  run --platform "$good_platform" --workload "$root/validation/lu1695/workload-unique.json" --ranks 99999999999
+"$pfsim" sweep --platform "$good_platform" --workload "$root/validation/lu1695/workload-unique.json" \
+  --ranks 16,99999999999 --csv "$tmp/sweep-too-many.csv" >/dev/null 2>"$tmp/sweep-too-many.stderr"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF -- "99999999999" "$tmp/sweep-too-many.stderr" && [ ! -e "$tmp/sweep-too-many.csv" ]; then
+  echo "ok   sweep-rank-list-too-many: $(cat "$tmp/sweep-too-many.stderr")"
+else
+  echo "FAIL sweep-rank-list-too-many: exit $rc, stderr $(cat "$tmp/sweep-too-many.stderr")"
+  failures=$((failures + 1))
+fi
+expect_error mdworkbench-iterations-too-many "-R" "[0, 1000000]" -- \
+  mdworkbench --platform "$good_platform" --ranks 2 -R 2000000
+expect_error latency-dir-uncreatable "--latency-dir" "/proc/pfsim-x/y" -- \
+  metabench --platform "$good_platform" --ranks 16 --files 100 --latency-dir /proc/pfsim-x/y
 expect_error replay-ranks-per-node-zero "--ranks-per-node" "[1," -- \
   replay "$root/../shared/data/tool-outputs/md-real-io-2017" --platform "$good_platform" --ranks-per-node 0
 # An output directory where nothing can be created (root may "write" /proc by access(), not create in it):

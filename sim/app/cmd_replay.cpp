@@ -190,10 +190,10 @@ double opt_num(const Args& a, const std::string& k, double d, double min, double
   }
 }
 
-int opt_int(const Args& a, const std::string& k, int d, int min)
+int opt_int(const Args& a, const std::string& k, int d, int min, long long max = 1000000000)
 {
   auto it = a.opts.find(k);
-  return it == a.opts.end() ? d : static_cast<int>(parse_int_option(k, it->second, min, 1000000000));
+  return it == a.opts.end() ? d : static_cast<int>(parse_int_option(k, it->second, min, max));
 }
 
 void check_output_paths(const Args& a)
@@ -225,7 +225,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   inputs["simgrid_args"] = a.simgrid;    // --cfg/--log passed to SimGrid (they can change results)
   ReplayWorkload w(tr, ro);
   RunOptions o;
-  o.ranks_per_node = opt_int(a, "--ranks-per-node", 0, 1);  // absent: the platform's
+  o.ranks_per_node = opt_int(a, "--ranks-per-node", 0, 1, kMaxRanksPerNode);  // absent: the platform's
   o.seed = static_cast<uint64_t>(opt_int(a, "--seed", 1, 0));
   o.time_limit_s = time_limit_s(opt(a, "--time-limit"));
   // Per-operation samples (16 bytes each) are kept only where a report reads them: latency files, the
@@ -312,14 +312,14 @@ int cmd_replay(int argc, char** argv)
   io.object_size_B = opt_num(a, "--object-size", 0, 0, 1e15);
   io.data_sets = opt_int(a, "--data-sets", 0, 1);
   ReplayOptions ro;
-  ro.ranks = opt_int(a, "--ranks", 0, 1);
+  ro.ranks = opt_int(a, "--ranks", 0, 1, kMaxRanks);
   ro.residual_quantile = opt_num(a, "--residual-quantile", -1, -1, 1);
   ro.dataset_ops = !flag(a, "--no-dataset-ops");
   ro.max_ops_per_phase = static_cast<uint32_t>(opt_int(a, "--max-ops-per-phase", 0, 0));
   if (a.opts.count("--output-format"))
     parse_report_format(opt(a, "--output-format"));
   time_limit_s(opt(a, "--time-limit"));
-  opt_int(a, "--ranks-per-node", 0, 1);  // read again by run(); bad values must not wait for the import
+  opt_int(a, "--ranks-per-node", 0, 1, kMaxRanksPerNode);  // read again by run(); bad values must not wait for the import
   opt_int(a, "--seed", 1, 0);
   check_output_paths(a);
   auto platform = platform_of(a);
@@ -346,11 +346,11 @@ int cmd_mdworkbench(int argc, char** argv)
   if (!a.positional.empty())
     throw std::invalid_argument("unexpected argument \"" + a.positional[0] + "\"");
   MdWorkbenchParams p;
-  p.ranks = opt_int(a, "--ranks", 1, 1);
+  p.ranks = opt_int(a, "--ranks", 1, 1, kMaxRanks);
   p.obj_per_proc = opt_int(a, "-I", p.obj_per_proc, 0);
   p.precreate_per_set = opt_int(a, "-P", p.precreate_per_set, 0);
   p.data_sets = opt_int(a, "-D", p.data_sets, 1);
-  p.iterations = opt_int(a, "-R", p.iterations, 0);
+  p.iterations = opt_int(a, "-R", p.iterations, 0, kMaxIterations);
   p.object_size_B = opt_num(a, "-S", p.object_size_B, 0, 1e12);
   p.offset = opt_int(a, "--offset", p.offset, 0);
   time_limit_s(opt(a, "--time-limit"));

@@ -32,6 +32,11 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 // --cfg may not set what the platform file sets (network/model, network/crosstraffic).
 void check_simgrid_arg(const std::string& arg);
 
+// The limits the workload and platform files enforce, for the same counts given on the command line.
+constexpr long long kMaxRanks = 10000000;
+constexpr long long kMaxRanksPerNode = 4096;
+constexpr long long kMaxIterations = 1000000;
+
 // An integer option's value: plain decimal digits (no 1e2, no 0x10), within [min, max]; invalid_argument naming
 // the option otherwise (exit status 2). Shared by every command.
 inline long long parse_int_option(const std::string& option, const std::string& text, long long min, long long max)

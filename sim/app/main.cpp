@@ -220,7 +220,7 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
   pfsim::WorkloadSpec spec;
   if (c.command == "mdtest") {
     pfsim::MdtestOptions o;
-    o.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1));
+    o.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
     o.items_per_rank = static_cast<uint64_t>(opt_int(c, "-n", -1, 1, kNoMax));
     if (c.opts.find("-n") == c.opts.end())
       throw UsageError("mdtest needs -n ITEMS (per rank)");
@@ -234,13 +234,13 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     if (o.write_bytes > pfsim::kMaxFileBytes || o.read_bytes > pfsim::kMaxFileBytes)
       throw UsageError(std::string(o.write_bytes > pfsim::kMaxFileBytes ? "-w" : "-e") +
                        ": expected at most 1 PB (1e15 bytes) per file");
-    o.iterations = static_cast<int>(opt_int(c, "-i", 1, 1));
+    o.iterations = static_cast<int>(opt_int(c, "-i", 1, 1, pfsim::app::kMaxIterations));
     spec.params = pfsim::mdtest_params(o);
   } else if (c.command == "metabench") {
     std::string mode = opt(c, "--dir-mode", "unique");
     if (mode != "unique" && mode != "shared")
       throw UsageError("--dir-mode: expected unique or shared, got \"" + mode + "\"");
-    spec.params = pfsim::metabench_params(static_cast<int>(opt_int(c, "--ranks", 1, 1)),
+    spec.params = pfsim::metabench_params(static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks)),
                                           static_cast<uint64_t>(opt_int(c, "--files", 1000000, 1, kNoMax)), mode,
                                           {"create", "stat", "unlink"});
   } else {
@@ -249,9 +249,9 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
       throw UsageError("missing --workload FILE");
     spec = pfsim::load_workload(file);
     if (c.opts.count("--ranks") && c.command == "run")
-      spec = pfsim::with_ranks(spec, static_cast<int>(opt_int(c, "--ranks", 1, 1)));
+      spec = pfsim::with_ranks(spec, static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks)));
   }
-  spec.ranks_per_node = static_cast<int>(opt_int(c, "--ranks-per-node", spec.ranks_per_node, 1));
+  spec.ranks_per_node = static_cast<int>(opt_int(c, "--ranks-per-node", spec.ranks_per_node, 1, pfsim::app::kMaxRanksPerNode));
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", static_cast<long long>(spec.seed), 0, kNoMax));
   spec.params.seed = spec.seed;
   return spec;
@@ -361,12 +361,13 @@ std::vector<int> parse_rank_list(const std::string& text)
   while (std::getline(ss, part, ',')) {
     try {
       size_t pos = 0;
-      int v = std::stoi(part, &pos);
-      if (pos != part.size() || v < 1)
+      long long v = std::stoll(part, &pos);
+      if (pos != part.size() || v < 1 || v > pfsim::app::kMaxRanks || part.find_first_of("+-xX") != std::string::npos)
         throw std::invalid_argument("");
-      out.push_back(v);
+      out.push_back(static_cast<int>(v));
     } catch (const std::exception&) {
-      throw UsageError("--ranks: expected a comma-separated list of positive integers, got \"" + text + "\"");
+      throw UsageError("--ranks: expected a comma-separated list of integers in [1, " + std::to_string(pfsim::app::kMaxRanks) +
+                       "], got \"" + text + "\"");
     }
   }
   if (out.empty())

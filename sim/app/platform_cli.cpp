@@ -117,6 +117,22 @@ void check_output_file(const std::string& option, const std::string& path)
   ::unlink(probe.c_str());
 }
 
+namespace {
+// Whether a file can be created in the existing directory `dir` (access(W_OK) says yes to root even on /proc).
+bool can_create_in(const fs::path& dir)
+{
+  std::string probe = (dir / ".pfsim-probe-XXXXXX").string();
+  std::vector<char> name(probe.begin(), probe.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0)
+    return false;
+  ::close(fd);
+  ::unlink(name.data());
+  return true;
+}
+}  // namespace
+
 void check_output_dir(const std::string& option, const std::string& path)
 {
   if (path.empty())
@@ -126,17 +142,26 @@ void check_output_dir(const std::string& option, const std::string& path)
   if (!ec && fs::exists(st)) {
     if (!fs::is_directory(st))
       throw std::invalid_argument(option + " " + path + ": expected a directory (it exists and is not one)");
-    if (::access(path.c_str(), W_OK) != 0)
+    if (!can_create_in(path))
       throw std::invalid_argument(option + " " + path + ": directory is not writable");
     return;
   }
-  // Created when the run writes; its nearest existing ancestor must be a writable directory.
-  fs::path p = fs::absolute(path, ec).parent_path();
-  while (!p.empty() && !fs::exists(p, ec))
-    p = p.parent_path();
-  if (p.empty() || !fs::is_directory(p, ec) || ::access(p.c_str(), W_OK) != 0)
-    throw std::invalid_argument(option + " " + path + ": cannot be created (" + p.string() +
-                                " is not a writable directory)");
+  // Created when the run writes. Probed now by creating it (and a file in it), then removed again, so a run
+  // that cannot write its outputs fails before it simulates and leaves nothing behind.
+  fs::path target = fs::absolute(path, ec);
+  fs::path first_missing = target;
+  for (fs::path p = target.parent_path(); !p.empty() && !fs::exists(p, ec); p = p.parent_path())
+    first_missing = p;
+  fs::path existing = first_missing.parent_path();
+  if (existing.empty() || !fs::is_directory(existing, ec))
+    throw std::invalid_argument(option + " " + path + ": cannot be created (" + existing.string() +
+                                " is not a directory)");
+  bool ok = fs::create_directories(target, ec) && !ec && can_create_in(target);
+  std::string why = ec ? ec.message() : "no file can be created in it";
+  std::error_code ignore;
+  fs::remove_all(first_missing, ignore);
+  if (!ok)
+    throw std::invalid_argument(option + " " + path + ": cannot be created (" + why + ")");
 }
 
 void check_file_prefix(const std::string& option, const std::string& prefix)
