@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace sg4 = simgrid::s4u;
 
@@ -113,4 +115,60 @@ TEST_CASE("cores with preemption: a lock holder runs at once and the preempted t
   CHECK(std::min(t["a"].second, t["b"].second) == Approx(1.0));
   CHECK(t["w"].first == Approx(1.0));
   CHECK(t["w"].second == Approx(1.5));
+}
+
+namespace {
+// Preemption on. Each worker: (name, arrival, CPU time, urgent). Returns when each got a core (or a running
+// thread's core) and when it finished.
+using Worker = std::tuple<std::string, double, double, bool>;
+std::map<std::string, std::pair<double, double>> run_pool(int cores, const std::vector<Worker>& workers)
+{
+  sg4::Engine e = make_engine();
+  auto* host = make_host();
+  auto pool = std::make_shared<pfsim::CorePool>(cores, true);
+  std::map<std::string, std::pair<double, double>> t;
+  for (const auto& [who, arrive, hold, urgent] : workers) {
+    sg4::Actor::create(who, host, [&t, pool, who = who, arrive = arrive, hold = hold, urgent = urgent] {
+      sg4::this_actor::sleep_until(arrive);
+      bool pre = pool->acquire(urgent);
+      t[who].first = sg4::Engine::get_clock();
+      sg4::this_actor::sleep_for(hold);
+      pool->release(pre ? hold : 0, urgent);
+      t[who].second = sg4::Engine::get_clock();
+    });
+  }
+  e.run();
+  return t;
+}
+}  // namespace
+
+TEST_CASE("cores with preemption: at most one lock holder preempts each running thread", "[corepool]")
+{
+  // Two cores run a and b (1 s each); five lock holders arrive at 0.1 s wanting 0.2 s each. Two preempt at
+  // once, the others take the slots the finishing ones give back: 0.1, 0.1, 0.3, 0.3, 0.5.
+  auto t = run_pool(2, {{"a", 0, 1, false}, {"b", 0, 1, false}, {"u1", 0.1, 0.2, true}, {"u2", 0.1, 0.2, true},
+                        {"u3", 0.1, 0.2, true}, {"u4", 0.1, 0.2, true}, {"u5", 0.1, 0.2, true}});
+  std::vector<double> starts;
+  for (const char* u : {"u1", "u2", "u3", "u4", "u5"})
+    starts.push_back(t[u].first);
+  std::sort(starts.begin(), starts.end());
+  CHECK(starts[0] == Approx(0.1));
+  CHECK(starts[1] == Approx(0.1));
+  CHECK(starts[2] == Approx(0.3));
+  CHECK(starts[3] == Approx(0.3));
+  CHECK(starts[4] == Approx(0.5));
+  // CPU is conserved: 2 + 5 x 0.2 = 3 core-seconds; the preempted threads repay 1 s in total.
+  CHECK(std::max(t["a"].second, t["b"].second) == Approx(2.0));
+  CHECK(std::min(t["a"].second, t["b"].second) == Approx(1.0));
+}
+
+TEST_CASE("cores with preemption: lock holders do not preempt one another", "[corepool]")
+{
+  // One core taken by a lock holder (e.g. a lookup under a directory lock taken shared); a second lock
+  // holder cannot run on top of it and waits for the core.
+  auto t = run_pool(1, {{"h1", 0, 1, true}, {"h2", 0.1, 0.5, true}, {"o", 0.2, 0.5, false}});
+  CHECK(t["h1"].second == Approx(1.0));
+  CHECK(t["h2"].first == Approx(1.0));
+  CHECK(t["h2"].second == Approx(1.5));
+  CHECK(t["o"].first == Approx(1.5));
 }

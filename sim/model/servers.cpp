@@ -264,35 +264,59 @@ bool CorePool::acquire(bool urgent)
 {
   if (free_ > 0 && urgent_.empty() && normal_.empty()) {
     free_--;
+    if (!urgent)
+      running_ordinary_++;
     return false;
   }
-  if (urgent && preempt_)
-    return true;  // runs now on a running thread's core (see release)
-  auto s = sg4::Semaphore::create(0);
-  (urgent ? urgent_ : normal_).push_back(s);
-  s->acquire();  // release() hands its core over
-  return false;
+  if (urgent && preempt_ && urgent_.empty() && preempting_ < running_ordinary_) {
+    preempting_++;
+    return true;  // runs now on a running ordinary thread's core (see release)
+  }
+  auto w = std::make_shared<Waiter>();
+  (urgent ? urgent_ : normal_).push_back(w);
+  w->wake->acquire();  // release() hands over its core or a preemption slot
+  return w->preempting;
+}
+
+void CorePool::grant_preemptions()
+{
+  while (preempt_ && !urgent_.empty() && preempting_ < running_ordinary_) {
+    auto w = urgent_.front();
+    urgent_.pop_front();
+    w->preempting = true;
+    preempting_++;
+    w->wake->release();
+  }
 }
 
 void CorePool::release(double preempted_s, bool urgent)
 {
   if (preempted_s > 0) {  // the preempting thread held no core of its own
     debt_s_ += preempted_s;
+    preempting_--;
+    grant_preemptions();
     return;
   }
-  if (debt_s_ > 0 && !urgent) {  // this thread was the one preempted: it finishes its step that much later
-    double d = debt_s_;
-    debt_s_ = 0;
-    sg4::this_actor::sleep_for(d);
+  if (!urgent) {
+    if (debt_s_ > 0) {  // this thread was the one preempted: it finishes its step that much later
+      double d = debt_s_;
+      debt_s_ = 0;
+      sg4::this_actor::sleep_for(d);
+    }
+    running_ordinary_--;
   }
-  auto& q = !urgent_.empty() ? urgent_ : normal_;
-  if (q.empty()) {
+  if (!urgent_.empty()) {
+    auto next = urgent_.front();
+    urgent_.pop_front();
+    next->wake->release();
+  } else if (!normal_.empty()) {
+    auto next = normal_.front();
+    normal_.pop_front();
+    running_ordinary_++;
+    next->wake->release();
+  } else {
     free_++;
-    return;
   }
-  auto next = q.front();
-  q.pop_front();
-  next->release();
 }
 
 void MdsServer::compute(ThreadPoolQueue& part, double seconds, bool holds_lock)

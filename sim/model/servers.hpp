@@ -84,9 +84,13 @@ private:
 // for one: first come, first served, except that `urgent` waiters (threads holding a lock) are served
 // before the others ("lock_holder_first"). A released core is handed directly to the next waiter.
 // With `preempt` ("preempt": Linux CFS wake-up preemption, a thread woken with a lock has slept and has the
-// smallest virtual runtime), an urgent thread that finds every core busy runs at once on a running thread's
-// core. The preempted thread loses that time: the next ordinary thread to finish its step finishes it that
-// much later (it repays the debt before it releases its core), so no CPU time is created.
+// smallest virtual runtime), an urgent thread that finds every core busy runs at once on the core of a
+// running ordinary thread, if one is left that no other lock holder is already preempting (each core runs one
+// preempting thread at a time; lock holders do not preempt one another, so a lock taken shared by many
+// threads cannot create cores). Otherwise it waits at the head of the queue and takes the first core freed or
+// the first preemption slot a finishing preemptor gives back. The preempted thread loses that time: the next
+// ordinary thread to finish its step finishes it that much later (it repays the debt before it releases its
+// core), so no CPU time is created.
 class CorePool {
 public:
   explicit CorePool(int cores, bool preempt = false) : free_(cores), preempt_(preempt) {}
@@ -97,11 +101,19 @@ public:
   void release(double preempted_s = 0, bool urgent = false);
 
 private:
+  struct Waiter {
+    simgrid::s4u::SemaphorePtr wake = simgrid::s4u::Semaphore::create(0);
+    bool preempting = false;  // woken to preempt a running thread rather than with a core of its own
+  };
+  // Hands a preemption slot to the first urgent waiter while a running ordinary thread is left to preempt.
+  void grant_preemptions();
   int free_;
   bool preempt_;
-  double debt_s_ = 0;  // core time taken by preempting threads, not yet repaid
-  std::deque<simgrid::s4u::SemaphorePtr> urgent_;
-  std::deque<simgrid::s4u::SemaphorePtr> normal_;
+  int running_ordinary_ = 0;  // threads holding a core that were not urgent when they took it
+  int preempting_ = 0;        // urgent threads running on another thread's core
+  double debt_s_ = 0;         // core time taken by preempting threads, not yet repaid
+  std::deque<std::shared_ptr<Waiter>> urgent_;
+  std::deque<std::shared_ptr<Waiter>> normal_;
 };
 
 // A request queue served by a pool of threads that grows on demand from min to max.
