@@ -37,11 +37,20 @@ Method (documented in validation/mistral/README.md):
      "rank_factors" keep the per-rank slowness (each recorded rank's mean excess / the overall mean), which sets
      how long the slowest rank takes and so the phase rate.
      Replay scales each recorded excess by mean(n_sim) / mean(n_recorded); synthetic runs (mdtest) draw it.
+  5b. --population md_ops_in_flight (the create, unlink and stat laws; the read's law keeps step 5): the population
+     is the number of metadata operations (stat, create, delete: not reads) that other ranks had in flight when
+     the operation started, counted over the operations that share its clock (a benchmark iteration's four
+     kinds, or precreate, or cleanup) with each rank's clock rebuilt as pfsim replay rebuilds it. Every phase of
+     the operation is used, not only the tails (create <- precreate + benchmark creates, unlink <- cleanup +
+     benchmark deletes): excess over each (iteration, kind)'s q-floor, rank-normalised within each kind, binned
+     by the population, Theil-Sen as in step 5. The benchmark runs its creates and deletes with ~10 metadata
+     operations in flight at 50 ranks and precreate/cleanup with ~45, which spans the line.
 The MDS core count is not in the trace; it is an ASSUMPTION stated in the output's "sources", checked against the
 utilization law with the run's mdtest stat rate when mdtest.txt is present.
 
 usage: fit_mdrealio.py TRACE_DIR [--out platforms/mistral-lustre02.json] [--quantile 0.01] [--name NAME]
                        [--mds-cores 24] [--rpc-overhead-us 20] [--net-latency-us 0.7] [--ranks-per-node 10]
+                       [--population active_ranks|md_ops_in_flight]
 A --name not starting with "mistral" marks the Mistral hardware facts in "sources" as assumptions to edit.
 """
 import argparse
@@ -250,6 +259,55 @@ LAW_SOURCES = (("create", "precreate", ("precreate",)), ("unlink", "cleanup", ("
                ("open", "read", ("stat", "read", "create", "delete")))
 
 
+def theil_sen_bins(x, y, lo_first, bins=10, min_ops=20):
+    """Mean of y in bins of x (bins of equal width from lo_first to max(x), at least min_ops operations each) and
+    the Theil-Sen line through them (median of the pairwise slopes; negative slopes set to 0):
+    (base, slope, bin xs, bin ys)."""
+    n_max = int(x.max())
+    width = max(1, (n_max - lo_first + 1) // bins)
+    xs, ys = [], []
+    for lo in range(lo_first, n_max + 1, width):
+        m = (x >= lo) & (x < lo + width)
+        if m.sum() >= min_ops:
+            xs.append(float(x[m].mean()))
+            ys.append(float(y[m].mean()))
+    xs, ys = np.array(xs), np.array(ys)
+    if len(xs) >= 2:
+        slopes = [(ys[j] - ys[i]) / (xs[j] - xs[i]) for i in range(len(xs)) for j in range(i + 1, len(xs))
+                  if xs[j] != xs[i]]
+        b = max(0.0, float(np.median(slopes)))
+    else:
+        b = 0.0
+    base = max(0.0, float(np.median(ys - b * xs))) if len(xs) else float(y.mean())
+    return base, b, xs, ys
+
+
+def law_entry(base, b, xs, ys, excess, pop, rid, source, shape_points=64):
+    """The law as the platform keeps it: line, 64-quantile shape of excess / (mean(pop) x rank factor), and the
+    per-rank factors (each recorded rank's mean excess / the overall mean, in recorded rank order)."""
+    rank_sum = np.bincount(rid, weights=excess)
+    rank_n = np.bincount(rid)
+    ranks_sorted = sorted(set(rid.tolist()))
+    factors = rank_sum[ranks_sorted] / rank_n[ranks_sorted] / max(excess.mean(), 1e-12)
+    mean_n = (base + b * pop) * (rank_sum[rid] / rank_n[rid] / max(excess.mean(), 1e-12))
+    ratio = np.where(mean_n > 0, excess / np.maximum(mean_n, 1e-12), 0.0)
+    shape = np.quantile(ratio, (np.arange(shape_points) + 0.5) / shape_points)
+    if shape.mean() > 0:
+        shape = shape / shape.mean()
+    return {"base_s": base, "per_rank_s": b, "shape": [round(float(v), 4) for v in shape],
+            "rank_factors": [round(float(v), 4) for v in factors],
+            "bins": [[round(float(x), 1), round(float(y) * 1e3, 4)] for x, y in zip(xs, ys)], "source": source}
+
+
+def rank_normalised(excess, rid):
+    """Each operation's excess divided by its rank's mean excess, times the overall mean: the ranks still active
+    late in a phase are the slow ones (slow OSTs, slow nodes), and the bins must compare load, not ranks."""
+    rank_sum = np.bincount(rid, weights=excess)
+    rank_n = np.bincount(rid)
+    rank_mean = rank_sum[rid] / rank_n[rid]
+    return np.where(rank_mean > 0, excess * excess.mean() / np.maximum(rank_mean, 1e-12), 0.0)
+
+
 def fit_laws(data, q, bins=10, shape_points=64):
     """Per law: (base_s, per_rank_s, shape, rank factors, bins) from the trace's phase tails (method step 5)."""
     laws = {}
@@ -276,40 +334,99 @@ def fit_laws(data, q, bins=10, shape_points=64):
         lat = np.concatenate(lat)
         act = np.maximum(1, np.concatenate(act))
         excess = np.maximum(0.0, lat - np.quantile(lat, q))
-        # The ranks still active late in a phase are the slow ones (slow OSTs, slow nodes): normalise every
-        # operation by its rank's mean excess so that the bins compare load, not which ranks are left.
         rid = np.concatenate(rid)
-        rank_sum = np.bincount(rid, weights=excess)
-        rank_n = np.bincount(rid)
-        rank_mean = rank_sum[rid] / rank_n[rid]
-        norm = np.where(rank_mean > 0, excess * excess.mean() / np.maximum(rank_mean, 1e-12), 0.0)
-        n_max = int(act.max())
-        width = max(1, n_max // bins)
-        xs, ys = [], []
-        for lo in range(1, n_max + 1, width):
-            m = (act >= lo) & (act < lo + width)
-            if m.sum() >= 20:
-                xs.append(float(act[m].mean()))
-                ys.append(float(norm[m].mean()))
-        xs, ys = np.array(xs), np.array(ys)
-        if len(xs) >= 2:
-            slopes = [(ys[j] - ys[i]) / (xs[j] - xs[i]) for i in range(len(xs)) for j in range(i + 1, len(xs))
-                      if xs[j] != xs[i]]
-            b = max(0.0, float(np.median(slopes)))
-        else:
-            b = 0.0
-        base = max(0.0, float(np.median(ys - b * xs))) if len(xs) else float(excess.mean())
-        # Per-rank factors (recorded rank order): rank mean excess / overall mean excess.
-        ranks_sorted = sorted(set(rid.tolist()))
-        factors = rank_sum[ranks_sorted] / rank_n[ranks_sorted] / max(excess.mean(), 1e-12)
-        mean_n = (base + b * act) * (rank_sum[rid] / rank_n[rid] / max(excess.mean(), 1e-12))
-        ratio = np.where(mean_n > 0, excess / np.maximum(mean_n, 1e-12), 0.0)
-        shape = np.quantile(ratio, (np.arange(shape_points) + 0.5) / shape_points)
-        if shape.mean() > 0:
-            shape = shape / shape.mean()
-        laws[op] = {"base_s": base, "per_rank_s": b, "shape": [round(float(v), 4) for v in shape],
-                    "rank_factors": [round(float(v), 4) for v in factors],
-                    "bins": [[round(float(x), 1), round(float(y) * 1e3, 4)] for x, y in zip(xs, ys)], "source": kind}
+        base, b, xs, ys = theil_sen_bins(act, rank_normalised(excess, rid), 1, bins)
+        laws[op] = law_entry(base, b, xs, ys, excess, act, rid, kind, shape_points)
+    return laws
+
+
+BENCH_KINDS = ("stat", "read", "create", "delete")  # the files of one benchmark iteration share one clock
+# Population "md_ops_in_flight": each law pools the phases where its md-real-io operation occurs. The read's law
+# (open) keeps the active ranks: its excess is the OST read's, and metadata operations pile up in flight exactly
+# when a stall slows everything, which would tilt a read law by them without causing it.
+INFLIGHT_SOURCES = (("create", ("precreate", "create")), ("unlink", ("cleanup", "delete")), ("stat", ("stat",)))
+
+
+def md_in_flight(data):
+    """{(iteration, kind): {rank: other ranks' metadata operations (every kind but read) in flight at the start
+    of each operation}}. Files that share a clock (a benchmark iteration's four kinds; precreate; cleanup) are
+    counted together; every rank's clock starts at the phase start (md-real-io starts a phase after a barrier).
+    Each rank's operations are merged by start time and its clock rebuilt as pfsim replay does (an operation
+    starts at its recorded time, or when the rank's previous one ended if the rounded times overlap), so that
+    the counts are those the replay carries and a rank never overlaps itself."""
+    groups = {}
+    for (it, k) in data:
+        groups.setdefault((it, "bench") if k in BENCH_KINDS else (it, k), []).append(k)
+    out = {}
+    for (it, _), kinds in groups.items():
+        rebuilt = {}  # (kind, rank) -> (start, end) rebuilt
+        for r in sorted({r for k in kinds for r in data[(it, k)]}):
+            parts = [(k, data[(it, k)].get(r)) for k in kinds]
+            parts = [(k, a) for k, a in parts if a is not None and len(a)]
+            if not parts:
+                continue
+            t0 = np.concatenate([a[:, 0] for _, a in parts])
+            rt = np.concatenate([a[:, 1] for _, a in parts])
+            order = np.argsort(t0, kind="stable")
+            start = np.empty(len(t0))
+            prev_end = 0.0
+            for i in order:  # start = max(recorded start, previous end): the importer's think time >= 0
+                st = t0[i] if t0[i] > prev_end else prev_end
+                start[i] = st
+                prev_end = st + rt[i]
+            at = 0
+            for k, a in parts:
+                rebuilt[(k, r)] = (start[at:at + len(a)], start[at:at + len(a)] + a[:, 1])
+                at += len(a)
+        md = [v for (k, _), v in rebuilt.items() if k != "read"]
+        st = np.sort(np.concatenate([v[0] for v in md])) if md else np.zeros(0)
+        en = np.sort(np.concatenate([v[1] for v in md])) if md else np.zeros(0)
+        for (k, r), (s0, e0) in rebuilt.items():
+            c = np.searchsorted(st, s0, side="right") - np.searchsorted(en, s0, side="right")
+            if k != "read":
+                c = c - (e0 > s0)
+            out.setdefault((it, k), {})[r] = np.maximum(0, c)
+        for k in kinds:  # ranks with no operation of a kind
+            out.setdefault((it, k), {})
+            for r, a in data[(it, k)].items():
+                out[(it, k)].setdefault(r, np.zeros(len(a), dtype=int))
+    return out
+
+
+def fit_laws_inflight(data, q, bins=10, shape_points=64):
+    """Per law, population "md_ops_in_flight" (method step 5b): excess over each (iteration, kind)'s q-floor (the
+    floor pfsim replay uses), rank-normalised within each source kind, binned by the other ranks' metadata
+    operations in flight at its start; one line per law over all its source phases."""
+    pop = md_in_flight(data)
+    laws = {}
+    for op, kinds in INFLIGHT_SOURCES:
+        ex_all, norm_all, c_all, rid_all = [], [], [], []
+        for kind in kinds:
+            ex, c, rid = [], [], []
+            for (it, k), per_rank in sorted(data.items()):
+                if k != kind:
+                    continue
+                lat = [a[:, 1] for a in per_rank.values() if len(a)]
+                if not lat:
+                    continue
+                fl = np.quantile(np.concatenate(lat), q)
+                for r, a in sorted(per_rank.items()):
+                    if len(a):
+                        ex.append(np.maximum(0.0, a[:, 1] - fl))
+                        c.append(pop[(it, k)][r])
+                        rid.append(np.full(len(a), r))
+            if not ex:
+                continue
+            ex, c, rid = np.concatenate(ex), np.concatenate(c), np.concatenate(rid)
+            ex_all.append(ex)
+            norm_all.append(rank_normalised(ex, rid))
+            c_all.append(c)
+            rid_all.append(rid)
+        if not ex_all:
+            continue
+        excess, c, rid = np.concatenate(ex_all), np.concatenate(c_all), np.concatenate(rid_all)
+        base, b, xs, ys = theil_sen_bins(c, np.concatenate(norm_all), 0, bins)
+        laws[op] = law_entry(base, b, xs, ys, excess, c, rid, "+".join(kinds), shape_points)
     return laws
 
 
@@ -355,6 +472,8 @@ def main():
                     help="client time per RPC (default 20, an ASSUMPTION for Lustre ptlrpc)")
     ap.add_argument("--net-latency-us", type=non_negative_float, default=NET_LATENCY_S * 1e6,
                     help="one-way latency per link (default 0.7, FDR InfiniBand)")
+    ap.add_argument("--population", choices=("active_ranks", "md_ops_in_flight"), default="active_ranks",
+                    help="what the create, unlink and stat laws depend on: step 5 (default) or step 5b")
     a = ap.parse_args()
     if not a.name.strip():
         die("--name: expected a non-empty platform name")
@@ -388,7 +507,15 @@ def main():
               "--rpc-overhead-us + 4 x --net-latency-us); a local file system needs smaller ones", file=sys.stderr)
         return 2
     disk_read_Bps = size / read_s
+    inflight = a.population == "md_ops_in_flight"
     laws = fit_laws(data, q)
+    for law in laws.values():
+        law["population"] = "active_ranks"
+    if inflight:
+        for op, law in fit_laws_inflight(data, q).items():
+            laws[op] = dict(law, population="md_ops_in_flight")
+    pop_word = {"md_ops_in_flight": "other ranks' metadata operations in flight", "active_ranks": "active ranks"}
+    slope_key = {"md_ops_in_flight": "per_md_op_in_flight", "active_ranks": "per_active_rank"}
     mdtest_stat = None
     mt = os.path.join(a.trace_dir, "mdtest.txt")
     if os.path.exists(mt):
@@ -435,9 +562,12 @@ def main():
                          "the trace. Utilization-law check: " +
                          (f"the run's mdtest stat rate {mdtest_stat:.0f}/s x {d_stat * 1e6:.0f} us = {busy:.1f} "
                           "busy cores" if busy is not None else "no mdtest.txt") + ".",
-            "clients.load_delay": "fitted (method step 5 of scripts/fit_mdrealio.py) on the trace's phase tails: "
-                                  "per law, bins of (active ranks, mean excess in ms): " +
-                                  "; ".join(f"{op} <- {l['source']}: {l['bins']}" for op, l in laws.items()),
+            "clients.load_delay": "fitted by scripts/fit_mdrealio.py (method step 5: population active ranks, "
+                                  "from the phase tails; step 5b: population other ranks' metadata operations in "
+                                  "flight, over every phase of the operation): per law, its population and bins of "
+                                  "(population, mean rank-normalised excess in ms): " +
+                                  "; ".join(f"{op} <- {l['source']} ({l['population']}): {l['bins']}"
+                                            for op, l in laws.items()),
             "mds.threads": "Lustre 2.x MDS: threads started on demand up to mds_num_threads (max 512).",
             "mds.service": "fitted (see 'fit'): stat/open/close = floor(stat) - fixed; unlink = floor(delete) - fixed; "
                            "create = floor(create) - close - write - 3 fixed. ASSUMPTION: open and close of an "
@@ -463,7 +593,8 @@ def main():
             "request_size": f"{REQUEST_B}B",
             "reply_size": f"{REPLY_B}B",
             "load_delay": {"enabled": True, "per_op": {
-                op: {"base": us(l["base_s"]), "per_active_rank": fmt_us(l['per_rank_s'] * 1e6, 3),
+                op: {"population": l["population"], "base": us(l["base_s"]),
+                     slope_key[l["population"]]: fmt_us(l['per_rank_s'] * 1e6, 3),
                      "shape": l["shape"], "rank_factors": l["rank_factors"]} for op, l in laws.items()}},
         },
         "mds": {
@@ -491,7 +622,7 @@ def main():
           f"create {d_create * 1e6:.0f} us; OST read {read_s * 1e6:.0f} us -> disk_read {disk_read_Bps / 1e6:.2f} MB/s")
     for op, l in laws.items():
         print(f"  load law {op} (from {l['source']}): excess = {l['base_s'] * 1e3:.3f} ms + "
-              f"{l['per_rank_s'] * 1e6:.2f} us x active ranks")
+              f"{l['per_rank_s'] * 1e6:.2f} us x {pop_word[l['population']]}")
     if not a.name.startswith("mistral"):
         # Another system: the Mistral hardware facts above do not apply; say what is assumed instead.
         platform["description"] = (f"Platform fitted by scripts/fit_mdrealio.py from one recorded run ({src}, "

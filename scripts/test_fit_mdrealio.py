@@ -158,6 +158,33 @@ def main():
             ok = b == 0
             print(f"{'ok' if ok else 'FAIL'}: {op} law has no slope ({b} us)")
             fails += not ok
+        # Population "md_ops_in_flight" (method step 5b): in this trace every live rank is always inside an
+        # operation, so a precreate/cleanup operation starts with n - 1 others in flight and its excess is
+        # A + B n = (A + B) + B (n - 1): the slope per operation in flight is B as well.
+        out_md = os.path.join(d, "fit-md.json")
+        r = subprocess.run([sys.executable, FIT, d, "--name", "test", "--quantile", "0", "--population",
+                            "md_ops_in_flight", "--out", out_md], capture_output=True, text=True)
+        if r.returncode != 0:
+            print("FAIL: fit --population md_ops_in_flight exited", r.returncode, r.stderr)
+            return 1
+        per_op_md = json.load(open(out_md))["clients"]["load_delay"]["per_op"]
+        for op in ("create", "unlink"):
+            law = per_op_md[op]
+            b = float(law["per_md_op_in_flight"].replace("us", "")) * 1e-6
+            ok = law["population"] == "md_ops_in_flight" and abs(b - B) <= 0.15 * B
+            print(f"{'ok' if ok else 'FAIL'}: {op} law over metadata operations in flight: per_md_op_in_flight "
+                  f"{b * 1e6:.2f} us (true {B * 1e6:.2f})")
+            fails += not ok
+        ok = per_op_md["open"]["population"] == "active_ranks"  # the read's law keeps the active ranks
+        print(f"{'ok' if ok else 'FAIL'}: the open law keeps population active_ranks")
+        fails += not ok
+        r = subprocess.run([pfsim, "replay", d, "--platform", out_md, "--ranks", "12", "--residual-quantile", "0",
+                            "--out", os.path.join(d, "r-md.json"), "--no-samples", "--quiet"],
+                           capture_output=True, text=True)
+        ok = r.returncode == 0 and os.path.exists(os.path.join(d, "r-md.json"))
+        print(f"{'ok' if ok else 'FAIL'}: pfsim replays the trace with the md_ops_in_flight platform ({r.returncode}) "
+              + r.stderr.strip())
+        fails += not ok
         r = subprocess.run([pfsim, "replay", d, "--platform", out, "--ranks", "12", "--residual-quantile", "0",
                             "--out", os.path.join(d, "r.json"), "--no-samples", "--quiet"],
                            capture_output=True, text=True)

@@ -183,6 +183,9 @@ def main():
     ap.add_argument("--pfsim", default=None)
     ap.add_argument("--work", default="/tmp/pfsim-validate-mistral")
     ap.add_argument("--cases", default=",".join(CASES), help="comma-separated subset of " + ", ".join(CASES))
+    ap.add_argument("--population", choices=("active_ranks", "md_ops_in_flight"), default=None,
+                    help="refit both platforms with this load-law population (scripts/fit_mdrealio.py "
+                         "--population) instead of replaying platforms/mistral-lustre02.json")
     a = ap.parse_args()
     cases = []
     for c in a.cases.split(","):
@@ -218,12 +221,18 @@ def main():
     t100 = unpack(os.path.join(DATA, "results-10-7217628.tar.xz"), a.work)
     plat50 = os.path.join(ROOT, "platforms", "mistral-lustre02.json")
     plat100 = os.path.join(a.work, "mistral-lustre02-fit100.json")
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "fit_mdrealio.py"), t100, "--out", plat100,
-                        "--quantile", str(RESIDUAL_Q), "--name", "mistral-lustre02-fit100"],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        print(f"validate_mistral: fit_mdrealio.py failed: {pfsim_error_line(r.stderr)}", file=sys.stderr)
-        return r.returncode if r.returncode > 0 else 1
+    fits = [(t100, plat100, "mistral-lustre02-fit100")]
+    if a.population:
+        plat50 = os.path.join(a.work, "mistral-lustre02-fit50.json")
+        fits.append((t50, plat50, "mistral-lustre02"))
+    for trace, plat, name in fits:
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "fit_mdrealio.py"), trace, "--out", plat,
+                            "--quantile", str(RESIDUAL_Q), "--name", name] +
+                           (["--population", a.population] if a.population else []),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            print(f"validate_mistral: fit_mdrealio.py failed: {pfsim_error_line(r.stderr)}", file=sys.stderr)
+            return r.returncode if r.returncode > 0 else 1
 
     jobs = {}
     with ThreadPoolExecutor(max_workers=2) as ex:

@@ -36,6 +36,16 @@ nlohmann::json credits_json(const JournalConfig& jc)
   return j;
 }
 
+const char* population_name(LoadPopulation p)
+{
+  return p == LoadPopulation::ActiveRanks ? "active_ranks" : "md_ops_in_flight";
+}
+
+const char* slope_key(LoadPopulation p)
+{
+  return p == LoadPopulation::ActiveRanks ? "per_active_rank" : "per_md_op_in_flight";
+}
+
 nlohmann::json load_delay_json(const LoadDelayConfig& d)
 {
   nlohmann::json per = nlohmann::json::object();
@@ -43,14 +53,15 @@ nlohmann::json load_delay_json(const LoadDelayConfig& d)
     const auto& l = d.law[op];
     if (!l.set)
       continue;
-    nlohmann::json j = {{"base", l.base_s}, {"per_active_rank", l.per_active_rank_s}};
+    nlohmann::json j = {{"base", l.base_s}, {"population", population_name(l.population)},
+                        {slope_key(l.population), l.per_unit_s}};
     if (!l.shape.empty())
       j["shape"] = l.shape;
     if (!l.rank_factors.empty())
       j["rank_factors"] = l.rank_factors;
     per[op_name(op)] = j;
   }
-  return {{"enabled", d.enabled}, {"per_op", per}};
+  return {{"enabled", d.enabled}, {"population", population_name(d.population)}, {"per_op", per}};
 }
 
 LinkConfig read_link(Reader r, const LinkConfig& d)
@@ -107,6 +118,13 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     if (c.has("load_delay")) {
       Reader ld = c.object("load_delay");
       cc.load_delay.enabled = ld.boolean("enabled", true);
+      auto population_of = [](Reader& r, LoadPopulation fallback) {
+        return r.choice("population", population_name(fallback), {"active_ranks", "md_ops_in_flight"}) ==
+                       "active_ranks"
+                   ? LoadPopulation::ActiveRanks
+                   : LoadPopulation::MetadataOpsInFlight;
+      };
+      cc.load_delay.population = population_of(ld, LoadPopulation::ActiveRanks);
       Reader po = ld.object("per_op");
       for (const auto& key : po.keys()) {
         auto op = op_from_name(key);
@@ -117,11 +135,20 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
         LoadDelayLaw law;
         law.set = true;
         law.base_s = lr.duration_s("base", 0);
-        law.per_active_rank_s = lr.duration_s("per_active_rank", 0);
+        law.population = population_of(lr, cc.load_delay.population);
+        const char* slope = slope_key(law.population);
+        const LoadPopulation other = law.population == LoadPopulation::ActiveRanks
+                                         ? LoadPopulation::MetadataOpsInFlight
+                                         : LoadPopulation::ActiveRanks;
+        if (lr.has(slope_key(other)))
+          lr.fail(slope_key(other), std::string("is the slope of population \"") + population_name(other) +
+                                        "\"; this law's population is \"" + population_name(law.population) +
+                                        "\", expected \"" + slope + "\"");
+        law.per_unit_s = lr.duration_s(slope, 0);
         if (law.base_s < 0)
           lr.fail("base", "expected a non-negative duration");
-        if (law.per_active_rank_s < 0)
-          lr.fail("per_active_rank", "expected a non-negative duration");
+        if (law.per_unit_s < 0)
+          lr.fail(slope, "expected a non-negative duration");
         if (lr.has("shape")) {
           const nlohmann::json& sh = lr.raw("shape");
           if (!sh.is_array() || sh.size() < 2)

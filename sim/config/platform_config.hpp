@@ -27,20 +27,25 @@ struct NetworkConfig {
 
 // A population-dependent delay center (a flow-equivalent server, as in queueing-network decomposition): the part of
 // the file system the model has no explicit server for (OST/MDT disks under other users' load, journal stalls)
-// folded into one delay per operation whose mean grows with the number of active ranks n (ranks that have not
-// finished the current phase): mean(n) = base + per_active_rank * n. Fitted from a recorded trace's own
-// concurrency variation (scripts/fit_mdrealio.py). Synthetic operations draw the delay as mean(n) times one of
+// folded into one delay per operation whose mean grows with a population n: mean(n) = base + slope * n.
+// The population ("population", per law or for all) is either the number of active ranks (ranks that have not finished the current
+// phase; slope key "per_active_rank") or the number of metadata operations of the tool (stat, create, delete:
+// not data reads) that other ranks have in flight when the operation starts (slope key "per_md_op_in_flight"):
+// the customers present at the unmodelled metadata server, which is what its delay depends on. Fitted from a
+// recorded trace's own concurrency variation (scripts/fit_mdrealio.py). Synthetic operations draw the delay as mean(n) times one of
 // the equally probable values of "shape" (quantiles of the recorded delay / its mean); replayed operations scale
 // their recorded excess by mean(n_sim) / mean(n_recorded).
+enum class LoadPopulation { ActiveRanks, MetadataOpsInFlight };
 struct LoadDelayLaw {
   bool set = false;
+  LoadPopulation population = LoadPopulation::ActiveRanks;  // "population" (default: load_delay's "population")
   double base_s = 0;            // "base"
-  double per_active_rank_s = 0; // "per_active_rank"
+  double per_unit_s = 0;        // "per_active_rank" or "per_md_op_in_flight" (the population's slope)
   std::vector<double> shape;    // "shape": nondecreasing, mean ~1; empty = deterministic
   // "rank_factors": mean excess of each recorded rank / the overall mean, in recorded rank order (slow nodes,
   // slow OSTs of that rank's files); synthetic rank m uses factor m mod size. Empty = 1 for every rank.
   std::vector<double> rank_factors;
-  double mean_s(double n) const { return base_s + per_active_rank_s * n; }
+  double mean_s(double n) const { return base_s + per_unit_s * n; }
   double rank_factor(int rank) const
   {
     return rank_factors.empty() ? 1.0 : rank_factors[static_cast<size_t>(rank) % rank_factors.size()];
@@ -60,6 +65,8 @@ struct LoadDelayLaw {
 };
 struct LoadDelayConfig {
   bool enabled = false;
+  // "population": "active_ranks" | "md_ops_in_flight", the default of the laws (each may state its own)
+  LoadPopulation population = LoadPopulation::ActiveRanks;
   PerOp<LoadDelayLaw> law;      // "per_op.<op>": applied to the first client operation of that kind
 };
 

@@ -204,9 +204,49 @@ TEST_CASE("clients.load_delay: bad laws are rejected with their field path", "[c
   const auto& law = again.clients.load_delay.law[pfsim::Op::Create];
   CHECK(law.set);
   CHECK(law.base_s == Approx(1e-3));
-  CHECK(law.per_active_rank_s == Approx(2e-6));
+  CHECK(law.per_unit_s == Approx(2e-6));
   CHECK(law.shape.size() == 2);
   CHECK(law.mean_s(10) == Approx(1.02e-3));
+}
+
+TEST_CASE("clients.load_delay: each law has a population, its own or the default, and that population's slope",
+          "[config][load_delay]")
+{
+  auto parse = [](const nlohmann::json& ld) {
+    return parse_platform(nlohmann::json{{"clients", {{"load_delay", ld}}}}, "pop.json");
+  };
+  auto message = [&](const nlohmann::json& ld) {
+    try {
+      parse(ld);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  using pfsim::config::LoadPopulation;
+  auto p = parse({{"population", "md_ops_in_flight"},
+                  {"per_op",
+                   {{"create", {{"base", "1ms"}, {"per_md_op_in_flight", "40us"}}},
+                    {"open", {{"population", "active_ranks"}, {"base", "6ms"}, {"per_active_rank", "1us"}}}}}});
+  const auto& create = p.clients.load_delay.law[pfsim::Op::Create];
+  const auto& open = p.clients.load_delay.law[pfsim::Op::Open];
+  CHECK(create.population == LoadPopulation::MetadataOpsInFlight);
+  CHECK(create.per_unit_s == Approx(40e-6));
+  CHECK(open.population == LoadPopulation::ActiveRanks);
+  CHECK(open.per_unit_s == Approx(1e-6));
+  // Round trip through the effective configuration.
+  auto again = parse_platform(pfsim::config::to_json(p), "again.json");
+  CHECK(again.clients.load_delay.law[pfsim::Op::Create].population == LoadPopulation::MetadataOpsInFlight);
+  CHECK(again.clients.load_delay.law[pfsim::Op::Create].per_unit_s == Approx(40e-6));
+  CHECK(again.clients.load_delay.law[pfsim::Op::Open].population == LoadPopulation::ActiveRanks);
+  // The other population's slope is an error naming the field and the slope expected.
+  CHECK_THAT(message({{"per_op", {{"create", {{"base", "1ms"}, {"per_md_op_in_flight", "4us"}}}}}}),
+             Catch::Contains("clients.load_delay.per_op.create.per_md_op_in_flight") &&
+                 Catch::Contains("per_active_rank"));
+  CHECK_THAT(message({{"population", "md_ops_in_flight"}, {"per_op", {{"stat", {{"per_active_rank", "4us"}}}}}}),
+             Catch::Contains("per_active_rank") && Catch::Contains("per_md_op_in_flight"));
+  CHECK_THAT(message({{"population", "clients"}, {"per_op", nlohmann::json::object()}}),
+             Catch::Contains("clients.load_delay.population"));
 }
 
 TEST_CASE("clients.load_delay: replayed excess scales with the population up to the law's top quantile", "[config][load_delay]")
@@ -214,7 +254,7 @@ TEST_CASE("clients.load_delay: replayed excess scales with the population up to 
   pfsim::config::LoadDelayLaw law;
   law.set = true;
   law.base_s = 1e-3;
-  law.per_active_rank_s = 1e-4;  // mean(10) = 2 ms, mean(30) = 4 ms
+  law.per_unit_s = 1e-4;  // mean(10) = 2 ms, mean(30) = 4 ms
   // Without a shape everything scales: 1 ms recorded at n = 10 is 2 ms at n = 30, 0.5 ms at n = 0.
   CHECK(law.scale_recorded(1e-3, 10, 30, 0) == Approx(2e-3));
   CHECK(law.scale_recorded(1e-3, 10, 0, 0) == Approx(0.5e-3));

@@ -37,11 +37,15 @@ double ClientNode::load_delay(const OpRequest& op, int rank)
 {
   const auto& ld = ctx_.platform.clients.load_delay;
   const config::LoadDelayLaw* law = ld.enabled && ld.law[op.op].set ? &ld.law[op.op] : nullptr;
+  const bool by_ranks = law == nullptr || law->population == config::LoadPopulation::ActiveRanks;
+  const double now_n = by_ranks ? ctx_.active_ranks : ctx_.md_ops_in_flight;
   if (op.excess_s >= 0)  // replayed excess, rescaled to the simulated population
-    return law == nullptr ? op.excess_s : law->scale_recorded(op.excess_s, op.recorded_active, ctx_.active_ranks, rank);
+    return law == nullptr ? op.excess_s
+                          : law->scale_recorded(op.excess_s, by_ranks ? op.recorded_active : op.recorded_md_in_flight,
+                                                now_n, rank);
   if (law == nullptr)
     return 0;
-  double mean = law->mean_s(ctx_.active_ranks);
+  double mean = law->mean_s(now_n);
   mean *= law->rank_factor(rank);
   if (law->shape.empty())
     return mean;
@@ -155,7 +159,14 @@ void ClientNode::start_op(uint32_t r)
 {
   auto& s = ranks_[r];
   s.op.excess_s = -1;
-  if (!ctx_.workload.next(first_rank_ + static_cast<int>(r), phase_, s.cursor, s.op)) {
+  s.op.begins = true;
+  s.op.metadata = true;
+  const bool more = ctx_.workload.next(first_rank_ + static_cast<int>(r), phase_, s.cursor, s.op);
+  if (s.in_md_op && (!more || s.op.begins)) {  // the rank's previous tool operation has ended
+    ctx_.md_ops_in_flight--;
+    s.in_md_op = false;
+  }
+  if (!more) {
     ctx_.active_ranks--;
     if (++done_ranks_ == static_cast<int>(ranks_.size()))
       ctx_.arrive(phase_);
@@ -165,7 +176,11 @@ void ClientNode::start_op(uint32_t r)
   s.op_start_s = now + s.op.think_s;
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
-  double delay = load_delay(s.op, first_rank_ + static_cast<int>(r));
+  double delay = load_delay(s.op, first_rank_ + static_cast<int>(r));  // population: the other ranks
+  if (s.op.begins && s.op.metadata) {
+    ctx_.md_ops_in_flight++;
+    s.in_md_op = true;
+  }
   double ready = s.op_start_s + ctx_.platform.clients.op_overhead_s[s.op.op] + delay;
   if (ready > now)
     timers_.push(Timer{ready, r, TimerKind::Ready, s.seq});

@@ -31,6 +31,7 @@ struct RunContext {
   int ranks_per_node = 1;
   int arrived = 0;  // nodes done with the current phase
   int active_ranks = 0;  // ranks still in the current phase (the population of clients.load_delay)
+  int md_ops_in_flight = 0;  // the tool's metadata operations the ranks have in flight (OpRequest::metadata)
   uint64_t seed = 0;
   std::string abort_reason;  // set by an actor that stops the run (all actors killed); run_simulation throws it
 
@@ -65,6 +66,7 @@ private:
     double op_start_s = 0;
     Request* outstanding = nullptr;
     uint64_t seq = 0;
+    bool in_md_op = false;  // counted in RunContext::md_ops_in_flight
   };
   struct InFlight {
     simgrid::s4u::CommPtr comm;

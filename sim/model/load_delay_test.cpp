@@ -101,6 +101,29 @@ TEST_CASE("load delay: 32 ranks in a closed loop run at N / (R0 + base + b N)", 
   check_closed_loop(32);
 }
 
+TEST_CASE("load delay, population md_ops_in_flight: a closed loop of N ranks sees the N - 1 others in flight",
+          "[load_delay][closed]")
+{
+  // Every rank is always inside a stat (no think time), so each stat starts with the N - 1 other ranks' stats in
+  // flight (except each rank's first, which sees the ranks that started before it): R = R0 + base + b (N - 1).
+  // The same law over active ranks would give R0 + base + b N.
+  const int N = 8;
+  const double b = 100e-6;
+  const uint64_t files = 400 * N;
+  auto rec = run_stats({{"population", "md_ops_in_flight"}, {"base", kBase_s}, {"per_md_op_in_flight", b}}, N, files);
+  const auto& ph = rec.phases.at(0);
+  REQUIRE(ph.ops == files);
+  const double R = r0_s() + kBase_s + b * (N - 1);
+  const auto lat = ph.all_latencies();
+  const double mean = std::accumulate(lat.begin(), lat.end(), 0.0) / static_cast<double>(lat.size());
+  INFO("mean latency " << mean << " s, closed form " << R << " s (over active ranks: " << R + b << " s)");
+  CHECK(mean == Approx(R).epsilon(0.005));
+  const double x = static_cast<double>(ph.ops) / (ph.end_s - ph.start_s);
+  CHECK(x == Approx(N / R).epsilon(0.005));
+  // The smallest latency is the first rank's first stat, with nothing in flight.
+  CHECK(*std::min_element(lat.begin(), lat.end()) == Approx(r0_s() + kBase_s).epsilon(1e-3));
+}
+
 TEST_CASE("load delay: shape samples keep the mean, rank factors make slow ranks", "[load_delay][shape]")
 {
   // Shape {0, 2}: half the stats get no delay, half twice the mean (mean 1). Rank factors {1, 3}: ranks 1, 3

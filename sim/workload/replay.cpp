@@ -112,10 +112,30 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
     // Recorded population of every operation: the recorded ranks still in the phase when it started (a rank
     // leaves the phase at the end of its last operation). Rebuilt from think + runtime, which is what the
     // streams keep of the recorded clock.
+    // Also the other ranks' metadata operations in flight at each operation's start (every rank's clock starts
+    // at the phase start: the recorded tools start a phase after a barrier).
     active_.assign(static_cast<size_t>(N), {});
+    md_in_flight_.assign(static_cast<size_t>(N), {});
     std::vector<double> ends(static_cast<size_t>(N));
+    std::vector<double> md_starts, md_ends;
     for (size_t p = 0; p < P; ++p) {
       const int ph = static_cast<int>(p);
+      md_starts.clear();
+      md_ends.clear();
+      for (int r = 0; r < N; ++r) {
+        const auto& s = trace_->streams[static_cast<size_t>(r)];
+        double t = 0;
+        for (uint32_t i = s.begin(ph); i < s.end(ph); ++i) {
+          t += static_cast<double>(s.think_s[i]);
+          if (static_cast<TraceOp>(s.op[i]) != TraceOp::Read) {
+            md_starts.push_back(t);
+            md_ends.push_back(t + static_cast<double>(s.runtime_s[i]));
+          }
+          t += static_cast<double>(s.runtime_s[i]);
+        }
+      }
+      std::sort(md_starts.begin(), md_starts.end());
+      std::sort(md_ends.begin(), md_ends.end());
       for (int r = 0; r < N; ++r) {
         const auto& s = trace_->streams[static_cast<size_t>(r)];
         double t = 0;
@@ -128,12 +148,20 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
       for (int r = 0; r < N; ++r) {
         const auto& s = trace_->streams[static_cast<size_t>(r)];
         auto& a = active_[static_cast<size_t>(r)];
+        auto& m = md_in_flight_[static_cast<size_t>(r)];
         a.resize(s.op.size());
+        m.resize(s.op.size());
         double t = 0;
         for (uint32_t i = s.begin(ph); i < s.end(ph); ++i) {
           t += static_cast<double>(s.think_s[i]);
           auto later = sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), t);
           a[i] = static_cast<uint16_t>(std::min<long>(65535, std::max<long>(1, later)));
+          // Started at or before t and not yet ended at t, this operation itself excluded.
+          long in_flight = (std::upper_bound(md_starts.begin(), md_starts.end(), t) - md_starts.begin()) -
+                           (std::upper_bound(md_ends.begin(), md_ends.end(), t) - md_ends.begin());
+          if (static_cast<TraceOp>(s.op[i]) != TraceOp::Read && s.runtime_s[i] > 0)
+            --in_flight;
+          m[i] = static_cast<uint16_t>(std::min<long>(65535, std::max<long>(0, in_flight)));
           t += static_cast<double>(s.runtime_s[i]);
         }
       }
@@ -189,6 +217,8 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   const uint32_t root_dir = static_cast<uint32_t>(ranks_) * static_cast<uint32_t>(D_);
   out.bytes = 0;
   out.think_s = 0;
+  out.begins = true;
+  out.metadata = true;
   if (c.item < pre || c.item - pre >= n) {  // data-set directory in the shared root directory
     out.op = ph.kind == PhaseKind::Precreate ? Op::Mkdir : Op::Rmdir;
     out.dir = root_dir;
@@ -232,11 +262,14 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
       break;
   }
   out.excess_s = -1;
+  out.begins = c.step == 0;
+  out.metadata = kind != TraceOp::Read;
   if (c.step == 0) {
     out.think_s = s.think_s[i];
     if (opt_.residual_quantile >= 0) {
       out.excess_s = std::max(0.f, s.runtime_s[i] - floor_[static_cast<size_t>(phase)][s.op[i]]);
       out.recorded_active = active_[static_cast<size_t>(rank % trace_->ranks)][i];
+      out.recorded_md_in_flight = md_in_flight_[static_cast<size_t>(rank % trace_->ranks)][i];
     }
   }
   if (++c.step == static_cast<uint32_t>(steps)) {

@@ -91,6 +91,9 @@ private:
   std::vector<uint64_t> limit_;
   std::vector<std::array<float, trace::kTraceOpCount>> floor_;  // per phase and kind
   std::vector<std::vector<uint16_t>> active_;  // per recorded rank and operation: recorded ranks in the phase
+  // Per recorded rank and operation: the other recorded ranks' metadata operations (stat, create, delete) in
+  // flight when it started.
+  std::vector<std::vector<uint16_t>> md_in_flight_;
 };
 
 }  // namespace pfsim

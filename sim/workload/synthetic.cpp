@@ -1,5 +1,6 @@
 #include "workload/synthetic.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -56,6 +57,8 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
     return false;
   out.op = ph.item_ops[c.step];
   out.bytes = ph.item_bytes[c.step];
+  out.begins = c.step == 0;
+  out.metadata = std::find(ph.item_ops.begin(), ph.item_ops.end(), Op::Read) == ph.item_ops.end();
   out.shared_dir = !p_.unique_dir;
   out.dir = p_.unique_dir ? static_cast<uint32_t>(rank) : static_cast<uint32_t>(p_.ranks);
   if (ph.tree) {  // the tree's top directory is made in the base directory that all ranks share

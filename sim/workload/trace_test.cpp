@@ -598,3 +598,36 @@ TEST_CASE("replay: objects of 0 bytes move no data (mdtest -w 0: create + close)
   CHECK(ops == std::vector<pfsim::Op>{pfsim::Op::Create, pfsim::Op::Close});
   CHECK(w.compound_primitives(static_cast<int>(TraceOp::Create)) == 2);
 }
+
+TEST_CASE("replay with residuals: each operation carries the other ranks' metadata operations then in flight", "[replay]")
+{
+  // Benchmark of write_small_mdreal, both ranks alike: create 0-0.5 ms, stat 0.6-0.8 ms, read 0.9-3.9 ms,
+  // delete 4.0-4.3 ms. At each create, stat and delete the other rank's same operation is in flight (1); at the
+  // read nothing is (reads are not metadata operations, and the stats ended at 0.8 ms).
+  TempDir d;
+  write_small_mdreal(d);
+  auto t = std::make_shared<const Trace>(load_trace(d.str()));
+  pfsim::ReplayOptions o;
+  o.residual_quantile = 0;
+  pfsim::ReplayWorkload w(t, o);
+  for (int rank : {0, 1, 2, 3}) {  // ranks 2, 3 replay recorded ranks 0, 1 with the same recorded counts
+    std::vector<std::pair<pfsim::Op, float>> first_steps;
+    std::vector<std::pair<bool, bool>> flags;  // (begins, metadata) of every step
+    pfsim::RankCursor c;
+    pfsim::OpRequest r;
+    while (w.next(rank, 1, c, r)) {
+      flags.emplace_back(r.begins, r.metadata);
+      if (r.begins)
+        first_steps.emplace_back(r.op, r.recorded_md_in_flight);
+    }
+    REQUIRE(first_steps.size() == 4);
+    CHECK(first_steps[0] == std::make_pair(pfsim::Op::Create, 1.0f));
+    CHECK(first_steps[1] == std::make_pair(pfsim::Op::Stat, 1.0f));
+    CHECK(first_steps[2] == std::make_pair(pfsim::Op::Open, 0.0f));
+    CHECK(first_steps[3] == std::make_pair(pfsim::Op::Unlink, 1.0f));
+    // create, write, close | stat | open, read, close | unlink: one tool operation each, the read not metadata.
+    const std::vector<std::pair<bool, bool>> expected = {{true, true},  {false, true},  {false, true}, {true, true},
+                                                         {true, false}, {false, false}, {false, false}, {true, true}};
+    CHECK(flags == expected);
+  }
+}

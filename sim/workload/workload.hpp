@@ -20,6 +20,15 @@ struct OpRequest {
   // the operation as a delay, and the number of recorded ranks active when it was recorded. excess_s < 0: none.
   float excess_s = -1;
   float recorded_active = 0;
+  // Other recorded ranks' metadata operations in flight when it was recorded (clients.load_delay population
+  // "md_ops_in_flight").
+  float recorded_md_in_flight = 0;
+  // Where this step sits in the tool's own operations: `begins` on the first step of one (an md-real-io create
+  // is create, write, close; an mdtest file read open, read, close), `metadata` when that tool operation is a
+  // metadata one (stat, create, unlink, mkdir...; not one that reads data). The client counts the metadata
+  // operations in flight from these (the population "md_ops_in_flight"). Defaults: each step its own operation.
+  bool begins = true;
+  bool metadata = true;
 };
 
 // Position of one rank in its stream; opaque to the client model, small so that 100,000 ranks are cheap.
