@@ -124,6 +124,16 @@ def bad_input_checks(d):
     return fails
 
 
+def replays(pfsim, d, platform, what):
+    """pfsim replays the trace in `d` at 12 ranks with `platform` and writes its results."""
+    result = platform + ".result.json"
+    r = subprocess.run([pfsim, "replay", d, "--platform", platform, "--ranks", "12", "--residual-quantile", "0",
+                        "--out", result, "--no-samples", "--quiet"], capture_output=True, text=True)
+    ok = r.returncode == 0 and os.path.exists(result)
+    print(f"{'ok' if ok else 'FAIL'}: pfsim replays the trace with {what} ({r.returncode}) " + r.stderr.strip())
+    return ok
+
+
 def main():
     pfsim = sys.argv[1]
     fails = 0
@@ -178,20 +188,8 @@ def main():
         ok = per_op_md["open"]["population"] == "active_ranks"  # the read's law keeps the active ranks
         print(f"{'ok' if ok else 'FAIL'}: the open law keeps population active_ranks")
         fails += not ok
-        r = subprocess.run([pfsim, "replay", d, "--platform", out_md, "--ranks", "12", "--residual-quantile", "0",
-                            "--out", os.path.join(d, "r-md.json"), "--no-samples", "--quiet"],
-                           capture_output=True, text=True)
-        ok = r.returncode == 0 and os.path.exists(os.path.join(d, "r-md.json"))
-        print(f"{'ok' if ok else 'FAIL'}: pfsim replays the trace with the md_ops_in_flight platform ({r.returncode}) "
-              + r.stderr.strip())
-        fails += not ok
-        r = subprocess.run([pfsim, "replay", d, "--platform", out, "--ranks", "12", "--residual-quantile", "0",
-                            "--out", os.path.join(d, "r.json"), "--no-samples", "--quiet"],
-                           capture_output=True, text=True)
-        ok = r.returncode == 0 and os.path.exists(os.path.join(d, "r.json"))
-        print(f"{'ok' if ok else 'FAIL'}: pfsim replays the trace with the fitted platform ({r.returncode}) "
-              + r.stderr.strip())
-        fails += not ok
+        fails += not replays(pfsim, d, out_md, "the md_ops_in_flight platform")
+        fails += not replays(pfsim, d, out, "the fitted platform")
         fails += bad_input_checks(d)
         bad = os.path.join(d, "mdreal-0-stat-3.csv")
         with open(bad, "w") as f:

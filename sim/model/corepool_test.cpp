@@ -33,27 +33,37 @@ sg4::Host* make_host()
   return host;
 }
 
+// Workers on a pool of `cores` (preemption on or off): (name, arrival, CPU time, urgent). Returns when each got a
+// core (or a running thread's core) and when it finished.
+using Worker = std::tuple<std::string, double, double, bool>;
+std::map<std::string, std::pair<double, double>> run_pool(int cores, bool preempt, const std::vector<Worker>& workers)
+{
+  sg4::Engine e = make_engine();
+  auto* host = make_host();
+  auto pool = std::make_shared<pfsim::CorePool>(cores, preempt);
+  std::map<std::string, std::pair<double, double>> t;
+  for (const auto& [who, arrive, hold, urgent] : workers) {
+    sg4::Actor::create(who, host, [&t, pool, who = who, arrive = arrive, hold = hold, urgent = urgent] {
+      sg4::this_actor::sleep_until(arrive);
+      bool pre = pool->acquire(urgent);
+      t[who].first = sg4::Engine::get_clock();
+      sg4::this_actor::sleep_for(hold);
+      pool->release(pre ? hold : 0, urgent);
+      t[who].second = sg4::Engine::get_clock();
+    });
+  }
+  e.run();
+  return t;
+}
+
 // One core. "a" takes it at t=0 for 1 s; "b" (never urgent) asks at 0.1 s, "c" at 0.2 s (urgent or not);
 // each keeps the core 0.5 s. Returns the time each got the core.
 std::map<std::string, double> run_three(bool c_urgent)
 {
-  sg4::Engine e = make_engine();
-  auto* host = make_host();
-  auto pool = std::make_shared<pfsim::CorePool>(1);
   std::map<std::string, double> got;
-  auto worker = [&](const std::string& who, double arrive, double hold, bool urgent) {
-    sg4::Actor::create(who, host, [&, who, arrive, hold, urgent] {
-      sg4::this_actor::sleep_until(arrive);
-      pool->acquire(urgent);
-      got[who] = sg4::Engine::get_clock();
-      sg4::this_actor::sleep_for(hold);
-      pool->release();
-    });
-  };
-  worker("a", 0.0, 1.0, false);
-  worker("b", 0.1, 0.5, false);
-  worker("c", 0.2, 0.5, c_urgent);
-  e.run();
+  for (const auto& [who, times] : run_pool(1, false, {{"a", 0.0, 1.0, false}, {"b", 0.1, 0.5, false},
+                                                      {"c", 0.2, 0.5, c_urgent}}))
+    got[who] = times.first;
   return got;
 }
 
@@ -77,29 +87,11 @@ TEST_CASE("cores: a lock holder gets the next core before earlier ordinary waite
 
 namespace {
 // Two cores, preemption on. "a" and "b" take them at 0 for 1 s each; "h" (urgent) arrives at 0.2 s and runs
-// 0.3 s; "w" (ordinary) waits from 0.1 s for 0.5 s. Returns when each got the core and when each finished.
+// 0.3 s; "w" (ordinary) waits from 0.1 s for 0.5 s.
 std::map<std::string, std::pair<double, double>> run_preempt()
 {
-  sg4::Engine e = make_engine();
-  auto* host = make_host();
-  auto pool = std::make_shared<pfsim::CorePool>(2, true);
-  std::map<std::string, std::pair<double, double>> t;
-  auto worker = [&](const std::string& who, double arrive, double hold, bool urgent) {
-    sg4::Actor::create(who, host, [&, who, arrive, hold, urgent] {
-      sg4::this_actor::sleep_until(arrive);
-      bool pre = pool->acquire(urgent);
-      t[who].first = sg4::Engine::get_clock();
-      sg4::this_actor::sleep_for(hold);
-      pool->release(pre ? hold : 0, urgent);
-      t[who].second = sg4::Engine::get_clock();
-    });
-  };
-  worker("a", 0.0, 1.0, false);
-  worker("b", 0.0, 1.0, false);
-  worker("w", 0.1, 0.5, false);
-  worker("h", 0.2, 0.3, true);
-  e.run();
-  return t;
+  return run_pool(2, true, {{"a", 0.0, 1.0, false}, {"b", 0.0, 1.0, false}, {"w", 0.1, 0.5, false},
+                            {"h", 0.2, 0.3, true}});
 }
 }  // namespace
 
@@ -117,36 +109,12 @@ TEST_CASE("cores with preemption: a lock holder runs at once and the preempted t
   CHECK(t["w"].second == Approx(1.5));
 }
 
-namespace {
-// Preemption on. Each worker: (name, arrival, CPU time, urgent). Returns when each got a core (or a running
-// thread's core) and when it finished.
-using Worker = std::tuple<std::string, double, double, bool>;
-std::map<std::string, std::pair<double, double>> run_pool(int cores, const std::vector<Worker>& workers)
-{
-  sg4::Engine e = make_engine();
-  auto* host = make_host();
-  auto pool = std::make_shared<pfsim::CorePool>(cores, true);
-  std::map<std::string, std::pair<double, double>> t;
-  for (const auto& [who, arrive, hold, urgent] : workers) {
-    sg4::Actor::create(who, host, [&t, pool, who = who, arrive = arrive, hold = hold, urgent = urgent] {
-      sg4::this_actor::sleep_until(arrive);
-      bool pre = pool->acquire(urgent);
-      t[who].first = sg4::Engine::get_clock();
-      sg4::this_actor::sleep_for(hold);
-      pool->release(pre ? hold : 0, urgent);
-      t[who].second = sg4::Engine::get_clock();
-    });
-  }
-  e.run();
-  return t;
-}
-}  // namespace
 
 TEST_CASE("cores with preemption: at most one lock holder preempts each running thread", "[corepool]")
 {
   // Two cores run a and b (1 s each); five lock holders arrive at 0.1 s wanting 0.2 s each. Two preempt at
   // once, the others take the slots the finishing ones give back: 0.1, 0.1, 0.3, 0.3, 0.5.
-  auto t = run_pool(2, {{"a", 0, 1, false}, {"b", 0, 1, false}, {"u1", 0.1, 0.2, true}, {"u2", 0.1, 0.2, true},
+  auto t = run_pool(2, true, {{"a", 0, 1, false}, {"b", 0, 1, false}, {"u1", 0.1, 0.2, true}, {"u2", 0.1, 0.2, true},
                         {"u3", 0.1, 0.2, true}, {"u4", 0.1, 0.2, true}, {"u5", 0.1, 0.2, true}});
   std::vector<double> starts;
   for (const char* u : {"u1", "u2", "u3", "u4", "u5"})
@@ -166,7 +134,7 @@ TEST_CASE("cores with preemption: lock holders do not preempt one another", "[co
 {
   // One core taken by a lock holder (e.g. a lookup under a directory lock taken shared); a second lock
   // holder cannot run on top of it and waits for the core.
-  auto t = run_pool(1, {{"h1", 0, 1, true}, {"h2", 0.1, 0.5, true}, {"o", 0.2, 0.5, false}});
+  auto t = run_pool(1, true, {{"h1", 0, 1, true}, {"h2", 0.1, 0.5, true}, {"o", 0.2, 0.5, false}});
   CHECK(t["h1"].second == Approx(1.0));
   CHECK(t["h2"].first == Approx(1.0));
   CHECK(t["h2"].second == Approx(1.5));

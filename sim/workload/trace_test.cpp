@@ -58,6 +58,14 @@ void write_small_mdreal(const TempDir& d)
   }
 }
 
+// The replay of write_small_mdreal's trace with these options.
+pfsim::ReplayWorkload small_replay(const pfsim::ReplayOptions& o)
+{
+  TempDir d;
+  write_small_mdreal(d);
+  return pfsim::ReplayWorkload(std::make_shared<const Trace>(load_trace(d.str())), o);
+}
+
 std::string error_of(const std::string& path, const ImportOptions& options = {})
 {
   try {
@@ -390,12 +398,9 @@ TEST_CASE("the Mistral 100-rank trace lacks iteration 0 reads: rejected unless a
 
 TEST_CASE("replay: rank m replays stream m mod N / counts scale with M", "[replay]")
 {
-  TempDir d;
-  write_small_mdreal(d);
-  auto t = std::make_shared<const Trace>(load_trace(d.str()));
   pfsim::ReplayOptions o;
   o.ranks = 5;
-  pfsim::ReplayWorkload w(t, o);
+  auto w = small_replay(o);
   CHECK(w.ranks() == 5);
   CHECK(w.phase_items(0) == 5 * 2);  // precreate objects
   CHECK(w.phase_items(1) == 5 * 1);  // benchmark objects
@@ -604,12 +609,9 @@ TEST_CASE("replay with residuals: each operation carries the other ranks' metada
   // Benchmark of write_small_mdreal, both ranks alike: create 0-0.5 ms, stat 0.6-0.8 ms, read 0.9-3.9 ms,
   // delete 4.0-4.3 ms. At each create, stat and delete the other rank's same operation is in flight (1); at the
   // read nothing is (reads are not metadata operations, and the stats ended at 0.8 ms).
-  TempDir d;
-  write_small_mdreal(d);
-  auto t = std::make_shared<const Trace>(load_trace(d.str()));
   pfsim::ReplayOptions o;
   o.residual_quantile = 0;
-  pfsim::ReplayWorkload w(t, o);
+  auto w = small_replay(o);
   for (int rank : {0, 1, 2, 3}) {  // ranks 2, 3 replay recorded ranks 0, 1 with the same recorded counts
     std::vector<std::pair<pfsim::Op, float>> first_steps;
     std::vector<std::pair<bool, bool>> flags;  // (begins, metadata) of every step
