@@ -124,6 +124,16 @@ def bad_input_checks(d):
     return fails
 
 
+def fitted_laws(d, out, args):
+    """fit_mdrealio on the trace in `d` (quantile 0, extra `args`) into `out`: its load laws, None if it failed."""
+    r = subprocess.run([sys.executable, FIT, d, "--name", "test", "--quantile", "0", "--out", out] + args,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print("FAIL: fit", " ".join(args), "exited", r.returncode, r.stderr)
+        return None
+    return json.load(open(out))["clients"]["load_delay"]["per_op"]
+
+
 def replays(pfsim, d, platform, what):
     """pfsim replays the trace in `d` at 12 ranks with `platform` and writes its results."""
     result = platform + ".result.json"
@@ -147,12 +157,9 @@ def main():
             write_phase(d, 0, kind, [10] * N, lambda n, r, lat=lat: lat)
         write_phase(d, 1, "cleanup", counts, lambda n, r: FLOOR["cleanup"] + SLOW(r) * (A + B * n))
         out = os.path.join(d, "fit.json")
-        r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "fit_mdrealio.py"), d, "--name", "test",
-                            "--quantile", "0", "--out", out], capture_output=True, text=True)
-        if r.returncode != 0:
-            print("FAIL: fit exited", r.returncode, r.stderr)
+        per_op = fitted_laws(d, out, [])
+        if per_op is None:
             return 1
-        per_op = json.load(open(out))["clients"]["load_delay"]["per_op"]
         for op in ("create", "unlink"):
             law = per_op[op]
             b = float(law["per_active_rank"].replace("us", "")) * 1e-6
@@ -172,12 +179,9 @@ def main():
         # operation, so a precreate/cleanup operation starts with n - 1 others in flight and its excess is
         # A + B n = (A + B) + B (n - 1): the slope per operation in flight is B as well.
         out_md = os.path.join(d, "fit-md.json")
-        r = subprocess.run([sys.executable, FIT, d, "--name", "test", "--quantile", "0", "--population",
-                            "md_ops_in_flight", "--out", out_md], capture_output=True, text=True)
-        if r.returncode != 0:
-            print("FAIL: fit --population md_ops_in_flight exited", r.returncode, r.stderr)
+        per_op_md = fitted_laws(d, out_md, ["--population", "md_ops_in_flight"])
+        if per_op_md is None:
             return 1
-        per_op_md = json.load(open(out_md))["clients"]["load_delay"]["per_op"]
         for op in ("create", "unlink"):
             law = per_op_md[op]
             b = float(law["per_md_op_in_flight"].replace("us", "")) * 1e-6
