@@ -154,6 +154,27 @@ def main():
     check(r.returncode == 2 and "--output-format mdtest" in r.stderr and not os.path.exists(os.path.join(tmp, "refused")),
           "mdtest format for a md-real-io trace: exit 2, nothing written")
 
+    # --no-samples: the results JSON's percentiles come from constant-memory histograms; they must agree with the
+    # exact nearest-rank percentiles of the same run within the histogram's resolution (0.14%), counts exactly.
+    exact, hist = os.path.join(tmp, "exact.json"), os.path.join(tmp, "hist.json")
+    base = ["replay", os.path.join(DATA, "md-real-io-2017"), "--platform", PLATFORM, "--ranks", "7",
+            "--residual-quantile", "0.01", "--quiet"]
+    run(pfsim, base + ["--out", exact])
+    run(pfsim, base + ["--no-samples", "--out", hist])
+    je, jh = json.load(open(exact)), json.load(open(hist))
+    worst, counts_equal = 0.0, True
+    for pe, ph in zip(je["phases"], jh["phases"]):
+        check(pe["rate_items_per_s"] == ph["rate_items_per_s"], f"--no-samples: phase {pe['name']} rate unchanged")
+        for kind, le in pe["latency"].items():
+            lh = ph["latency"][kind]
+            counts_equal = counts_equal and le["count"] == lh["count"] and le["max_s"] == lh["max_s"]
+            for key in ("p50_s", "p90_s", "p99_s", "p99.9_s", "mean_s"):
+                if le[key] > 0:
+                    worst = max(worst, abs(lh[key] / le[key] - 1))
+    check(counts_equal and worst <= 0.0014 and "latency_percentiles" in jh and "latency_percentiles" not in je,
+          f"--no-samples: histogram percentiles within 0.14% of the exact ones (worst {worst:.2e}), counts and "
+          "maxima equal, and the JSON says how they were made")
+
     if failures:
         print(f"{len(failures)} output-format check(s) failed")
         sys.exit(1)

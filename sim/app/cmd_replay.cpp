@@ -59,7 +59,7 @@ const std::vector<OptSpec> kCommonOpts{
                               "(default: the trace's own; md-workbench for mdworkbench)"},
     {"--latency-all", false, "md-workbench format: one <op>-all.csv of every rank instead of rank 0's files "
                              "(default for a trace recorded with --latency-all)"},
-    {"--no-samples", false, "keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway); --out then has per-RPC percentiles only"},
+    {"--no-samples", false, "keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway); --out then has per-RPC percentiles only, from histograms of constant size (within 0.14%)"},
     {"--no-dataset-ops", false, "leave out md-workbench's mkdir/rmdir of the data sets"},
     {"--time-limit", true, "T simulated time (e.g. 600s) after which an unfinished run stops with an error"},
     {"--quiet", false, "no phase lines on stdout"},
@@ -235,6 +235,9 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
                         std::any_of(tr->reported.begin(), tr->reported.end(), [](const auto& r) { return r.has_max; });
   o.keep_samples = !flag(a, "--no-samples") && (!opt(a, "--latency-dir").empty() || !opt(a, "--out").empty() ||
                                                 format != ReportFormat::MdReal2017 || with_max);
+  // Without samples nothing needs every latency: the JSON's per-RPC percentiles come from constant-memory
+  // histograms, so the run's memory does not grow with its length.
+  o.latency_histograms = !o.keep_samples;
   if (!flag(a, "--verbose"))
     o.simgrid_args.push_back("--log=root.thres:warning");
   o.simgrid_args.insert(o.simgrid_args.end(), a.simgrid.begin(), a.simgrid.end());

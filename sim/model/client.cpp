@@ -304,7 +304,10 @@ void ClientNode::complete(uint32_t r)
   ph.ops++;
   ph.op_count[s.op.op]++;
   ctx_.records.last_completion_s = now;
-  ph.latencies_by_op[s.op.op].push_back(runtime);
+  if (ctx_.records.latency_histograms)
+    ph.histogram_by_op[s.op.op].add(runtime);
+  else
+    ph.latencies_by_op[s.op.op].push_back(runtime);
   if (ctx_.records.keep_samples)
     ph.samples.push_back(OpSample{static_cast<uint32_t>(first_rank_) + r, s.op.op,
                                   static_cast<float>(s.op_start_s - ph.start_s), runtime});

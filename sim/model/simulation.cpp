@@ -32,6 +32,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
 
   RunRecords records;
   records.keep_samples = options.keep_samples;
+  records.latency_histograms = options.latency_histograms;
   records.phases.resize(static_cast<size_t>(workload.phase_count()));
   for (int p = 0; p < workload.phase_count(); ++p) {
     records.phases[p].name = workload.phase_name(p);

@@ -14,6 +14,9 @@ struct RunOptions {
   int ranks_per_node = 0;     // 0 = the platform's clients.ranks_per_node
   uint64_t seed = 1;          // random streams (service-time sampling)
   bool keep_samples = false;  // keep every operation's (rank, start, runtime) for latency files
+  // Latency percentiles from constant-memory histograms (report/records.hpp) instead of every latency (4 bytes
+  // per operation): for runs that keep no samples and must not grow with their length.
+  bool latency_histograms = false;
   std::vector<std::string> simgrid_args;  // e.g. "--log=pfsim_client.thres:debug"
   // Simulated seconds after which a run that has not finished stops with an error (0: no limit). A guard
   // against configurations that never end, e.g. RPC timeouts below the queueing delay resent at once

@@ -3,7 +3,9 @@
 #pragma once
 #include "model/ops.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,73 @@ inline bool rank_then_start(const OpSample& a, const OpSample& b)
   return a.rank != b.rank ? a.rank < b.rank : a.start_s < b.start_s;
 }
 
+// Latencies kept in constant memory: counts in logarithmic buckets of 256 per doubling (each bucket 0.27%
+// wide), plus the exact count, sum, minimum and maximum. A percentile is the bucket of the nearest-rank
+// sample, reported at the bucket's geometric middle (within 0.14% of that sample) and clipped to [min, max].
+// Used instead of the per-operation vectors when a run keeps no samples (replay --no-samples), so that
+// memory does not grow with the run's length.
+class LatencyHistogram {
+public:
+  static constexpr int kPerDoubling = 256;
+  void add(float v)
+  {
+    if (count_ == 0 || v < min_)
+      min_ = v;
+    if (count_ == 0 || v > max_)
+      max_ = v;
+    ++count_;
+    sum_ += v;
+    buckets_[bucket(v)]++;
+  }
+  void merge(const LatencyHistogram& o)
+  {
+    if (o.count_ == 0)
+      return;
+    if (count_ == 0 || o.min_ < min_)
+      min_ = o.min_;
+    if (count_ == 0 || o.max_ > max_)
+      max_ = o.max_;
+    count_ += o.count_;
+    sum_ += o.sum_;
+    for (const auto& [b, n] : o.buckets_)
+      buckets_[b] += n;
+  }
+  uint64_t count() const { return count_; }
+  double sum() const { return sum_; }
+  double min() const { return min_; }
+  double max() const { return max_; }
+  bool empty() const { return count_ == 0; }
+  // Nearest-rank percentile, q in [0, 1] (the rule of percentile_sorted in stats.hpp).
+  double percentile(double q) const
+  {
+    if (count_ == 0)
+      return 0;
+    uint64_t rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_)));
+    rank = rank < 1 ? 1 : (rank > count_ ? count_ : rank);
+    uint64_t seen = 0;
+    for (const auto& [b, n] : buckets_) {
+      seen += n;
+      if (seen >= rank) {
+        double v = b == kZero ? 0.0 : std::exp2((b + 0.5) / kPerDoubling);
+        return v < min_ ? min_ : (v > max_ ? max_ : v);
+      }
+    }
+    return max_;
+  }
+
+private:
+  static constexpr int32_t kZero = INT32_MIN;  // latencies of 0 (and below the float range)
+  static int32_t bucket(float v)
+  {
+    return v > 0 ? static_cast<int32_t>(std::floor(std::log2(static_cast<double>(v)) * kPerDoubling)) : kZero;
+  }
+  uint64_t count_ = 0;
+  double sum_ = 0;
+  double min_ = 0;
+  double max_ = 0;
+  std::map<int32_t, uint64_t> buckets_;
+};
+
 struct PhaseRecord {
   std::string name;
   int iteration = 0;
@@ -30,6 +99,7 @@ struct PhaseRecord {
   uint64_t ops = 0;
   PerOp<uint64_t> op_count;
   PerOp<std::vector<float>> latencies_by_op;  // every operation's latency, seconds, per kind (4 bytes each)
+  PerOp<LatencyHistogram> histogram_by_op;    // instead of latencies_by_op when RunRecords::latency_histograms
   // All operations of the phase (concatenated per kind: a copy, made when a report needs it).
   std::vector<float> all_latencies() const
   {
@@ -75,6 +145,7 @@ struct RunRecords {
   double last_completion_s = -1;  // when the last operation completed (-1: none yet)
   double end_s = 0;
   bool keep_samples = false;
+  bool latency_histograms = false;  // latencies in PhaseRecord::histogram_by_op (constant memory), not vectors
 };
 
 }  // namespace pfsim

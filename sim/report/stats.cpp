@@ -33,6 +33,21 @@ LatencySummary summarize(std::vector<float>& values)
   return s;
 }
 
+LatencySummary summarize(const LatencyHistogram& h)
+{
+  LatencySummary s;
+  s.count = h.count();
+  if (h.empty())
+    return s;
+  s.mean_s = h.sum() / static_cast<double>(h.count());
+  s.p50_s = h.percentile(0.50);
+  s.p90_s = h.percentile(0.90);
+  s.p99_s = h.percentile(0.99);
+  s.p999_s = h.percentile(0.999);
+  s.max_s = h.max();
+  return s;
+}
+
 nlohmann::json to_json(const LatencySummary& s)
 {
   return {{"count", s.count}, {"mean_s", s.mean_s}, {"p50_s", s.p50_s}, {"p90_s", s.p90_s},

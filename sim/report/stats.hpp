@@ -1,5 +1,7 @@
 // Latency summaries: nearest-rank percentiles on the sorted sample (the same rule for every report).
 #pragma once
+#include "report/records.hpp"
+
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -17,6 +19,8 @@ struct LatencySummary {
 
 // Sorts `values` in place.
 LatencySummary summarize(std::vector<float>& values);
+// The same summary from a constant-memory histogram (percentiles within 0.14% of the nearest-rank sample).
+LatencySummary summarize(const LatencyHistogram& h);
 // Nearest-rank percentile of a sorted sample, q in [0, 1].
 double percentile_sorted(const std::vector<float>& sorted, double q);
 nlohmann::json to_json(const LatencySummary& s);
