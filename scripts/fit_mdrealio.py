@@ -233,7 +233,10 @@ def load(trace_dir):
             check_size(m.group(1), f"{out}: line {text.count(chr(10), 0, m.start()) + 1}: -S (object size)")
             header["object-size"] = m.group(1)
     for k, v in pools.items():
-        if not v or not sum(len(x) for x in v):
+        if not v:
+            die(f"{trace_dir}: no '{k}' operations: no latency file of that kind (the fit needs stat, read, create "
+                "and delete operations)")
+        if not sum(len(x) for x in v):
             die(f"{trace_dir}: no '{k}' operations: its latency files hold no rows (header only)")
     return {k: np.concatenate(v) for k, v in pools.items() if v}, len(ranks), header, data
 

@@ -84,6 +84,11 @@ expect_error bad-unit "$tmp/bad-unit.json" "network.client_link.latency" "parsec
   metabench --platform "$tmp/bad-unit.json" --ranks 4 --files 100
 expect_error bad-set "mds.threds" -- \
   metabench --platform "$good_platform" --set mds.threds.max=64 --ranks 4 --files 100
+# An override that makes a field beside it wrong is named (the file alone is valid): here a law's slope key.
+expect_error set-makes-sibling-wrong "--set clients.load_delay.per_op.stat.population=md_ops_in_flight" \
+  "per_active_rank" -- \
+  mdtest --platform "$root/platforms/mistral-lustre02.json" --ranks 2 -n 4 \
+  --set clients.load_delay.per_op.stat.population=md_ops_in_flight
 expect_error ranks-not-a-number "--ranks" "abc" -- \
   metabench --platform "$good_platform" --ranks abc --files 100
 expect_error ranks-per-node-zero "--ranks-per-node" "[1," -- \

@@ -66,7 +66,8 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
   try {
     return config::parse_platform(j, file);
   } catch (const config::ConfigError& e) {
-    // Name the --set override when it is the field at fault (or inside it).
+    // Name the --set override when it is the field at fault, inside it, or a field beside it (a value that
+    // the override made inconsistent, e.g. a law's slope key after --set of its population).
     std::string msg = e.what();
     auto q1 = msg.find('\'');
     auto q2 = q1 == std::string::npos ? q1 : msg.find('\'', q1 + 1);
@@ -74,7 +75,10 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
       std::string field = msg.substr(q1 + 1, q2 - q1 - 1);
       for (const auto& s : sets) {
         std::string path = s.substr(0, s.find('='));
-        if (field == path || field.rfind(path + ".", 0) == 0 || path.rfind(field + ".", 0) == 0)
+        auto dot = path.rfind('.');
+        std::string parent = dot == std::string::npos ? std::string() : path.substr(0, dot + 1);
+        if (field == path || field.rfind(path + ".", 0) == 0 || path.rfind(field + ".", 0) == 0 ||
+            (!parent.empty() && field.rfind(parent, 0) == 0 && field.find('.', parent.size()) == std::string::npos))
           throw config::ConfigError("--set " + s + ": " + msg);
       }
     }

@@ -29,6 +29,10 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int ranks)
     : ctx_(ctx), node_(node), first_rank_(first_rank), ranks_(static_cast<size_t>(ranks)),
       rng_state_(ctx.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(node) * 0xD1B54A32D192ED03ULL + 1)
 {
+  const auto& ld = ctx.platform.clients.load_delay;
+  for (Op op : kAllOps)
+    md_population_ = md_population_ ||
+                     (ld.enabled && ld.law[op].set && ld.law[op].population == config::LoadPopulation::MetadataOpsInFlight);
 }
 
 // clients.load_delay (config/platform_config.hpp): the delay of the population-dependent delay center for this
@@ -121,6 +125,9 @@ void ClientNode::fire_timers()
         if (Request* q = current(t))
           transmit(q);
         break;
+      case TimerKind::Start:
+        begin_op(t.rank);
+        break;
     }
   }
 }
@@ -174,6 +181,19 @@ void ClientNode::start_op(uint32_t r)
   }
   double now = sg4::Engine::get_clock();
   s.op_start_s = now + s.op.think_s;
+  // A rank thinking is not a customer of the metadata server: with that population the operation is counted,
+  // and its delay drawn, when the think time ends.
+  if (md_population_ && s.op.think_s > 0) {
+    timers_.push(Timer{s.op_start_s, r, TimerKind::Start, s.seq});
+    return;
+  }
+  begin_op(r);
+}
+
+void ClientNode::begin_op(uint32_t r)
+{
+  auto& s = ranks_[r];
+  double now = sg4::Engine::get_clock();
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
   double delay = load_delay(s.op, first_rank_ + static_cast<int>(r));  // population: the other ranks

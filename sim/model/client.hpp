@@ -45,7 +45,8 @@ public:
   void operator()();
 
 private:
-  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend };
+  // Start: a think time ended (only with a metadata-operations-in-flight load law; see start_op).
+  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend, Start };
   struct Timer {
     double t;
     uint32_t rank;
@@ -75,6 +76,7 @@ private:
 
   void begin_phase(int phase);
   void start_op(uint32_t r);
+  void begin_op(uint32_t r);  // the operation starts (its think time is over): delay center, then send
   void try_send(uint32_t r);
   bool slot_free(const RankState& s) const;
   void send(uint32_t r);
@@ -104,6 +106,9 @@ private:
   int phase_ = 0;
   int done_ranks_ = 0;
   bool finished_ = false;
+  // Some load law counts the metadata operations in flight: an operation is counted, and its delay drawn, when
+  // its think time ends rather than when the previous operation completes.
+  bool md_population_ = false;
   uint64_t rng_state_ = 0;  // splitmix64, for the load-delay shape samples
 };
 

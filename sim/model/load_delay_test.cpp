@@ -57,10 +57,12 @@ json platform(const json& law)
   };
 }
 
-pfsim::RunRecords run_stats(const json& law, int ranks, uint64_t files)
+pfsim::RunRecords run_stats(const json& law, int ranks, uint64_t files, double think_s = 0)
 {
   auto p = pfsim::config::parse_platform(platform(law), "test");
-  pfsim::SyntheticWorkload workload(pfsim::metabench_params(ranks, files, "unique", {"stat"}));
+  auto params = pfsim::metabench_params(ranks, files, "unique", {"stat"});
+  params.think_s = think_s;
+  pfsim::SyntheticWorkload workload(params);
   pfsim::RunOptions opts;
   opts.ranks_per_node = 1;
   opts.seed = 7;
@@ -122,6 +124,23 @@ TEST_CASE("load delay, population md_ops_in_flight: a closed loop of N ranks see
   CHECK(x == Approx(N / R).epsilon(0.005));
   // The smallest latency is the first rank's first stat, with nothing in flight.
   CHECK(*std::min_element(lat.begin(), lat.end()) == Approx(r0_s() + kBase_s).epsilon(1e-3));
+}
+
+TEST_CASE("load delay, population md_ops_in_flight: a rank in its think time is not in flight", "[load_delay]")
+{
+  // Two ranks, 10 ms of think before every stat, a stat of R0 (~0.13 ms). Both start their first stat at 10 ms:
+  // the second to start sees the first in flight and waits b = 1 ms. From then on each stat starts while the
+  // other rank thinks (their stats are 1 ms apart and last R0), so no other stat delays: exactly one of the
+  // 2 x 50 stats is R0 + b, the others R0. Counting thinking ranks would give every stat R0 + b.
+  const double b = 1e-3;
+  auto rec = run_stats({{"population", "md_ops_in_flight"}, {"base", 0}, {"per_md_op_in_flight", b}}, 2, 100, 10e-3);
+  const auto& ph = rec.phases.at(0);
+  REQUIRE(ph.ops == 100);
+  const auto lat = ph.all_latencies();
+  const auto delayed = std::count_if(lat.begin(), lat.end(), [&](float l) { return l > r0_s() + b / 2; });
+  CHECK(delayed == 1);
+  CHECK(*std::max_element(lat.begin(), lat.end()) == Approx(r0_s() + b).epsilon(1e-3));
+  CHECK(*std::min_element(lat.begin(), lat.end()) == Approx(r0_s()).epsilon(1e-3));
 }
 
 TEST_CASE("load delay: shape samples keep the mean, rank factors make slow ranks", "[load_delay][shape]")
