@@ -626,6 +626,10 @@ def main():
     for op, l in laws.items():
         print(f"  load law {op} (from {l['source']}): excess = {l['base_s'] * 1e3:.3f} ms + "
               f"{l['per_rank_s'] * 1e6:.2f} us x {pop_word[l['population']]}")
+        if len(l["bins"]) < 3:
+            print(f"fit_mdrealio: WARNING: load law {op}: only {len(l['bins'])} bin(s) of at least 20 operations over "
+                  f"{pop_word[l['population']]}; its slope ({l['per_rank_s'] * 1e6:.2f} us) rests on too little "
+                  "load variation to extrapolate (a larger trace, or more ranks, gives more)", file=sys.stderr)
     if not a.name.startswith("mistral"):
         # Another system: the Mistral hardware facts above do not apply; say what is assumed instead.
         platform["description"] = (f"Platform fitted by scripts/fit_mdrealio.py from one recorded run ({src}, "
