@@ -42,7 +42,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   records.servers.resize(built.mds.size() + built.oss.size());
 
   RunContext ctx{platform, workload, records, built.clients, built.mds, built.oss, {}, {}, {}, rpn, 0, ranks, 0,
-                 options.seed};
+                 options.seed, {}};
   for (auto* h : built.clients)
     ctx.route.node_mailboxes.push_back(sg4::Mailbox::by_name(h->get_name()));
   ctx.route.reply_size_B = platform.clients.reply_size_B;
