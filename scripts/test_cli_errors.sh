@@ -6,6 +6,7 @@
 set -uo pipefail
 
 pfsim=${1:?usage: $0 PATH/TO/pfsim}
+pfsim=$(cd "$(dirname "$pfsim")" && pwd)/$(basename "$pfsim")  # absolute: some checks run in another directory
 root=$(cd "$(dirname "$0")/.." && pwd)
 good_platform=$root/platforms/cray-xe6-lustre2.1.json
 tmp=$(mktemp -d)
@@ -89,6 +90,37 @@ expect_error set-makes-sibling-wrong "--set clients.load_delay.per_op.stat.popul
   "per_active_rank" -- \
   mdtest --platform "$root/platforms/mistral-lustre02.json" --ranks 2 -n 4 \
   --set clients.load_delay.per_op.stat.population=md_ops_in_flight
+# Integers are plain digits: no sign '+', no spaces (stoll would skip them), in lists no empty last item.
+expect_error ranks-plus-sign "--ranks" "+5" -- \
+  metabench --platform "$good_platform" --ranks +5 --files 100
+expect_error ranks-leading-space "--ranks" " 5" -- \
+  metabench --platform "$good_platform" --ranks " 5" --files 100
+"$pfsim" sweep --platform "$good_platform" --workload "$root/validation/lu1695/workload-unique.json" \
+  --ranks "2," --csv "$tmp/sweep-trailing.csv" >/dev/null 2>"$tmp/sweep-trailing.stderr"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/sweep-trailing.stderr")" -eq 1 ] && [ ! -e "$tmp/sweep-trailing.csv" ]; then
+  echo "ok   sweep-rank-list-trailing-comma: $(cat "$tmp/sweep-trailing.stderr")"
+else
+  echo "FAIL sweep-rank-list-trailing-comma: exit $rc, stderr $(cat "$tmp/sweep-trailing.stderr")"
+  failures=$((failures + 1))
+fi
+# What --no-samples cannot give is refused before the simulation (one stderr line: no "N ranks on M nodes").
+expect_error no-samples-latency-dir "--latency-dir needs per-operation samples" -- \
+  mdworkbench --platform "$good_platform" --ranks 2 -I 3 -P 5 -R 1 --no-samples --latency-dir "$tmp/ns-lat"
+expect_error no-samples-mdworkbench-lines "--no-samples" "md-workbench" -- \
+  mdworkbench --platform "$good_platform" --ranks 2 -I 3 -P 5 -R 1 --no-samples
+# --out and --latency-dir spelled differently but one path ("x" and "./x", relative to the working directory).
+mkdir -p "$tmp/cwd"
+(cd "$tmp/cwd" && "$pfsim" mdworkbench --platform "$good_platform" --ranks 2 -I 3 -P 5 -R 1 --out same.json \
+  --latency-dir ./same.json >/dev/null 2>"$tmp/same.stderr")
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/same.stderr")" -eq 1 ] && grep -qF "name the same path" "$tmp/same.stderr" &&
+  [ -z "$(ls -A "$tmp/cwd")" ]; then
+  echo "ok   same-path-two-spellings: $(cat "$tmp/same.stderr")"
+else
+  echo "FAIL same-path-two-spellings: exit $rc, stderr $(cat "$tmp/same.stderr"), left: $(ls -A "$tmp/cwd")"
+  failures=$((failures + 1))
+fi
 expect_error ranks-not-a-number "--ranks" "abc" -- \
   metabench --platform "$good_platform" --ranks abc --files 100
 expect_error ranks-per-node-zero "--ranks-per-node" "[1," -- \
@@ -110,7 +142,7 @@ else
   echo "FAIL sweep-rank-list-too-many: exit $rc, stderr $(cat "$tmp/sweep-too-many.stderr")"
   failures=$((failures + 1))
 fi
-expect_error mdworkbench-iterations-too-many "-R" "[0, 1000000]" -- \
+expect_error mdworkbench-iterations-too-many "-R" "[0, 10000]" -- \
   mdworkbench --platform "$good_platform" --ranks 2 -R 2000000
 expect_error latency-dir-uncreatable "--latency-dir" "/proc/pfsim-x/y" -- \
   metabench --platform "$good_platform" --ranks 16 --files 100 --latency-dir /proc/pfsim-x/y

@@ -238,6 +238,18 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   // Without samples nothing needs every latency: the JSON's per-RPC percentiles come from constant-memory
   // histograms, so the run's memory does not grow with its length.
   o.latency_histograms = !o.keep_samples;
+  // What --no-samples cannot give, said before the simulation rather than after it (or printed wrong).
+  if (flag(a, "--no-samples")) {
+    if (!opt(a, "--latency-dir").empty())
+      throw std::invalid_argument("--latency-dir needs per-operation samples (drop --no-samples)");
+    if (format == ReportFormat::MdWorkbench && !flag(a, "--quiet"))
+      throw std::invalid_argument("--no-samples: md-workbench's phase lines (per-process times, op-max, latency "
+                                  "lists) need per-operation samples; drop --no-samples, or add --quiet or "
+                                  "--output-format mdreal2017");
+    if (with_max && !flag(a, "--quiet"))
+      std::fprintf(stderr, "pfsim: warning: --no-samples: the phase lines leave out 'max <s>s' (the slowest "
+                           "operation needs per-operation samples)\n");
+  }
   if (!flag(a, "--verbose"))
     o.simgrid_args.push_back("--log=root.thres:warning");
   o.simgrid_args.insert(o.simgrid_args.end(), a.simgrid.begin(), a.simgrid.end());

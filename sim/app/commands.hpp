@@ -35,16 +35,20 @@ void check_simgrid_arg(const std::string& arg);
 // The limits the workload and platform files enforce, for the same counts given on the command line.
 constexpr long long kMaxRanks = 10000000;
 constexpr long long kMaxRanksPerNode = 4096;
-constexpr long long kMaxIterations = 1000000;
+constexpr long long kMaxIterations = 10000;  // each iteration's phases keep their records (~7 KB each)
 
 // An integer option's value: plain decimal digits (no 1e2, no 0x10), within [min, max]; invalid_argument naming
 // the option otherwise (exit status 2). Shared by every command.
 inline long long parse_int_option(const std::string& option, const std::string& text, long long min, long long max)
 {
+  // Plain decimal digits with an optional leading '-': no sign '+', no spaces, no exponent or hex.
+  const size_t digits_from = !text.empty() && text[0] == '-' ? 1 : 0;
+  const bool plain = text.size() > digits_from &&
+                     text.find_first_not_of("0123456789", digits_from) == std::string::npos;
   try {
     size_t pos = 0;
-    long long v = std::stoll(text, &pos);
-    if (pos == text.size() && text.find_first_of("xX") == std::string::npos && v >= min && v <= max)
+    long long v = plain ? std::stoll(text, &pos) : 0;
+    if (plain && pos == text.size() && v >= min && v <= max)
       return v;
   } catch (const std::exception&) {
   }

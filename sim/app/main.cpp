@@ -356,19 +356,20 @@ int cmd_run(const Cli& c)
 std::vector<int> parse_rank_list(const std::string& text)
 {
   std::vector<int> out;
+  const std::string expected = "--ranks: expected a comma-separated list of integers in [1, " +
+                               std::to_string(pfsim::app::kMaxRanks) + "] (digits only), got \"" + text + "\"";
+  if (!text.empty() && text.back() == ',')
+    throw UsageError(expected);  // getline would drop the empty last item
   std::stringstream ss(text);
   std::string part;
   while (std::getline(ss, part, ',')) {
-    try {
-      size_t pos = 0;
-      long long v = std::stoll(part, &pos);
-      if (pos != part.size() || v < 1 || v > pfsim::app::kMaxRanks || part.find_first_of("+-xX") != std::string::npos)
-        throw std::invalid_argument("");
-      out.push_back(static_cast<int>(v));
-    } catch (const std::exception&) {
-      throw UsageError("--ranks: expected a comma-separated list of integers in [1, " + std::to_string(pfsim::app::kMaxRanks) +
-                       "], got \"" + text + "\"");
-    }
+    // Digits only, as parse_int_option reads one integer: no sign, spaces, exponent or hex.
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 12)
+      throw UsageError(expected);
+    long long v = std::stoll(part);
+    if (v < 1 || v > pfsim::app::kMaxRanks)
+      throw UsageError(expected);
+    out.push_back(static_cast<int>(v));
   }
   if (out.empty())
     throw UsageError("--ranks: empty list");

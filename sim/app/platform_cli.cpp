@@ -181,8 +181,9 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
     for (size_t j = i + 1; j < options.size(); ++j) {
       if (options[i].second.empty() || options[j].second.empty())
         continue;
-      auto a = fs::weakly_canonical(options[i].second, ec);
-      auto b = fs::weakly_canonical(options[j].second, ec);
+      // Absolute and normalised first: "x", "./x" and "$PWD/x" are one path.
+      auto a = fs::weakly_canonical(fs::absolute(options[i].second, ec), ec).lexically_normal();
+      auto b = fs::weakly_canonical(fs::absolute(options[j].second, ec), ec).lexically_normal();
       if (a == b)
         throw std::invalid_argument(options[i].first + " and " + options[j].first + " name the same path " +
                                     options[i].second);
