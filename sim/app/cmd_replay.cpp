@@ -59,7 +59,7 @@ const std::vector<OptSpec> kCommonOpts{
                               "(default: the trace's own; md-workbench for mdworkbench)"},
     {"--latency-all", false, "md-workbench format: one <op>-all.csv of every rank instead of rank 0's files "
                              "(default for a trace recorded with --latency-all)"},
-    {"--no-samples", false, "keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway); --out then has per-RPC percentiles only, from histograms of constant size (within 0.14%)"},
+    {"--no-samples", false, "keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway); --out then has per-RPC percentiles only, from histograms of constant size (within 0.14%); not with --latency-dir, nor with md-workbench phase lines (add --quiet or --output-format mdreal2017), and md-real-io lines lose 'max'"},
     {"--no-dataset-ops", false, "leave out md-workbench's mkdir/rmdir of the data sets"},
     {"--time-limit", true, "T simulated time (e.g. 600s) after which an unfinished run stops with an error"},
     {"--quiet", false, "no phase lines on stdout"},
