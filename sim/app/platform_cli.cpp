@@ -92,6 +92,22 @@ namespace pfsim::app {
 
 namespace fs = std::filesystem;
 
+namespace {
+// Whether a file can be created in the existing directory `dir` (access(W_OK) says yes to root even on /proc).
+bool can_create_in(const fs::path& dir)
+{
+  std::string probe = (dir / ".pfsim-probe-XXXXXX").string();
+  std::vector<char> name(probe.begin(), probe.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0)
+    return false;  // errno says why
+  ::close(fd);
+  ::unlink(name.data());
+  return true;
+}
+}  // namespace
+
 void check_output_file(const std::string& option, const std::string& path)
 {
   if (path.empty())
@@ -112,30 +128,10 @@ void check_output_file(const std::string& option, const std::string& path)
     throw std::invalid_argument(option + " " + path + ": directory " + parent.string() + " is not writable");
   // access() says yes to root everywhere (also in /proc): the output is written to a temporary name in the same
   // directory at the end, so try that now rather than after the run.
-  std::string probe = (parent / ".pfsim-probe-XXXXXX").string();
-  int fd = ::mkstemp(probe.data());
-  if (fd < 0)
+  if (!can_create_in(parent))
     throw std::invalid_argument(option + " " + path + ": cannot create a file in " + parent.string() + " (" +
                                 std::strerror(errno) + ")");
-  ::close(fd);
-  ::unlink(probe.c_str());
 }
-
-namespace {
-// Whether a file can be created in the existing directory `dir` (access(W_OK) says yes to root even on /proc).
-bool can_create_in(const fs::path& dir)
-{
-  std::string probe = (dir / ".pfsim-probe-XXXXXX").string();
-  std::vector<char> name(probe.begin(), probe.end());
-  name.push_back('\0');
-  int fd = ::mkstemp(name.data());
-  if (fd < 0)
-    return false;
-  ::close(fd);
-  ::unlink(name.data());
-  return true;
-}
-}  // namespace
 
 void check_output_dir(const std::string& option, const std::string& path)
 {
