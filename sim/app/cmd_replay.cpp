@@ -51,7 +51,9 @@ const std::vector<OptSpec> kCommonOpts{
     {"--set", true, "PATH=VALUE override one platform field (repeatable)"},
     {"--ranks-per-node", true, "K ranks per client node (default: the platform's)"},
     {"--seed", true, "S random seed (default 1)"},
-    {"--out", true, "FILE results JSON (effective configuration, phase rates, latency percentiles)"},
+    {"--out", true,
+     "FILE results JSON (effective configuration, phase rates, latency percentiles); its directory must exist "
+     "(--latency-dir is created)"},
     {"--latency-dir", true, "DIR latency files named as the output format's tool does (md-real-io: "
                            "mdreal-<iter>-<phase>-<rank>.csv; md-workbench: lat-...csv; mdtest: mdtest-perop-...csv)"},
     {"--latency-prefix", true, "NAME prefix of the latency files (default mdreal, lat or mdtest-perop by format)"},
