@@ -43,8 +43,7 @@ def run(pfsim, args, expect_rc=0):
 
 def imported(pfsim, path):
     """Ranks and operations pfsim's importer finds in `path` (its "imported ..." line)."""
-    r = run(pfsim, ["replay", path, "--platform", PLATFORM, "--no-samples", "--output-format", "mdreal2017",
-                    "--max-ops-per-phase", "1"])
+    r = run(pfsim, ["replay", path, "--platform", PLATFORM, "--max-ops-per-phase", "1"])
     m = re.search(r"imported (\S+) trace .*: (\d+) ranks, (\d+) phases, (\d+) operations", r.stderr)
     return (m.group(1), int(m.group(2)), int(m.group(4))) if m else (None, 0, 0)
 
@@ -143,6 +142,13 @@ def main():
     fmt, ranks, nops = imported(pfsim, out)
     check(fmt == "mdtest-perop" and ranks == 3 and nops == 3 * 4 * 20,
           f"pfsim mdtest: files read back as an mdtest trace ({fmt}, {ranks} ranks, {nops} operations)")
+    # Without -F mdtest also runs its Directory phases, but writes per-op files of the File phases only.
+    out = os.path.join(tmp, "mdtest-dirs")
+    run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2", "-n", "5", "-i", "1", "-u", "--latency-dir", out,
+                "--quiet"])
+    names = sorted(os.listdir(out))
+    check(len(names) == 6 and all(n.startswith("mdtest-perop-File ") for n in names),
+          f"pfsim mdtest without -F: per-op files of the File phases only ({names})")
     r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2", "-n", "5", "-i", "1", "-F", "-u"])
     check("SUMMARY rate (in ops/sec): (of 1 iterations)" in r.stdout, "pfsim mdtest: '(of 1 iterations)' as mdtest prints it")
     rows = re.findall(r"^   ((?:File|Tree|Directory) \w+)\s+([\d.]+)", r.stdout, re.M)
@@ -154,6 +160,24 @@ def main():
                     "mdtest", "--latency-dir", os.path.join(tmp, "refused")], expect_rc=2)
     check(r.returncode == 2 and "--output-format mdtest" in r.stderr and not os.path.exists(os.path.join(tmp, "refused")),
           "mdtest format for a md-real-io trace: exit 2, nothing written")
+
+    # ... and so are md-real-io/md-workbench formats for an mdtest trace (its phases are not theirs).
+    for fmt in ("mdreal2017", "mdworkbench"):
+        r = run(pfsim, ["replay", os.path.join(DATA, "mdtest"), "--platform", PLATFORM, "--output-format", fmt,
+                        "--latency-dir", os.path.join(tmp, "refused-" + fmt)], expect_rc=2)
+        check(r.returncode == 2 and "--output-format mdtest" in r.stderr and
+              not os.path.exists(os.path.join(tmp, "refused-" + fmt)), f"{fmt} format for an mdtest trace: exit 2")
+
+    # A trace with every rank's latencies (md-real-io 2017) gives every rank's in md-workbench form (-all files),
+    # without --latency-all; files named as md-workbench --latency-all names them, and read back as such.
+    out = os.path.join(tmp, "mdreal-as-mdw")
+    run(pfsim, ["replay", os.path.join(DATA, "md-real-io-2017"), "--platform", PLATFORM, "--ranks", "3",
+                "--output-format", "mdworkbench", "--latency-dir", out, "--quiet"])
+    names = sorted(os.listdir(out))
+    check(names and all(n.endswith("-all.csv") for n in names),
+          f"md-real-io 2017 trace in md-workbench form: every rank's -all files ({names[:3]}...)")
+    fmt, ranks, _ = imported(pfsim, out)
+    check(fmt == "md-workbench-all" and ranks == 3, f"md-real-io 2017 as md-workbench: read back ({fmt}, {ranks} ranks)")
 
     # --no-samples: the results JSON's percentiles come from constant-memory histograms; they must agree with the
     # exact nearest-rank percentiles of the same run within the histogram's resolution (0.14%), counts exactly.

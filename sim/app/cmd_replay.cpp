@@ -60,7 +60,7 @@ const std::vector<OptSpec> kCommonOpts{
     {"--output-format", true, "F mdreal2017|mdworkbench|mdtest: phase lines and latency files of that tool "
                               "(default: the trace's own; md-workbench for mdworkbench)"},
     {"--latency-all", false, "md-workbench format: one <op>-all.csv of every rank instead of rank 0's files "
-                             "(default for a trace recorded with --latency-all)"},
+                             "(the default unless the trace holds rank 0's latencies only, as an -L trace does)"},
     {"--no-samples", false, "keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway); --out then has per-RPC percentiles only, from histograms of constant size (within 0.14%); not with --latency-dir, nor with md-workbench phase lines (add --quiet or --output-format mdreal2017), and md-real-io lines lose 'max'"},
     {"--no-dataset-ops", false, "leave out md-workbench's mkdir/rmdir of the data sets"},
     {"--time-limit", true, "T simulated time (e.g. 600s) after which an unfinished run stops with an error"},
@@ -222,6 +222,13 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   if (format == ReportFormat::Mdtest && tr->format != "mdtest-perop")
     throw std::invalid_argument("--output-format mdtest: only for mdtest traces (their phases are mdtest's); this is a " +
                                 tr->format + " workload, use mdreal2017 or mdworkbench");
+  // mdtest's phases (File creation, File stat, ...) are not md-real-io or md-workbench phases: their lines would
+  // carry names with spaces, and their latency files names neither tool (nor pfsim's importer) reads.
+  if (format != ReportFormat::Mdtest && tr->format == "mdtest-perop")
+    throw std::invalid_argument(std::string("--output-format ") + report_format_name(format) +
+                                ": an mdtest trace's phases (File creation, File stat, File read, File removal) are "
+                                "not " + (format == ReportFormat::MdReal2017 ? "md-real-io" : "md-workbench") +
+                                " phases; use --output-format mdtest (the default for an mdtest trace)");
   inputs["output_format"] = report_format_name(format);
   inputs["set"] = a.sets;                // already applied in "platform"
   inputs["simgrid_args"] = a.simgrid;    // --cfg/--log passed to SimGrid (they can change results)
@@ -269,8 +276,10 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         write_mdreal_latency_files(lat_dir, opt(a, "--latency-prefix", "mdreal"), phases, w.ranks());
         break;
       case ReportFormat::MdWorkbench:
+        // A trace with every rank's latencies (md-real-io 2017, --latency-all, mdtest) gives every rank's back;
+        // an -L trace (rank 0 only) gives rank 0's files, as md-workbench -L does.
         write_mdworkbench_latency_files(lat_dir, opt(a, "--latency-prefix", "lat"), phases,
-                                        flag(a, "--latency-all") || tr->format == "md-workbench-all");
+                                        flag(a, "--latency-all") || tr->format != "md-workbench-rank0");
         break;
       case ReportFormat::Mdtest:
         write_mdtest_latency_files(lat_dir, opt(a, "--latency-prefix", "mdtest-perop"), phases, w.ranks(),

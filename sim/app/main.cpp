@@ -104,7 +104,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-i", true, "ITERATIONS"},
         {"--out", true, "FILE results JSON; its directory must exist"},
         {"--latency-dir", true, "DIR mdtest --savePerOpDataCSV files: <prefix>-<phase>-<rank %05d>.csv, one row "
-                                "per operation, last iteration"},
+                                "per operation, last iteration, File phases only (as mdtest 4.1)"},
         {"--latency-prefix", true, "NAME prefix of the latency files (default mdtest-perop)"}}},
       {"metabench",
        {{"--ranks", true, "N MPI ranks"},

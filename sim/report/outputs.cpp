@@ -204,8 +204,8 @@ void write_mdtest_perop_files(const std::string& dir, const std::string& prefix,
   for (size_t i = 0; i < records.phases.size(); ++i)
     last[records.phases[i].name] = i;
   for (const auto& [name, pi] : last) {
-    if (name.rfind("Tree ", 0) == 0)
-      continue;  // mdtest keeps no per-operation data of the tree phases
+    if (name.rfind("File ", 0) != 0)
+      continue;  // mdtest 4.1 keeps per-operation data of its File phases only (no Directory or Tree files)
     const auto& p = records.phases[pi];
     const size_t k = std::max<size_t>(1, rpcs_per_item[pi]);
     const double size = name.find("stat") != std::string::npos ? 1.0 : object_size_B;
