@@ -121,6 +121,28 @@ def main():
         check(ranks == (3 if all_files else 1) and ops == count_rows(glob.glob(out + "/*.csv")),
               f"md-workbench {run_dir}: simulated files read back ({fmt}, {ranks} ranks, {ops} operations)")
 
+    # --process-reports: after each phase line one line per rank, shaped as md-workbench's own (numbers aside),
+    # whose objects add up to the phase's.
+    def shape(line):
+        return re.sub(r"[\d.]+(e[+-]\d+)?", "N", line)
+    real = open(os.path.join(DATA, "md-workbench-ior", "run1-L-process-reports", "stdout.txt")).read().splitlines()
+    real_rank = {shape(l) for l in real if re.match(r"^\d+: ", l)}
+    r = run(pfsim, ["replay", os.path.join(DATA, "md-workbench-ior", "run1-L-process-reports"), "--platform", PLATFORM,
+                    "--ranks", "3", "--process-reports"])
+    out_lines = r.stdout.splitlines()
+    heads = [i for i, l in enumerate(out_lines) if " process max:" in l and not re.match(r"^\d+: ", l)]
+    ok = len(heads) == 4
+    for i in heads:
+        ranks_lines = out_lines[i + 1:i + 4]
+        ok &= [l.split(":")[0] for l in ranks_lines] == ["0", "1", "2"]
+        ok &= all(shape(l) in real_rank for l in ranks_lines)
+        total = int(re.search(r"objects:(\d+)", out_lines[i]).group(1))
+        ok &= sum(int(re.search(r"objects:(\d+)", l).group(1)) for l in ranks_lines) == total
+    check(ok, "md-workbench --process-reports: per-rank lines shaped as md-workbench's, objects add up")
+    r = run(pfsim, ["replay", os.path.join(DATA, "md-real-io-2017"), "--platform", PLATFORM, "--process-reports"],
+            expect_rc=2)
+    check(r.returncode == 2 and "--process-reports" in r.stderr, "--process-reports with md-real-io lines: exit 2")
+
     # mdtest: SUMMARY table and --savePerOpDataCSV files.
     out = os.path.join(tmp, "mdtest")
     r = run(pfsim, ["replay", os.path.join(DATA, "mdtest"), "--platform", PLATFORM, "--ranks", "3",

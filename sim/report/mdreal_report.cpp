@@ -225,52 +225,43 @@ std::string latency_body(const std::vector<MdrealPhase::Sample>& samples, int op
 
 }  // namespace
 
-std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks)
+namespace {
+
+// The part of a phase line after "process max:...": rates, counts, op-max and the per-kind statistics, of the
+// whole phase (rank < 0) or of one rank (objects, data sets, operations and bytes are that rank's share: every
+// md-workbench rank does the same work).
+std::string mdworkbench_line_tail(const MdrealPhase& p, int ranks, int rank, double time_s)
 {
-  const double t = p.time_s > 0 ? p.time_s : 1e-12;
-  auto rt = rank_times(p, ranks);
-  double mn = *std::min_element(rt.begin(), rt.end());
-  double mx = *std::max_element(rt.begin(), rt.end());
-  double mean = 0;
-  for (double x : rt)
-    mean += x;
-  mean /= static_cast<double>(rt.size());
-  double var = 0;
-  for (double x : rt)
-    var += (x - mean) * (x - mean);
-  double sd = rt.size() > 1 ? std::sqrt(var / static_cast<double>(rt.size() - 1)) : 0.0;
+  const double t = time_s > 0 ? time_s : 1e-12;
+  const double share = rank < 0 ? 1.0 : 1.0 / std::max(ranks, 1);
+  const auto objects = static_cast<unsigned long long>(std::llround(static_cast<double>(p.objects) * share));
+  const auto dsets = static_cast<unsigned long long>(std::llround(static_cast<double>(p.dsets) * share));
+  const double operations = static_cast<double>(p.operations) * share;
   std::array<std::vector<float>, trace::kTraceOpCount> by_kind;
   double op_max = 0;
   for (const auto& s : p.samples) {
+    if (rank >= 0 && static_cast<int>(s.rank) != rank)
+      continue;
     by_kind[s.op].push_back(s.runtime_s);
     op_max = std::max(op_max, static_cast<double>(s.runtime_s));
   }
-  const double mib = p.bytes / 1048576.0 / t;
+  const double mib = p.bytes * share / 1048576.0 / t;
   std::ostringstream o;
   char buf[512];
-  std::string name = p.kind == PhaseKind::Precreate   ? "precreate"
-                     : p.kind == PhaseKind::Benchmark ? "benchmark"
-                     : p.kind == PhaseKind::Cleanup   ? "cleanup"
-                                                      : p.name;
-  std::snprintf(buf, sizeof buf, "%s process max:%.2fs min:%.2fs mean: %.2fs balance:%.1f stddev:%.1f ", name.c_str(),
-                p.time_s, mn, mean, mx > 0 ? mn / mx * 100.0 : 100.0, sd);
-  o << buf;
-  const auto objects = static_cast<unsigned long long>(p.objects);
-  const auto dsets = static_cast<unsigned long long>(p.dsets);
   switch (p.kind) {
     case PhaseKind::Precreate:
       std::snprintf(buf, sizeof buf, "rate:%.1f iops/s dsets: %llu objects:%llu rate:%.3f dset/s rate:%.1f obj/s tp:%.1f MiB/s op-max:%.4es",
-                    static_cast<double>(p.objects + p.dsets) / t, dsets, objects, static_cast<double>(p.dsets) / t,
-                    static_cast<double>(p.objects) / t, mib, op_max);
+                    static_cast<double>(objects + dsets) / t, dsets, objects, static_cast<double>(dsets) / t,
+                    static_cast<double>(objects) / t, mib, op_max);
       break;
     case PhaseKind::Cleanup:
       std::snprintf(buf, sizeof buf, "rate:%.1f iops/s objects:%llu dsets: %llu rate:%.1f obj/s rate:%.3f dset/s op-max:%.4es",
-                    static_cast<double>(p.objects + p.dsets) / t, objects, dsets, static_cast<double>(p.objects) / t,
-                    static_cast<double>(p.dsets) / t, op_max);
+                    static_cast<double>(objects + dsets) / t, objects, dsets, static_cast<double>(objects) / t,
+                    static_cast<double>(dsets) / t, op_max);
       break;
     default:
       std::snprintf(buf, sizeof buf, "rate:%.1f iops/s objects:%llu rate:%.1f obj/s tp:%.1f MiB/s op-max:%.4es",
-                    static_cast<double>(p.operations) / t, objects, static_cast<double>(p.objects) / t, mib, op_max);
+                    operations / t, objects, static_cast<double>(objects) / t, mib, op_max);
       break;
   }
   o << buf << " (0 errs)";
@@ -284,6 +275,48 @@ std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks)
     o << buf;
   }
   return o.str();
+}
+
+std::string workbench_phase_name(const MdrealPhase& p)
+{
+  return p.kind == PhaseKind::Precreate   ? "precreate"
+         : p.kind == PhaseKind::Benchmark ? "benchmark"
+         : p.kind == PhaseKind::Cleanup   ? "cleanup"
+                                          : p.name;
+}
+
+}  // namespace
+
+std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks)
+{
+  auto rt = rank_times(p, ranks);
+  double mn = *std::min_element(rt.begin(), rt.end());
+  double mx = *std::max_element(rt.begin(), rt.end());
+  double mean = 0;
+  for (double x : rt)
+    mean += x;
+  mean /= static_cast<double>(rt.size());
+  double var = 0;
+  for (double x : rt)
+    var += (x - mean) * (x - mean);
+  double sd = rt.size() > 1 ? std::sqrt(var / static_cast<double>(rt.size() - 1)) : 0.0;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s process max:%.2fs min:%.2fs mean: %.2fs balance:%.1f stddev:%.1f ",
+                workbench_phase_name(p).c_str(), p.time_s, mn, mean, mx > 0 ? mn / mx * 100.0 : 100.0, sd);
+  return buf + mdworkbench_line_tail(p, ranks, -1, p.time_s);
+}
+
+std::string mdworkbench_rank_lines(const MdrealPhase& p, int ranks)
+{
+  auto rt = rank_times(p, ranks);
+  std::string out;
+  char buf[128];
+  for (int r = 0; r < ranks; ++r) {
+    const double t = rt[static_cast<size_t>(r)];
+    std::snprintf(buf, sizeof buf, "%d: %s process max:%.2fs ", r, workbench_phase_name(p).c_str(), t);
+    out += buf + mdworkbench_line_tail(p, ranks, r, t) + "\n";
+  }
+  return out;
 }
 
 void write_mdworkbench_latency_files(const std::string& dir, const std::string& prefix,

@@ -63,6 +63,9 @@ ReportFormat report_format_of_trace(const std::string& trace_format);
 // (max, min, mean, balance = min/max x 100, sample stddev), rates, throughput, op-max and, per operation kind,
 // (min, q1, median, q3, q90, q99, max) with md-workbench's quantile rule.
 std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks);
+// md-workbench --process-reports: one line per rank after the phase line ("0: precreate process max:0.01s
+// rate:... (0 errs) create(...)"), each with that rank's time, rates and operation statistics (needs samples).
+std::string mdworkbench_rank_lines(const MdrealPhase& p, int ranks);
 
 // md-workbench latency files: <dir>/<prefix>-0.00-<iter>-<op>.csv of rank 0, or with all_ranks
 // <prefix>-0.00-<iter>-<op>-all.csv with every rank's rows concatenated in rank order (no rank column).
