@@ -85,6 +85,10 @@ expect_error bad-unit "$tmp/bad-unit.json" "network.client_link.latency" "parsec
   metabench --platform "$tmp/bad-unit.json" --ranks 4 --files 100
 expect_error bad-set "mds.threds" -- \
   metabench --platform "$good_platform" --set mds.threds.max=64 --ranks 4 --files 100
+# CPU partitions split the thread totals: fewer threads than partitions is refused, not silently raised.
+expect_error partitions-above-threads "mds.mechanisms.partitions.count" "mds.threads.max (4)" -- \
+  metabench --platform "$good_platform" --set mds.threads.min=2 --set mds.threads.max=4 \
+  --set mds.mechanisms.partitions.enabled=true --set mds.mechanisms.partitions.count=12 --ranks 4 --files 100
 # An override that makes a field beside it wrong is named (the file alone is valid): here a law's slope key.
 expect_error set-makes-sibling-wrong "--set clients.load_delay.per_op.stat.population=md_ops_in_flight" \
   "per_active_rank" -- \

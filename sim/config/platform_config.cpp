@@ -1,5 +1,7 @@
 #include "config/platform_config.hpp"
 
+#include <algorithm>
+
 #include "config/reader.hpp"
 
 namespace pfsim::config {
@@ -301,6 +303,11 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       mc.partitions.count = static_cast<int>(r.integer("count", 1, 1, 1024));
       if (mc.partitions.enabled && mc.cores % mc.partitions.count != 0)
         r.fail("count", "expected a divisor of mds.cores (" + std::to_string(mc.cores) + ")");
+      // The thread totals are split over the partitions: each needs one thread of each pool.
+      if (mc.partitions.enabled && std::min(mc.threads.max, mc.readpage_threads.max) < mc.partitions.count)
+        r.fail("count", "expected at most mds.threads.max (" + std::to_string(mc.threads.max) +
+                            ") and mds.readpage_threads.max (" + std::to_string(mc.readpage_threads.max) +
+                            ") partitions: the thread totals are split over the partitions, one thread each at least");
       r.finish();
     }
     mech.finish();

@@ -27,6 +27,8 @@ void RunContext::arrive(int phase)
 
 ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int ranks)
     : ctx_(ctx), node_(node), first_rank_(first_rank), ranks_(static_cast<size_t>(ranks)),
+      in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
+      mod_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       rng_state_(ctx.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(node) * 0xD1B54A32D192ED03ULL + 1)
 {
   const auto& ld = ctx.platform.clients.load_delay;
@@ -208,14 +210,20 @@ void ClientNode::begin_op(uint32_t r)
     try_send(r);
 }
 
+size_t ClientNode::target_of(const OpRequest& op) const
+{
+  // The same choice as transmit(): a metadata RPC goes to the MDS of its directory, a data RPC to the node's OSS.
+  return is_data(op.op) ? ctx_.mds_hosts.size() + static_cast<size_t>(node_) % ctx_.oss_hosts.size()
+                        : op.dir % ctx_.mds_hosts.size();
+}
+
 bool ClientNode::slot_free(const RankState& s) const
 {
   const auto& c = ctx_.platform.clients;
-  if (is_data(s.op.op))
-    return data_in_flight_ < c.max_rpcs_in_flight;
-  if (md_in_flight_ >= c.max_rpcs_in_flight)
+  const size_t t = target_of(s.op);
+  if (in_flight_per_target_[t] >= c.max_rpcs_in_flight)
     return false;
-  return !is_update(s.op.op) || mod_in_flight_ < c.max_mod_rpcs_in_flight;
+  return is_data(s.op.op) || !is_update(s.op.op) || mod_in_flight_per_target_[t] < c.max_mod_rpcs_in_flight;
 }
 
 void ClientNode::try_send(uint32_t r)
@@ -229,13 +237,10 @@ void ClientNode::try_send(uint32_t r)
 void ClientNode::send(uint32_t r)
 {
   auto& s = ranks_[r];
-  if (is_data(s.op.op)) {
-    data_in_flight_++;
-  } else {
-    md_in_flight_++;
-    if (is_update(s.op.op))
-      mod_in_flight_++;
-  }
+  const size_t t = target_of(s.op);
+  in_flight_per_target_[t]++;
+  if (!is_data(s.op.op) && is_update(s.op.op))
+    mod_in_flight_per_target_[t]++;
   auto* q = new Request();
   q->node = static_cast<uint32_t>(node_);
   q->local_rank = r;
@@ -311,13 +316,10 @@ void ClientNode::complete(uint32_t r)
   auto& s = ranks_[r];
   delete s.outstanding;
   s.outstanding = nullptr;
-  if (is_data(s.op.op)) {
-    data_in_flight_--;
-  } else {
-    md_in_flight_--;
-    if (is_update(s.op.op))
-      mod_in_flight_--;
-  }
+  const size_t t = target_of(s.op);
+  in_flight_per_target_[t]--;
+  if (!is_data(s.op.op) && is_update(s.op.op))
+    mod_in_flight_per_target_[t]--;
   double now = sg4::Engine::get_clock();
   auto& ph = ctx_.records.phases[phase_];
   float runtime = static_cast<float>(now - s.op_start_s);

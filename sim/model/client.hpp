@@ -100,9 +100,11 @@ private:
   std::deque<uint32_t> waiting_;  // ranks waiting for an RPC slot, FIFO
   std::vector<InFlight> in_flight_;
   std::vector<simgrid::s4u::CommPtr> wait_set_;
-  int md_in_flight_ = 0;
-  int mod_in_flight_ = 0;
-  int data_in_flight_ = 0;
+  // RPCs in flight per target, as Lustre counts them per MDC / OSC (one per client and MDT / OST): index
+  // target_of(op), metadata targets first (the MDSes), then the data targets (the OSSes).
+  size_t target_of(const OpRequest& op) const;
+  std::vector<int> in_flight_per_target_;
+  std::vector<int> mod_in_flight_per_target_;  // modifying metadata RPCs (max_mod_rpcs_in_flight), MDS only
   int phase_ = 0;
   int done_ranks_ = 0;
   bool finished_ = false;

@@ -142,6 +142,33 @@ TEST_CASE("max_mod_rpcs_in_flight=4 lets one node create four times per round tr
   CHECK(r.rate_per_s == Approx(4 / create_rpc_s()).epsilon(0.02));
 }
 
+TEST_CASE("RPC slots are per target: a node's one modifying slot per MDS doubles with two MDSes", "[dirlock][clients]")
+{
+  // Lustre counts max_(mod_)rpcs_in_flight per MDC, i.e. per client and MDT. With two MDSes (directories spread
+  // by id) the 16 ranks of one node have one modifying slot at each: 2 / RTT. One slot per node would keep
+  // 1 / RTT, which this test rejects (-50%).
+  const uint64_t files = 8000;  // ~1 s
+  auto p = lock_platform(1);
+  p["mds"]["count"] = 2;
+  auto r = run_creates(p, 16, 16, files, "unique");
+  INFO("create rate " << r.rate_per_s << "/s, 2/RTT " << 2 / create_rpc_s() << "/s");
+  CHECK(r.rate_per_s == Approx(2 / create_rpc_s()).epsilon(0.02));
+  CHECK(r.rate_per_s <= 2 / create_rpc_s() * (1 + 1e-6));
+}
+
+TEST_CASE("a shared directory of one rank does not lock: the same run as a unique directory", "[dirlock]")
+{
+  // Only directories that several ranks update serialise; with one rank the hold (100 us, 27% of a create's
+  // round trip) would otherwise lengthen every create.
+  // One run per process (SimGrid): compared with the unique directory's closed form, 1 / cycle.
+  const uint64_t files = 2000;
+  auto shared = run_creates(lock_platform(4096), 1, 1, files, "shared");
+  const double cycle_s = kCreateOverhead_s + create_rpc_s() + kCloseOverhead_s + close_rpc_s();
+  INFO("shared " << shared.rate_per_s << "/s, 1/cycle " << 1 / cycle_s << "/s, with the hold "
+                 << 1 / (cycle_s + kHold_s) << "/s");
+  CHECK(shared.rate_per_s == Approx(1 / cycle_s).epsilon(0.005));
+}
+
 // Mechanism (h), mechanisms.serial_section: one MDT-wide lock held for hold.<op> by every update of that
 // kind, in unique directories too, and nested inside the parent directory's lock where there is one.
 namespace {

@@ -222,6 +222,27 @@ ClosedLoop run_closed_loop(int ranks, int c, double S, const std::string& distri
 
 }  // namespace
 
+TEST_CASE("CPU partitions split the thread total: 6 threads over 4 partitions", "[queueing][partitions]")
+{
+  // 8 cores in 4 partitions of 2, threads min = max = 6: partitions get 2, 2, 1, 1 threads. Clients are bound
+  // to partitions (node mod 4, one rank per node), so each partition serves a quarter of the stats, and the
+  // phase ends when the one-thread partitions finish theirs at 1 / S: X = 4 / S. Giving every partition
+  // ceil(6 / 4) = 2 threads (8 in all, more than configured) would end at 8 / S.
+  const double S = 200e-6;
+  auto p = mds_platform(8, S, "deterministic");
+  p["mds"]["threads"] = {{"min", 6}, {"max", 6}};
+  p["mds"]["readpage_threads"] = {{"min", 4}, {"max", 4}};
+  p["mds"]["mechanisms"] = {{"partitions", {{"enabled", true}, {"count", 4}}}};
+  const uint64_t files = 20000;  // 1 s at 4 / S
+  auto rec = run_stats(p, 400, files);
+  const auto& ph = rec.phases.at(0);
+  const double x = files / (ph.end_s - ph.start_s);
+  INFO("X " << x << "/s, 4/S " << 4 / S << "/s, threads started " << rec.servers.at(0).threads_started);
+  CHECK(rec.servers.at(0).threads_started == 6 + 4);  // the main and the readpage totals, no more
+  // 3%: one round trip at each end of a 1 s phase.
+  CHECK(x == Approx(4 / S).epsilon(0.03));
+}
+
 TEST_CASE("closed loop below the pool size runs at N / R0", "[queueing][closed]")
 {
   // N = 4 ranks, c = 16 threads: nobody ever queues, every stat takes exactly R0.

@@ -12,6 +12,14 @@ namespace sg4 = simgrid::s4u;
 
 namespace pfsim {
 
+namespace {
+// Partition p's share of `total` threads split over n partitions: total / n, one more for the first total % n.
+int share_of(int total, int n, int p)
+{
+  return total / n + (p < total % n ? 1 : 0);
+}
+}  // namespace
+
 ReplySender::ReplySender(const ReplyRoute& route, sg4::Host* host, std::string name, int senders) : route_(route)
 {
   for (int i = 0; i < senders; ++i)
@@ -188,8 +196,10 @@ MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, s
   parts_.resize(nparts);
   rdpg_.resize(nparts);
   for (int p = 0; p < nparts; ++p) {
-    parts_[p].max_threads = std::max(1, (cfg_.threads.max + nparts - 1) / nparts);
-    rdpg_[p].max_threads = std::max(1, (cfg_.readpage_threads.max + nparts - 1) / nparts);
+    // The configured totals are split over the partitions (the first max % n get one more), so that partitions
+    // on never add threads; the configuration asks for at least one per partition.
+    parts_[p].max_threads = std::max(1, share_of(cfg_.threads.max, nparts, p));
+    rdpg_[p].max_threads = std::max(1, share_of(cfg_.readpage_threads.max, nparts, p));
     parts_[p].cores = std::make_shared<CorePool>(std::max(1, cfg_.cores / nparts), preempt);
     for (int n = p; n < client_nodes; n += nparts)
       parts_[p].clients++;
@@ -202,10 +212,10 @@ void MdsServer::start()
   journal_.start(host_);
   int nparts = static_cast<int>(parts_.size());
   for (int p = 0; p < nparts; ++p) {
-    int initial = std::min(parts_[p].max_threads, std::max(1, (cfg_.threads.min + nparts - 1) / nparts));
+    int initial = std::min(parts_[p].max_threads, std::max(1, share_of(cfg_.threads.min, nparts, p)));
     for (int t = 0; t < initial; ++t)
       start_thread(p, false);
-    initial = std::min(rdpg_[p].max_threads, std::max(1, (cfg_.readpage_threads.min + nparts - 1) / nparts));
+    initial = std::min(rdpg_[p].max_threads, std::max(1, share_of(cfg_.readpage_threads.min, nparts, p)));
     for (int t = 0; t < initial; ++t)
       start_thread(p, true);
   }

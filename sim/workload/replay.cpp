@@ -222,7 +222,7 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   if (c.item < pre || c.item - pre >= n) {  // data-set directory in the shared root directory
     out.op = ph.kind == PhaseKind::Precreate ? Op::Mkdir : Op::Rmdir;
     out.dir = root_dir;
-    out.shared_dir = true;
+    out.shared_dir = ranks_ > 1;  // a directory locks only when several ranks update it
     ++c.item;
     return true;
   }

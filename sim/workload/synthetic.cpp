@@ -59,10 +59,11 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
   out.bytes = ph.item_bytes[c.step];
   out.begins = c.step == 0;
   out.metadata = std::find(ph.item_ops.begin(), ph.item_ops.end(), Op::Read) == ph.item_ops.end();
-  out.shared_dir = !p_.unique_dir;
+  // Only a directory that several ranks update locks (mds.dir_lock): one rank alone is a unique directory.
+  out.shared_dir = !p_.unique_dir && p_.ranks > 1;
   out.dir = p_.unique_dir ? static_cast<uint32_t>(rank) : static_cast<uint32_t>(p_.ranks);
   if (ph.tree) {  // the tree's top directory is made in the base directory that all ranks share
-    out.shared_dir = true;
+    out.shared_dir = p_.ranks > 1;
     out.dir = static_cast<uint32_t>(p_.ranks) + 1;
   }
   out.think_s = p_.think_s;
