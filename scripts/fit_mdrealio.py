@@ -585,8 +585,8 @@ def main():
         "network": {
             "model": "CM02",
             "crosstraffic": False,
-            "client_link": {"bandwidth": f"{FDR_BPS:.4g}", "latency": us(net_latency_s)},
-            "server_link": {"bandwidth": f"{FDR_BPS:.4g}", "latency": us(net_latency_s)},
+            "client_link": {"bandwidth": f"{FDR_BPS:.4g}Bps", "latency": us(net_latency_s)},
+            "server_link": {"bandwidth": f"{FDR_BPS:.4g}Bps", "latency": us(net_latency_s)},
         },
         "clients": {
             "ranks_per_node": a.ranks_per_node,
@@ -615,7 +615,7 @@ def main():
             "count": 64,
             "threads": 32,
             "rpc_service": "0us",
-            "disk_read": f"{disk_read_Bps:.6g}",
+            "disk_read": f"{disk_read_Bps:.6g}Bps",
             "disk_write": "1GBps",
         },
     }

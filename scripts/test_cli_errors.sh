@@ -214,6 +214,50 @@ expect_error credits-below-logged "mds.journal.credits.create" "at least the blo
   --set mds.journal.credits.enabled=true --set mds.journal.credits.create=1
 expect_error unknown-command "frob" -- \
   frob --platform "$good_platform"
+# SimGrid's Constant network model has no links: refused (SimGrid aborted the run with SIGABRT, exit 134).
+expect_error network-model-constant "--set network.model=Constant" "network.model" "\"CM02\", \"LV08\"" -- \
+  metabench --platform "$good_platform" --ranks 16 --files 200 --set network.model=Constant
+# Durations above 1e9 s and sizes above 1e15 B are out of range (such runs hung, even with --time-limit).
+expect_error huge-service-time "mds.service.stat" "out of range" "1e9 s" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set mds.service.stat=1e20s --time-limit 600s
+expect_error huge-latency "network.client_link.latency" "out of range" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set network.client_link.latency=1e20
+expect_error huge-request-size "clients.request_size" "out of range" "1 PB" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set clients.request_size=1e20B
+# A JSON number beyond a double's range names the file or the --set and the field (it was exit 1 with the JSON
+# library's own message).
+printf '{"name": "big",\n "mds": {"cores": 1e400}}\n' >"$tmp/huge-number.json"
+expect_error platform-number-overflow "$tmp/huge-number.json" "mds.cores" "line 2" "out of range" -- \
+  metabench --platform "$tmp/huge-number.json" --ranks 4 --files 100
+printf '{"generator": "metabench", "ranks": 4, "think_time": 1e400, "metabench": {"files": 100}}\n' \
+  >"$tmp/huge-think.json"
+expect_error workload-number-overflow "$tmp/huge-think.json" "think_time" "out of range" -- \
+  run --platform "$good_platform" --workload "$tmp/huge-think.json"
+expect_error set-number-overflow "--set mds.service={\"stat\":1e400}" "mds.service.stat" "out of range" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set 'mds.service={"stat":1e400}'
+expect_error duration-number-overflow "mds.service.stat" "the number in \"1e400us\" is out of range" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set 'mds.service.stat="1e400us"'
+# A quoted number without a unit is refused (it was read in seconds / bytes).
+expect_error set-quoted-number-no-unit "clients.rpc_overhead" "with a unit" "\"24us\"" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set 'clients.rpc_overhead="20"'
+# Per-operation settings that never take effect (the exclusive directory-lock hold: updates only).
+expect_error dir-lock-hold-stat "mds.dir_lock.hold.stat" "updating operations" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set mds.dir_lock.hold.stat=1ms
+# The default journal credits are checked against the transaction limit as explicit ones are.
+expect_error credits-default-above-limit "mds.journal.credits.enabled" "default credits" "0 whole credits" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set mds.journal.enabled=true \
+  --set mds.journal.block_size=2MiB --set mds.journal.capacity=1MiB --set 'mds.journal.credits={"enabled":true}'
+# The --set named is the one that set the field at fault, not an earlier one beside it.
+expect_error set-blames-its-field "--set mds.journal.capacity=0:" "mds.journal.capacity" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set mds.journal.enabled=true \
+  --set mds.journal.capacity=0
+expect_error set-blames-its-field-2 "--set mds.threads.min=0:" "mds.threads.min" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set mds.threads.max=0 --set mds.threads.min=0
+# A workload's ranks_per_node is at least 1 as on the command line (0 was replaced by the platform default).
+printf '{"generator": "metabench", "ranks": 4, "ranks_per_node": 0, "metabench": {"files": 100}}\n' \
+  >"$tmp/rpn-zero.json"
+expect_error workload-ranks-per-node-zero "$tmp/rpn-zero.json" "ranks_per_node" "[1, 4096]" -- \
+  run --platform "$good_platform" --workload "$tmp/rpn-zero.json"
 
 # --out onto something that is not a regular file, or into a missing directory: refused before the run
 # (exit 2), and the FIFO is left as it was.
@@ -237,6 +281,21 @@ if [ "$rc" -eq 1 ] && [ ! -e "$tmp/fail.csv" ] && grep -q "timed out 101 times" 
   echo "ok   failing sweep point: exit 1, no CSV"
 else
   echo "FAIL failing sweep point: exit $rc (124 = still running after 60 s)"
+  failures=$((failures + 1))
+fi
+
+# A sweep's FILE.json records the workload as given (its own rank count), the points' ranks in "ranks".
+printf '{"generator": "metabench", "ranks": 16, "metabench": {"files": 64}}\n' >"$tmp/sweep16.json"
+"$pfsim" sweep --platform "$good_platform" --workload "$tmp/sweep16.json" --ranks 1,2 --csv "$tmp/sweep16.csv" \
+  --quiet >/dev/null 2>"$tmp/sweep16.err"
+rc=$?
+if [ "$rc" -eq 0 ] && python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+sys.exit(0 if m["workload"]["ranks"] == 16 and m["ranks"] == [1, 2] else 1)' "$tmp/sweep16.csv.json"; then
+  echo "ok   sweep-json-workload-as-given: workload.ranks 16, ranks [1, 2]"
+else
+  echo "FAIL sweep-json-workload-as-given: exit $rc, $(cat "$tmp/sweep16.err")"
   failures=$((failures + 1))
 fi
 

@@ -56,15 +56,15 @@ inline long long parse_int_option(const std::string& option, const std::string& 
                               std::to_string(max) + "], got \"" + text + "\"");
 }
 
-// --time-limit T (simulated time, any duration unit; "" = no limit): a positive duration or invalid_argument
-// naming the option (exit status 2).
+// --time-limit T (simulated time, any duration unit or a bare number of seconds, at most 1e9 s; "" = no limit): a
+// positive duration or invalid_argument naming the option (exit status 2).
 inline double time_limit_s(const std::string& text)
 {
   if (text.empty())
     return 0;
   double t = 0;
   try {
-    t = units::parse_duration_s(text);
+    t = units::parse_duration_s(text, true);  // a bare number is seconds
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("--time-limit: ") + e.what());
   }

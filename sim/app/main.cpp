@@ -463,13 +463,17 @@ int cmd_sweep(const Cli& c)
   pfsim::write_file_atomic(csv, out.str());
   // The sweep's effective configuration (defaults filled in) beside the CSV: platform, workload, seed, and
   // every point's phases, so a CSV is never separated from what produced it.
+  // The workload is recorded as given (its own rank count); each point's ranks are in "ranks" and its "run".
   nlohmann::json meta = nlohmann::json::object();
   nlohmann::json pts = nlohmann::json::array();
   for (int r : ranks) {
     auto j = pfsim::config::load_json_file(point_file(r));
     if (meta.empty())
-      meta = {{"pfsim_version", j["pfsim_version"]}, {"seed", j["seed"]},     {"inputs", j["inputs"]},
-              {"platform", j["platform"]},           {"workload", j["workload"]}};
+      meta = {{"pfsim_version", j["pfsim_version"]},
+              {"seed", j["seed"]},
+              {"inputs", j["inputs"]},
+              {"platform", j["platform"]},
+              {"workload", pfsim::SyntheticWorkload(spec.params).describe()}};
     pts.push_back({{"run", j["run"]}, {"phases", j["phases"]}, {"servers", j["servers"]}});
   }
   meta["ranks"] = ranks;

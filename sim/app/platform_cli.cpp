@@ -47,7 +47,7 @@ nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets
     nlohmann::json v;
     const bool structured = value.front() == '{' || value.front() == '[';
     if (structured) {
-      v = config::parse_json_strict(value, "--set " + s);  // an object or list must be valid JSON
+      v = config::parse_json_strict(value, "--set " + s, path);  // an object or list must be valid JSON
     } else {
       try {
         v = nlohmann::json::parse(value);
@@ -66,18 +66,25 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
   try {
     return config::parse_platform(j, file);
   } catch (const config::ConfigError& e) {
-    // Name the --set override when it is the field at fault, inside it, or a field beside it (a value that
-    // the override made inconsistent, e.g. a law's slope key after --set of its population).
+    // Name the --set override at fault: the last one (it overrides the earlier ones) whose path is the field or
+    // contains it. Only when none does, one whose path lies inside the field or beside it (a value that the
+    // override made inconsistent, e.g. a law's slope key after --set of its population).
     std::string msg = e.what();
     auto q1 = msg.find('\'');
     auto q2 = q1 == std::string::npos ? q1 : msg.find('\'', q1 + 1);
     if (q2 != std::string::npos) {
       std::string field = msg.substr(q1 + 1, q2 - q1 - 1);
+      auto path_of = [](const std::string& s) { return s.substr(0, s.find('=')); };
+      for (auto it = sets.rbegin(); it != sets.rend(); ++it) {
+        std::string path = path_of(*it);
+        if (field == path || field.rfind(path + ".", 0) == 0)
+          throw config::ConfigError("--set " + *it + ": " + msg);
+      }
       for (const auto& s : sets) {
-        std::string path = s.substr(0, s.find('='));
+        std::string path = path_of(s);
         auto dot = path.rfind('.');
         std::string parent = dot == std::string::npos ? std::string() : path.substr(0, dot + 1);
-        if (field == path || field.rfind(path + ".", 0) == 0 || path.rfind(field + ".", 0) == 0 ||
+        if (path.rfind(field + ".", 0) == 0 ||
             (!parent.empty() && field.rfind(parent, 0) == 0 && field.find('.', parent.size()) == std::string::npos))
           throw config::ConfigError("--set " + s + ": " + msg);
       }

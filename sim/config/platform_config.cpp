@@ -4,6 +4,9 @@
 
 #include "config/reader.hpp"
 
+#include <cmath>
+#include <cstdio>
+
 namespace pfsim::config {
 namespace {
 
@@ -21,6 +24,23 @@ PerOp<double> read_per_op_durations(Reader r, const PerOp<double>& defaults)
   return out;
 }
 
+// A number for a message: 25600, 0.125, 0.00195312 (not std::to_string's 25600.000000).
+std::string short_number(double x)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+// A per-operation setting the model applies to updates only (create, unlink, mkdir, rmdir): a value for another
+// operation could never take effect, so it is refused rather than ignored.
+void require_updates_only(Reader& r, const std::string& table, const PerOp<double>& values, const std::string& what)
+{
+  for (Op op : kAllOps)
+    if (values[op] > 0 && !is_update(op))
+      r.fail(table + "." + op_name(op), "expected only updating operations (create, unlink, mkdir, rmdir) " + what);
+}
+
 nlohmann::json per_op_json(const PerOp<double>& table)
 {
   nlohmann::json j = nlohmann::json::object();
@@ -34,7 +54,7 @@ nlohmann::json credits_json(const JournalConfig& jc)
   nlohmann::json j = {{"enabled", jc.credits_enabled}};
   for (Op op : kAllOps)
     if (jc.credits[op] > 0)
-      j[op_name(op)] = jc.credits[op];
+      j[op_name(op)] = static_cast<long long>(jc.credits[op]);  // whole blocks: read back as an integer
   return j;
 }
 
@@ -93,7 +113,11 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
   p.sources = top.raw("sources");
   {
     Reader n = top.object("network");
-    p.network.model = n.choice("model", p.network.model, {"CM02", "LV08", "Constant"});
+    // SimGrid's "Constant" model has no links, and every pfsim platform is built of links (it aborted the run).
+    if (n.has("model") && n.raw("model") == "Constant")
+      n.fail("model", "\"Constant\" is not supported (SimGrid's Constant model has no links, and pfsim platforms "
+                      "are built of links); expected one of \"CM02\", \"LV08\"");
+    p.network.model = n.choice("model", p.network.model, {"CM02", "LV08"});
     p.network.crosstraffic = n.boolean("crosstraffic", p.network.crosstraffic);
     p.network.client_link = read_link(n.object("client_link"), p.network.client_link);
     p.network.server_link = read_link(n.object("server_link"), p.network.server_link);
@@ -219,12 +243,13 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       mc.journal.credits_enabled = cr.boolean("enabled", mc.journal.credits_enabled);
       const double max_credits = mc.journal.max_transaction_credits();
       const double logged = mc.journal.bytes_per_update_B / mc.journal.block_size_B;  // blocks an update logs
+      // Credits are whole blocks: an update without an entry reserves the blocks it logs, rounded up.
+      const double default_credits = std::ceil(logged);
+      const std::string limit = "the transaction limit capacity / block_size / 4 = " + short_number(max_credits) +
+                                " (" + std::to_string(static_cast<long long>(max_credits)) + " whole credits)";
       if (mc.journal.credits_enabled && !mc.journal.enabled)
         cr.fail("enabled", "journal credits need the journal (mds.journal.enabled true)");
-      if (mc.journal.credits_enabled && logged > max_credits)
-        cr.fail("enabled", "an update logs bytes_per_update / block_size = " + std::to_string(logged) +
-                               " blocks, more than a transaction holds (capacity / block_size / 4 = " +
-                               std::to_string(max_credits) + ")");
+      PerOp<bool> given{};
       for (const auto& key : cr.keys()) {
         if (key == "enabled")
           continue;
@@ -232,19 +257,33 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
         if (!op || !is_update(*op))
           cr.fail(key, "expected an updating operation (create, unlink, mkdir, rmdir) with its credits");
         mc.journal.credits[*op] = static_cast<double>(cr.integer(key, 0, 1000000000));
+        given[*op] = true;
         if (mc.journal.credits_enabled && mc.journal.credits[*op] > max_credits)
-          cr.fail(key, "expected at most the transaction limit capacity / block_size / 4 = " +
-                           std::to_string(static_cast<long long>(max_credits)) + " credits");
+          cr.fail(key, "expected at most " + limit);
         if (mc.journal.credits_enabled && mc.journal.credits[*op] < logged)
           cr.fail(key, "expected at least the blocks one update logs (bytes_per_update / block_size = " +
-                           std::to_string(logged) + ")");
+                           short_number(logged) + ")");
       }
+      // The updates without an entry reserve the default, which has to fit a transaction too; it is filled in,
+      // so the effective configuration shows what every update reserved.
+      std::string defaulted;
+      for (Op op : kAllOps)
+        if (mc.journal.credits_enabled && is_update(op) && !given[op]) {
+          mc.journal.credits[op] = default_credits;
+          defaulted += std::string(defaulted.empty() ? "" : ", ") + op_name(op);
+        }
+      if (!defaulted.empty() && default_credits > max_credits)
+        cr.fail("enabled", "the default credits of " + defaulted + " (the blocks an update logs, bytes_per_update / "
+                           "block_size = " + short_number(logged) + ", rounded up to " +
+                           std::to_string(static_cast<long long>(default_credits)) + ") are more than " + limit);
       cr.finish();
     }
     jr.finish();
     Reader dl = m.object("dir_lock");
     mc.dir_lock.enabled = dl.boolean("enabled", mc.dir_lock.enabled);
     mc.dir_lock.hold_s = read_per_op_durations(dl.object("hold"), mc.dir_lock.hold_s);
+    require_updates_only(dl, "hold", mc.dir_lock.hold_s,
+                         "to hold the directory lock (other operations take it only shared, see lookup_hold)");
     mc.dir_lock.lookup_hold_s = read_per_op_durations(dl.object("lookup_hold"), mc.dir_lock.lookup_hold_s);
     dl.finish();
 
@@ -253,6 +292,8 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       Reader r = mech.object("contention");
       mc.contention.enabled = r.boolean("enabled", false);
       mc.contention.per_busy_thread_s = read_per_op_durations(r.object("per_busy_thread"), {});
+      require_updates_only(r, "per_busy_thread", mc.contention.per_busy_thread_s,
+                           "to pay for other threads busy in updates");
       mc.contention.cross_partition_factor = r.number("cross_partition_factor", 1.0, 0.0, 1.0);
       r.finish();
     }
@@ -291,10 +332,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       Reader r = mech.object("serial_section");
       mc.serial.enabled = r.boolean("enabled", false);
       mc.serial.hold_s = read_per_op_durations(r.object("hold"), {});
-      for (Op op : kAllOps)
-        if (mc.serial.hold_s[op] > 0 && !is_update(op))
-          r.fail("hold." + std::string(op_name(op)),
-                 "expected only updating operations (create, unlink, mkdir, rmdir) to hold the MDT-wide lock");
+      require_updates_only(r, "hold", mc.serial.hold_s, "to hold the MDT-wide lock");
       r.finish();
     }
     {

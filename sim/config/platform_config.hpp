@@ -16,7 +16,8 @@ struct LinkConfig {
 struct NetworkConfig {
   // "model": SimGrid network model. CM02 (default here) is the plain max-min sharing model without the
   // TCP-derived corrections of LV08 (which multiplies latency by ~13.01 and bandwidth by 0.97, fitted for
-  // wide-area TCP); HPC interconnect RPCs are latency-bound and need the latency as measured.
+  // wide-area TCP); HPC interconnect RPCs are latency-bound and need the latency as measured. SimGrid's
+  // "Constant" model is refused: it has no links, and the platform is built of links.
   std::string model = "CM02";
   bool crosstraffic = false;      // "crosstraffic": SimGrid's reverse-direction ack traffic; off = faster
   LinkConfig client_link;         // "client_link": each client node's injection link
@@ -90,7 +91,7 @@ struct ContentionConfig {
   bool enabled = false;
   // "per_busy_thread.<op>": extra CPU per update of this kind for every other thread concurrently inside
   // an update (jbd2 transaction-start and llog catalog locks, cache lines bouncing between sockets), s.
-  // Per operation because operations enter different numbers of contended sections.
+  // Per operation because operations enter different numbers of contended sections. Updates only.
   PerOp<double> per_busy_thread_s;
   // "cross_partition_factor": weight of busy threads of *other* CPU partitions (1 = one shared structure
   // such as the ldiskfs journal; 0 = fully partitioned state).
@@ -165,7 +166,8 @@ struct JournalConfig {
   // mdd_pdo_write_lock) and reserves "<op>" credits (blocks) in the running transaction until it ends; a
   // transaction holds at most capacity / block_size / 4 credits (jbd2 j_max_transaction_buffers), used
   // blocks plus the reservations of open handles. A handle that does not fit requests a commit and waits
-  // for the next transaction. An update without an entry reserves only the blocks it logs.
+  // for the next transaction. An update without an entry reserves the blocks it logs, rounded up to whole
+  // blocks (filled in on reading, so `credits` holds every update's reservation when enabled).
   bool credits_enabled = false;
   PerOp<double> credits;
   double max_transaction_credits() const { return capacity_B / block_size_B / 4; }
@@ -175,6 +177,7 @@ struct DirLockConfig {
   bool enabled = true;
   // "hold.<op>": time an update holds its parent directory's lock (Lustre 2.1 has no parallel directory
   // operations: updates in one directory serialise on it). Only directories shared by several ranks lock.
+  // Updates only (create, unlink, mkdir, rmdir): other operations take the lock shared (lookup_hold).
   PerOp<double> hold_s;
   // "lookup_hold.<op>": CPU time a request in a shared directory first spends looking its name up under
   // the directory's lock taken *shared* (Lustre 2.1 osd-ldiskfs: osd_ea_lookup_rec under down_read of the

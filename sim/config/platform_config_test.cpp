@@ -297,3 +297,145 @@ TEST_CASE("serial section: only updates hold the MDT-wide lock, and holds are du
   CHECK(ok.mds.serial.hold_s[pfsim::Op::Unlink] == Approx(45e-6));
   CHECK(ok.mds.serial.hold_s[pfsim::Op::Create] == 0);
 }
+
+TEST_CASE("network.model: SimGrid's Constant model (no links) is refused, naming the models that work", "[config]")
+{
+  // It was accepted, then SimGrid aborted the run (SIGABRT) on the platform's first link.
+  std::string msg = error_of({{"network", {{"model", "Constant"}}}});
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("bad-platform.json") && Catch::Contains("network.model") &&
+                      Catch::Contains("Constant") && Catch::Contains("\"CM02\", \"LV08\""));
+  CHECK(parse_platform({{"network", {{"model", "LV08"}}}}, "ok.json").network.model == "LV08");
+}
+
+TEST_CASE("durations, sizes and bandwidths beyond what a run can simulate are out of range", "[config]")
+{
+  // Unit strings and bare JSON numbers alike; these values made runs hang.
+  CHECK_THAT(error_of({{"clients", {{"request_size", "1e20B"}}}}),
+             Catch::Contains("clients.request_size") && Catch::Contains("out of range") && Catch::Contains("1 PB"));
+  CHECK_THAT(error_of({{"clients", {{"request_size", 1e20}}}}),
+             Catch::Contains("clients.request_size") && Catch::Contains("out of range"));
+  CHECK_THAT(error_of({{"network", {{"client_link", {{"latency", "1e20s"}}}}}}),
+             Catch::Contains("network.client_link.latency") && Catch::Contains("out of range") &&
+                 Catch::Contains("1e9 s"));
+  CHECK_THAT(error_of({{"mds", {{"service", {{"stat", "1e20s"}}}}}}),
+             Catch::Contains("mds.service.stat") && Catch::Contains("out of range"));
+  CHECK_THAT(error_of({{"mds", {{"service", {{"stat", 2e9}}}}}}),
+             Catch::Contains("mds.service.stat") && Catch::Contains("out of range"));
+  CHECK_THAT(error_of({{"mds", {{"journal", {{"capacity", "2000TB"}}}}}}),
+             Catch::Contains("mds.journal.capacity") && Catch::Contains("out of range"));
+  CHECK_THAT(error_of({{"mds", {{"service", {{"stat", "1e400us"}}}}}}),
+             Catch::Contains("mds.service.stat") && Catch::Contains("the number in \"1e400us\" is out of range"));
+  CHECK_THAT(error_of({{"network", {{"client_link", {{"bandwidth", 1e-300}}}}}}),
+             Catch::Contains("network.client_link.bandwidth") && Catch::Contains("out of range"));
+  CHECK_THAT(error_of({{"oss", {{"disk_read", "1e308Gbps"}}}}),
+             Catch::Contains("oss.disk_read") && Catch::Contains("out of range"));
+  // The bounds themselves are accepted.
+  auto p = parse_platform({{"mds", {{"service", {{"stat", "1e9s"}}}}}, {"clients", {{"reply_size", 1e15}}}}, "ok.json");
+  CHECK(p.mds.service_s[pfsim::Op::Stat] == Approx(1e9));
+  CHECK(p.clients.reply_size_B == Approx(1e15));
+}
+
+TEST_CASE("a quoted number without a unit is refused; a bare JSON number is in the base unit", "[config]")
+{
+  // "20" was silently 20 s, "512" 512 B.
+  std::string msg = error_of({{"clients", {{"rpc_overhead", "20"}}}});
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("bad-platform.json") && Catch::Contains("clients.rpc_overhead") &&
+                      Catch::Contains("with a unit") && Catch::Contains("\"24us\""));
+  CHECK_THAT(error_of({{"clients", {{"request_size", "512"}}}}),
+             Catch::Contains("clients.request_size") && Catch::Contains("with a unit") && Catch::Contains("\"1MiB\""));
+  CHECK_THAT(error_of({{"mds", {{"dir_lock", {{"hold", {{"create", "0"}}}}}}}}),
+             Catch::Contains("mds.dir_lock.hold.create") && Catch::Contains("with a unit"));
+  auto p = parse_platform({{"clients", {{"rpc_overhead", 2e-5}, {"request_size", 512}}}}, "ok.json");
+  CHECK(p.clients.rpc_overhead_s == Approx(2e-5));
+  CHECK(p.clients.request_size_B == Approx(512));
+  // Bandwidth strings still accept a bare number of bytes/s: platforms/mistral-lustre02.json has them.
+  CHECK(parse_platform({{"network", {{"client_link", {{"bandwidth", "6.788e+09"}}}}}}, "ok.json")
+            .network.client_link.bandwidth_Bps == Approx(6.788e9));
+}
+
+TEST_CASE("every shipped platform file loads", "[config]")
+{
+  for (const char* name : {"cray-xe6-lustre2.1.json", "cray-xe6-lustre2.1-fitted.json",
+                           "cray-xe6-lustre2.1-fitted-threads512.json", "mistral-lustre02.json"}) {
+    std::string file = repo_root() + "/platforms/" + name;
+    INFO(file);
+    CHECK_NOTHROW(pfsim::config::load_platform(file));
+  }
+}
+
+TEST_CASE("per-operation settings the model applies to updates only are refused for other operations", "[config]")
+{
+  // sim/model/servers.cpp: the exclusive directory-lock hold and the contention cost are taken by updates only.
+  CHECK_THAT(error_of({{"mds", {{"dir_lock", {{"hold", {{"stat", "1ms"}}}}}}}}),
+             Catch::Contains("mds.dir_lock.hold.stat") && Catch::Contains("updating operations"));
+  CHECK_THAT(error_of({{"mds", {{"dir_lock", {{"hold", {{"close", "1ms"}}}}}}}}),
+             Catch::Contains("mds.dir_lock.hold.close") && Catch::Contains("updating operations"));
+  CHECK_THAT(error_of({{"mds", {{"mechanisms", {{"contention", {{"per_busy_thread", {{"stat", "100us"}}}}}}}}}}),
+             Catch::Contains("mds.mechanisms.contention.per_busy_thread.stat") &&
+                 Catch::Contains("updating operations"));
+  // The settings that apply to every operation stay accepted for all of them; 0 (no effect) is not an error.
+  json dir_lock = {{"hold", {{"create", "40us"}, {"stat", "0us"}}}, {"lookup_hold", {{"stat", "5us"}}}};
+  auto p = parse_platform(
+      {{"mds", {{"dir_lock", dir_lock}, {"mechanisms", {{"per_client", {{"cost_per_client", {{"stat", "1us"}}}}}}}}}},
+      "ok.json");
+  CHECK(p.mds.dir_lock.hold_s[pfsim::Op::Create] == Approx(40e-6));
+  CHECK(p.mds.dir_lock.lookup_hold_s[pfsim::Op::Stat] == Approx(5e-6));
+}
+
+TEST_CASE("journal credits: the default credits are checked against the transaction limit and written out",
+          "[config]")
+{
+  // 1 MiB / 2 MiB / 4 = 0.125: not one whole credit, and an update logs at least one block. It was accepted
+  // without per-operation credits and refused with them.
+  json journal = {{"enabled", true}, {"block_size", "2MiB"}, {"capacity", "1MiB"}, {"credits", {{"enabled", true}}}};
+  json tiny = {{"mds", {{"journal", journal}}}};
+  std::string msg = error_of(tiny);
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("mds.journal.credits.enabled") && Catch::Contains("default credits") &&
+                      Catch::Contains("transaction limit") && Catch::Contains("0 whole credits"));
+  tiny["mds"]["journal"]["credits"]["create"] = 1;
+  CHECK_THAT(error_of(tiny), Catch::Contains("mds.journal.credits.create") && Catch::Contains("0 whole credits"));
+
+  // Defaults: the blocks an update logs, rounded up to whole blocks, shown in the effective configuration.
+  auto p = parse_platform({{"mds",
+                            {{"journal",
+                              {{"bytes_per_update", "6KiB"}, {"credits", {{"enabled", true}, {"create", 133}}}}}}}},
+                          "ok.json");
+  CHECK(p.mds.journal.credits[pfsim::Op::Create] == 133);
+  CHECK(p.mds.journal.credits[pfsim::Op::Unlink] == 2);
+  CHECK(p.mds.journal.credits[pfsim::Op::Rmdir] == 2);
+  CHECK(p.mds.journal.credits[pfsim::Op::Stat] == 0);
+  json out = pfsim::config::to_json(p);
+  CHECK(out["mds"]["journal"]["credits"] == json({{"enabled", true}, {"create", 133}, {"unlink", 2}, {"mkdir", 2},
+                                                  {"rmdir", 2}}));
+  // ... and it reads back to the same configuration (credits are written as integers).
+  json again = pfsim::config::to_json(parse_platform(json::parse(out.dump()), "again.json"));
+  CHECK(again == out);
+  // Without credits nothing is filled in.
+  CHECK(pfsim::config::to_json(parse_platform(json::object(), "ok.json"))["mds"]["journal"]["credits"] ==
+        json({{"enabled", false}}));
+}
+
+TEST_CASE("a JSON number beyond a double's range names the file, the field and its position", "[config]")
+{
+  // It was a raw library exception ("[json.exception.out_of_range.406] number overflow"), exit status 1.
+  std::string msg;
+  try {
+    pfsim::config::parse_json_strict("{\"name\": \"x\",\n \"mds\": {\"cores\": 1e400}}", "big.json");
+  } catch (const ConfigError& e) {
+    msg = e.what();
+  }
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("big.json") && Catch::Contains("field 'mds.cores'") && Catch::Contains("1e400") &&
+                      Catch::Contains("line 2, column 19") && Catch::Contains("out of range"));
+  // In an array, and with the prefix of a --set value.
+  try {
+    pfsim::config::parse_json_strict("{\"a\": [1, -1e999]}", "--set x.y={...}", "x.y");
+    msg = "";
+  } catch (const ConfigError& e) {
+    msg = e.what();
+  }
+  CHECK_THAT(msg, Catch::Contains("--set x.y={...}") && Catch::Contains("field 'x.y.a[1]'"));
+}

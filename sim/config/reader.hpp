@@ -17,9 +17,11 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+// Parses JSON text, refusing a key given twice in one object and a number beyond a double's range; errors name
+// `where` (and the field, prefixed by `field_prefix`, with the line and column of an out-of-range number).
+nlohmann::json parse_json_strict(const std::string& text, const std::string& where,
+                                 const std::string& field_prefix = "");
 // Loads a JSON file; a syntax error names the file and the byte where parsing stopped.
-// Parses JSON text, refusing a key given twice in one object; errors name `where`.
-nlohmann::json parse_json_strict(const std::string& text, const std::string& where);
 nlohmann::json load_json_file(const std::string& path);
 
 class Reader {
@@ -60,7 +62,8 @@ public:
 
 private:
   const nlohmann::json& get(const std::string& key);
-  template <class F> double unit_value(const std::string& key, double fallback, bool required, F parse, const char* what);
+  template <class F, class C>
+  double unit_value(const std::string& key, double fallback, bool required, F parse, C check, const char* what);
 
   nlohmann::json node_;
   std::string file_;

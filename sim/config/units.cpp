@@ -1,7 +1,10 @@
 #include "config/units.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -11,73 +14,185 @@ namespace {
 
 using Table = std::vector<std::pair<const char*, double>>;
 
-// Splits "<number><suffix>" and scales by the suffix's factor. Throws std::invalid_argument naming the
-// accepted suffixes when the text is not a finite non-negative number followed by a known suffix.
-double parse_with(const std::string& text, const Table& table, const char* what)
+constexpr const char* kDoubleRange = " within a double's range (about 1.8e308)";
+
+struct Quantity {
+  const char* what;     // "duration"
+  const char* example;  // "24us"
+  const char* base;     // "seconds", how a bare number is read
+  Table table;
+  double max;            // largest value in the base unit (0: none)
+  const char* max_text;  // "1e9 s"
+  double min_positive;   // smallest non-zero value in the base unit (0: none)
+  const char* min_text;
+};
+
+const Quantity kDuration{"duration",
+                         "24us",
+                         "seconds",
+                         {{"us", 1e-6}, {"ns", 1e-9}, {"ms", 1e-3}, {"s", 1.0}, {"min", 60.0}, {"h", 3600.0}},
+                         kMaxDurationS,
+                         "1e9 s (about 32 years)",
+                         0,
+                         ""};
+const Quantity kSize{"size",
+                     "1MiB",
+                     "bytes",
+                     {{"MiB", 1048576.0},
+                      {"B", 1.0},
+                      {"KiB", 1024.0},
+                      {"GiB", 1073741824.0},
+                      {"TiB", 1099511627776.0},
+                      {"kB", 1e3},
+                      {"KB", 1e3},
+                      {"MB", 1e6},
+                      {"GB", 1e9},
+                      {"TB", 1e12}},
+                     kMaxSizeB,
+                     "1e15 B (1 PB)",
+                     0,
+                     ""};
+const Quantity kBandwidth{"bandwidth",
+                          "10Gbps",
+                          "bytes/s",
+                          {{"Gbps", 1e9 / 8},
+                           {"Bps", 1.0},
+                           {"kBps", 1e3},
+                           {"MBps", 1e6},
+                           {"GBps", 1e9},
+                           {"KiBps", 1024.0},
+                           {"MiBps", 1048576.0},
+                           {"GiBps", 1073741824.0},
+                           {"bps", 1.0 / 8},
+                           {"kbps", 1e3 / 8},
+                           {"Mbps", 1e6 / 8},
+                           {"Tbps", 1e12 / 8}},
+                          0,
+                          "",
+                          kMinBandwidthBps,
+                          "1 B/s (8 bps)"};
+const Quantity kFrequency{"frequency",
+                          "2.4GHz",
+                          "Hz",
+                          {{"GHz", 1e9}, {"Hz", 1.0}, {"kHz", 1e3}, {"MHz", 1e6}, {"f", 1.0}, {"kf", 1e3}, {"Mf", 1e6},
+                           {"Gf", 1e9}},
+                          0,
+                          "",
+                          0,
+                          ""};
+
+// The value (base unit) within the quantity's bounds, or invalid_argument; `shown` is the value as written.
+double check(const Quantity& q, double value, const std::string& shown)
 {
-  size_t pos = 0;
-  double value = 0;
-  // Decimal numbers only: std::stod would also read hexadecimal ("0x10") and "inf"/"nan".
+  if (!std::isfinite(value) || (q.max > 0 && value > q.max))
+    throw std::invalid_argument(shown + " is out of range: expected a " + q.what +
+                                (q.max > 0 ? std::string(" of at most ") + q.max_text : std::string(kDoubleRange)));
+  if (value > 0 && value < q.min_positive)
+    throw std::invalid_argument(shown + " is out of range: expected a " + q.what + " of 0 or at least " + q.min_text);
+  return value;
+}
+
+std::string json_number(double value)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", value);
+  // The shortest form that reads back the same, as the JSON text most likely had it.
+  for (int digits = 1; digits <= 17; ++digits) {
+    char shorter[32];
+    std::snprintf(shorter, sizeof shorter, "%.*g", digits, value);
+    if (std::strtod(shorter, nullptr) == value)
+      return shorter;
+  }
+  return buf;
+}
+
+// Splits "<number><suffix>" and scales by the suffix's factor. Throws std::invalid_argument naming what was
+// expected when the text is not a finite non-negative decimal number followed by a known suffix, or when the
+// value is out of the quantity's range.
+double parse_with(const std::string& text, const Quantity& q, bool bare_ok)
+{
+  const std::string expected =
+      std::string("expected a ") + q.what + " such as \"" + q.example + "\" (a decimal number and a unit)";
+  // Decimal numbers only: strtod would also read hexadecimal ("0x10") and "inf"/"nan".
   size_t first = text.find_first_not_of(" \t");
   if (first != std::string::npos && (text[first] == '+' || text[first] == '-'))
     ++first;
   if (first == std::string::npos || first >= text.size() ||
       !(std::isdigit(static_cast<unsigned char>(text[first])) || text[first] == '.') ||
       text.find_first_of("xX", first) == first + 1)
-    throw std::invalid_argument("expected a " + std::string(what) + " such as \"" + table.front().first +
-                                "\" after a decimal number, got \"" + text + "\"");
-  try {
-    value = std::stod(text, &pos);
-  } catch (const std::exception&) {
-    throw std::invalid_argument("expected a " + std::string(what) + " such as \"" + table.front().first +
-                                "\", got \"" + text + "\"");
-  }
-  std::string suffix = text.substr(pos);
+    throw std::invalid_argument(expected + ", got \"" + text + "\"");
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  double value = std::strtod(begin, &end);
+  if (end == begin)
+    throw std::invalid_argument(expected + ", got \"" + text + "\"");
+  // strtod says ERANGE on overflow (HUGE_VAL) and on underflow (a tiny number, 0 or subnormal, kept as such).
+  if (errno == ERANGE && std::isinf(value))
+    throw std::invalid_argument("the number in \"" + text + "\" is out of range: expected a " + q.what +
+                                (q.max > 0 ? std::string(" of at most ") + q.max_text : std::string(kDoubleRange)));
+  std::string suffix = text.substr(static_cast<size_t>(end - begin));
   while (!suffix.empty() && std::isspace(static_cast<unsigned char>(suffix.front())))
     suffix.erase(suffix.begin());
   if (!std::isfinite(value) || value < 0)
-    throw std::invalid_argument("expected a non-negative " + std::string(what) + ", got \"" + text + "\"");
-  if (suffix.empty())
-    return value;
-  for (const auto& [name, factor] : table)
+    throw std::invalid_argument(std::string("expected a non-negative ") + q.what + ", got \"" + text + "\"");
+  if (suffix.empty()) {
+    if (!bare_ok)
+      throw std::invalid_argument(std::string("expected a ") + q.what + " with a unit, such as \"" + q.example +
+                                  "\", got \"" + text + "\" (a number in " + q.base +
+                                  " is written as a JSON number, without quotes)");
+    return check(q, value, "\"" + text + "\"");
+  }
+  for (const auto& [name, factor] : q.table)
     if (suffix == name)
-      return value * factor;
+      return check(q, value * factor, "\"" + text + "\"");
   std::string known;
-  for (const auto& entry : table)
+  for (const auto& entry : q.table)
     known += std::string(known.empty() ? "" : ", ") + entry.first;
-  throw std::invalid_argument("unknown " + std::string(what) + " unit \"" + suffix + "\" in \"" + text +
+  throw std::invalid_argument("unknown " + std::string(q.what) + " unit \"" + suffix + "\" in \"" + text +
                               "\" (known: " + known + ")");
 }
 
 }  // namespace
 
-double parse_duration_s(const std::string& text)
+double parse_duration_s(const std::string& text, bool bare_ok)
 {
-  static const Table table{{"us", 1e-6}, {"ns", 1e-9}, {"ms", 1e-3}, {"s", 1.0}, {"min", 60.0}, {"h", 3600.0}};
-  return parse_with(text, table, "duration");
+  return parse_with(text, kDuration, bare_ok);
 }
 
-double parse_size_B(const std::string& text)
+double parse_size_B(const std::string& text, bool bare_ok)
 {
-  static const Table table{{"MiB", 1048576.0},    {"B", 1.0},     {"KiB", 1024.0}, {"GiB", 1073741824.0},
-                           {"TiB", 1099511627776.0}, {"kB", 1e3}, {"KB", 1e3},     {"MB", 1e6},
-                           {"GB", 1e9},           {"TB", 1e12}};
-  return parse_with(text, table, "size");
+  return parse_with(text, kSize, bare_ok);
 }
 
-double parse_bandwidth_Bps(const std::string& text)
+double parse_bandwidth_Bps(const std::string& text, bool bare_ok)
 {
-  static const Table table{{"Gbps", 1e9 / 8},      {"Bps", 1.0},       {"kBps", 1e3},        {"MBps", 1e6},
-                           {"GBps", 1e9},          {"KiBps", 1024.0},  {"MiBps", 1048576.0}, {"GiBps", 1073741824.0},
-                           {"bps", 1.0 / 8},       {"kbps", 1e3 / 8},  {"Mbps", 1e6 / 8},    {"Tbps", 1e12 / 8}};
-  return parse_with(text, table, "bandwidth");
+  return parse_with(text, kBandwidth, bare_ok);
 }
 
-double parse_frequency_Hz(const std::string& text)
+double parse_frequency_Hz(const std::string& text, bool bare_ok)
 {
-  static const Table table{{"GHz", 1e9}, {"Hz", 1.0}, {"kHz", 1e3}, {"MHz", 1e6},
-                           {"f", 1.0},   {"kf", 1e3}, {"Mf", 1e6},  {"Gf", 1e9}};
-  return parse_with(text, table, "frequency");
+  return parse_with(text, kFrequency, bare_ok);
+}
+
+double check_duration_s(double seconds)
+{
+  return check(kDuration, seconds, json_number(seconds));
+}
+
+double check_size_B(double bytes)
+{
+  return check(kSize, bytes, json_number(bytes));
+}
+
+double check_bandwidth_Bps(double bytes_per_s)
+{
+  return check(kBandwidth, bytes_per_s, json_number(bytes_per_s));
+}
+
+double check_frequency_Hz(double hz)
+{
+  return check(kFrequency, hz, json_number(hz));
 }
 
 }  // namespace pfsim::units

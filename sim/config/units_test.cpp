@@ -9,7 +9,7 @@ TEST_CASE("unit strings convert to base units", "[units]")
 {
   CHECK(parse_duration_s("24us") == Approx(24e-6));
   CHECK(parse_duration_s("1.5ms") == Approx(1.5e-3));
-  CHECK(parse_duration_s("2") == Approx(2.0));
+  CHECK(parse_duration_s("2", true) == Approx(2.0));  // a bare number only where the caller allows it
   CHECK(parse_size_B("1MiB") == Approx(1048576.0));
   CHECK(parse_size_B("3900B") == Approx(3900.0));
   CHECK(parse_size_B("1GB") == Approx(1e9));
@@ -34,5 +34,47 @@ TEST_CASE("only decimal numbers are read: hexadecimal, inf and nan are rejected"
   CHECK_THROWS_AS(parse_duration_s("nan s"), std::invalid_argument);
   CHECK(parse_duration_s(".5ms") == Approx(0.5e-3));
   CHECK(parse_duration_s("1e-3s") == Approx(1e-3));
-  CHECK(parse_duration_s("0.25") == Approx(0.25));
+  CHECK(parse_duration_s("0.25", true) == Approx(0.25));
+}
+
+TEST_CASE("a unit string without its unit is refused, with an example that has one", "[units]")
+{
+  CHECK_THROWS_WITH(parse_duration_s("20"), Catch::Contains("with a unit") && Catch::Contains("\"24us\"") &&
+                                                Catch::Contains("\"20\"") && Catch::Contains("JSON number"));
+  CHECK_THROWS_WITH(parse_size_B("512"), Catch::Contains("with a unit") && Catch::Contains("\"1MiB\""));
+  CHECK_THROWS_WITH(parse_bandwidth_Bps("10"), Catch::Contains("with a unit") && Catch::Contains("\"10Gbps\""));
+  CHECK_THROWS_WITH(parse_frequency_Hz("2e9"), Catch::Contains("with a unit"));
+  CHECK_THROWS_AS(parse_duration_s("0"), std::invalid_argument);
+  CHECK(parse_size_B("512", true) == Approx(512.0));
+  CHECK(parse_bandwidth_Bps("10", true) == Approx(10.0));
+}
+
+TEST_CASE("values beyond what a simulation can represent are out of range", "[units]")
+{
+  // Durations at most 1e9 s: past ~1e17 s a microsecond step no longer advances the clock (runs hung).
+  CHECK(parse_duration_s("1e9s") == Approx(1e9));
+  CHECK_THROWS_WITH(parse_duration_s("1e20s"),
+                    Catch::Contains("\"1e20s\" is out of range") && Catch::Contains("1e9 s"));
+  CHECK_THROWS_WITH(parse_duration_s("277778h"), Catch::Contains("out of range"));  // 1.0000008e9 s
+  CHECK_THROWS_WITH(parse_duration_s("2e9", true), Catch::Contains("out of range"));
+  // Sizes at most 1e15 B (1 PB), as the command line's -w / -e: near 2^64 they overflow.
+  CHECK(parse_size_B("1e15B") == Approx(1e15));
+  CHECK_THROWS_WITH(parse_size_B("1e20B"), Catch::Contains("out of range") && Catch::Contains("1 PB"));
+  CHECK_THROWS_WITH(parse_size_B("1024TiB"), Catch::Contains("out of range"));
+  // Bandwidths: finite, and 0 or at least 1 B/s (a smaller one makes one request last ages); no upper bound.
+  CHECK(parse_bandwidth_Bps("1e300Bps") == Approx(1e300));
+  CHECK(parse_bandwidth_Bps("0Bps") == 0);
+  CHECK_THROWS_WITH(parse_bandwidth_Bps("1e308Gbps"), Catch::Contains("out of range"));
+  CHECK_THROWS_WITH(parse_bandwidth_Bps("1bps"), Catch::Contains("out of range") && Catch::Contains("1 B/s"));
+  // A number beyond a double's range says so (it used to say "expected a duration such as \"us\"").
+  CHECK_THROWS_WITH(parse_duration_s("1e400us"),
+                    Catch::Contains("the number in \"1e400us\" is out of range") && Catch::Contains("1e9 s"));
+  CHECK_THROWS_WITH(parse_bandwidth_Bps("1e400Bps"), Catch::Contains("out of range"));
+  CHECK(parse_duration_s("1e-400s") == 0);  // underflow: the nearest double, as a JSON number would read
+  // The same bounds for bare JSON numbers, which the configuration reader checks with these.
+  CHECK(check_duration_s(5) == 5);
+  CHECK_THROWS_WITH(check_duration_s(1e20), Catch::Contains("1e+20 is out of range") && Catch::Contains("1e9 s"));
+  CHECK_THROWS_WITH(check_size_B(2e15), Catch::Contains("out of range") && Catch::Contains("1 PB"));
+  CHECK_THROWS_WITH(check_bandwidth_Bps(1e-300), Catch::Contains("out of range"));
+  CHECK(check_bandwidth_Bps(0) == 0);
 }

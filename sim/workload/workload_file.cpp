@@ -13,7 +13,8 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
   WorkloadSpec spec;
   std::string gen = top.choice("generator", "", {"metabench", "mdtest"});
   int ranks = static_cast<int>(top.integer("ranks", 1, 10000000));
-  spec.ranks_per_node = static_cast<int>(top.integer("ranks_per_node", 0, 0, 4096));
+  // Absent: the platform's clients.ranks_per_node (0 here); given: at least 1, as on the command line.
+  spec.ranks_per_node = static_cast<int>(top.integer("ranks_per_node", 0, 1, 4096));
   spec.seed = static_cast<uint64_t>(top.integer("seed", 1, 0, INT64_MAX));
   double think = top.duration_s("think_time", 0);
   bool think_exp = top.choice("think_distribution", "constant", {"constant", "exponential"}) == "exponential";

@@ -210,3 +210,46 @@ TEST_CASE("mdtest's tree phases: made by every rank with -u, by rank 0 alone wit
     }
   }
 }
+
+TEST_CASE("workload ranks_per_node: absent means the platform's, given it is at least 1", "[workload]")
+{
+  json base = {{"generator", "metabench"}, {"ranks", 16}, {"metabench", {{"files", 100}}}};
+  CHECK(parse_workload(base, "ok.json").ranks_per_node == 0);  // the platform default
+  json zero = base;
+  zero["ranks_per_node"] = 0;  // was accepted and silently replaced by the platform default
+  CHECK_THAT(error_of(zero), Catch::Contains("bad-workload.json") && Catch::Contains("'ranks_per_node'") &&
+                                 Catch::Contains("[1, 4096]"));
+  json four = base;
+  four["ranks_per_node"] = 4;
+  CHECK(parse_workload(four, "ok.json").ranks_per_node == 4);
+}
+
+TEST_CASE("workload durations and sizes: a unit, and within range", "[workload]")
+{
+  json base = {{"generator", "metabench"}, {"ranks", 4}, {"metabench", {{"files", 10}}}};
+  auto with = [&](const char* key, const json& v) {
+    json j = base;
+    j[key] = v;
+    return error_of(j);
+  };
+  CHECK_THAT(with("think_time", "1e20s"), Catch::Contains("'think_time'") && Catch::Contains("out of range"));
+  CHECK_THAT(with("think_time", 2e9), Catch::Contains("'think_time'") && Catch::Contains("out of range"));
+  CHECK_THAT(with("think_time", "1e400us"), Catch::Contains("'think_time'") && Catch::Contains("out of range"));
+  CHECK_THAT(with("think_time", "5"), Catch::Contains("'think_time'") && Catch::Contains("with a unit"));
+  json half = base;
+  half["think_time"] = 0.5;  // a bare JSON number is seconds
+  CHECK(parse_workload(half, "ok.json").params.think_s == Approx(0.5));
+  CHECK_THAT(error_of({{"generator", "mdtest"}, {"ranks", 4}, {"mdtest", {{"n", 10}, {"w", "2000TB"}}}}),
+             Catch::Contains("mdtest.w") && Catch::Contains("1 PB"));
+}
+
+TEST_CASE("a workload file with a number beyond a double's range names the file and the field", "[workload]")
+{
+  std::string msg;
+  try {
+    pfsim::config::parse_json_strict(R"({"generator": "metabench", "ranks": 4, "think_time": 1e400})", "w.json");
+  } catch (const ConfigError& e) {
+    msg = e.what();
+  }
+  CHECK_THAT(msg, Catch::Contains("w.json") && Catch::Contains("'think_time'") && Catch::Contains("out of range"));
+}
