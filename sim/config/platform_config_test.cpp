@@ -350,8 +350,12 @@ TEST_CASE("a quoted number without a unit is refused; a bare JSON number is in t
   auto p = parse_platform({{"clients", {{"rpc_overhead", 2e-5}, {"request_size", 512}}}}, "ok.json");
   CHECK(p.clients.rpc_overhead_s == Approx(2e-5));
   CHECK(p.clients.request_size_B == Approx(512));
-  // Bandwidth strings still accept a bare number of bytes/s: platforms/mistral-lustre02.json has them.
-  CHECK(parse_platform({{"network", {{"client_link", {{"bandwidth", "6.788e+09"}}}}}}, "ok.json")
+  // Bandwidth strings too: "6.788e+09" is refused, "6.788e+09Bps" and the bare number are bytes/s.
+  CHECK_THROWS_WITH(parse_platform({{"network", {{"client_link", {{"bandwidth", "6.788e+09"}}}}}}, "bad.json"),
+                    Catch::Contains("network.client_link.bandwidth"));
+  CHECK(parse_platform({{"network", {{"client_link", {{"bandwidth", "6.788e+09Bps"}}}}}}, "ok.json")
+            .network.client_link.bandwidth_Bps == Approx(6.788e9));
+  CHECK(parse_platform({{"network", {{"client_link", {{"bandwidth", 6.788e9}}}}}}, "ok.json")
             .network.client_link.bandwidth_Bps == Approx(6.788e9));
 }
 

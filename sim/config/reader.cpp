@@ -214,12 +214,6 @@ template <double (*Parse)(const std::string&, bool)> double with_unit(const std:
 {
   return Parse(text, false);
 }
-// Bandwidth strings may still be bare numbers of bytes/s: platforms/mistral-lustre02.json (written by
-// scripts/fit_mdrealio.py) has "6.788e+09". TODO: refuse them like the other units once that file says "Bps".
-double bandwidth_bare_ok(const std::string& text)
-{
-  return units::parse_bandwidth_Bps(text, true);
-}
 }  // namespace
 
 double Reader::duration_s(const std::string& key, double fallback)
@@ -239,12 +233,12 @@ double Reader::size_B(const std::string& key, double fallback)
 }
 double Reader::bandwidth_Bps(const std::string& key, double fallback)
 {
-  return unit_value(key, fallback, false, bandwidth_bare_ok, units::check_bandwidth_Bps,
+  return unit_value(key, fallback, false, with_unit<units::parse_bandwidth_Bps>, units::check_bandwidth_Bps,
                     "bandwidth (e.g. \"10Gbps\")");
 }
 double Reader::bandwidth_Bps(const std::string& key)
 {
-  return unit_value(key, 0, true, bandwidth_bare_ok, units::check_bandwidth_Bps, "bandwidth (e.g. \"10Gbps\")");
+  return unit_value(key, 0, true, with_unit<units::parse_bandwidth_Bps>, units::check_bandwidth_Bps, "bandwidth (e.g. \"10Gbps\")");
 }
 double Reader::frequency_Hz(const std::string& key, double fallback)
 {
