@@ -73,9 +73,11 @@ const std::vector<OptSpec> kCommonOpts{
 };
 
 const std::vector<OptSpec> kReplayOpts{
-    {"--ranks", true, "M ranks to replay (default: the recorded count); rank m replays recorded rank m mod N"},
+    {"--ranks", true, "M ranks to replay (default: the recorded run's, for -L files as its stdout.txt states); rank m "
+                      "replays recorded rank m mod N"},
     {"--residual-quantile", true, "Q replay each op's excess over the Q-quantile latency of its kind (e.g. 0.01)"},
-    {"--allow-missing", false, "import a trace whose per-rank files of one phase are all missing"},
+    {"--allow-missing", false, "import a trace whose per-rank files of one phase are all missing (a warning names "
+                               "them: that iteration's rates are not comparable with the recorded ones)"},
     {"--object-size", true, "B object size when the trace does not record it"},
     {"--data-sets", true, "D data sets per rank (md-workbench -D) when no mdreal.txt or stdout.txt states it"},
     {"--max-ops-per-phase", true, "K replay only the first K operations of every phase per rank (in a benchmark phase rounded down to whole "
@@ -312,7 +314,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     std::cout << "pfsim " << (a.command == "replay" ? "replay of " + t.format + " " + t.path : std::string("mdworkbench"))
               << ": " << w.ranks() << " ranks";
     if (a.command == "replay")
-      std::cout << " (recorded " << t.ranks << ")";
+      std::cout << " (recorded " << std::max(t.ranks, t.recorded_ranks) << ")";
     std::cout << ", platform " << platform.name << "\n";
     if (format == ReportFormat::Mdtest)
       std::cout << mdtest_summary_of(phases);

@@ -52,7 +52,8 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
 {
   if (!trace_ || trace_->ranks < 1 || trace_->streams.size() != static_cast<size_t>(trace_->ranks))
     throw std::invalid_argument("replay: the trace holds no ranks");
-  ranks_ = opt_.ranks > 0 ? opt_.ranks : trace_->ranks;
+  // By default the recorded run's rank count (more than the streams for md-workbench -L files: rank 0's only).
+  ranks_ = opt_.ranks > 0 ? opt_.ranks : std::max(trace_->ranks, trace_->recorded_ranks);
   D_ = std::max(1, trace_->params.data_sets);
   const size_t P = trace_->phases.size();
   const int N = trace_->ranks;

@@ -3,6 +3,7 @@
 #include "config/reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cfloat>
 #include <cmath>
@@ -53,6 +54,7 @@ nlohmann::json Trace::describe() const
           {"path", path},
           {"prefix", prefix},
           {"ranks", ranks},
+          {"recorded_ranks", recorded_ranks > 0 ? recorded_ranks : ranks},
           {"operations", op_count()},
           {"params",
            {{"obj_per_proc", params.obj_per_proc},
@@ -128,20 +130,31 @@ double parse_number(const std::string& file, size_t line, const std::string& col
   return v;
 }
 
+// Skips a UTF-8 byte order mark at the start of a file's first line (some editors and spreadsheet exports write
+// one; the tools never do).
+void strip_bom(std::string& line)
+{
+  if (line.rfind("\xEF\xBB\xBF", 0) == 0)
+    line.erase(0, 3);
+}
+
 // Largest time or duration a latency file may hold: anything longer is a corrupt value, and would overflow the
 // float32 the importer keeps or the simulated clock.
 constexpr double kMaxSeconds = 1e9;
 
 }  // namespace
 
-void read_latency_csv(const std::string& file, std::vector<std::pair<float, float>>& rows, std::vector<float>* tp)
+void read_latency_csv(const std::string& file, std::vector<std::pair<float, float>>& rows, std::vector<float>* tp,
+                      bool* has_tp)
 {
   std::ifstream in(file, std::ios::binary);
   if (!in)
     throw ConfigError(file + ": cannot open file");
+  const std::string expected = tp ? "time,runtime,tp" : "time,runtime";  // mdtest's files have the tp column
   std::string line;
   if (!std::getline(in, line))
-    fail(file, 1, "empty file; expected the header time,runtime");
+    fail(file, 1, "empty file; expected the header " + expected);
+  strip_bom(line);
   auto header = split(line, ',');
   int t_col = -1, r_col = -1, tp_col = -1;
   for (size_t i = 0; i < header.size(); ++i) {
@@ -154,7 +167,9 @@ void read_latency_csv(const std::string& file, std::vector<std::pair<float, floa
   }
   if (t_col < 0 || r_col < 0)
     fail(file, 1, std::string("missing column '") + (t_col < 0 ? "time" : "runtime") + "' (header is \"" + line +
-                      "\", expected time,runtime)");
+                      "\", expected " + expected + ")");
+  if (has_tp)
+    *has_tp = tp_col >= 0;
   if (in.eof())
     fail(file, 1, "truncated file: the header line has no end of line");
   size_t n = 1;
@@ -369,8 +384,201 @@ uint64_t to_u64(const std::string& file, size_t line, const std::string& key, co
   return v;
 }
 
+// What the headers (mdreal.txt, stdout.txt) state besides the parameters.
+struct HeaderInfo {
+  enum Param { kI, kP, kD, kR, kS, kO, kParams };
+  std::array<bool, kParams> stated{};  // the header gives it (Args line or "key=value" block)
+  std::string args_at;                 // "file:line" of md-workbench's Args line; "" = none
+  bool stonewall = false;              // a stonewall timer (-w > 0): ranks did different numbers of benchmark objects
+  // Statements of the run's rank count, each with where it was read (0 = absent).
+  int report_ranks = 0;  // per-rank report lines "<r>: <phase> ...": highest r + 1
+  std::string report_at;
+  int nodemap = 0;  // "Nodemap: 11": one character per rank
+  std::string nodemap_at;
+  uint64_t dsets = 0;  // data sets of the precreate or cleanup line: ranks x D
+  std::string dsets_at, dsets_phase;
+  uint64_t total_objects = 0;  // "total objects: T" = ranks x D x (P + I x R)
+  std::string total_at;
+};
+
+// md-workbench's defaults for the options an Args line does not give (IOR 4.x and the 2019 standalone tool).
+constexpr int kMdwDefaultI = 1000, kMdwDefaultP = 3000, kMdwDefaultD = 10, kMdwDefaultR = 3, kMdwDefaultS = 3901;
+
+// A value of an md-workbench integer option as IOR's parser reads it: digits with an optional k, m, g, t or p
+// suffix (either case; powers of 1024: 4k = 4096).
+int option_int(const std::string& file, size_t line, const std::string& option, const std::string& text)
+{
+  std::string v = trim(text);
+  size_t digits = 0;
+  while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9')
+    ++digits;
+  int shift = -1;
+  static const std::string suffixes = "kmgtp";
+  if (digits > 0 && digits == v.size()) {
+    shift = 0;
+  } else if (digits > 0 && digits + 1 == v.size()) {
+    size_t k = suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(v.back()))));
+    if (k != std::string::npos)
+      shift = 10 * static_cast<int>(k + 1);
+  }
+  if (shift < 0 || digits > 10)
+    fail(file, line, "option " + option + ": expected a non-negative integer with an optional k/m/g/t/p suffix "
+                     "(powers of 1024, as md-workbench reads them: 4k = 4096), got \"" + text + "\"");
+  const double x = std::ldexp(std::stod(v.substr(0, digits)), shift);
+  if (x > 2147483647.0)
+    fail(file, line, "option " + option + ": " + text + " is out of range (md-workbench keeps it in an int: at most "
+                     "2147483647)");
+  return static_cast<int>(x);
+}
+
+// The options of md-workbench's parser (IOR 4.x; -i, -m, -M of the 2019 standalone tool): whether each takes a value
+// and which parameter the importer reads from it (-1: none). Unknown options (a backend's) are taken as flags.
+struct MdwOption {
+  char short_name;
+  const char* long_name;
+  bool value;
+  int param;
+};
+constexpr MdwOption kMdwOptions[] = {
+    {'O', "offset", true, HeaderInfo::kO},
+    {'I', "obj-per-proc", true, HeaderInfo::kI},
+    {'P', "precreate-per-set", true, HeaderInfo::kP},
+    {'D', "data-sets", true, HeaderInfo::kD},
+    {'R', "iterations", true, HeaderInfo::kR},
+    {'S', "object-size", true, HeaderInfo::kS},
+    {'w', "stonewall-timer", true, -2},  // -2: read as the stonewall timer
+    {'a', "api", true, -1},
+    {'i', "interface", true, -1},
+    {'L', "latency", true, -1},
+    {'G', nullptr, true, -1},
+    {'o', nullptr, true, -1},
+    {'t', "waiting-time", true, -1},
+    {'m', "lim-free-mem", true, -1},
+    {'M', "lim-free-mem-phase", true, -1},
+    {0, "start-item", true, -1},
+    {0, "run-info-file", true, -1},
+    {0, "latency-all", false, -1},
+    {'q', "quiet", false, -1},
+    {'T', "adaptive-waiting", false, -1},
+    {'1', "run-precreate", false, -1},
+    {'2', "run-benchmark", false, -1},
+    {'3', "run-cleanup", false, -1},
+    {'W', "stonewall-wear-out", false, -1},
+    {'X', "verify-read", false, -1},
+    {'v', "verbose", false, -1},
+    {0, "incompressible-data", false, -1},
+    {0, "allocateBufferOnGPU", false, -1},
+    {0, "print-detailed-stats", false, -1},
+    {0, "read-only", false, -1},
+    {0, "ignore-precreate-errors", false, -1},
+    {0, "process-reports", false, -1},
+};
+
+// The arguments of md-workbench's "Args: <argv[0]> "<arg>" "<arg>" ..." line (each argument in double quotes; a
+// hand-written line without quotes is split at white space).
+std::vector<std::string> args_tokens(const std::string& s)
+{
+  std::vector<std::string> out;
+  size_t i = s.find(" \"");
+  if (i == std::string::npos) {  // argv[0] is the first word
+    i = s.find_first_not_of(" \t");
+    i = i == std::string::npos ? s.size() : s.find_first_of(" \t", i);
+    if (i == std::string::npos)
+      i = s.size();
+  }
+  while (i < s.size()) {
+    if (s[i] == ' ' || s[i] == '\t') {
+      ++i;
+    } else if (s[i] == '"') {  // up to the quote that ends the argument (followed by a space or the end)
+      size_t j = i + 1;
+      while (j < s.size() && !(s[j] == '"' && (j + 1 == s.size() || s[j + 1] == ' ' || s[j + 1] == '\t')))
+        ++j;
+      out.push_back(s.substr(i + 1, j - i - 1));
+      i = j + 1;
+    } else {
+      size_t j = s.find_first_of(" \t", i);
+      if (j == std::string::npos)
+        j = s.size();
+      out.push_back(s.substr(i, j - i));
+      i = j;
+    }
+  }
+  return out;
+}
+
+void set_param(BenchmarkParams& p, HeaderInfo& h, int param, int v)
+{
+  switch (param) {
+    case HeaderInfo::kI:
+      p.obj_per_proc = v;
+      break;
+    case HeaderInfo::kP:
+      p.precreate_per_set = v;
+      break;
+    case HeaderInfo::kD:
+      p.data_sets = v;
+      break;
+    case HeaderInfo::kR:
+      p.iterations = v;
+      break;
+    case HeaderInfo::kS:
+      p.object_size_B = v;
+      break;
+    case HeaderInfo::kO:
+      p.offset = v;
+      break;
+    default:
+      return;
+  }
+  h.stated[static_cast<size_t>(param)] = true;
+}
+
+// md-workbench's command line as IOR's option parser reads it: -X=V, -X V, -XV, --long=V and --long V; the last
+// occurrence of an option wins; "--" ends md-workbench's options (the 2019 tool's backend options follow).
+void read_args_line(const std::string& file, size_t n, const std::string& rest, BenchmarkParams& p, HeaderInfo& h)
+{
+  h.args_at = file + ":" + std::to_string(n);
+  auto tok = args_tokens(rest);
+  for (size_t i = 0; i < tok.size(); ++i) {
+    const std::string& t = tok[i];
+    if (t == "--")
+      break;
+    if (t.size() < 2 || t[0] != '-')
+      continue;  // the value of an option the importer does not know
+    const size_t eq = t.find('=');
+    const std::string name = t.substr(0, eq);
+    if (name.size() < 2)
+      continue;
+    const MdwOption* o = nullptr;
+    for (const auto& c : kMdwOptions)
+      if (name.size() > 2 && name[1] == '-' ? (c.long_name && name.compare(2, std::string::npos, c.long_name) == 0)
+                                            : (c.short_name != 0 && name[1] == c.short_name)) {
+        o = &c;
+        break;
+      }
+    if (!o || !o->value)
+      continue;
+    const bool is_long = name.size() > 2 && name[1] == '-';
+    std::string v, shown = name;
+    if (eq != std::string::npos) {
+      v = t.substr(eq + 1);
+    } else if (!is_long && t.size() > 2) {  // -D2
+      v = t.substr(2);
+      shown = t.substr(0, 2);
+    } else if (i + 1 < tok.size()) {  // -D 2, --data-sets 2
+      v = tok[++i];
+    } else {
+      fail(file, n, "option " + name + " has no value (the Args line ends)");
+    }
+    if (o->param >= 0)
+      set_param(p, h, o->param, option_int(file, n, shown, v));
+    else if (o->param == -2)
+      h.stonewall = option_int(file, n, shown, v) > 0;
+  }
+}
+
 // mdreal.txt (md-real-io 2017) or an md-workbench stdout.txt with the same "\tkey=value" block and phase lines.
-void read_mdreal_header(const std::string& file, Trace& t)
+void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
 {
   std::ifstream in(file);
   if (!in)
@@ -380,57 +588,64 @@ void read_mdreal_header(const std::string& file, Trace& t)
   static const std::regex objs_re(R"(([0-9.]+) obj/s)");
   static const std::regex mib_re(R"(([0-9.]+) Mib/s)");
   static const std::regex dset_re(R"((^| )([0-9]+) dset( |$))");
+  // IOR's md-workbench: "precreate process max:0.01s ... dsets: 4 objects:160 ..."
+  static const std::regex mdw_phase_re(R"(^(precreate|benchmark|cleanup) process max:.*)");
+  static const std::regex mdw_dsets_re(R"( dsets: ([0-9]+) )");
+  static const std::regex report_re(R"(^([0-9]+): (precreate|benchmark|cleanup) )");
+  static const std::regex nodemap_re(R"(^Nodemap: ([0-9]+)$)");
+  static const std::regex total_re(R"(total objects: ([0-9]+) )");
   std::string line;
   size_t n = 0;
   auto& p = t.params;
+  auto at = [&] { return file + ":" + std::to_string(n); };
   while (std::getline(in, line)) {
-    ++n;
+    if (++n == 1)
+      strip_bom(line);
     std::string s = trim(line);
-    if (s.rfind("Args:", 0) == 0) {  // md-workbench: Args: md-workbench "-I=20" ... "--" backend options
-      std::istringstream ss(s.substr(5));
-      std::string tok;
-      while (ss >> tok) {
-        if (tok.size() >= 2 && tok.front() == '"' && tok.back() == '"')
-          tok = tok.substr(1, tok.size() - 2);
-        if (tok == "--")
-          break;
-        auto eq = tok.find('=');
-        if (eq == std::string::npos)
-          continue;
-        std::string k = tok.substr(0, eq), v = tok.substr(eq + 1);
-        if (k == "-I" || k == "--obj-per-proc")
-          p.obj_per_proc = to_int(file, n, k, v);
-        else if (k == "-P" || k == "--precreate-per-set")
-          p.precreate_per_set = to_int(file, n, k, v);
-        else if (k == "-D" || k == "--data-sets")
-          p.data_sets = to_int(file, n, k, v);
-        else if (k == "-R" || k == "--iterations")
-          p.iterations = to_int(file, n, k, v);
-        else if (k == "-S" || k == "--object-size")
-          p.object_size_B = to_int(file, n, k, v);
-        else if (k == "--offset")
-          p.offset = to_int(file, n, k, v);
-      }
+    if (s.rfind("Args:", 0) == 0) {  // md-workbench: Args: md-workbench "-I=20" ... ["--" backend options]
+      read_args_line(file, n, s.substr(5), p, h);
       continue;
     }
     auto eq = s.find('=');
     if (eq != std::string::npos && s.find(' ') == std::string::npos) {
       std::string k = s.substr(0, eq), v = s.substr(eq + 1);
-      if (k == "obj-per-proc")
-        p.obj_per_proc = to_int(file, n, k, v);
-      else if (k == "precreate-per-set")
-        p.precreate_per_set = to_int(file, n, k, v);
-      else if (k == "data-sets")
-        p.data_sets = to_int(file, n, k, v);
-      else if (k == "iterations")
-        p.iterations = to_int(file, n, k, v);
-      else if (k == "object-size")
-        p.object_size_B = to_int(file, n, k, v);
-      else if (k == "offset")
-        p.offset = to_int(file, n, k, v);
+      static const std::map<std::string, int> keys = {
+          {"obj-per-proc", HeaderInfo::kI}, {"precreate-per-set", HeaderInfo::kP}, {"data-sets", HeaderInfo::kD},
+          {"iterations", HeaderInfo::kR},   {"object-size", HeaderInfo::kS},       {"offset", HeaderInfo::kO}};
+      auto key = keys.find(k);
+      if (key != keys.end())
+        set_param(p, h, key->second, to_int(file, n, k, v));
+      else if (k == "stonewall-timer")
+        h.stonewall = to_int(file, n, k, v) > 0;
       continue;
     }
     std::smatch m;
+    if (std::regex_search(s, m, total_re) && h.total_objects == 0) {
+      h.total_objects = to_u64(file, n, "total objects", m[1]);
+      h.total_at = at();
+    }
+    if (std::regex_match(s, m, nodemap_re)) {
+      h.nodemap = static_cast<int>(std::min<size_t>(m[1].length(), 1000000000));
+      h.nodemap_at = at();
+      continue;
+    }
+    if (std::regex_search(s, m, report_re)) {
+      uint64_t r = to_u64(file, n, "rank", m[1]);
+      if (r < 1000000000ull && static_cast<int>(r) + 1 > h.report_ranks) {
+        h.report_ranks = static_cast<int>(r) + 1;
+        h.report_at = at();
+      }
+      continue;
+    }
+    if (std::regex_match(s, m, mdw_phase_re)) {
+      std::smatch x;
+      if (m[1] != "benchmark" && h.dsets == 0 && std::regex_search(s, x, mdw_dsets_re)) {
+        h.dsets = to_u64(file, n, "dsets", x[1]);
+        h.dsets_at = at();
+        h.dsets_phase = m[1];
+      }
+      continue;
+    }
     if (std::regex_match(s, m, phase_re)) {
       ReportedPhase r;
       r.name = m[1];
@@ -451,6 +666,11 @@ void read_mdreal_header(const std::string& file, Trace& t)
       // Later md-real-io 2017 builds print the phase's slowest operation ("max 8.1748e-03s") before "(N errs)".
       static const std::regex max_re(R"( max ([0-9.eE+-]+)s )");
       r.has_max = std::regex_search(rest, x, max_re);
+      if (r.name != "benchmark" && r.dsets > 0 && h.dsets == 0) {
+        h.dsets = r.dsets;
+        h.dsets_at = at();
+        h.dsets_phase = r.name;
+      }
       t.reported.push_back(r);
     }
   }
@@ -458,27 +678,105 @@ void read_mdreal_header(const std::string& file, Trace& t)
 
 // ---------------------------------------------------------------------------------------- building
 
+// Timings a rank cannot have produced, counted for one summary warning per trace: a row that starts before the
+// row above it in the same rank's file, and an operation that starts before the rank's previous operation ended
+// (once the files of a phase are merged by time). Clocks are noisy at the microsecond level: only differences
+// above kTimingTolerance count. The replay goes on with a think time of 0 before such an operation.
+constexpr double kTimingTolerance = 1e-3;  // seconds
+
+class TimingCheck {
+ public:
+  uint32_t file_id(const std::string& path)
+  {
+    if (files_.empty() || files_.back() != path)
+      files_.push_back(path);
+    return static_cast<uint32_t>(files_.size() - 1);
+  }
+  // `by` seconds of overlap or backwards step at line `line` of file `file`.
+  void overlap(double by, uint32_t file, uint32_t line) { overlaps_.add(by, {file, line}); }
+  void backwards(double by, uint32_t file, uint32_t line) { backwards_.add(by, {file, line}); }
+  // Checks that the rows of one rank's file (or its part of a concatenated file) are in time order.
+  void check_order(const std::vector<std::pair<float, float>>& rows, size_t begin, size_t end, uint32_t file)
+  {
+    for (size_t i = begin + 1; i < end; ++i) {
+      double back = static_cast<double>(rows[i - 1].first) - rows[i].first;
+      if (back > kTimingTolerance)
+        backwards(back, file, static_cast<uint32_t>(i + 2));
+    }
+  }
+  // The summary warning ("" when all timings are consistent).
+  std::string warning(const std::string& dir) const
+  {
+    if (overlaps_.n == 0 && backwards_.n == 0)
+      return "";
+    std::string w = dir + ": inconsistent timings, replayed anyway:";
+    if (overlaps_.n > 0)
+      w += " " + std::to_string(overlaps_.n) + " operations start more than 1 ms before the previous operation of "
+           "their rank ended" + overlaps_.describe("overlap", files_) + "; the replay gives them no think time";
+    if (backwards_.n > 0)
+      w += std::string(overlaps_.n > 0 ? ";" : "") + " " + std::to_string(backwards_.n) + " rows start more than "
+           "1 ms before the row above them in their rank's file" + backwards_.describe("step back", files_) +
+           "; the replay orders every phase by start time";
+    return w;
+  }
+
+ private:
+  struct Where {
+    uint32_t file;
+    uint32_t line;
+  };
+  struct Count {
+    uint64_t n = 0;
+    double max = 0;
+    Where first{}, largest{};
+    void add(double by, Where w)
+    {
+      if (n++ == 0)
+        first = w;
+      if (by > max) {
+        max = by;
+        largest = w;
+      }
+    }
+    std::string describe(const char* what, const std::vector<std::string>& files) const
+    {
+      auto at = [&](Where w) { return fs::path(files[w.file]).filename().string() + ":" + std::to_string(w.line); };
+      char ms[32];
+      std::snprintf(ms, sizeof ms, "%.3f ms", max * 1e3);
+      return std::string(" (largest ") + what + " " + ms + " at " + at(largest) + ", first at " + at(first) + ")";
+    }
+  };
+  std::vector<std::string> files_;
+  Count overlaps_, backwards_;
+};
+
 struct Row {
   float time;
   float runtime;
   TraceOp op;
+  uint32_t file;  // TimingCheck::file_id
+  uint32_t line;  // line in that file
 };
 
-// Appends one phase of one rank: rows sorted by start time, think = gap since the previous end.
-void append_phase(RankStream& s, std::vector<Row>& rows)
+// Appends one phase of one rank: rows sorted by start time, think = gap since the previous end (0 when the
+// operation starts before the previous one ended: counted by `timing` beyond its tolerance).
+void append_phase(RankStream& s, std::vector<Row>& rows, TimingCheck& timing)
 {
   std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.time < b.time; });
   double prev_end = 0;
-  for (const auto& r : rows) {
-    double think = std::max(0.0, static_cast<double>(r.time) - prev_end);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    double gap = static_cast<double>(r.time) - prev_end;
+    if (i > 0 && -gap > kTimingTolerance)
+      timing.overlap(-gap, r.file, r.line);
     s.op.push_back(static_cast<unsigned char>(r.op));
-    s.think_s.push_back(static_cast<float>(think));
+    s.think_s.push_back(static_cast<float>(std::max(0.0, gap)));
     s.runtime_s.push_back(r.runtime);
     prev_end = static_cast<double>(r.time) + r.runtime;
   }
 }
 
-void check_count(const std::string& file, size_t rows, size_t expected, const char* what)
+void check_count(const std::string& file, size_t rows, size_t expected, const std::string& what)
 {
   if (expected > 0 && rows != expected)
     fail(file, rows + 1, "expected " + std::to_string(expected) + " rows (" + what + "), found " +
@@ -539,16 +837,21 @@ class CountCheck {
     if (c.n++ == 0)
       c.example = {file, line, label};
   }
-  // The expected count is the most common one (on a tie the larger: a cut file is short); names the shortest
-  // file that differs.
-  void check() const
+  // The expected count: the most common one (on a tie the larger: a cut file is short); 0 if none was added.
+  size_t most_common() const
   {
-    if (counts_.size() < 2)
-      return;
     auto expected = counts_.begin();
     for (auto it = counts_.begin(); it != counts_.end(); ++it)
       if (it->second.n >= expected->second.n)
         expected = it;
+    return expected == counts_.end() ? 0 : expected->first;
+  }
+  // Names the shortest file whose count is not the expected one.
+  void check() const
+  {
+    if (counts_.size() < 2)
+      return;
+    const auto expected = counts_.find(most_common());
     for (const auto& [rows, c] : counts_) {
       if (rows == expected->first)
         continue;
@@ -574,20 +877,168 @@ class CountCheck {
   std::map<size_t, Count> counts_;
 };
 
-// The rank count md-real-io's own report states: the precreate (or cleanup) line's "<n> dset" is ranks x data-sets.
-int stated_ranks(const Trace& t, std::string& stated_by)
+// The run's rank count as the headers state it (0: they do not) and `by` where: the per-rank report lines, the
+// Nodemap, the precreate or cleanup line's data sets over -D, or the total objects over D x (P + I x R) when that
+// divides exactly, in that order (`known`: which parameters are stated or md-workbench's defaults). Statements
+// that disagree with the one used are described in `disagree`.
+int header_ranks(const Trace& t, const HeaderInfo& h, const std::array<bool, HeaderInfo::kParams>& known,
+                 std::string& by, std::string& disagree)
 {
-  if (t.params.data_sets <= 0)
+  std::vector<std::pair<uint64_t, std::string>> found;
+  if (h.report_ranks > 0)
+    found.emplace_back(h.report_ranks, h.report_at + " (per-rank report lines 0: to " +
+                                           std::to_string(h.report_ranks - 1) + ":)");
+  if (h.nodemap > 0)
+    found.emplace_back(h.nodemap, h.nodemap_at + " (Nodemap: one character per rank)");
+  const auto& p = t.params;
+  const uint64_t D = known[HeaderInfo::kD] && p.data_sets > 0 ? static_cast<uint64_t>(p.data_sets) : 0;
+  if (h.dsets > 0 && D > 0 && h.dsets % D == 0)
+    found.emplace_back(h.dsets / D, h.dsets_at + " (" + h.dsets_phase + " line: " + std::to_string(h.dsets) +
+                                        " dset with data-sets=" + std::to_string(D) + ")");
+  if (h.total_objects > 0 && D > 0 && known[HeaderInfo::kI] && known[HeaderInfo::kP] && known[HeaderInfo::kR]) {
+    const uint64_t per_rank = D * (static_cast<uint64_t>(p.precreate_per_set) +
+                                   static_cast<uint64_t>(p.obj_per_proc) * static_cast<uint64_t>(p.iterations));
+    if (per_rank > 0 && h.total_objects % per_rank == 0)
+      found.emplace_back(h.total_objects / per_rank,
+                         h.total_at + " (total objects " + std::to_string(h.total_objects) +
+                             " = ranks x D x (P + I x R) with D=" + std::to_string(D) + ", P=" +
+                             std::to_string(p.precreate_per_set) + ", I=" + std::to_string(p.obj_per_proc) +
+                             ", R=" + std::to_string(p.iterations) + ")");
+  }
+  found.erase(std::remove_if(found.begin(), found.end(), [](const auto& f) { return f.first > 1000000000ull; }),
+              found.end());
+  if (found.empty())
     return 0;
-  for (const auto& r : t.reported)
-    if ((r.name == "precreate" || r.name == "cleanup") && r.dsets > 0 &&
-        r.dsets % static_cast<uint64_t>(t.params.data_sets) == 0 &&
-        r.dsets / static_cast<uint64_t>(t.params.data_sets) <= 1000000000ull) {
-      stated_by = r.file + ":" + std::to_string(r.line) + " (" + r.name + " line: " + std::to_string(r.dsets) +
-                  " dset with data-sets=" + std::to_string(t.params.data_sets) + ")";
-      return static_cast<int>(r.dsets / static_cast<uint64_t>(t.params.data_sets));
+  by = found[0].second;
+  for (size_t i = 1; i < found.size(); ++i)
+    if (found[i].first != found[0].first)
+      disagree += (disagree.empty() ? "" : ", ") + found[i].second + " states " + std::to_string(found[i].first);
+  return static_cast<int>(found[0].first);
+}
+
+// One --latency-all file: the rows of every rank, rank after rank.
+struct ConcatFile {
+  size_t phase = 0;  // index in the phase plan
+  TraceOp op = TraceOp::Stat;
+  std::string path;
+  uint32_t id = 0;                  // TimingCheck::file_id
+  size_t per_rank = 0;              // rows per rank the header gives (0: unknown)
+  std::string per_rank_what;        // where that number comes from
+  bool varies = false;              // a benchmark file of a stonewalled run: ranks hold different row counts
+  std::vector<std::pair<float, float>> rows;
+  std::vector<size_t> restarts;     // rows whose time is below the row above
+  std::vector<size_t> begin;        // first row of every rank, then rows.size()
+};
+
+// Splits every --latency-all file into its ranks and returns the rank count: `stated` (> 0) when a header states
+// it; else the count the files with a known number of rows per rank hold (all must agree); else the smallest count
+// that divides every file's rows and puts every point where time restarts at a rank boundary (a rank's times start
+// near 0, so a restart is a rank boundary, but a rank may start above the last time of the rank before it).
+int split_concatenated(std::vector<ConcatFile>& files, int stated, const std::string& stated_by,
+                       const std::string& dir, Trace& t)
+{
+  auto name = [](const ConcatFile& f) { return fs::path(f.path).filename().string(); };
+  size_t N = stated > 0 ? static_cast<size_t>(stated) : 0;
+  std::string by = stated_by;
+  // Files with a known number of rows per rank: a whole number of ranks each, the same for all.
+  for (const auto& f : files)
+    if (N == 0 && f.per_rank > 0 && f.rows.size() % f.per_rank != 0)
+      fail(f.path, f.rows.size() + 1,
+           std::to_string(f.rows.size()) + " rows are not a multiple of the " + std::to_string(f.per_rank) +
+               " rows per rank (" + f.per_rank_what + ") (truncated file?)");
+  if (N == 0) {
+    CountCheck votes("");
+    std::map<size_t, const ConcatFile*> example;
+    for (const auto& f : files)
+      if (f.per_rank > 0) {
+        votes.add(f.path, f.rows.size() / f.per_rank, f.rows.size() + 1);
+        example.emplace(f.rows.size() / f.per_rank, &f);
+      }
+    if (!example.empty()) {
+      N = votes.most_common();
+      const auto* e = example.at(N);
+      by = name(*e) + " (" + std::to_string(e->rows.size()) + " rows of " + std::to_string(e->per_rank) +
+           " per rank: " + e->per_rank_what + ")";
     }
-  return 0;
+  }
+  for (const auto& f : files)
+    if (N > 0 && f.per_rank > 0 && f.rows.size() != N * f.per_rank)
+      fail(f.path, f.rows.size() + 1,
+           "expected " + std::to_string(N * f.per_rank) + " rows (" + std::to_string(N) + " ranks: " + by + "; " +
+               std::to_string(f.per_rank) + " rows per rank: " + f.per_rank_what + "), found " +
+               std::to_string(f.rows.size()) +
+               (f.rows.size() % f.per_rank == 0 ? ": " + std::to_string(f.rows.size() / f.per_rank) + " ranks' rows"
+                                                : std::string()) +
+               (f.rows.size() < N * f.per_rank ? " (truncated file?)" : ""));
+  if (N == 0) {
+    // Nothing states it: the smallest rank count at least the most restarts any file shows + 1 that divides the
+    // rows of every file and puts every restart at a rank boundary.
+    const ConcatFile* most = &files.front();
+    size_t limit = 0;
+    for (const auto& f : files) {
+      if (f.restarts.size() > most->restarts.size())
+        most = &f;
+      if (!f.varies)
+        limit = limit == 0 ? f.rows.size() : std::min(limit, f.rows.size());
+    }
+    const size_t low = most->restarts.size() + 1;
+    const ConcatFile* odd = nullptr;  // why the lowest count does not fit
+    auto fits = [&](size_t n) {
+      for (const auto& f : files) {
+        bool ok = f.varies ? f.restarts.size() + 1 <= n : f.rows.size() % n == 0;
+        for (size_t i = 0; ok && !f.varies && i < f.restarts.size(); ++i)
+          ok = f.restarts[i] % (f.rows.size() / n) == 0;
+        if (!ok) {
+          if (!odd)
+            odd = &f;
+          return false;
+        }
+      }
+      return true;
+    };
+    if (limit == 0)
+      N = low;
+    for (size_t n = low; N == 0 && n <= limit; ++n)
+      if (fits(n))
+        N = n;
+    if (N == 0)
+      fail(odd->path, odd->rows.size() + 1,
+           "cannot split the ranks: " + name(*most) + " restarts its time " + std::to_string(low - 1) + " times (" +
+               std::to_string(low) + " ranks at least), but no rank count from " + std::to_string(low) +
+               " up divides the rows of every file (this one has " + std::to_string(odd->rows.size()) +
+               ") with every restart at a rank boundary; a stdout.txt with md-workbench's Args line states the rows "
+               "per rank (truncated file?)");
+    bool shown = false;  // some file restarts at every rank boundary
+    for (const auto& f : files)
+      shown |= f.restarts.size() + 1 == N;
+    if (!shown)
+      t.warnings.push_back(dir + ": no header states the ranks or the rows per rank, and no --latency-all file's time "
+                                 "restarts at every rank boundary: split into " + std::to_string(N) + " ranks, the "
+                                 "smallest count that divides every file's rows with every restart of time at a rank "
+                                 "boundary (a stdout.txt with md-workbench's Args line states the rows per rank)");
+    by = "the row counts and restarts of time of the files";
+  }
+  for (auto& f : files) {
+    f.begin.clear();
+    if (f.varies) {
+      if (f.restarts.size() + 1 != N)
+        fail(f.path, f.rows.size() + 1,
+             "the run used a stonewall timer (-w), so its ranks did different numbers of benchmark operations and "
+             "the file splits only where time restarts: " + std::to_string(f.restarts.size()) + " times, not the " +
+                 std::to_string(N - 1) + " of " + std::to_string(N) + " ranks (" + by + ")");
+      f.begin.push_back(0);
+      f.begin.insert(f.begin.end(), f.restarts.begin(), f.restarts.end());
+    } else {
+      if (f.rows.size() % N != 0)
+        fail(f.path, f.rows.size() + 1,
+             std::to_string(f.rows.size()) + " rows are not a multiple of the " + std::to_string(N) + " ranks (" + by +
+                 ") (truncated file?)");
+      for (size_t r = 0; r < N; ++r)
+        f.begin.push_back(r * (f.rows.size() / N));
+    }
+    f.begin.push_back(f.rows.size());
+  }
+  return static_cast<int>(N);
 }
 
 // md-workbench style traces (2017 per-rank files, -L rank 0 files, -all concatenated files).
@@ -597,25 +1048,68 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   t.format = L.format;
   t.path = dir;
   t.prefix = L.prefix;
+  HeaderInfo h;
   if (L.format == "md-real-io-2017")
-    read_mdreal_header((fs::path(dir) / (L.prefix + ".txt")).string(), t);
-  read_mdreal_header((fs::path(dir) / "stdout.txt").string(), t);
-  if (t.params.data_sets <= 0 && opt.data_sets > 0) {
-    t.params.data_sets = opt.data_sets;
-  } else if (opt.data_sets > 0 && opt.data_sets != t.params.data_sets) {
-    throw ConfigError(dir + ": --data-sets " + std::to_string(opt.data_sets) + " but the trace's header states " +
-                      "data-sets=" + std::to_string(t.params.data_sets));
-  } else if (t.params.data_sets <= 0) {
+    read_mdreal_header((fs::path(dir) / (L.prefix + ".txt")).string(), t, h);
+  read_mdreal_header((fs::path(dir) / "stdout.txt").string(), t, h);
+  auto& prm = t.params;
+  // What the header states; then --data-sets / --object-size; then, with an Args line, md-workbench's defaults
+  // (the command line is complete); then assumptions, each said in a warning.
+  const bool args = !h.args_at.empty();
+  auto known = h.stated;                               // stated, given by an option or md-workbench's default
+  std::array<bool, HeaderInfo::kParams> tool_default{};  // md-workbench's default
+  auto defaulted = [&](int k) {
+    return tool_default[static_cast<size_t>(k)]
+               ? " (md-workbench's default: the Args line at " + h.args_at + " does not give it)"
+               : std::string();
+  };
+  if (h.stated[HeaderInfo::kD]) {
+    if (opt.data_sets > 0 && opt.data_sets != prm.data_sets)
+      throw ConfigError(dir + ": --data-sets " + std::to_string(opt.data_sets) + " but the trace's header states " +
+                        "data-sets=" + std::to_string(prm.data_sets));
+  } else if (opt.data_sets > 0) {
+    prm.data_sets = opt.data_sets;
+    known[HeaderInfo::kD] = true;
+  } else if (args) {
+    prm.data_sets = kMdwDefaultD;
+    known[HeaderInfo::kD] = tool_default[HeaderInfo::kD] = true;
+  } else {
+    prm.data_sets = 0;
     t.warnings.push_back(dir + ": no mdreal.txt or stdout.txt states the data sets per rank (-D); assumed 1 "
                                "(--data-sets D sets it; the object counts and directories depend on it)");
   }
-  if (L.format == "md-workbench-rank0")
-    t.warnings.push_back(dir + ": md-workbench -L files hold rank 0's operations only; every replayed rank replays "
-                               "rank 0's stream (record with --latency-all to keep every rank)");
-  if (t.params.object_size_B <= 0)
-    t.params.object_size_B = opt.object_size_B;
-  if (t.params.object_size_B <= 0)
-    t.params.object_size_B = 3901;  // md-workbench's default -S
+  std::vector<std::string> assumed;
+  if (!h.stated[HeaderInfo::kS]) {
+    if (opt.object_size_B > 0) {
+      prm.object_size_B = opt.object_size_B;
+    } else {
+      prm.object_size_B = kMdwDefaultS;
+      tool_default[HeaderInfo::kS] = args;
+      if (!args)
+        assumed.push_back("the object size (-S) 3901 B (--object-size B sets it: the bytes every create writes and "
+                          "every read reads)");
+    }
+    known[HeaderInfo::kS] = true;
+  }
+  if (!h.stated[HeaderInfo::kO] && !args)
+    assumed.push_back("the offset (--offset) 1 (the benchmark phase of rank r works on the data sets of rank r + 1)");
+  if (!assumed.empty()) {
+    std::string w = dir + ": no mdreal.txt or stdout.txt states " + (assumed.size() > 1 ? "these" : "this") +
+                    "; assumed md-workbench's default" + (assumed.size() > 1 ? "s: " : ": ");
+    for (size_t i = 0; i < assumed.size(); ++i)
+      w += (i ? "; " : "") + assumed[i];
+    t.warnings.push_back(w);
+  }
+  if (args) {
+    const std::pair<int, int> defaults[] = {
+        {HeaderInfo::kI, kMdwDefaultI}, {HeaderInfo::kP, kMdwDefaultP}, {HeaderInfo::kR, kMdwDefaultR}};
+    for (auto [k, v] : defaults)
+      if (!known[static_cast<size_t>(k)]) {
+        (k == HeaderInfo::kI ? prm.obj_per_proc : k == HeaderInfo::kP ? prm.precreate_per_set : prm.iterations) = v;
+        known[static_cast<size_t>(k)] = tool_default[static_cast<size_t>(k)] = true;
+      }
+    known[HeaderInfo::kO] = true;
+  }
 
   // (iteration, phase file name) -> rank -> path
   std::map<std::pair<int, std::string>, std::map<int, std::string>> groups;
@@ -639,13 +1133,18 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   // With a cleanup, its number is the iteration count: an iteration without files is reported below.
   if (has_cleanup && bench_iters > 0)
     bench_iters = cleanup_iter;
-  if (t.params.iterations > 0 && bench_iters > 0 && bench_iters != t.params.iterations && has_cleanup)
-    throw ConfigError(dir + ": header says iterations=" + std::to_string(t.params.iterations) + " but files hold " +
-                      std::to_string(bench_iters) + " benchmark iterations");
+  if (prm.iterations > 0 && bench_iters > 0 && bench_iters != prm.iterations && has_cleanup)
+    throw ConfigError(dir + ": header says iterations=" + std::to_string(prm.iterations) +
+                      defaulted(HeaderInfo::kR) + " but files hold " + std::to_string(bench_iters) +
+                      " benchmark iterations");
 
-  int D = std::max(1, t.params.data_sets);
-  size_t per_set = static_cast<size_t>(t.params.precreate_per_set) * static_cast<size_t>(D);
-  size_t per_iter = static_cast<size_t>(t.params.obj_per_proc) * static_cast<size_t>(D);
+  int D = std::max(1, prm.data_sets);
+  size_t per_set = static_cast<size_t>(prm.precreate_per_set) * static_cast<size_t>(D);
+  size_t per_iter = h.stonewall ? 0 : static_cast<size_t>(prm.obj_per_proc) * static_cast<size_t>(D);
+  const std::string set_what = "precreate-per-set x data-sets = " + std::to_string(prm.precreate_per_set) + " x " +
+                               std::to_string(D) + defaulted(HeaderInfo::kP) + defaulted(HeaderInfo::kD);
+  const std::string iter_what = "obj-per-proc x data-sets = " + std::to_string(prm.obj_per_proc) + " x " +
+                                std::to_string(D) + defaulted(HeaderInfo::kI) + defaulted(HeaderInfo::kD);
 
   // Phase list in run order.
   struct PhaseFiles {
@@ -653,6 +1152,8 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     std::vector<std::pair<std::string, TraceOp>> kinds;  // file phase name and op
   };
   std::vector<PhaseFiles> plan;
+  std::vector<std::string> missing_what;  // for the --allow-missing warning
+  std::vector<int> missing_iters;
   auto has = [&](int it, const std::string& ph) { return groups.count({it, ph}) > 0; };
   if (has(0, "precreate"))
     plan.push_back({{"precreate", PhaseKind::Precreate, 0}, {{"precreate", TraceOp::Create}}});
@@ -672,6 +1173,10 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
           throw ConfigError(dir + "/" + miss + ": no files for operation '" + k + "' of benchmark iteration " +
                             std::to_string(it) + " (present in other iterations); --allow-missing imports the rest");
         t.missing.push_back(miss);
+        missing_what.push_back("'" + std::string(k) + "' of benchmark iteration " + std::to_string(it) + " (" + miss +
+                               ")");
+        if (missing_iters.empty() || missing_iters.back() != it)
+          missing_iters.push_back(it);
       }
     }
     if (pf.kinds.empty())
@@ -680,8 +1185,26 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   }
   if (has_cleanup)
     plan.push_back({{"cleanup", PhaseKind::Cleanup, cleanup_iter}, {{"cleanup", TraceOp::Delete}}});
+  if (!missing_what.empty()) {
+    std::string ops, iters;
+    for (size_t i = 0; i < missing_what.size(); ++i)
+      ops += (i ? ", " : "") + missing_what[i];
+    for (size_t i = 0; i < missing_iters.size(); ++i)
+      iters += (i ? ", " : "") + std::to_string(missing_iters[i]);
+    t.warnings.push_back(dir + ": --allow-missing: no files of operation " + ops + ": benchmark iteration" +
+                         (missing_iters.size() > 1 ? "s " + iters + " are" : " " + iters + " is") +
+                         " replayed without these operations, and the gaps where they were in the recording are "
+                         "replayed as think time, so the times and rates of " +
+                         (missing_iters.size() > 1 ? "these iterations" : "this iteration") +
+                         " are not comparable with the recorded ones");
+  }
 
-  // Ranks.
+  // Ranks: the header's statement, checked against the files.
+  std::string stated_by, disagree;
+  const int stated = header_ranks(t, h, known, stated_by, disagree);
+  if (!disagree.empty())
+    t.warnings.push_back(dir + ": the headers disagree on the rank count: " + stated_by + " states " +
+                         std::to_string(stated) + ", " + disagree + "; used " + std::to_string(stated));
   int ranks = -1;
   bool concatenated = L.format == "md-workbench-all";
   if (!concatenated) {
@@ -699,63 +1222,71 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                              .string();
                        }});
       }
-    std::string stated_by;
-    int stated = L.format == "md-real-io-2017" ? stated_ranks(t, stated_by) : 0;
-    ranks = check_rank_groups(rgs, stated, stated_by);
+    ranks = check_rank_groups(rgs, L.format == "md-real-io-2017" ? stated : 0, stated_by);
+  }
+  if (L.format == "md-workbench-rank0") {
+    t.recorded_ranks = stated > 0 ? stated : 1;
+    t.warnings.push_back(
+        dir + ": md-workbench -L files hold rank 0's operations only; " +
+        (stated > 0 ? "the run had " + std::to_string(stated) + " ranks (" + stated_by + "), the replay's default"
+                    : std::string("no stdout.txt states the run's rank count, so the replay runs 1 rank unless "
+                                  "--ranks M")) +
+        "; every replayed rank replays rank 0's stream (record with --latency-all to keep every rank)");
   }
   // Without a header saying -I/-P/-D, the files must at least agree with each other: every benchmark file (any
   // operation, rank and iteration) holds obj-per-proc x data-sets rows, every precreate and cleanup file
-  // precreate-per-set x data-sets.
+  // precreate-per-set x data-sets (a stonewalled run's benchmark files hold what each rank did).
   CountCheck bench_counts("as many as every other benchmark file"), set_counts("as many as every other precreate "
                                                                                "and cleanup file");
-
+  TimingCheck timing;
   std::vector<std::pair<float, float>> rows;
   if (concatenated) {
-    // Split every file at the points where time goes backwards; all files must agree on the rank count.
-    std::vector<std::vector<std::vector<Row>>> per_phase_rank(plan.size());  // only small test traces use this
-    for (size_t pi = 0; pi < plan.size(); ++pi) {
+    std::vector<ConcatFile> files;
+    for (size_t pi = 0; pi < plan.size(); ++pi)
       for (const auto& [k, op] : plan[pi].kinds) {
-        const std::string& file = groups[{plan[pi].phase.iteration, k}].begin()->second;
-        rows.clear();
-        read_latency_csv(file, rows, nullptr);
-        std::vector<std::vector<Row>> split_rows(1);
-        for (size_t i = 0; i < rows.size(); ++i) {
-          if (i > 0 && rows[i].first < rows[i - 1].first)
-            split_rows.emplace_back();
-          split_rows.back().push_back({rows[i].first, rows[i].second, op});
+        ConcatFile f;
+        f.phase = pi;
+        f.op = op;
+        f.path = groups[{plan[pi].phase.iteration, k}].begin()->second;
+        f.id = timing.file_id(f.path);
+        const bool bench = plan[pi].phase.kind == PhaseKind::Benchmark;
+        f.varies = bench && h.stonewall;
+        if (known[HeaderInfo::kD]) {
+          f.per_rank = bench ? per_iter : per_set;
+          f.per_rank_what = bench ? iter_what : set_what;
         }
-        if (rows.empty())
-          fail(file, 2, "no data rows");
-        int n = static_cast<int>(split_rows.size());
-        if (ranks >= 0 && n != ranks)
-          fail(file, rows.size() + 1, "time restarts " + std::to_string(n - 1) + " times (" + std::to_string(n) +
-                                          " ranks), other files hold " + std::to_string(ranks) + " ranks");
-        ranks = n;
-        size_t expected = plan[pi].phase.kind == PhaseKind::Benchmark ? per_iter : per_set;
-        size_t line = 1;
-        for (size_t r = 0; r < split_rows.size(); ++r) {
-          const auto& rr = split_rows[r];
-          check_count(file, rr.size(), expected, "rows per rank");
-          line += rr.size();
-          if (expected == 0)
-            (plan[pi].phase.kind == PhaseKind::Benchmark ? bench_counts : set_counts)
-                .add(file, rr.size(), line, " for rank " + std::to_string(r) + " (ending at line " +
-                                                std::to_string(line) + ")");
-        }
-        auto& dst = per_phase_rank[pi];
-        dst.resize(static_cast<size_t>(n));
-        for (int r = 0; r < n; ++r)
-          dst[static_cast<size_t>(r)].insert(dst[static_cast<size_t>(r)].end(), split_rows[static_cast<size_t>(r)].begin(),
-                                             split_rows[static_cast<size_t>(r)].end());
+        read_latency_csv(f.path, f.rows, nullptr);
+        if (f.rows.empty())
+          fail(f.path, 2, "no data rows");
+        for (size_t i = 1; i < f.rows.size(); ++i)
+          if (f.rows[i].first < f.rows[i - 1].first)
+            f.restarts.push_back(i);
+        files.push_back(std::move(f));
       }
+    ranks = split_concatenated(files, stated, stated_by, dir, t);
+    for (const auto& f : files) {
+      for (int r = 0; r < ranks; ++r)
+        timing.check_order(f.rows, f.begin[static_cast<size_t>(r)], f.begin[static_cast<size_t>(r) + 1], f.id);
+      if (f.per_rank == 0 && !f.varies)
+        (plan[f.phase].phase.kind == PhaseKind::Benchmark ? bench_counts : set_counts)
+            .add(f.path, f.rows.size() / static_cast<size_t>(ranks), f.rows.size() + 1,
+                 " per rank (" + std::to_string(f.rows.size()) + " rows, " + std::to_string(ranks) + " ranks)");
     }
     t.ranks = ranks;
     t.streams.resize(static_cast<size_t>(ranks));
+    std::vector<Row> merged;
     for (size_t pi = 0; pi < plan.size(); ++pi)
       for (int r = 0; r < ranks; ++r) {
+        merged.clear();
+        for (const auto& f : files) {
+          if (f.phase != pi)
+            continue;
+          for (size_t i = f.begin[static_cast<size_t>(r)]; i < f.begin[static_cast<size_t>(r) + 1]; ++i)
+            merged.push_back({f.rows[i].first, f.rows[i].second, f.op, f.id, static_cast<uint32_t>(i + 2)});
+        }
         auto& s = t.streams[static_cast<size_t>(r)];
         s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
-        append_phase(s, per_phase_rank[pi][static_cast<size_t>(r)]);
+        append_phase(s, merged, timing);
       }
   } else {
     t.ranks = ranks;
@@ -765,25 +1296,32 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
       auto& s = t.streams[static_cast<size_t>(r)];
       for (const auto& pf : plan) {
         merged.clear();
+        const bool bench = pf.phase.kind == PhaseKind::Benchmark;
         for (const auto& [k, op] : pf.kinds) {
           const std::string& file = groups[{pf.phase.iteration, k}][r];
           rows.clear();
           read_latency_csv(file, rows, nullptr);
-          size_t expected = pf.phase.kind == PhaseKind::Benchmark ? per_iter : per_set;
-          check_count(file, rows.size(), expected, pf.phase.kind == PhaseKind::Benchmark ? "obj-per-proc x data-sets"
-                                                                                        : "precreate-per-set x data-sets");
-          if (expected == 0)
-            (pf.phase.kind == PhaseKind::Benchmark ? bench_counts : set_counts).add(file, rows.size(), rows.size() + 1);
-          for (const auto& x : rows)
-            merged.push_back({x.first, x.second, op});
+          size_t expected = bench ? per_iter : per_set;
+          check_count(file, rows.size(), expected, bench ? iter_what : set_what);
+          if (expected == 0 && !(bench && h.stonewall))
+            (bench ? bench_counts : set_counts).add(file, rows.size(), rows.size() + 1);
+          const uint32_t id = timing.file_id(file);
+          timing.check_order(rows, 0, rows.size(), id);
+          for (size_t i = 0; i < rows.size(); ++i)
+            merged.push_back({rows[i].first, rows[i].second, op, id, static_cast<uint32_t>(i + 2)});
         }
         s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
-        append_phase(s, merged);
+        append_phase(s, merged, timing);
       }
     }
   }
   bench_counts.check();
   set_counts.check();
+  if (t.recorded_ranks == 0)
+    t.recorded_ranks = t.ranks;
+  const std::string timing_warning = timing.warning(dir);
+  if (!timing_warning.empty())
+    t.warnings.push_back(timing_warning);
   for (auto& s : t.streams) {
     s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
     s.op.shrink_to_fit();
@@ -792,10 +1330,10 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   }
   for (const auto& pf : plan)
     t.phases.push_back(pf.phase);
-  if (t.params.iterations == 0)
-    t.params.iterations = bench_iters;
-  if (t.params.data_sets == 0)
-    t.params.data_sets = 1;
+  if (prm.iterations == 0)
+    prm.iterations = bench_iters;
+  if (prm.data_sets == 0)
+    prm.data_sets = 1;
   // md-workbench interleaves a rank's objects over its D data sets: every precreate / cleanup phase holds
   // P x D of them per rank, every benchmark iteration I x D (x the operations of an object).
   if (opt.data_sets > 0) {
@@ -814,7 +1352,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
 }
 
 // mdtest --savePerOpDataCSV: one phase per operation kind, in mdtest's order; object size = tp x runtime.
-Trace load_mdtest(const Listing& L, const std::string& dir)
+Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions& opt)
 {
   Trace t;
   t.format = L.format;
@@ -842,6 +1380,8 @@ Trace load_mdtest(const Listing& L, const std::string& dir)
   std::vector<float> tp;
   std::vector<Row> merged;
   std::vector<double> sizes;
+  bool size_known = false;  // rank 0's File creation file has the tp column (tp 0: mdtest -w 0)
+  TimingCheck timing;
   for (const auto& name : order) {
     t.phases.push_back({name, PhaseKind::Other, 0});
     TraceOp op = *op_of_phase_file(name);
@@ -850,31 +1390,44 @@ Trace load_mdtest(const Listing& L, const std::string& dir)
     for (int r = 0; r < ranks; ++r) {
       rows.clear();
       tp.clear();
-      read_latency_csv(groups[name][r], rows, &tp);
+      bool has_tp = false;
+      read_latency_csv(groups[name][r], rows, &tp, &has_tp);
+      size_known |= op == TraceOp::Create && r == 0 && has_tp;
       counts.add(groups[name][r], rows.size(), rows.size() + 1);
+      const uint32_t id = timing.file_id(groups[name][r]);
+      timing.check_order(rows, 0, rows.size(), id);
       merged.clear();
       for (size_t i = 0; i < rows.size(); ++i) {
-        merged.push_back({rows[i].first, rows[i].second, op});
+        merged.push_back({rows[i].first, rows[i].second, op, id, static_cast<uint32_t>(i + 2)});
         if (op == TraceOp::Create && r == 0 && tp[i] > 0)
           sizes.push_back(static_cast<double>(tp[i]) * rows[i].second);
       }
       auto& s = t.streams[static_cast<size_t>(r)];
       s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
-      append_phase(s, merged);
+      append_phase(s, merged, timing);
     }
     counts.check();
   }
+  t.recorded_ranks = t.ranks;
   for (auto& s : t.streams)
     s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
   if (!sizes.empty()) {
     std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
     t.params.object_size_B = std::round(sizes[sizes.size() / 2]);
+  } else if (!size_known && opt.object_size_B > 0) {
+    t.params.object_size_B = opt.object_size_B;
+  } else if (!size_known && (groups.count("File creation") || groups.count("File read"))) {
+    t.warnings.push_back(dir + ": no File creation file with mdtest's tp column gives the object size (tp x "
+                               "runtime); assumed 0 B: creates and reads move no data (--object-size B sets it)");
   }
   t.params.data_sets = 1;
   t.params.offset = 0;
   if (L.mdtest_dir_files > 0)
     t.warnings.push_back(dir + ": " + std::to_string(L.mdtest_dir_files) + " files of mdtest's Directory phases are "
                          "not replayed (the importer replays the File phases only)");
+  const std::string timing_warning = timing.warning(dir);
+  if (!timing_warning.empty())
+    t.warnings.push_back(timing_warning);
   return t;
 }
 
@@ -889,7 +1442,7 @@ Trace load_trace(const std::string& path, const ImportOptions& options)
   if (L.format == "mdtest-perop") {
     if (options.data_sets > 0)
       throw ConfigError(dir + ": --data-sets is md-workbench's -D; this is an mdtest trace (mdtest has no data sets)");
-    return load_mdtest(L, dir);
+    return load_mdtest(L, dir, options);
   }
   return load_mdw(L, dir, options);
 }

@@ -4,8 +4,19 @@
 //   md-real-io 2017    <prefix>-<iter>-<phase>-<rank>.csv, one file per rank, + optional mdreal.txt header
 //   md-workbench -L    <prefix>-<waitfactor>-<iter>-<phase>.csv, rank 0 only (IOR 4.x and 2019 standalone)
 //   md-workbench --latency-all  <prefix>-<waitfactor>-<iter>-<phase>-all.csv, every rank concatenated without a
-//                      rank column: a new rank starts where "time" goes backwards
+//                      rank column, rank by rank: split into equal parts of the rows per rank the header states
+//                      (-I x -D for benchmark files, -P x -D for precreate and cleanup) or of rows / the rank count
+//                      the header states; without a header, the smallest rank count that divides every file's rows
+//                      and puts every point where "time" goes backwards at a rank boundary (a rank's time starts
+//                      near 0, but need not restart below the previous rank's last time); the benchmark files of
+//                      a run with a stonewall timer (-w, ranks did different counts) split where time restarts
 //   mdtest --savePerOpDataCSV   <prefix>-<File creation|File stat|File read|File removal>-<rank%05d>.csv
+// Headers: mdreal.txt (md-real-io 2017) and stdout.txt (md-workbench's "Args:" command line, parsed as IOR's option
+// parser does: -X=V, -X V, -XV, --long=V, --long V, sizes with k/m/g/t/p suffixes in powers of 1024; options the
+// Args line does not give take md-workbench's defaults -I 1000 -P 3000 -D 10 -R 3 -S 3901 -O 1). The run's rank
+// count comes from the per-rank report lines ("1: precreate ..."), "Nodemap:", the data sets of the precreate or
+// cleanup line over -D, or "total objects" over D x (P + I x R) when that divides exactly, in that order.
+// A UTF-8 byte order mark at the start of any file is skipped.
 // Every file has the columns time,runtime (seconds): time = start of the operation relative to the start of
 // that phase (benchmark iteration) on that rank, runtime = its duration. The stat/read/create/delete files of
 // one benchmark iteration share one clock, so merging them by time gives each rank's operation sequence.
@@ -77,7 +88,9 @@ struct Trace {
   std::string format;  // "md-real-io-2017", "md-workbench-all", "md-workbench-rank0", "mdtest-perop"
   std::string path;    // directory read
   std::string prefix;  // file name prefix ("mdreal", "lat", "mdtest-perop")
-  int ranks = 0;       // recorded ranks
+  int ranks = 0;       // recorded ranks: one stream each
+  int recorded_ranks = 0;  // ranks of the recorded run: = ranks, or what the header states for -L files (rank 0's
+                           // stream only); the replay's default rank count
   BenchmarkParams params;
   std::vector<TracePhase> phases;
   std::vector<RankStream> streams;           // one per recorded rank
@@ -91,9 +104,11 @@ struct Trace {
 
 struct ImportOptions {
   // Accept a benchmark iteration where some operation kind has no files for any rank (the 100-rank Mistral
-  // archive lacks mdreal-0-read-*.csv): that kind is absent from the iteration and its time becomes think time.
+  // archive lacks mdreal-0-read-*.csv): that kind is absent from the iteration and its time becomes think time
+  // (a warning says so: that iteration's rates are not comparable with the recorded ones).
   bool allow_missing = false;
-  // Object size when the files do not say it (md-workbench latency files without stdout.txt), bytes.
+  // Object size when the files do not say it (md-workbench latency files without stdout.txt, mdtest files without
+  // the tp column), bytes; 0 = md-workbench's default 3901 (mdtest: 0) with a warning.
   double object_size_B = 0;
   // Data sets per rank (-D) when no header (mdreal.txt, stdout.txt) states it; 0 = assume 1 with a warning.
   int data_sets = 0;
@@ -102,11 +117,18 @@ struct ImportOptions {
 // `path` is a trace directory or one of its latency files (then only that prefix is read). Throws
 // config::ConfigError naming the file and line on malformed input (missing column, a value that is not a decimal
 // number, a time or runtime above 1e9 s, truncated file, rank gaps or a missing rank's file, fewer ranks than the
-// md-real-io header states, row counts that disagree with the header or, without one, with the other files of
-// the same kind, a file of the trace's name pattern for an unknown operation).
+// header states, row counts that disagree with the header or, without one, with the other files of the same kind,
+// a --latency-all file that is not a whole number of ranks, an Args option whose value is not an integer with an
+// optional k/m/g/t/p suffix, a file of the trace's name pattern for an unknown operation). What the import had to
+// assume or found doubtful goes to Trace::warnings, one line each: parameters no header states (-D, -S, --offset),
+// how the rank count of -L files was found, the operations --allow-missing left out, and one summary of the
+// timings a rank cannot have produced (rows out of time order, operations starting more than 1 ms before the
+// rank's previous one ended).
 Trace load_trace(const std::string& path, const ImportOptions& options = {});
 
-// Reads one latency CSV line by line into (time, runtime) rows (and mdtest's tp column when `tp` is given).
-void read_latency_csv(const std::string& file, std::vector<std::pair<float, float>>& rows, std::vector<float>* tp);
+// Reads one latency CSV line by line into (time, runtime) rows (and mdtest's tp column when `tp` is given: then the
+// expected header is mdtest's time,runtime,tp; `has_tp` tells whether the file has that column, 0 is read if not).
+void read_latency_csv(const std::string& file, std::vector<std::pair<float, float>>& rows, std::vector<float>* tp,
+                      bool* has_tp = nullptr);
 
 }  // namespace pfsim::trace

@@ -66,6 +66,31 @@ pfsim::ReplayWorkload small_replay(const pfsim::ReplayOptions& o)
   return pfsim::ReplayWorkload(std::make_shared<const Trace>(load_trace(d.str())), o);
 }
 
+// A --latency-all trace (lat-0.00-<iter>-<op>-all.csv) of `ranks` ranks, rank after rank: `per_set` precreate and
+// cleanup rows, `per_iter` objects of every benchmark iteration (stat, read, delete, create, 1 ms apart) per rank.
+// A rank's precreate and cleanup times start at 0; its benchmark times start at `bench_start` x rank, so with
+// bench_start > 0 they never go down at a rank boundary.
+void write_small_all(const TempDir& d, int ranks, int per_set, int per_iter, int iterations, double bench_start)
+{
+  auto file = [&](const std::string& name, int rows, int ops, int offset, double start) {
+    std::string text = "time,runtime\n";
+    for (int r = 0; r < ranks; ++r)
+      for (int i = 0; i < rows; ++i) {
+        char line[64];
+        std::snprintf(line, sizeof line, "%.7f,%.4e\n", start * r + 1e-3 * (ops * i + offset), 5e-4);
+        text += line;
+      }
+    d.write(name, text);
+  };
+  file("lat-0.00-0-precreate-all.csv", per_set, 1, 0, 0);
+  for (int it = 0; it < iterations; ++it) {
+    const char* ops[] = {"stat", "read", "delete", "create"};
+    for (int k = 0; k < 4; ++k)
+      file("lat-0.00-" + std::to_string(it) + "-" + ops[k] + "-all.csv", per_iter, 4, k, bench_start);
+  }
+  file("lat-0.00-" + std::to_string(iterations) + "-cleanup-all.csv", per_set, 1, 0, 0);
+}
+
 std::string error_of(const std::string& path, const ImportOptions& options = {})
 {
   try {
@@ -331,7 +356,8 @@ TEST_CASE("a truncated --latency-all file is rejected (rank count disagrees)", "
     fs::copy(e.path(), d.path / e.path().filename());
   // Keep only rank 0's rows of one file.
   d.keep_lines("lat-0.00-1-stat-all.csv", 41);
-  CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0.00-1-stat-all.csv") && Catch::Contains("1 ranks"));
+  CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0.00-1-stat-all.csv:41") && Catch::Contains("expected 80 rows") &&
+                                    Catch::Contains("found 40: 1 ranks' rows"));
 }
 
 TEST_CASE("md-workbench -L files hold rank 0 only", "[trace]")
@@ -540,13 +566,14 @@ TEST_CASE("what an import assumes is a warning; --data-sets states -D for files 
       fs::copy_file(e.path(), d.path / e.path().filename());
   Trace bare = load_trace(d.str());
   CHECK(bare.params.data_sets <= 1);
-  REQUIRE(bare.warnings.size() == 1);
+  REQUIRE(bare.warnings.size() == 2);  // -D, and the object size and offset
   CHECK_THAT(bare.warnings[0], Catch::Contains("(-D); assumed 1") && Catch::Contains("--data-sets"));
   ImportOptions o;
   o.data_sets = 2;
   Trace stated = load_trace(d.str(), o);
   CHECK(stated.params.data_sets == 2);
-  CHECK(stated.warnings.empty());
+  REQUIRE(stated.warnings.size() == 1);
+  CHECK_THAT(stated.warnings[0], !Catch::Contains("(-D)"));
   // A header that says otherwise wins the argument: an error, not a silent choice.
   o.data_sets = 3;
   CHECK_THAT(error_of(kToolOutputs + "/md-real-io-2017", o),
@@ -632,4 +659,237 @@ TEST_CASE("replay with residuals: each operation carries the other ranks' metada
                                                          {true, false}, {false, false}, {false, false}, {true, true}};
     CHECK(flags == expected);
   }
+}
+
+TEST_CASE("md-workbench --latency-all files split by the rows per rank, not only where time restarts", "[trace]")
+{
+  // 3 ranks, -I 2 -P 2 -D 1 -R 1; every rank's benchmark starts after the previous rank's ended, so the benchmark
+  // files' time never goes down at a rank boundary (pfsim's own files look like that, and real ones can).
+  TempDir d;
+  write_small_all(d, 3, 2, 2, 1, 0.1);
+  auto check_split = [](const Trace& t) {
+    REQUIRE(t.ranks == 3);
+    REQUIRE(t.phases.size() == 3);
+    for (const auto& s : t.streams) {
+      CHECK(s.end(0) - s.begin(0) == 2);
+      CHECK(s.end(1) - s.begin(1) == 4 * 2);
+      CHECK(s.end(2) - s.begin(2) == 2);
+    }
+    // rank 2's benchmark starts at 0.2 s: its first operation (a stat) has no think time before it
+    const auto& s = t.streams[2];
+    CHECK(static_cast<TraceOp>(s.op[s.begin(1)]) == TraceOp::Stat);
+  };
+  SECTION("the header states the rows per rank")
+  {
+    d.write("stdout.txt", "Args: md-workbench \"-I=2\" \"-P=2\" \"-D=1\" \"-R=1\" \"-S=3901\" \"--latency-all\"\n");
+    Trace t = load_trace(d.str());
+    check_split(t);
+    CHECK(t.warnings.empty());
+  }
+  SECTION("the header states the rank count only")
+  {
+    d.write("stdout.txt", "Nodemap: 111\n");
+    check_split(load_trace(d.str()));
+  }
+  SECTION("no header: the precreate file restarts its time at every rank boundary")
+  {
+    Trace t = load_trace(d.str());
+    check_split(t);
+    for (const auto& w : t.warnings)
+      CHECK_THAT(w, !Catch::Contains("rank boundary"));
+  }
+  SECTION("no header, -I 1: one row per rank and benchmark file")
+  {
+    TempDir one;
+    write_small_all(one, 4, 3, 1, 2, 0.1);
+    Trace t = load_trace(one.str());
+    CHECK(t.ranks == 4);
+    CHECK(t.op_count() == 4 * (3 + 2 * 4 + 3));
+  }
+  SECTION("a file whose rows are not a multiple of the rows per rank")
+  {
+    d.write("stdout.txt", "Args: md-workbench \"-I=2\" \"-P=2\" \"-D=1\" \"-R=1\"\n");
+    d.keep_lines("lat-0.00-0-read-all.csv", 6);  // 5 rows of 2 per rank
+    CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0.00-0-read-all.csv:6") &&
+                                      Catch::Contains("5 rows are not a multiple of the 2 rows per rank") &&
+                                      Catch::Contains("obj-per-proc x data-sets = 2 x 1"));
+    d.write("stdout.txt", "Args: md-workbench \"-I=2\" \"-P=2\" \"-D=1\" \"-R=1\"\nNodemap: 111\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0.00-0-read-all.csv:6") && Catch::Contains("expected 6 rows") &&
+                                      Catch::Contains("found 5"));
+  }
+  SECTION("a stonewalled run (-w): the ranks' benchmark rows differ, split where time restarts")
+  {
+    d.write("stdout.txt", "Args: md-workbench \"-I=2\" \"-P=2\" \"-D=1\" \"-R=1\" \"-w\" \"1\"\n");
+    for (const char* k : {"stat", "read", "delete", "create"})  // ranks 0 and 2 did 2 objects, rank 1 one
+      d.write(std::string("lat-0.00-0-") + k + "-all.csv",
+              "time,runtime\n0.001,1e-4\n0.005,1e-4\n0.002,1e-4\n0.001,1e-4\n0.005,1e-4\n");
+    Trace t = load_trace(d.str());
+    REQUIRE(t.ranks == 3);
+    CHECK(t.streams[0].end(1) - t.streams[0].begin(1) == 8);
+    CHECK(t.streams[1].end(1) - t.streams[1].begin(1) == 4);
+    CHECK(t.streams[2].end(1) - t.streams[2].begin(1) == 8);
+  }
+  SECTION("no header: a file cut inside a rank")
+  {
+    d.keep_lines("lat-0.00-0-precreate-all.csv", 6);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0.00-0-precreate-all.csv:6") &&
+                                      Catch::Contains("cannot split the ranks"));
+  }
+}
+
+TEST_CASE("md-workbench -L files: the run's rank count comes from the header and is the replay's default", "[trace]")
+{
+  Trace t = load_trace(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
+  CHECK(t.ranks == 1);           // rank 0's stream
+  CHECK(t.recorded_ranks == 2);  // its stdout.txt: "0: ..." and "1: ..." report lines
+  REQUIRE(t.warnings.size() == 1);
+  CHECK_THAT(t.warnings[0], Catch::Contains("the run had 2 ranks") && Catch::Contains("stdout.txt:6") &&
+                                Catch::Contains("per-rank report lines"));
+  pfsim::ReplayWorkload w(std::make_shared<const Trace>(t), {});
+  CHECK(w.ranks() == 2);
+  // Only the total objects: D x (P + I x R) = 2 x (40 + 20 x 2) = 160 per rank.
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run1-L-process-reports"))
+    if (e.path().extension() == ".csv")
+      fs::copy_file(e.path(), d.path / e.path().filename());
+  const std::string args = "Args: md-workbench \"-I=20\" \"-P=40\" \"-D=2\" \"-R=2\" \"-L=lat\"\n";
+  d.write("stdout.txt", args + "MD-Workbench total objects: 480 workingset size: 0.595 MiB\n");
+  Trace total = load_trace(d.str());
+  CHECK(total.recorded_ranks == 3);
+  CHECK_THAT(total.warnings.back(), Catch::Contains("the run had 3 ranks") && Catch::Contains("total objects 480"));
+  // not a whole number of ranks: not used
+  d.write("stdout.txt", args + "MD-Workbench total objects: 500 workingset size: 0.595 MiB\n");
+  Trace odd = load_trace(d.str());
+  CHECK(odd.recorded_ranks == 1);
+  CHECK_THAT(odd.warnings.back(), Catch::Contains("no stdout.txt states the run's rank count"));
+}
+
+TEST_CASE("md-workbench Args line: every form of IOR's option parser, sizes with k/m/g suffixes", "[trace]")
+{
+  TempDir d;
+  write_small_all(d, 2, 4, 2, 1, 0);  // -P 2 -D 2 -I 1 per rank, as the Args lines below say
+  auto params_of = [&](const std::string& opts) {
+    d.write("stdout.txt", "Args: ./md-workbench \"-a\" \"POSIX\" \"-o\" \"/scratch/my data\" " + opts + "\n");
+    return load_trace(d.str()).params;
+  };
+  for (const std::string& dsets :
+       {"\"-D=2\"", "\"-D\" \"2\"", "\"-D2\"", "\"--data-sets\" \"2\"", "\"--data-sets=2\""}) {
+    INFO(dsets);
+    auto p = params_of("\"-I\" \"1\" \"-P2\" \"--iterations=1\" " + dsets + " \"-S\" \"8000\" \"-O\" \"0\"");
+    CHECK(p.data_sets == 2);
+    CHECK(p.obj_per_proc == 1);
+    CHECK(p.precreate_per_set == 2);
+    CHECK(p.iterations == 1);
+    CHECK(p.object_size_B == 8000);
+    CHECK(p.offset == 0);
+  }
+  CHECK(params_of("\"-I=1\" \"-P=2\" \"-D=2\" \"-R=1\" \"-S=4k\"").object_size_B == 4096);
+  CHECK(params_of("\"-I=1\" \"-P=2\" \"-D=2\" \"-R=1\" \"--object-size\" \"1M\"").object_size_B == 1048576);
+  // the last occurrence wins; what follows "--" is the backend's (the 2019 tool)
+  CHECK(params_of("\"-I=1\" \"-P=2\" \"-D=3\" \"-D\" \"2\" \"-R=1\" \"--\" \"-D=/scratch/data\"").data_sets == 2);
+  // options the line does not give take md-workbench's defaults (-D 10: 2 x 10 precreate rows cannot be 4 rows)
+  d.write("stdout.txt", "Args: md-workbench \"-I=1\" \"-P=2\" \"-R=1\"\n");
+  CHECK_THAT(error_of(d.str()), Catch::Contains("x 10 (md-workbench's default") &&
+                                    Catch::Contains("stdout.txt:1 does not give it"));
+  d.write("stdout.txt", "Args: md-workbench \"-I=1\" \"-P=2\" \"-D=2\" \"-S=4.5k\"\n");
+  CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:1: option -S") && Catch::Contains("\"4.5k\""));
+  d.write("stdout.txt", "Args: md-workbench \"-I=1\" \"-P=2\" \"-D\"\n");
+  CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:1: option -D has no value"));
+}
+
+TEST_CASE("a UTF-8 byte order mark is skipped; the missing-column message names the format's own header", "[trace]")
+{
+  const std::string bom = "\xEF\xBB\xBF";
+  TempDir d;
+  write_small_mdreal(d);
+  d.write("mdreal-0-stat-1.csv", bom + "time,runtime\n0.0006,2.0e-4\n");
+  d.write("mdreal.txt", bom + "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\tobject-size=3900 \n"
+                              "\titerations=1 \n\toffset=1 \n");
+  Trace t = load_trace(d.str());
+  CHECK(t.params.obj_per_proc == 1);
+  CHECK(t.op_count() == 16);
+  TempDir a;
+  write_small_all(a, 2, 2, 1, 1, 0);
+  a.write("stdout.txt", bom + "Args: md-workbench \"-I=1\" \"-P=2\" \"-D=1\" \"-R=1\" \"-S=100\"\n");
+  CHECK(load_trace(a.str()).params.object_size_B == 100);
+  TempDir m;
+  for (int r = 0; r < 2; ++r)
+    m.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv",
+            (r == 0 ? bom : std::string()) + "time,runtime,tp\n0.0,1.0e-4,3.9e7\n");
+  CHECK(load_trace(m.str()).ranks == 2);
+  m.write("mdtest-perop-File creation-00001.csv", "time,latency,tp\n0.0,1.0e-4,3.9e7\n");
+  CHECK_THAT(error_of(m.str()), Catch::Contains("File creation-00001.csv:1") &&
+                                    Catch::Contains("expected time,runtime,tp)"));
+}
+
+TEST_CASE("an object size no file states is a warning (md-workbench and mdtest)", "[trace]")
+{
+  TempDir d;
+  write_small_all(d, 2, 2, 1, 1, 0);
+  Trace bare = load_trace(d.str());
+  CHECK(bare.params.object_size_B == 3901);
+  bool said = false;
+  for (const auto& w : bare.warnings)
+    said |= w.find("the object size (-S) 3901 B (--object-size B") != std::string::npos &&
+            w.find("the offset (--offset) 1") != std::string::npos;
+  CHECK(said);
+  ImportOptions o;
+  o.object_size_B = 5000;
+  Trace sized = load_trace(d.str(), o);
+  CHECK(sized.params.object_size_B == 5000);
+  for (const auto& w : sized.warnings)
+    CHECK_THAT(w, !Catch::Contains("object size"));
+  // mdtest files without the tp column
+  TempDir m;
+  for (int r = 0; r < 2; ++r)
+    m.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv", "time,runtime\n0.0,1.0e-4\n");
+  Trace t = load_trace(m.str());
+  REQUIRE(t.warnings.size() == 1);
+  CHECK_THAT(t.warnings[0], Catch::Contains("tp column") && Catch::Contains("assumed 0 B"));
+  CHECK(load_trace(m.str(), o).params.object_size_B == 5000);
+}
+
+TEST_CASE("inconsistent timings: one summary warning per trace, think time clamped to 0", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  for (const auto& w : load_trace(d.str()).warnings)
+    CHECK_THAT(w, !Catch::Contains("inconsistent"));
+  // rank 0: the create (0 - 5 ms) overlaps the stat (0.6 ms) by 4.4 ms; rank 1: the stat starts 0.2 ms before the
+  // create ended (clock noise, not counted); rank 1's precreate rows go back by 8.8 ms.
+  d.write("mdreal-0-create-0.csv", "time,runtime\n0.0000,5.0e-3\n");
+  d.write("mdreal-0-stat-1.csv", "time,runtime\n0.0003,2.0e-4\n");
+  d.write("mdreal-0-precreate-1.csv", "time,runtime\n0.0100,1.0e-3\n0.0012,2.0e-3\n");
+  Trace t = load_trace(d.str());
+  REQUIRE(t.warnings.size() == 1);
+  const auto& w = t.warnings[0];
+  CHECK_THAT(w, Catch::Contains("1 operations start more than 1 ms before the previous operation") &&
+                    Catch::Contains("4.400 ms at mdreal-0-stat-0.csv:2"));
+  CHECK_THAT(w, Catch::Contains("1 rows start more than 1 ms before the row above") &&
+                    Catch::Contains("8.800 ms at mdreal-0-precreate-1.csv:3"));
+  const auto& s = t.streams[0];
+  CHECK(static_cast<TraceOp>(s.op[s.begin(1) + 1]) == TraceOp::Stat);
+  CHECK(s.think_s[s.begin(1) + 1] == 0.0f);
+}
+
+TEST_CASE("replay of a trace with --allow-missing: a warning says what is missing, rates not comparable", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  fs::remove(d.path / "mdreal-0-read-0.csv");
+  fs::remove(d.path / "mdreal-0-read-1.csv");
+  d.write("mdreal.txt", "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\titerations=2 \n"
+                        "\tobject-size=3900 \n\toffset=1 \n");
+  for (int r = 0; r < 2; ++r)
+    for (const char* k : {"stat", "read", "create", "delete"})
+      d.write(std::string("mdreal-1-") + k + "-" + std::to_string(r) + ".csv", "time,runtime\n0.0,1e-4\n");
+  fs::rename(d.path / "mdreal-1-cleanup-0.csv", d.path / "mdreal-2-cleanup-0.csv");
+  fs::rename(d.path / "mdreal-1-cleanup-1.csv", d.path / "mdreal-2-cleanup-1.csv");
+  ImportOptions o;
+  o.allow_missing = true;
+  Trace t = load_trace(d.str(), o);
+  REQUIRE(t.warnings.size() == 1);
+  CHECK_THAT(t.warnings[0], Catch::Contains("--allow-missing") &&
+                                Catch::Contains("'read' of benchmark iteration 0 (mdreal-0-read-*.csv)") &&
+                                Catch::Contains("think time") && Catch::Contains("not comparable"));
 }
