@@ -102,7 +102,11 @@ def main():
         out = os.path.join(tmp, run_dir)
         r = run(pfsim, ["replay", os.path.join(DATA, "md-workbench-ior", run_dir), "--platform", PLATFORM,
                         "--ranks", "3", "--latency-dir", out])
-        lines = [l for l in r.stdout.splitlines() if " process max:" in l]
+        lines = [l for l in r.stdout.splitlines() if " process max:" in l and not re.match(r"^\d+: ", l)]
+        rank_lines = [l for l in r.stdout.splitlines() if re.match(r"^\d+: \w+ process max:", l)]
+        # run1 was recorded with --process-reports: its replay prints the per-rank lines too, run2's does not.
+        check(len(rank_lines) == (4 * 3 if run_dir.startswith("run1") else 0),
+              f"md-workbench {run_dir}: per-rank lines as the recorded run printed them ({len(rank_lines)})")
         ok = len(lines) == 4
         for l in lines:
             ok &= bool(re.match(r"^(precreate|benchmark|cleanup) process max:[\d.]+s min:[\d.]+s mean: [\d.]+s "

@@ -63,7 +63,8 @@ const std::vector<OptSpec> kCommonOpts{
                              "(the default unless the trace holds rank 0's latencies only, as an -L trace does)"},
     {"--no-samples", false, "keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway); --out then has per-RPC percentiles only, from histograms of constant size (within 0.14%); not with --latency-dir, nor with md-workbench phase lines (add --quiet or --output-format mdreal2017), and md-real-io lines lose 'max'"},
     {"--process-reports", false, "md-workbench format: after each phase line, one line per rank (\"0: precreate "
-                                 "process max:...\"), as md-workbench --process-reports prints them"},
+                                 "process max:...\"), as md-workbench --process-reports prints them (the default "
+                                 "for a trace whose recorded output has them)"},
     {"--no-dataset-ops", false, "leave out md-workbench's mkdir/rmdir of the data sets"},
     {"--time-limit", true, "T simulated time (e.g. 600s) after which an unfinished run stops with an error"},
     {"--quiet", false, "no phase lines on stdout"},
@@ -263,6 +264,9 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
       std::fprintf(stderr, "pfsim: warning: --no-samples: the phase lines leave out 'max <s>s' (the slowest "
                            "operation needs per-operation samples)\n");
   }
+  // md-workbench's per-rank lines: asked for, or the recorded run printed them (and is replayed in its form).
+  const bool process_reports =
+      format == ReportFormat::MdWorkbench && (flag(a, "--process-reports") || tr->process_reports);
   if (flag(a, "--process-reports") && format != ReportFormat::MdWorkbench)
     throw std::invalid_argument(std::string("--process-reports: md-workbench's per-rank lines; this run prints ") +
                                 report_format_name(format) + " output (use --output-format mdworkbench)");
@@ -323,7 +327,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         std::cout << mdreal_phase_line(p, with_max && !p.samples.empty()) << "\n";
       else if (format == ReportFormat::MdWorkbench) {
         std::cout << mdworkbench_phase_line(p, w.ranks()) << "\n";
-        if (flag(a, "--process-reports"))
+        if (process_reports)
           std::cout << mdworkbench_rank_lines(p, w.ranks());
       }
   }

@@ -1156,9 +1156,9 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   std::vector<int> missing_iters;
   auto has = [&](int it, const std::string& ph) { return groups.count({it, ph}) > 0; };
   if (has(0, "precreate"))
-    plan.push_back({{"precreate", PhaseKind::Precreate, 0}, {{"precreate", TraceOp::Create}}});
+    plan.push_back(PhaseFiles{TracePhase{"precreate", PhaseKind::Precreate, 0}, {{"precreate", TraceOp::Create}}});
   for (int it = 0; it < bench_iters; ++it) {
-    PhaseFiles pf{{"benchmark", PhaseKind::Benchmark, it}, {}};
+    PhaseFiles pf{TracePhase{"benchmark", PhaseKind::Benchmark, it}, {}};
     for (const char* k : {"stat", "read", "create", "delete"}) {
       if (has(it, k)) {
         pf.kinds.emplace_back(k, *op_of_phase_file(k));
@@ -1184,7 +1184,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     plan.push_back(pf);
   }
   if (has_cleanup)
-    plan.push_back({{"cleanup", PhaseKind::Cleanup, cleanup_iter}, {{"cleanup", TraceOp::Delete}}});
+    plan.push_back(PhaseFiles{TracePhase{"cleanup", PhaseKind::Cleanup, cleanup_iter}, {{"cleanup", TraceOp::Delete}}});
   if (!missing_what.empty()) {
     std::string ops, iters;
     for (size_t i = 0; i < missing_what.size(); ++i)
@@ -1202,6 +1202,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   // Ranks: the header's statement, checked against the files.
   std::string stated_by, disagree;
   const int stated = header_ranks(t, h, known, stated_by, disagree);
+  t.process_reports = h.report_ranks > 0;
   if (!disagree.empty())
     t.warnings.push_back(dir + ": the headers disagree on the rank count: " + stated_by + " states " +
                          std::to_string(stated) + ", " + disagree + "; used " + std::to_string(stated));
