@@ -2,7 +2,7 @@
 """Derive a pfsim platform (service demands, client overheads, OST read time) from ONE recorded md-real-io run.
 
 Input: a trace directory in any format pfsim replays: md-real-io 2017 per-rank files, md-workbench -L (rank 0)
-or --latency-all files (ranks split where time restarts), mdtest --savePerOpDataCSV files (File creation /
+or --latency-all files (split into ranks of equal row counts), mdtest --savePerOpDataCSV files (File creation /
 stat / read / removal taken as precreate / stat / read / cleanup). Malformed files: exit status 2 naming the file.
 
 Method (documented in validation/mistral/README.md):
@@ -160,9 +160,40 @@ def check_rank_groups(trace_dir, groups):
                 f"{len(ranks)} ranks, other phases have {n}: rank {len(ranks)} is missing")
 
 
+def split_latency_all(trace_dir, files):
+    """--latency-all files hold every rank's rows one rank after the other, with no rank column; every rank has
+    the same number of rows in a file (I x D in a benchmark, P x D in precreate / cleanup). The rank count R is
+    the smallest one that divides every file's rows and puts every place where time goes backwards (a new rank
+    starts at its phase's time 0) on a rank boundary, as pfsim's importer does without a header. Returns
+    {(iteration, phase): {rank: rows}}."""
+    restarts = [np.where(np.diff(a[:, 0]) < 0)[0] + 1 for _, _, a in files]
+    sizes = [len(a) for _, _, a in files]
+    lo = max(len(c) + 1 for c in restarts)
+    for r in range(lo, max(sizes) + 1):
+        if all(n % r == 0 and all(c % (n // r) == 0 for c in cut) for n, cut in zip(sizes, restarts)):
+            break
+    else:
+        die(f"{trace_dir}: the --latency-all files cannot be split into ranks of equal row counts "
+            f"(rows {sorted(set(sizes))}, at least {lo} ranks from where time restarts)")
+    out = {}
+    for (f, key, a), n in zip(files, sizes):
+        out[key] = {k: part for k, part in enumerate(np.split(a, r))}
+    return out
+
+
+def object_size_arg(text):
+    """md-workbench's object size from its Args line ("-S=3901", "-S" "3901", "-S3901", "--object-size=4k"; IOR's
+    parser reads k/m/g suffixes as powers of 1024), or None."""
+    m = re.search(r'"(?:-S|--object-size)(?:=|" ")?(\d+)([kKmMgG]?)"', text)
+    if not m:
+        return None
+    return str(int(m.group(1)) * 1024 ** " kmg".index(m.group(2).lower() or " ")), m.start()
+
+
 def read_trace(trace_dir):
     """Every latency file of a trace directory as {(iteration, phase): {rank: rows}} (any supported format)."""
     data = {}
+    all_files = []  # --latency-all files: (path, (iteration, phase), rows), split once the rank count is known
     groups = {}  # per-rank formats: (iteration, phase) -> (ranks, file name of rank r)
     for f in sorted(glob.glob(os.path.join(trace_dir, "*.csv"))):
         name = os.path.basename(f)
@@ -174,10 +205,7 @@ def read_trace(trace_dir):
             continue
         m = PAT_ALL.match(name)
         if m:
-            a = read_csv(f)
-            cuts = np.where(np.diff(a[:, 0]) < 0)[0] + 1  # a new rank starts where time goes backwards
-            for r, part in enumerate(np.split(a, cuts)):
-                data.setdefault((int(m.group(3)), m.group(4)), {})[r] = part
+            all_files.append((f, (int(m.group(3)), m.group(4)), read_csv(f)))
             continue
         m = PAT_RANK0.match(name)
         if m:
@@ -188,6 +216,9 @@ def read_trace(trace_dir):
             groups.setdefault(MDTEST_PHASES[m.group(2)], (set(), lambda r, m=m: f"{m.group(1)}-{m.group(2)}-"
                                                                                   f"{r:0{len(m.group(3))}d}.csv"))[0].add(
                 int(m.group(3)))
+    if all_files:
+        for key, parts in split_latency_all(trace_dir, all_files).items():
+            data.setdefault(key, {}).update(parts)
     # Rank files are checked for gaps before any is read (a file named for rank 10^11 must not allocate).
     check_rank_groups(trace_dir, groups)
     for f in sorted(glob.glob(os.path.join(trace_dir, "*.csv"))):
@@ -228,10 +259,10 @@ def load(trace_dir):
     out = os.path.join(trace_dir, "stdout.txt")  # md-workbench: Args: ... "-S=3901"
     if "object-size" not in header and os.path.exists(out):
         text = read_text(out)
-        m = re.search(r'"-S=?(\d+)"', text)
+        m = object_size_arg(text)
         if m:
-            check_size(m.group(1), f"{out}: line {text.count(chr(10), 0, m.start()) + 1}: -S (object size)")
-            header["object-size"] = m.group(1)
+            check_size(m[0], f"{out}: line {text.count(chr(10), 0, m[1]) + 1}: -S (object size)")
+            header["object-size"] = m[0]
     for k, v in pools.items():
         if not v:
             die(f"{trace_dir}: no '{k}' operations: no latency file of that kind (the fit needs stat, read, create "

@@ -203,6 +203,19 @@ def main():
         ok = r.returncode == 2 and "mdreal-0-stat-3.csv" in r.stderr
         print(f"{'ok' if ok else 'FAIL'}: malformed file -> exit {r.returncode}, names the file")
         fails += not ok
+    # --latency-all files split into ranks of equal row counts, also where time does not restart at every rank
+    # (-I 1: every rank's one stat starts at its phase's time 0): pfsim's own files of 4 ranks read back as 4.
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import fit_mdrealio  # noqa: E402
+    with tempfile.TemporaryDirectory() as d:
+        r = subprocess.run([pfsim, "mdworkbench", "--platform", os.path.join(ROOT, "platforms", "mistral-lustre02.json"),
+                            "--ranks", "4", "-I", "1", "-P", "2", "-D", "1", "-R", "1", "-S", "3900", "--latency-all",
+                            "--latency-dir", d, "--quiet"], capture_output=True, text=True)
+        data = fit_mdrealio.read_trace(d) if r.returncode == 0 else {}
+        ok = bool(data) and all(sorted(v) == [0, 1, 2, 3] for v in data.values())
+        print(f"{'ok' if ok else 'FAIL'}: --latency-all files of 4 ranks with -I 1 split into 4 ranks "
+              f"({ {k: len(v) for k, v in data.items()} })")
+        fails += not ok
     return 1 if fails else 0
 
 
