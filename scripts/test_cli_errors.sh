@@ -85,6 +85,9 @@ expect_error bad-unit "$tmp/bad-unit.json" "network.client_link.latency" "parsec
   metabench --platform "$tmp/bad-unit.json" --ranks 4 --files 100
 expect_error bad-set "mds.threds" -- \
   metabench --platform "$good_platform" --set mds.threds.max=64 --ranks 4 --files 100
+# MDS settings for data operations (they go to an OSS) could never take effect.
+expect_error mds-service-write "mds.service.write" "OSS" -- \
+  metabench --platform "$good_platform" --set mds.service.write=1ms --ranks 4 --files 100
 # CPU partitions split the thread totals: fewer threads than partitions is refused, not silently raised.
 expect_error partitions-above-threads "mds.mechanisms.partitions.count" "mds.threads.max (4)" -- \
   metabench --platform "$good_platform" --set mds.threads.min=2 --set mds.threads.max=4 \

@@ -34,6 +34,17 @@ std::string short_number(double x)
 
 // A per-operation setting the model applies to updates only (create, unlink, mkdir, rmdir): a value for another
 // operation could never take effect, so it is refused rather than ignored.
+// A per-operation setting of the MDS: write and read go to an OSS (oss.disk_write, oss.disk_read,
+// oss.rpc_service), so a value for them could never take effect; 0 (what the effective configuration writes) is
+// accepted.
+void require_metadata_only(Reader& r, const std::string& table, const PerOp<double>& values)
+{
+  for (Op op : kAllOps)
+    if (values[op] > 0 && is_data(op))
+      r.fail(table + "." + op_name(op), "expected only metadata operations: write and read go to an OSS (see "
+                                        "oss.disk_write, oss.disk_read, oss.rpc_service), never to the MDS");
+}
+
 void require_updates_only(Reader& r, const std::string& table, const PerOp<double>& values, const std::string& what)
 {
   for (Op op : kAllOps)
@@ -221,6 +232,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       rt.fail("max", "expected readpage_threads.max >= readpage_threads.min");
     rt.finish();
     mc.service_s = read_per_op_durations(m.object("service"), mc.service_s);
+    require_metadata_only(m, "service", mc.service_s);
     mc.service_distribution =
         m.choice("service_distribution", mc.service_distribution, {"deterministic", "exponential"});
     mc.core_scheduling = m.choice("core_scheduling", mc.core_scheduling, {"fifo", "lock_holder_first", "preempt"});
@@ -285,6 +297,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     require_updates_only(dl, "hold", mc.dir_lock.hold_s,
                          "to hold the directory lock (other operations take it only shared, see lookup_hold)");
     mc.dir_lock.lookup_hold_s = read_per_op_durations(dl.object("lookup_hold"), mc.dir_lock.lookup_hold_s);
+    require_metadata_only(dl, "lookup_hold", mc.dir_lock.lookup_hold_s);
     dl.finish();
 
     Reader mech = m.object("mechanisms");
@@ -301,6 +314,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       Reader r = mech.object("per_client");
       mc.per_client.enabled = r.boolean("enabled", false);
       mc.per_client.cost_per_client_s = read_per_op_durations(r.object("cost_per_client"), {});
+      require_metadata_only(r, "cost_per_client", mc.per_client.cost_per_client_s);
       r.finish();
     }
     {
