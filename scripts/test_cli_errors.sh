@@ -85,6 +85,12 @@ expect_error bad-unit "$tmp/bad-unit.json" "network.client_link.latency" "parsec
   metabench --platform "$tmp/bad-unit.json" --ranks 4 --files 100
 expect_error bad-set "mds.threds" -- \
   metabench --platform "$good_platform" --set mds.threds.max=64 --ranks 4 --files 100
+# --latency-all names md-workbench's files: with another output format it is refused, not ignored.
+expect_error latency-all-mdtest-format "--latency-all" "mdtest" -- \
+  replay "$root/../shared/data/tool-outputs/mdtest" --platform "$good_platform" --latency-all --quiet
+# Sizes up to the 1 PB limit may be written in PB.
+expect_error size-above-1pb "mds.journal.capacity" "1e15" -- \
+  metabench --platform "$good_platform" --set 'mds.journal.capacity="2PB"' --ranks 4 --files 100
 # MDS settings for data operations (they go to an OSS) could never take effect.
 expect_error mds-service-write "mds.service.write" "OSS" -- \
   metabench --platform "$good_platform" --set mds.service.write=1ms --ranks 4 --files 100

@@ -267,6 +267,9 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   // md-workbench's per-rank lines: asked for, or the recorded run printed them (and is replayed in its form).
   const bool process_reports =
       format == ReportFormat::MdWorkbench && (flag(a, "--process-reports") || tr->process_reports);
+  if (flag(a, "--latency-all") && format != ReportFormat::MdWorkbench)
+    throw std::invalid_argument(std::string("--latency-all: md-workbench's one file of every rank; this run writes ") +
+                                report_format_name(format) + " files (use --output-format mdworkbench)");
   if (flag(a, "--process-reports") && format != ReportFormat::MdWorkbench)
     throw std::invalid_argument(std::string("--process-reports: md-workbench's per-rank lines; this run prints ") +
                                 report_format_name(format) + " output (use --output-format mdworkbench)");

@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -220,7 +221,7 @@ bool is_mdw_phase(const std::string& p)
 bool is_mdtest_dir_phase(const std::string& p)
 {
   return p == "Directory creation" || p == "Directory stat" || p == "Directory read" || p == "Directory removal" ||
-         p == "Directory rename";
+         p == "Directory rename" || p == "Tree creation" || p == "Tree removal";
 }
 
 std::optional<TraceOp> op_of_phase_file(const std::string& p)
@@ -240,7 +241,8 @@ struct Listing {
   std::string format;
   std::string prefix;
   std::map<std::string, FileKey> files;  // path -> key
-  size_t mdtest_dir_files = 0;           // mdtest Directory-phase files beside them (not replayed)
+  size_t mdtest_dir_files = 0;           // mdtest Directory- and Tree-phase files beside them (not replayed)
+  std::string mdtest_dir_phases;         // their phases, e.g. "Directory creation, Tree removal"
 };
 
 Listing list_files(const std::string& path)
@@ -251,7 +253,7 @@ Listing list_files(const std::string& path)
   static const std::regex mdreal(R"(^(.+)-([0-9]+)-([a-z]+)-([0-9]+)\.csv$)");
   static const std::regex mdw_all(R"(^(.+)-([0-9]+\.[0-9]+)-([0-9]+)-([a-z]+)-all\.csv$)");
   static const std::regex mdw_l(R"(^(.+)-([0-9]+\.[0-9]+)-([0-9]+)-([a-z]+)\.csv$)");
-  static const std::regex mdtest(R"(^(.+)-((?:File|Directory) [a-z]+)-([0-9]+)\.csv$)");
+  static const std::regex mdtest(R"(^(.+)-((?:File|Directory|Tree) [a-z]+)-([0-9]+)\.csv$)");
   // Names that have the shape of a latency file but an operation the format does not have are classified too
   // (`unknown` set): a file of the trace's own format and prefix with such a name is an error, not ignored.
   auto classify = [&](const std::string& name, FileKey& k, std::string& format, std::string& prefix,
@@ -306,13 +308,16 @@ Listing list_files(const std::string& path)
   std::vector<std::tuple<std::string, std::string, std::string, FileKey>> found;
   std::vector<std::tuple<std::string, std::string, std::string, FileKey>> unknown_files;
   size_t mdtest_dir_files = 0;
+  std::set<std::string> skipped_phases;
   for (const auto& e : fs::directory_iterator(dir)) {
     if (!e.is_regular_file())
       continue;
     std::smatch dm;
     const std::string fname = e.path().filename().string();
-    if (std::regex_match(fname, dm, mdtest) && is_mdtest_dir_phase(dm[2]))
+    if (std::regex_match(fname, dm, mdtest) && is_mdtest_dir_phase(dm[2])) {
       ++mdtest_dir_files;
+      skipped_phases.insert(dm[2]);
+    }
     FileKey k;
     std::string format, prefix;
     bool unknown = false;
@@ -352,6 +357,8 @@ Listing list_files(const std::string& path)
   for (auto& [p, f, pre, k] : found)
     out.files[p] = k;
   out.mdtest_dir_files = out.format == "mdtest-perop" ? mdtest_dir_files : 0;
+  for (const auto& ph : skipped_phases)
+    out.mdtest_dir_phases += (out.mdtest_dir_phases.empty() ? "" : ", ") + ph;
   return out;
 }
 
@@ -1001,6 +1008,12 @@ int split_concatenated(std::vector<ConcatFile>& files, int stated, const std::st
     for (size_t n = low; N == 0 && n <= limit; ++n)
       if (fits(n))
         N = n;
+    if (N == 0 && !odd)  // no count was tried: some file has fewer rows than the restarts of another ask for
+      for (const auto& f : files)
+        if (!f.varies && (!odd || f.rows.size() < odd->rows.size()))
+          odd = &f;
+    if (N == 0 && !odd)
+      odd = most;
     if (N == 0)
       fail(odd->path, odd->rows.size() + 1,
            "cannot split the ranks: " + name(*most) + " restarts its time " + std::to_string(low - 1) + " times (" +
@@ -1073,6 +1086,15 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   } else if (args) {
     prm.data_sets = kMdwDefaultD;
     known[HeaderInfo::kD] = tool_default[HeaderInfo::kD] = true;
+  } else if (h.dsets > 0 && (h.report_ranks > 0 || h.nodemap > 0) &&
+             h.dsets % static_cast<uint64_t>(h.report_ranks > 0 ? h.report_ranks : h.nodemap) == 0) {
+    // No Args line, but the phase line's data sets (ranks x D) and a rank count stated apart from them.
+    const int n = h.report_ranks > 0 ? h.report_ranks : h.nodemap;
+    prm.data_sets = static_cast<int>(h.dsets / static_cast<uint64_t>(n));
+    known[HeaderInfo::kD] = true;
+    t.warnings.push_back(dir + ": no Args line states -D; data sets per rank " + std::to_string(prm.data_sets) +
+                         " from " + h.dsets_at + " (" + std::to_string(h.dsets) + " dset over " + std::to_string(n) +
+                         " ranks: " + (h.report_ranks > 0 ? h.report_at : h.nodemap_at) + ")");
   } else {
     prm.data_sets = 0;
     t.warnings.push_back(dir + ": no mdreal.txt or stdout.txt states the data sets per rank (-D); assumed 1 "
@@ -1125,6 +1147,17 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     else if (g.first.second != "precreate")
       bench_iters = std::max(bench_iters, g.first.first + 1);
   }
+  // One precreate (iteration 0) and one cleanup per run: other numbers are files of another run left beside
+  // these (a reused --latency-dir), which would otherwise be ignored without a word.
+  for (const auto& g : groups)
+    if ((g.first.second == "cleanup" && g.first.first != cleanup_iter) ||
+        (g.first.second == "precreate" && g.first.first != 0))
+      throw ConfigError(g.second.begin()->second + ": a " + g.first.second + " file of iteration " +
+                        std::to_string(g.first.first) + ", but a run has one " + g.first.second + " (" +
+                        (g.first.second == "cleanup" ? "numbered with the iteration count, here " +
+                                                           std::to_string(cleanup_iter)
+                                                     : std::string("iteration 0")) +
+                        "): files of another run in the same directory?");
   const bool has_cleanup = cleanup_iter >= 0;
   if (has_cleanup && bench_iters > cleanup_iter)
     throw ConfigError(dir + ": the cleanup files are numbered " + std::to_string(cleanup_iter) + " but benchmark "
@@ -1425,7 +1458,7 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
   t.params.offset = 0;
   if (L.mdtest_dir_files > 0)
     t.warnings.push_back(dir + ": " + std::to_string(L.mdtest_dir_files) + " files of mdtest's Directory phases are "
-                         "not replayed (the importer replays the File phases only)");
+                         "not replayed (" + L.mdtest_dir_phases + "; the importer replays the File phases only)");
   const std::string timing_warning = timing.warning(dir);
   if (!timing_warning.empty())
     t.warnings.push_back(timing_warning);

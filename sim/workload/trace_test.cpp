@@ -602,13 +602,60 @@ TEST_CASE("mdtest Directory-phase files: said to be skipped, and alone an error 
     const std::string rows = "time,runtime,tp\n0.0,1.0e-4,1.0e4\n1.0e-4,1.0e-4,1.0e4\n";
     both.write(std::string("mdtest-perop-File creation-") + rank + ".csv", rows);
     both.write(std::string("mdtest-perop-Directory creation-") + rank + ".csv", rows);
+    both.write(std::string("mdtest-perop-Tree removal-") + rank + ".csv", rows);
     dirs.write(std::string("mdtest-perop-Directory creation-") + rank + ".csv", rows);
   }
   Trace t = load_trace(both.str());
   CHECK(t.phases.size() == 1);
   REQUIRE(t.warnings.size() == 1);
-  CHECK_THAT(t.warnings[0], Catch::Contains("2 files of mdtest's Directory phases are not replayed"));
+  CHECK_THAT(t.warnings[0], Catch::Contains("4 files of mdtest's Directory phases are not replayed") &&
+                                Catch::Contains("(Directory creation, Tree removal;"));
   CHECK_THAT(error_of(dirs.str()), Catch::Contains("only mdtest Directory-phase files (2)"));
+}
+
+TEST_CASE("no Args line: -D from the phase line's data sets over the stated rank count", "[trace]")
+{
+  // run2-latency-all without its Args line: Nodemap (2 ranks) and "dsets: 4" remain, so D = 2, said in a warning.
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run2-latency-all"))
+    fs::copy_file(e.path(), d.path / e.path().filename());
+  fs::permissions(d.path / "stdout.txt", fs::perms::owner_write, fs::perm_options::add);
+  std::ifstream in(d.path / "stdout.txt");
+  std::string line, text;
+  while (std::getline(in, line))
+    if (line.rfind("Args:", 0) != 0)
+      text += line + "\n";
+  in.close();
+  d.write("stdout.txt", text);
+  Trace t = load_trace(d.str());
+  CHECK(t.params.data_sets == 2);
+  CHECK(t.ranks == 2);
+  bool said = false;
+  for (const auto& w : t.warnings)
+    said = said || (w.find("data sets per rank 2") != std::string::npos && w.find("4 dset over 2 ranks") != std::string::npos);
+  CHECK(said);
+}
+
+TEST_CASE("md-workbench -all files of two runs in one directory: refused, not mixed or crashed on", "[trace]")
+{
+  // No header; precreate and cleanup restart their time twice (3 ranks at least), the benchmark files hold 2
+  // rows: no rank count fits, and the message names the file that cannot hold them (this used to crash).
+  TempDir d;
+  d.write("lat-0.00-0-precreate-all.csv", "time,runtime\n7e-7,1e-4\n1.0007e-3,1e-4\n7e-7,1e-4\n1.0007e-3,1e-4\n");
+  for (const char* k : {"stat", "read", "delete", "create"})
+    d.write(std::string("lat-0.00-0-") + k + "-all.csv", "time,runtime\n7e-7,1e-4\n7e-7,1e-4\n");
+  d.write("lat-0.00-1-cleanup-all.csv",
+          "time,runtime\n7e-7,1e-4\n1.0007e-3,1e-4\n7e-7,1e-4\n1.0007e-3,1e-4\n7e-7,1e-4\n1.0007e-3,1e-4\n");
+  CHECK_THAT(error_of(d.str()), Catch::Contains("cannot split the ranks") && Catch::Contains("-all.csv:3"));
+  // A cleanup numbered otherwise than the run's (a stale file of a run with another -R) is an error naming it.
+  TempDir two;
+  const std::string rows = "time,runtime\n0.0,1e-4\n0.0,1e-4\n";
+  for (const char* k : {"precreate", "stat", "read", "delete", "create"})
+    two.write(std::string("lat-0.00-0-") + k + "-all.csv", rows);
+  two.write("lat-0.00-1-cleanup-all.csv", rows);
+  two.write("lat-0.00-3-cleanup-all.csv", rows);
+  CHECK_THAT(error_of(two.str()), Catch::Contains("lat-0.00-1-cleanup-all.csv") &&
+                                      Catch::Contains("files of another run"));
 }
 
 TEST_CASE("replay: objects of 0 bytes move no data (mdtest -w 0: create + close)", "[replay]")
