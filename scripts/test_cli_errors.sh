@@ -9,6 +9,9 @@ pfsim=${1:?usage: $0 PATH/TO/pfsim}
 pfsim=$(cd "$(dirname "$pfsim")" && pwd)/$(basename "$pfsim")  # absolute: some checks run in another directory
 root=$(cd "$(dirname "$0")/.." && pwd)
 good_platform=$root/platforms/cray-xe6-lustre2.1.json
+# Real tool outputs: beside the checkout, else where this machine keeps them (as test_output_formats.py).
+tool_outputs=$root/../shared/data/tool-outputs
+[ -d "$tool_outputs" ] || tool_outputs=/work/shared/data/tool-outputs
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -87,7 +90,7 @@ expect_error bad-set "mds.threds" -- \
   metabench --platform "$good_platform" --set mds.threds.max=64 --ranks 4 --files 100
 # --latency-all names md-workbench's files: with another output format it is refused, not ignored.
 expect_error latency-all-mdtest-format "--latency-all" "mdtest" -- \
-  replay "$root/../shared/data/tool-outputs/mdtest" --platform "$good_platform" --latency-all --quiet
+  replay "$tool_outputs/mdtest" --platform "$good_platform" --latency-all --quiet
 # Sizes up to the 1 PB limit may be written in PB.
 expect_error size-above-1pb "mds.journal.capacity" "1e15" -- \
   metabench --platform "$good_platform" --set 'mds.journal.capacity="2PB"' --ranks 4 --files 100
@@ -160,7 +163,7 @@ expect_error mdworkbench-iterations-too-many "-R" "[0, 10000]" -- \
 expect_error latency-dir-uncreatable "--latency-dir" "/proc/pfsim-x/y" -- \
   metabench --platform "$good_platform" --ranks 16 --files 100 --latency-dir /proc/pfsim-x/y
 expect_error replay-ranks-per-node-zero "--ranks-per-node" "[1," -- \
-  replay "$root/../shared/data/tool-outputs/md-real-io-2017" --platform "$good_platform" --ranks-per-node 0
+  replay "$tool_outputs/md-real-io-2017" --platform "$good_platform" --ranks-per-node 0
 # An output directory where nothing can be created (root may "write" /proc by access(), not create in it):
 # refused before the run, not after it.
 "$pfsim" metabench --platform "$good_platform" --ranks 16 --files 100 --out /proc/pfsim-r.json >"$tmp/proc.stdout" 2>"$tmp/proc.stderr"

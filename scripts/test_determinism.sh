@@ -25,6 +25,7 @@ W
 cmp "$tmp/s1.csv" "$tmp/s2.csv" || { echo "FAIL: sweep CSV depends on --jobs"; exit 1; }
 # A replay (results JSON with the effective configuration, md-workbench latency files): twice the same.
 trace="$root/../shared/data/tool-outputs/md-workbench-ior/run2-latency-all"
+[ -d "$trace" ] || trace=/work/shared/data/tool-outputs/md-workbench-ior/run2-latency-all
 if [ -d "$trace" ]; then
   mistral="$root/platforms/mistral-lustre02.json"
   for k in r1 r2; do
