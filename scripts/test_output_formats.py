@@ -205,6 +205,16 @@ def main():
     fmt, ranks, _ = imported(pfsim, out)
     check(fmt == "md-workbench-all" and ranks == 3, f"md-real-io 2017 as md-workbench: read back ({fmt}, {ranks} ranks)")
 
+    # pfsim mdworkbench writes rank 0's files as md-workbench -L does, every rank's with --latency-all.
+    for extra, suffix in (([], ""), (["--latency-all"], "-all")):
+        out = os.path.join(tmp, "mdw-synthetic" + suffix)
+        run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "3", "-I", "2", "-P", "2", "-D", "1", "-R", "1",
+                    "--latency-dir", out, "--quiet"] + extra)
+        names = sorted(os.listdir(out))
+        check(names and all(n.endswith(suffix + ".csv") and (suffix or not n.endswith("-all.csv")) for n in names),
+              f"pfsim mdworkbench {' '.join(extra) or '(default)'}: {'every rank' if suffix else 'rank 0'}'s files "
+              f"({names[:2]}...)")
+
     # --no-samples: the results JSON's percentiles come from constant-memory histograms; they must agree with the
     # exact nearest-rank percentiles of the same run within the histogram's resolution (0.14%), counts exactly.
     exact, hist = os.path.join(tmp, "exact.json"), os.path.join(tmp, "hist.json")

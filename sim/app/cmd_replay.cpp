@@ -60,7 +60,8 @@ const std::vector<OptSpec> kCommonOpts{
     {"--output-format", true, "F mdreal2017|mdworkbench|mdtest: phase lines and latency files of that tool "
                               "(default: the trace's own; md-workbench for mdworkbench)"},
     {"--latency-all", false, "md-workbench format: one <op>-all.csv of every rank instead of rank 0's files "
-                             "(the default unless the trace holds rank 0's latencies only, as an -L trace does)"},
+                             "(the default for a replayed trace that holds every rank's latencies; pfsim "
+                             "mdworkbench, like md-workbench -L, writes rank 0's)"},
     {"--no-samples", false, "keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway); --out then has per-RPC percentiles only, from histograms of constant size (within 0.14%); not with --latency-dir, nor with md-workbench phase lines (add --quiet or --output-format mdreal2017), and md-real-io lines lose 'max'"},
     {"--process-reports", false, "md-workbench format: after each phase line, one line per rank (\"0: precreate "
                                  "process max:...\"), as md-workbench --process-reports prints them (the default "
@@ -291,9 +292,10 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         break;
       case ReportFormat::MdWorkbench:
         // A trace with every rank's latencies (md-real-io 2017, --latency-all, mdtest) gives every rank's back;
-        // an -L trace (rank 0 only) gives rank 0's files, as md-workbench -L does.
-        write_mdworkbench_latency_files(lat_dir, opt(a, "--latency-prefix", "lat"), phases,
-                                        flag(a, "--latency-all") || tr->format != "md-workbench-rank0");
+        // an -L trace (rank 0 only) gives rank 0's files, and so does pfsim mdworkbench, as md-workbench -L does.
+        write_mdworkbench_latency_files(
+            lat_dir, opt(a, "--latency-prefix", "lat"), phases,
+            flag(a, "--latency-all") || (a.command == "replay" && tr->format != "md-workbench-rank0"));
         break;
       case ReportFormat::Mdtest:
         write_mdtest_latency_files(lat_dir, opt(a, "--latency-prefix", "mdtest-perop"), phases, w.ranks(),
