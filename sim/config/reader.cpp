@@ -202,47 +202,40 @@ double Reader::unit_value(const std::string& key, double fallback, bool required
     }
     if (!v.is_string())
       fail(key, std::string("expected a ") + what + " (number or string with unit), got " + v.dump());
-    return parse(v.get<std::string>());
+    return parse(v.get<std::string>(), false);  // a string must carry its unit ("20" is refused)
   } catch (const std::invalid_argument& e) {
     fail(key, e.what());
   }
 }
 
-namespace {
-// A unit string must carry its unit ("20" is refused: a bare number is a JSON number).
-template <double (*Parse)(const std::string&, bool)> double with_unit(const std::string& text)
-{
-  return Parse(text, false);
-}
-}  // namespace
 
 double Reader::duration_s(const std::string& key, double fallback)
 {
-  return unit_value(key, fallback, false, with_unit<units::parse_duration_s>, units::check_duration_s,
+  return unit_value(key, fallback, false, units::parse_duration_s, units::check_duration_s,
                     "duration (e.g. \"24us\")");
 }
 double Reader::duration_s(const std::string& key)
 {
-  return unit_value(key, 0, true, with_unit<units::parse_duration_s>, units::check_duration_s,
+  return unit_value(key, 0, true, units::parse_duration_s, units::check_duration_s,
                     "duration (e.g. \"24us\")");
 }
 double Reader::size_B(const std::string& key, double fallback)
 {
-  return unit_value(key, fallback, false, with_unit<units::parse_size_B>, units::check_size_B,
+  return unit_value(key, fallback, false, units::parse_size_B, units::check_size_B,
                     "size (e.g. \"1MiB\")");
 }
 double Reader::bandwidth_Bps(const std::string& key, double fallback)
 {
-  return unit_value(key, fallback, false, with_unit<units::parse_bandwidth_Bps>, units::check_bandwidth_Bps,
+  return unit_value(key, fallback, false, units::parse_bandwidth_Bps, units::check_bandwidth_Bps,
                     "bandwidth (e.g. \"10Gbps\")");
 }
 double Reader::bandwidth_Bps(const std::string& key)
 {
-  return unit_value(key, 0, true, with_unit<units::parse_bandwidth_Bps>, units::check_bandwidth_Bps, "bandwidth (e.g. \"10Gbps\")");
+  return unit_value(key, 0, true, units::parse_bandwidth_Bps, units::check_bandwidth_Bps, "bandwidth (e.g. \"10Gbps\")");
 }
 double Reader::frequency_Hz(const std::string& key, double fallback)
 {
-  return unit_value(key, fallback, false, with_unit<units::parse_frequency_Hz>, units::check_frequency_Hz,
+  return unit_value(key, fallback, false, units::parse_frequency_Hz, units::check_frequency_Hz,
                     "frequency (e.g. \"2.4GHz\")");
 }
 

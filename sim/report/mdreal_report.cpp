@@ -230,21 +230,19 @@ namespace {
 // The part of a phase line after "process max:...": rates, counts, op-max and the per-kind statistics, of the
 // whole phase (rank < 0) or of one rank (objects, data sets, operations and bytes are that rank's share: every
 // md-workbench rank does the same work).
-std::string mdworkbench_line_tail(const MdrealPhase& p, int ranks, int rank, double time_s)
+using ByKind = std::array<std::vector<float>, trace::kTraceOpCount>;  // latencies per operation kind
+
+std::string mdworkbench_line_tail(const MdrealPhase& p, int ranks, bool one_rank, double time_s, ByKind& by_kind)
 {
   const double t = time_s > 0 ? time_s : 1e-12;
-  const double share = rank < 0 ? 1.0 : 1.0 / std::max(ranks, 1);
+  const double share = one_rank ? 1.0 / std::max(ranks, 1) : 1.0;
   const auto objects = static_cast<unsigned long long>(std::llround(static_cast<double>(p.objects) * share));
   const auto dsets = static_cast<unsigned long long>(std::llround(static_cast<double>(p.dsets) * share));
   const double operations = static_cast<double>(p.operations) * share;
-  std::array<std::vector<float>, trace::kTraceOpCount> by_kind;
   double op_max = 0;
-  for (const auto& s : p.samples) {
-    if (rank >= 0 && static_cast<int>(s.rank) != rank)
-      continue;
-    by_kind[s.op].push_back(s.runtime_s);
-    op_max = std::max(op_max, static_cast<double>(s.runtime_s));
-  }
+  for (const auto& v : by_kind)
+    for (float x : v)
+      op_max = std::max(op_max, static_cast<double>(x));
   const double mib = p.bytes * share / 1048576.0 / t;
   std::ostringstream o;
   char buf[512];
@@ -303,18 +301,27 @@ std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks)
   char buf[256];
   std::snprintf(buf, sizeof buf, "%s process max:%.2fs min:%.2fs mean: %.2fs balance:%.1f stddev:%.1f ",
                 workbench_phase_name(p).c_str(), p.time_s, mn, mean, mx > 0 ? mn / mx * 100.0 : 100.0, sd);
-  return buf + mdworkbench_line_tail(p, ranks, -1, p.time_s);
+  ByKind by_kind;
+  for (const auto& smp : p.samples)
+    by_kind[smp.op].push_back(smp.runtime_s);
+  return buf + mdworkbench_line_tail(p, ranks, false, p.time_s, by_kind);
 }
 
 std::string mdworkbench_rank_lines(const MdrealPhase& p, int ranks)
 {
   auto rt = rank_times(p, ranks);
+  // One pass over the samples, bucketed by rank (not one pass per rank: a replay may have millions of each).
+  std::vector<ByKind> by_rank(static_cast<size_t>(std::max(ranks, 0)));
+  for (const auto& smp : p.samples)
+    if (smp.rank < by_rank.size())
+      by_rank[smp.rank][smp.op].push_back(smp.runtime_s);
   std::string out;
   char buf[128];
   for (int r = 0; r < ranks; ++r) {
     const double t = rt[static_cast<size_t>(r)];
     std::snprintf(buf, sizeof buf, "%d: %s process max:%.2fs ", r, workbench_phase_name(p).c_str(), t);
-    out += buf + mdworkbench_line_tail(p, ranks, r, t) + "\n";
+    out += buf + mdworkbench_line_tail(p, ranks, true, t, by_rank[static_cast<size_t>(r)]) + "\n";
+    by_rank[static_cast<size_t>(r)] = ByKind{};  // freed as soon as printed
   }
   return out;
 }
