@@ -210,17 +210,17 @@ void ClientNode::begin_op(uint32_t r)
     try_send(r);
 }
 
-size_t ClientNode::target_of(const OpRequest& op) const
+size_t ClientNode::target_of(Op op, uint32_t dir) const
 {
-  // The same choice as transmit(): a metadata RPC goes to the MDS of its directory, a data RPC to the node's OSS.
-  return is_data(op.op) ? ctx_.mds_hosts.size() + static_cast<size_t>(node_) % ctx_.oss_hosts.size()
-                        : op.dir % ctx_.mds_hosts.size();
+  // A metadata RPC goes to the MDS of its directory, a data RPC to the node's OSS (transmit() sends it there).
+  return is_data(op) ? ctx_.mds_hosts.size() + static_cast<size_t>(node_) % ctx_.oss_hosts.size()
+                     : dir % ctx_.mds_hosts.size();
 }
 
 bool ClientNode::slot_free(const RankState& s) const
 {
   const auto& c = ctx_.platform.clients;
-  const size_t t = target_of(s.op);
+  const size_t t = target_of(s.op.op, s.op.dir);
   if (in_flight_per_target_[t] >= c.max_rpcs_in_flight)
     return false;
   return is_data(s.op.op) || !is_update(s.op.op) || mod_in_flight_per_target_[t] < c.max_mod_rpcs_in_flight;
@@ -237,7 +237,7 @@ void ClientNode::try_send(uint32_t r)
 void ClientNode::send(uint32_t r)
 {
   auto& s = ranks_[r];
-  const size_t t = target_of(s.op);
+  const size_t t = target_of(s.op.op, s.op.dir);
   in_flight_per_target_[t]++;
   if (!is_data(s.op.op) && is_update(s.op.op))
     mod_in_flight_per_target_[t]++;
@@ -256,8 +256,8 @@ void ClientNode::send(uint32_t r)
 void ClientNode::transmit(Request* q)
 {
   const auto& c = ctx_.platform.clients;
-  sg4::Host* target = is_data(q->op) ? ctx_.oss_hosts[q->node % ctx_.oss_hosts.size()]
-                                     : ctx_.mds_hosts[q->dir % ctx_.mds_hosts.size()];
+  const size_t t = target_of(q->op, q->dir);  // the RPC slot's target is where the request goes
+  sg4::Host* target = t < ctx_.mds_hosts.size() ? ctx_.mds_hosts[t] : ctx_.oss_hosts[t - ctx_.mds_hosts.size()];
   double bytes = c.request_size_B + (q->op == Op::Write ? q->bytes : 0);
   in_flight_.push_back(InFlight{sg4::Comm::sendto_async(host_, target, static_cast<uint64_t>(bytes)), q});
   const auto& to = ctx_.platform.mds.timeouts;
@@ -316,7 +316,7 @@ void ClientNode::complete(uint32_t r)
   auto& s = ranks_[r];
   delete s.outstanding;
   s.outstanding = nullptr;
-  const size_t t = target_of(s.op);
+  const size_t t = target_of(s.op.op, s.op.dir);
   in_flight_per_target_[t]--;
   if (!is_data(s.op.op) && is_update(s.op.op))
     mod_in_flight_per_target_[t]--;

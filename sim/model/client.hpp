@@ -102,7 +102,7 @@ private:
   std::vector<simgrid::s4u::CommPtr> wait_set_;
   // RPCs in flight per target, as Lustre counts them per MDC / OSC (one per client and MDT / OST): index
   // target_of(op), metadata targets first (the MDSes), then the data targets (the OSSes).
-  size_t target_of(const OpRequest& op) const;
+  size_t target_of(Op op, uint32_t dir) const;
   std::vector<int> in_flight_per_target_;
   std::vector<int> mod_in_flight_per_target_;  // modifying metadata RPCs (max_mod_rpcs_in_flight), MDS only
   int phase_ = 0;
