@@ -144,9 +144,75 @@ def replays(pfsim, d, platform, what):
     return ok
 
 
+KNOWN = {"stat": 150e-6, "create": 300e-6, "unlink": 400e-6, "read": 2e-3}  # MDS demands, OST read time (s)
+
+
+def closed_loop(pfsim):
+    """Method steps 2-3 recover the demands of a platform from a trace that pfsim recorded with it.
+
+    A platform with known MDS demands (open and close as stat, as the fit assumes) and an OSS disk that reads the
+    3,900 B object in 2 ms, without a load law or journal: pfsim mdworkbench runs it at low load (4 ranks, one per
+    node), writes the latency files in md-real-io 2017 form and in md-workbench --latency-all form (pfsim mdtest
+    with -w and -e: its per-op files), and the fit,
+    given the platform's own fixed costs, must return each demand within 1 %. A fit that counted the write RPC's
+    fixed cost twice returned create -6 %. At 200 ranks the MDS is saturated during precreate and the fit must say
+    so (utilization-law warning), because there the low quantiles hold queueing."""
+    fails = 0
+    with tempfile.TemporaryDirectory() as d:
+        p = json.load(open(os.path.join(ROOT, "platforms", "mistral-lustre02.json")))
+        p["name"] = "closed-loop"
+        p["clients"]["load_delay"] = {"enabled": False}
+        p["mds"]["journal"]["enabled"] = False
+        us = lambda k: f"{KNOWN[k] * 1e6:g}us"
+        p["mds"]["service"] = {"stat": us("stat"), "open": us("stat"), "close": us("stat"), "readdir": us("stat"),
+                               "create": us("create"), "mkdir": us("create"), "unlink": us("unlink"),
+                               "rmdir": us("unlink")}
+        p["oss"]["disk_read"] = f"{3900 / KNOWN['read']:g}Bps"
+        plat = os.path.join(d, "known.json")
+        json.dump(p, open(plat, "w"))
+        fixed = ["--rpc-overhead-us", p["clients"]["rpc_overhead"].replace("us", ""),
+                 "--net-latency-us", p["network"]["client_link"]["latency"].replace("us", "")]
+        mdwb = ["mdworkbench", "-I", "200", "-P", "400", "-D", "1", "-R", "2", "-S", "3900"]
+        for n, (form, args, ranks) in enumerate((
+                ("md-real-io 2017", mdwb + ["--output-format", "mdreal2017"], 4),
+                ("md-workbench --latency-all", mdwb + ["--latency-all"], 4),
+                ("mdtest --savePerOpDataCSV (-w -e 3900)", ["mdtest", "-n", "300", "-u", "-F", "-w", "3900", "-e",
+                                                            "3900"], 4),
+                ("md-workbench --latency-all", mdwb + ["--latency-all"], 200))):
+            trace = os.path.join(d, f"trace-{n}")
+            r = subprocess.run([pfsim] + args[:1] + ["--platform", plat, "--ranks", str(ranks), "--ranks-per-node",
+                                                     "1" if ranks == 4 else "10", "--latency-dir", trace, "--quiet"]
+                               + args[1:], capture_output=True, text=True)
+            out = os.path.join(d, "fit.json")
+            f = subprocess.run([sys.executable, FIT, trace, "--name", "t", "--out", out] + fixed,
+                               capture_output=True, text=True)
+            if r.returncode or f.returncode:
+                print(f"FAIL: closed loop {form}: pfsim exit {r.returncode}, fit exit {f.returncode}: "
+                      f"{(r.stderr + f.stderr).strip()[:300]}")
+                fails += 1
+                continue
+            warned = "near saturation" in f.stderr
+            if ranks > 4:
+                print(f"{'ok' if warned else 'FAIL'}: closed loop at {ranks} ranks (saturated precreate): "
+                      f"utilization-law warning {'given' if warned else 'missing'}")
+                fails += not warned
+                continue
+            fit = json.load(open(out))
+            got = {k: float(fit["mds"]["service"][k].replace("us", "")) * 1e-6 for k in ("stat", "create", "unlink")}
+            got["read"] = 3900 / float(fit["oss"]["disk_read"].replace("Bps", ""))
+            for k, v in KNOWN.items():
+                ok = abs(got[k] / v - 1) <= 0.01
+                print(f"{'ok' if ok else 'FAIL'}: closed loop {form}: {k} {got[k] * 1e6:.1f} us recovered "
+                      f"(platform {v * 1e6:.0f} us, {100 * (got[k] / v - 1):+.2f}%)")
+                fails += not ok
+            print(f"{'FAIL' if warned else 'ok'}: closed loop {form} at {ranks} ranks: no saturation warning")
+            fails += warned
+    return fails
+
+
 def main():
     pfsim = sys.argv[1]
-    fails = 0
+    fails = closed_loop(pfsim)
     with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, "mdreal.txt"), "w") as f:
             f.write("\tobj-per-proc=10 \n\tprecreate-per-set=400 \n\tdata-sets=1 \n\tobject-size=3900 \n"
