@@ -82,6 +82,8 @@ const std::vector<OptSpec> kReplayOpts{
                                "them: that iteration's rates are not comparable with the recorded ones)"},
     {"--object-size", true, "B object size when the trace does not record it"},
     {"--data-sets", true, "D data sets per rank (md-workbench -D) when no mdreal.txt or stdout.txt states it"},
+    {"--offset", true, "K rank r's benchmark works on the data sets of rank r+K (md-workbench --offset) when no "
+                       "mdreal.txt or stdout.txt states it"},
     {"--max-ops-per-phase", true, "K replay only the first K operations of every phase per rank (in a benchmark phase rounded down to whole "
                                    "objects of 4 operations, at least one)"},
 };
@@ -356,6 +358,7 @@ int cmd_replay(int argc, char** argv)
   io.allow_missing = flag(a, "--allow-missing");
   io.object_size_B = opt_num(a, "--object-size", 0, 0, 1e15);
   io.data_sets = opt_int(a, "--data-sets", 0, 1);
+  io.offset = opt_int(a, "--offset", -1, 0);
   ReplayOptions ro;
   ro.ranks = opt_int(a, "--ranks", 0, 1, kMaxRanks);
   ro.residual_quantile = opt_num(a, "--residual-quantile", -1, -1, 1);

@@ -1113,7 +1113,15 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     }
     known[HeaderInfo::kS] = true;
   }
-  if (!h.stated[HeaderInfo::kO] && !args)
+  if (opt.offset >= 0 && (h.stated[HeaderInfo::kO] || args)) {
+    if (opt.offset != prm.offset)
+      throw ConfigError(dir + ": --offset " + std::to_string(opt.offset) + " but the trace's header states offset=" +
+                        std::to_string(prm.offset) +
+                        (h.stated[HeaderInfo::kO] ? std::string() : " (md-workbench's default: the Args line at " +
+                                                                        h.args_at + " does not give it)"));
+  } else if (opt.offset >= 0) {
+    prm.offset = opt.offset;
+  } else if (!h.stated[HeaderInfo::kO] && !args)
     assumed.push_back("the offset (--offset) 1 (the benchmark phase of rank r works on the data sets of rank r + 1)");
   if (!assumed.empty()) {
     std::string w = dir + ": no mdreal.txt or stdout.txt states " + (assumed.size() > 1 ? "these" : "this") +
@@ -1476,6 +1484,9 @@ Trace load_trace(const std::string& path, const ImportOptions& options)
   if (L.format == "mdtest-perop") {
     if (options.data_sets > 0)
       throw ConfigError(dir + ": --data-sets is md-workbench's -D; this is an mdtest trace (mdtest has no data sets)");
+    if (options.offset >= 0)
+      throw ConfigError(dir + ": --offset is md-workbench's; this is an mdtest trace (mdtest has no benchmark phase "
+                              "reading other ranks' data sets)");
     return load_mdtest(L, dir, options);
   }
   return load_mdw(L, dir, options);

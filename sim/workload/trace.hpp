@@ -113,6 +113,9 @@ struct ImportOptions {
   double object_size_B = 0;
   // Data sets per rank (-D) when no header (mdreal.txt, stdout.txt) states it; 0 = assume 1 with a warning.
   int data_sets = 0;
+  // --offset (md-workbench: rank r works on the data sets of rank r + offset in the benchmark) when no header states
+  // it; -1 = assume md-workbench's default 1 with a warning.
+  int offset = -1;
 };
 
 // `path` is a trace directory or one of its latency files (then only that prefix is read). Throws

@@ -587,6 +587,21 @@ TEST_CASE("what an import assumes is a warning; --data-sets states -D for files 
   // mdtest has no data sets: the option is refused, not ignored.
   o.data_sets = 3;
   CHECK_THAT(error_of(kToolOutputs + "/mdtest", o), Catch::Contains("--data-sets") && Catch::Contains("mdtest trace"));
+  // --offset states the offset the warning names (it said "(--offset)" before replay had that option).
+  ImportOptions off;
+  off.data_sets = 2;
+  off.offset = 3;
+  Trace with_offset = load_trace(d.str(), off);
+  CHECK(with_offset.params.offset == 3);
+  REQUIRE(with_offset.warnings.size() == 1);
+  CHECK_THAT(with_offset.warnings[0], !Catch::Contains("offset"));
+  off.offset = 2;  // the md-real-io header states offset=1; IOR's Args line without --offset means md-workbench's 1
+  CHECK_THAT(error_of(kToolOutputs + "/md-real-io-2017", off),
+             Catch::Contains("--offset 2") && Catch::Contains("offset=1"));
+  CHECK_THAT(error_of(kToolOutputs + "/md-workbench-ior/run2-latency-all", off),
+             Catch::Contains("--offset 2") && Catch::Contains("md-workbench's default"));
+  off.data_sets = 0;
+  CHECK_THAT(error_of(kToolOutputs + "/mdtest", off), Catch::Contains("--offset") && Catch::Contains("mdtest trace"));
   // -L files: rank 0 only, said once.
   Trace l = load_trace(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
   REQUIRE(l.warnings.size() == 1);
