@@ -80,7 +80,7 @@ const std::vector<OptSpec> kReplayOpts{
     {"--residual-quantile", true, "Q replay each op's excess over the Q-quantile latency of its kind (e.g. 0.01)"},
     {"--allow-missing", false, "import a trace whose per-rank files of one phase are all missing (a warning names "
                                "them: that iteration's rates are not comparable with the recorded ones)"},
-    {"--object-size", true, "B object size when the trace does not record it"},
+    {"--object-size", true, "B object size when the trace does not record it (a header that states another: error)"},
     {"--data-sets", true, "D data sets per rank (md-workbench -D) when no mdreal.txt or stdout.txt states it"},
     {"--offset", true, "K rank r's benchmark works on the data sets of rank r+K (md-workbench --offset) when no "
                        "mdreal.txt or stdout.txt states it"},

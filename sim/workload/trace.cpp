@@ -1101,6 +1101,15 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                                "(--data-sets D sets it; the object counts and directories depend on it)");
   }
   std::vector<std::string> assumed;
+  if (h.stated[HeaderInfo::kS] && opt.object_size_B > 0 && opt.object_size_B != prm.object_size_B) {
+    auto bytes = [](double b) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.15g", b);
+      return std::string(buf);
+    };
+    throw ConfigError(dir + ": --object-size " + bytes(opt.object_size_B) + " but the trace's header states " +
+                      "object-size=" + bytes(prm.object_size_B));
+  }
   if (!h.stated[HeaderInfo::kS]) {
     if (opt.object_size_B > 0) {
       prm.object_size_B = opt.object_size_B;

@@ -602,6 +602,13 @@ TEST_CASE("what an import assumes is a warning; --data-sets states -D for files 
              Catch::Contains("--offset 2") && Catch::Contains("md-workbench's default"));
   off.data_sets = 0;
   CHECK_THAT(error_of(kToolOutputs + "/mdtest", off), Catch::Contains("--offset") && Catch::Contains("mdtest trace"));
+  // The same for the object size (it was silently ignored where the header states it).
+  ImportOptions size;
+  size.object_size_B = 100;
+  CHECK_THAT(error_of(kToolOutputs + "/md-real-io-2017", size),
+             Catch::Contains("--object-size 100") && Catch::Contains("object-size="));
+  size.object_size_B = load_trace(kToolOutputs + "/md-real-io-2017").params.object_size_B;
+  CHECK(load_trace(kToolOutputs + "/md-real-io-2017", size).params.object_size_B == size.object_size_B);
   // -L files: rank 0 only, said once.
   Trace l = load_trace(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
   REQUIRE(l.warnings.size() == 1);
