@@ -2,9 +2,11 @@
 """ctest "generator_replay": pfsim's md-workbench generator and the replay of its own trace agree.
 
 Issue 4 asks that synthetic and replayed runs compare. pfsim mdworkbench (8 ranks, -D 2, --offset 2, 4 ranks per
-node) writes its --latency-all files; pfsim replay reads them back (their parameters given with --data-sets,
---object-size and --offset, since latency files alone do not state them) and replays them on the same platform at
-the recorded 8 ranks and at 24 (rank m replays recorded rank m mod 8 in its own namespace). The platform has no
+node) writes its --latency-all files, and its stdout is saved beside them as stdout.txt, as md-workbench users save
+theirs; pfsim replay reads them back with no option stating the parameters (the Args line pfsim prints states -D,
+-S and the offset: the import must assume nothing, so no warning) and replays them on the same platform at the
+recorded 8 ranks and at 24 (rank m replays recorded rank m mod 8 in its own namespace). The same in md-real-io 2017
+form, whose parameter lines are saved as mdreal.txt. The platform has no
 load law, so every latency comes from the model and the replay must give the generator's phase rates at both
 rank counts: within 1 % for every phase (measured: 0.21 % for precreate, whose data-set mkdirs the latency files
 do not hold, under 0.01 % for the others). What this catches: think times rebuilt wrongly (a recorded latency
@@ -25,11 +27,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MDWB = ["-I", "100", "-P", "200", "-D", "2", "-R", "2", "-S", "3900", "--offset", "2"]
 
 
-def run(cmd):
+def run(cmd, stdout_to=None):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         print(f"FAIL: {' '.join(cmd)} -> exit {r.returncode}: {r.stderr.strip()[:300]}")
         sys.exit(1)
+    if stdout_to:
+        with open(stdout_to, "w") as f:
+            f.write(r.stdout)
+    return r
 
 
 def rates(path):
@@ -44,25 +50,32 @@ def main():
         p["clients"]["load_delay"] = {"enabled": False}
         plat = os.path.join(d, "platform.json")
         json.dump(p, open(plat, "w"))
-        trace = os.path.join(d, "trace")
-        common = ["--platform", plat, "--ranks-per-node", "4", "--quiet"]
-        run([pfsim, "mdworkbench", "--ranks", "8", "--latency-all", "--latency-dir", trace,
-             "--out", os.path.join(d, "gen8.json")] + common + MDWB)
-        for ranks in (8, 24):
-            if ranks != 8:
-                run([pfsim, "mdworkbench", "--ranks", str(ranks), "--out", os.path.join(d, f"gen{ranks}.json")]
-                    + common + MDWB)
-            run([pfsim, "replay", trace, "--ranks", str(ranks), "--data-sets", "2", "--object-size", "3900",
-                 "--offset", "2", "--out", os.path.join(d, f"rep{ranks}.json")] + common)
-            gen, rep = rates(os.path.join(d, f"gen{ranks}.json")), rates(os.path.join(d, f"rep{ranks}.json"))
-            ok = [g[0] for g in gen] == [r[0] for r in rep]
-            print(f"{'ok' if ok else 'FAIL'}: {ranks} ranks: phases {[g[0] for g in gen]} / {[r[0] for r in rep]}")
-            fails += not ok
-            for (name, g), (_, r) in zip(gen, rep):
-                ok = abs(r / g - 1) <= 0.01
-                print(f"{'ok' if ok else 'FAIL'}: {ranks} ranks, {name}: generator {g:.1f}, replay {r:.1f} obj/s "
-                      f"({100 * (r / g - 1):+.2f}%)")
+        common = ["--platform", plat, "--ranks-per-node", "4"]
+        for form, fmt, header in (("md-workbench", ["--latency-all"], "stdout.txt"),
+                                  ("md-real-io 2017", ["--output-format", "mdreal2017"], "mdreal.txt")):
+            trace = os.path.join(d, f"trace-{header}")
+            run([pfsim, "mdworkbench", "--ranks", "8", "--latency-dir", trace, "--out", os.path.join(d, "gen8.json")]
+                + common + MDWB + fmt, stdout_to=os.path.join(trace, header))
+            for ranks in (8, 24):
+                if ranks != 8:
+                    run([pfsim, "mdworkbench", "--ranks", str(ranks), "--out", os.path.join(d, f"gen{ranks}.json"),
+                         "--quiet"] + common + MDWB)
+                r = run([pfsim, "replay", trace, "--ranks", str(ranks), "--out", os.path.join(d, f"rep{ranks}.json"),
+                         "--quiet"] + common)
+                warned = [line for line in r.stderr.splitlines() if "warning" in line]
+                print(f"{'FAIL' if warned else 'ok'}: {form}, {ranks} ranks: the import assumed nothing "
+                      f"{warned[:1]}")
+                fails += bool(warned)
+                gen, rep = rates(os.path.join(d, f"gen{ranks}.json")), rates(os.path.join(d, f"rep{ranks}.json"))
+                ok = [g[0] for g in gen] == [r[0] for r in rep]
+                print(f"{'ok' if ok else 'FAIL'}: {form}, {ranks} ranks: phases {[g[0] for g in gen]} / "
+                      f"{[r[0] for r in rep]}")
                 fails += not ok
+                for (name, g), (_, r) in zip(gen, rep):
+                    ok = abs(r / g - 1) <= 0.01
+                    print(f"{'ok' if ok else 'FAIL'}: {form}, {ranks} ranks, {name}: generator {g:.1f}, replay "
+                          f"{r:.1f} obj/s ({100 * (r / g - 1):+.2f}%)")
+                    fails += not ok
     return 1 if fails else 0
 
 

@@ -214,6 +214,31 @@ void check_output_paths(const Args& a)
   check_distinct_outputs({{"--out", opt(a, "--out")}, {"--latency-dir", opt(a, "--latency-dir")}});
 }
 
+// md-real-io 2017's or md-workbench's header for a run of `ranks` ranks with these parameters (pfsim's importer
+// reads both: sim/workload/trace.cpp read_mdreal_header).
+std::string tool_header(ReportFormat format, const trace::BenchmarkParams& p, int ranks)
+{
+  const int d = std::max(1, p.data_sets);
+  const double objects = static_cast<double>(ranks) * d *
+                         (static_cast<double>(p.precreate_per_set) + static_cast<double>(p.obj_per_proc) * p.iterations);
+  const double workingset_MiB = static_cast<double>(ranks) * d * p.precreate_per_set * p.object_size_B / 1048576.0;
+  char size[32], totals[160];
+  std::snprintf(size, sizeof size, "%.15g", p.object_size_B);
+  std::snprintf(totals, sizeof totals, " total objects: %.0f workingset size: %.3f MiB (version: pfsim)\n", objects,
+                workingset_MiB);
+  std::ostringstream o;
+  if (format == ReportFormat::MdWorkbench) {
+    o << "Args: md-workbench \"-I=" << p.obj_per_proc << "\" \"-P=" << p.precreate_per_set << "\" \"-D=" << d
+      << "\" \"-R=" << p.iterations << "\" \"-S=" << size << "\" \"--offset=" << p.offset << "\"\n"
+      << "MD-Workbench" << totals;
+  } else {
+    o << "MD-REAL-IO" << totals << "\toffset=" << p.offset << " \n\tobj-per-proc=" << p.obj_per_proc
+      << " \n\tprecreate-per-set=" << p.precreate_per_set << " \n\tdata-sets=" << d << " \n\tobject-size=" << size
+      << " \n\titerations=" << p.iterations << " \n\n";
+  }
+  return o.str();
+}
+
 config::PlatformConfig platform_of(const Args& a)
 {
   std::string file = opt(a, "--platform");
@@ -327,6 +352,12 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     if (a.command == "replay")
       std::cout << " (recorded " << std::max(t.ranks, t.recorded_ranks) << ")";
     std::cout << ", platform " << platform.name << "\n";
+    // The tool's own header (md-real-io's parameter lines, md-workbench's Args line), so that this output saved as
+    // the latency directory's mdreal.txt or stdout.txt, as the real tools' output is, describes the trace the
+    // latency files form: pfsim replay then reads -D, -S and the offset back instead of assuming them. Not after
+    // --max-ops-per-phase, whose files hold fewer operations than the parameters say.
+    if (format != ReportFormat::Mdtest && ro.max_ops_per_phase == 0)
+      std::cout << tool_header(format, t.params, w.ranks());
     if (format == ReportFormat::Mdtest)
       std::cout << mdtest_summary_of(phases);
     for (const auto& p : phases)
