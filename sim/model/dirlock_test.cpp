@@ -283,3 +283,50 @@ TEST_CASE("a create's lookup runs in batches between the serialised inserts", "[
   CHECK(rates.at(0) <= bound * (1 + 1e-6));
   CHECK(rates.at(0) >= 0.9 * bound);
 }
+
+TEST_CASE("lock callbacks with zero-length holds: every operation completes (no lost wake-up)", "[dirlock][callbacks]")
+{
+  // Regression: unlock_dir woke the next waiter before taking it off the queue. A zero-length hold then ran and
+  // unlocked first, popped another waiter's entry, and that waiter was never woken: SIGSEGV here (callbacks
+  // switched on alone, as docs/mechanisms.md suggests for seeing one mechanism at a time), or runs that never
+  // ended. Creates revoke nothing (no node has looked the directory up yet) and hold the lock for no time, so
+  // they run as in a unique directory: X = N / (create + close cycle).
+  const int N = 32;
+  const uint64_t files = 20000;
+  json p = lock_platform(4096);
+  p["mds"]["service"]["stat"] = kStat_s;
+  p["mds"]["service"]["unlink"] = kCreate_s;
+  p["mds"]["dir_lock"]["hold"] = {{"create", 0.0}, {"unlink", 0.0}};
+  p["mds"]["mechanisms"]["lock_callbacks"] = {{"enabled", true}, {"rtt", 50e-6}};
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::SyntheticWorkload workload(pfsim::metabench_params(N, files, "shared", {"create", "stat", "unlink"}));
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 1;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto rec = pfsim::run_simulation(platform, workload, opts);
+  REQUIRE(rec.phases.size() == 3);
+  CHECK(rec.phases[0].op_count[pfsim::Op::Create] == files);
+  CHECK(rec.phases[1].op_count[pfsim::Op::Stat] == files);
+  CHECK(rec.phases[2].op_count[pfsim::Op::Unlink] == files);
+  const double rate = files / (rec.phases[0].end_s - rec.phases[0].start_s);
+  const double bound = N / (create_rpc_s() + close_rpc_s() + kCreateOverhead_s + kCloseOverhead_s);
+  INFO("create rate " << rate << "/s, N / cycle " << bound << "/s");
+  CHECK(rate <= bound * (1 + 1e-6));
+  CHECK(rate >= 0.99 * bound);
+}
+
+TEST_CASE("inserts of zero length between shared lookups serialise nothing", "[dirlock][lookup]")
+{
+  // With inserts of zero length the lock holds nothing exclusively: a create is its lookup (shared,
+  // 200 us) plus the two RPCs, X = N / (create + lookup + close round trips) = 32 / 0.71 ms = 45k/s, at most
+  // (a lookup still waits for inserts queued ahead of it, which take no time).
+  const int N = 32;
+  const uint64_t files = 20000;
+  json p = lookup_platform(true);
+  p["mds"]["dir_lock"]["hold"]["create"] = 0.0;
+  auto r = run_creates(p, N, 1, files, "shared");  // REQUIREs every create
+  const double bound = N / (create_rpc_s() + kLookup_s + close_rpc_s() + kCreateOverhead_s + kCloseOverhead_s);
+  INFO("create rate " << r.rate_per_s << "/s, N/(cycle + lookup) " << bound << "/s");
+  CHECK(r.rate_per_s <= bound * (1 + 1e-6));
+  CHECK(r.rate_per_s >= 0.97 * bound);
+}

@@ -420,17 +420,24 @@ void MdsServer::unlock_dir(DirState& ds, bool write)
     return;
   if (ds.waiting.empty())
     return;
+  // The grants are taken off the queue before any wake-up: release() is a simcall, so the woken thread may run
+  // (a zero-length hold, then its own unlock_dir) before this one continues, and it must find the queue as
+  // granted, not pop another waiter's entry (that lost a wake-up: SIGSEGV or a run that never ended).
   if (ds.waiting.front().first) {  // the next writer, alone
     ds.writer = true;
-    ds.waiting.front().second->release();
+    auto s = std::move(ds.waiting.front().second);
     ds.waiting.pop_front();
+    s->release();
     return;
   }
+  std::vector<sg4::SemaphorePtr> granted;
   while (!ds.waiting.empty() && !ds.waiting.front().first) {  // the run of readers at the head
     ds.readers++;
-    ds.waiting.front().second->release();
+    granted.push_back(std::move(ds.waiting.front().second));
     ds.waiting.pop_front();
   }
+  for (auto& s : granted)
+    s->release();
 }
 
 void MdsServer::serve(Request& r, int p)
@@ -485,8 +492,11 @@ void MdsServer::serve(Request& r, int p)
       double hold = cfg_.dir_lock.enabled ? cfg_.dir_lock.hold_s[r.op] : 0;
       compute_then_serial(part, hold, true, r);
       unlock_dir(ds, true);
-    } else if (cfg_.lock_callbacks.enabled && !ds.holder[r.node]) {
-      ds.holder[r.node] = 1;  // a lookup caches the directory lock on the client
+    } else if (cfg_.lock_callbacks.enabled && !ds.holder[r.node] &&
+               (r.op == Op::Stat || r.op == Op::Open || r.op == Op::Readdir)) {
+      // A lookup (a stat or open by name, a readdir) caches the directory lock on the client; a close works on
+      // the open handle and caches nothing.
+      ds.holder[r.node] = 1;
       ds.holders++;
     }
   }
