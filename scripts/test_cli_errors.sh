@@ -202,6 +202,10 @@ expect_error mdtest-F-and-D "-F and -D" -- \
   mdtest --platform "$good_platform" --ranks 1 -n 1 -F -D
 expect_error mdtest-huge-w "-w" "1 PB" -- \
   mdtest --platform "$good_platform" --ranks 1 -n 1 -w 100000000000000000
+expect_error mds-service-missing "mds.service.create" "missing" -- \
+  metabench --platform "$good_platform" --ranks 2 --files 10 --set 'mds.service={"stat":"1ms"}'
+expect_error mdtest-e-above-w "-e 20" "at most -w" -- \
+  mdtest --platform "$good_platform" --ranks 1 -n 1 -w 10 -e 20
 expect_error replay-ranks-zero "--ranks" -- \
   replay "$tmp" --platform "$good_platform" --ranks 0
 mkfifo "$tmp/fifo"

@@ -236,6 +236,10 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     if (o.write_bytes > pfsim::kMaxFileBytes || o.read_bytes > pfsim::kMaxFileBytes)
       throw UsageError(std::string(o.write_bytes > pfsim::kMaxFileBytes ? "-w" : "-e") +
                        ": expected at most 1 PB (1e15 bytes) per file");
+    if (!o.dirs_only && o.read_bytes > o.write_bytes)
+      throw UsageError("-e " + std::to_string(static_cast<long long>(o.read_bytes)) + ": expected at most -w (" +
+                       std::to_string(static_cast<long long>(o.write_bytes)) +
+                       " bytes written per file; mdtest: \"read bytes must be smaller than write bytes\")");
     o.iterations = static_cast<int>(opt_int(c, "-i", 1, 1, pfsim::app::kMaxIterations));
     spec.params = pfsim::mdtest_params(o);
   } else if (c.command == "metabench") {

@@ -231,6 +231,9 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     if (mc.readpage_threads.max < mc.readpage_threads.min)
       rt.fail("max", "expected readpage_threads.max >= readpage_threads.min");
     rt.finish();
+    for (const auto& key : m.object("service").keys())
+      if (auto op = op_from_name(key))
+        mc.service_given[*op] = true;
     mc.service_s = read_per_op_durations(m.object("service"), mc.service_s);
     require_metadata_only(m, "service", mc.service_s);
     mc.service_distribution =

@@ -200,6 +200,7 @@ struct MdsConfig {
   // sends CLOSE to its own portal so that closes are not stuck behind throttled creates (bug 7034).
   ThreadConfig readpage_threads;
   PerOp<double> service_s;       // "service.<op>": CPU demand per operation on one core, s
+  PerOp<bool> service_given;     // which "service.<op>" the file gives (a workload's MDS operation must have one)
   // "service_distribution": "deterministic" (every request costs its mean) or "exponential" (memoryless,
   // for queueing-theory checks and for servers whose service time varies widely).
   std::string service_distribution = "deterministic";

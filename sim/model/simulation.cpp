@@ -1,5 +1,7 @@
 #include "model/simulation.hpp"
 
+#include "config/reader.hpp"
+
 #include "model/client.hpp"
 #include "model/platform.hpp"
 #include "model/servers.hpp"
@@ -12,9 +14,31 @@ namespace sg4 = simgrid::s4u;
 
 namespace pfsim {
 
+namespace {
+// Every operation the workload sends to the MDS needs a CPU demand in the platform: a missing "service.<op>" would
+// silently cost nothing (a platform without "service" ran network-bound). Rank 0's operations of every phase
+// name the kinds (every rank issues the same kinds; mdtest's tree phases are rank 0's).
+void check_service_demands(const config::PlatformConfig& platform, const Workload& workload)
+{
+  PerOp<bool> used{};
+  for (int p = 0; p < workload.phase_count(); ++p) {
+    RankCursor c;
+    OpRequest r;
+    while (workload.next(0, p, c, r))
+      used[r.op] = true;
+  }
+  for (Op op : kAllOps)
+    if (used[op] && op != Op::Write && op != Op::Read && !platform.mds.service_given[op])
+      throw config::ConfigError("platform " + platform.name + ": mds.service." + op_name(op) + ": missing; the workload sends " +
+                                op_name(op) + " requests to the MDS (expected a CPU demand, e.g. \"100us\"; "
+                                "\"0us\" if it is really free)");
+}
+}  // namespace
+
 RunRecords run_simulation(const config::PlatformConfig& platform, const Workload& workload,
                           const RunOptions& options, RunInfo* info)
 {
+  check_service_demands(platform, workload);
   auto wall0 = std::chrono::steady_clock::now();
   std::vector<std::string> args{"pfsim"};
   args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());

@@ -142,8 +142,12 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
       create.item_bytes.push_back(0);
       p.phases.push_back(create);
       p.phases.push_back({"File stat", {Op::Stat}, {0}, false, it});
+      // mdtest always runs its read phase; with -e 0 it only opens and closes ("a read test will actually just
+      // open/close", md_validate_tests in IOR 4.x mdtest.c).
       if (o.read_bytes > 0)
         p.phases.push_back({"File read", {Op::Open, Op::Read, Op::Close}, {0, o.read_bytes, 0}, false, it});
+      else
+        p.phases.push_back({"File read", {Op::Open, Op::Close}, {0, 0}, false, it});
       p.phases.push_back({"File removal", {Op::Unlink}, {0}, false, it});
     }
     SyntheticPhase tree_remove{"Tree removal", {Op::Rmdir}, {0}, true, it};

@@ -68,7 +68,7 @@ struct MdtestOptions {
   int iterations = 1;           // -i
 };
 // mdtest phases in the tool's order: directory creation/stat/removal (unless -F), then file
-// creation/stat/read/removal (unless -D); "File read" only with -e.
+// creation/stat/read/removal (unless -D); "File read" opens, reads -e bytes (none with -e 0) and closes.
 SyntheticParams mdtest_params(const MdtestOptions& o);
 
 }  // namespace pfsim

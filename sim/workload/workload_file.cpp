@@ -48,6 +48,9 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
       m.fail("w", "expected at most 1 PB per file");
     if (o.read_bytes > kMaxFileBytes)
       m.fail("e", "expected at most 1 PB per file");
+    if (!o.dirs_only && o.read_bytes > o.write_bytes)
+      m.fail("e", "expected at most \"w\" (the bytes written per file; mdtest: read bytes must be smaller than "
+                  "write bytes)");
     o.iterations = static_cast<int>(m.integer("i", 1, 1, 1000000));
     m.finish();
     if (top.has("metabench"))

@@ -190,10 +190,12 @@ TEST_CASE("mdtest's tree phases: made by every rank with -u, by rank 0 alone wit
     o.iterations = 2;
     pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
     INFO("unique " << unique);
-    // Per iteration: Tree creation, File creation, File stat, File removal, Tree removal.
-    REQUIRE(w.phase_count() == 10);
+    // Per iteration: Tree creation, File creation, File stat, File read (open + close: no -e), File removal,
+    // Tree removal.
+    REQUIRE(w.phase_count() == 12);
     for (int it = 0; it < 2; ++it) {
-      const int first = 5 * it, last = 5 * it + 4;
+      const int first = 6 * it, last = 6 * it + 5;
+      CHECK(w.phase_name(first + 3) == "File read");
       CHECK(w.phase_name(first) == "Tree creation");
       CHECK(w.phase_name(last) == "Tree removal");
       CHECK(w.phase_items(first) == 1);  // mdtest's rate: num_dirs_in_tree / time
@@ -201,6 +203,7 @@ TEST_CASE("mdtest's tree phases: made by every rank with -u, by rank 0 alone wit
         CHECK(ops_of_rank(w, r, first) == (unique || r == 0 ? 1u : 0u));
         CHECK(ops_of_rank(w, r, last) == (unique || r == 0 ? 1u : 0u));
         CHECK(ops_of_rank(w, r, first + 1) == 2 * 5);  // create + close per file
+        CHECK(ops_of_rank(w, r, first + 3) == 2 * 5);  // open + close per file
       }
       pfsim::RankCursor c;
       pfsim::OpRequest op;
