@@ -63,6 +63,8 @@ inline double time_limit_s(const std::string& text)
   if (text.empty())
     return 0;
   double t = 0;
+  if (text.find_first_not_of(" \t") != std::string::npos && text[text.find_first_not_of(" \t")] == '-')
+    throw std::invalid_argument("--time-limit: expected a positive duration, got \"" + text + "\"");
   try {
     t = units::parse_duration_s(text, true);  // a bare number is seconds
   } catch (const std::invalid_argument& e) {

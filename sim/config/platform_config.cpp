@@ -145,6 +145,12 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     cc.max_rpcs_in_flight = static_cast<int>(c.integer("max_rpcs_in_flight", cc.max_rpcs_in_flight, 1, 4096));
     cc.max_mod_rpcs_in_flight =
         static_cast<int>(c.integer("max_mod_rpcs_in_flight", cc.max_mod_rpcs_in_flight, 1, 4096));
+    // Lustre refuses a larger value (a modifying RPC also takes one of the max_rpcs_in_flight slots); the model
+    // would cap it silently.
+    if (cc.max_mod_rpcs_in_flight > cc.max_rpcs_in_flight)
+      c.fail("max_mod_rpcs_in_flight", "expected at most max_rpcs_in_flight (" +
+                                           std::to_string(cc.max_rpcs_in_flight) +
+                                           "): a modifying RPC also holds one of those slots");
     cc.rpc_overhead_s = c.duration_s("rpc_overhead", cc.rpc_overhead_s);
     cc.op_overhead_s = read_per_op_durations(c.object("op_overhead"), cc.op_overhead_s);
     cc.request_size_B = c.size_B("request_size", cc.request_size_B);

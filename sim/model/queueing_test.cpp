@@ -279,6 +279,9 @@ TEST_CASE("closed loop far above the pool size saturates at c / S", "[queueing][
   // Utilisation: busy thread-seconds over c x span, close to 1 when saturated.
   const double span = r.records.phases.at(0).end_s - r.records.phases.at(0).start_s;
   CHECK(mds.busy_time_s / (c * span) == Approx(1.0).epsilon(0.03));
+  // Utilization law: the CPU the MDS reports is its requests' demands, U = X S / c (cpu_utilization in --out).
+  CHECK(mds.cpu_s == Approx(static_cast<double>(mds.served) * S).epsilon(1e-9));
+  CHECK(mds.cores == c);
 }
 
 TEST_CASE("Little's law holds for the MDS records and for the closed loop", "[queueing][little]")

@@ -205,6 +205,7 @@ MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, s
       parts_[p].clients++;
   }
   rec_.name = "mds-" + std::to_string(index);
+  rec_.cores = nparts * std::max(1, cfg_.cores / nparts);  // the cores the partitions have in all
 }
 
 void MdsServer::start()
@@ -336,6 +337,7 @@ void MdsServer::compute(ThreadPoolQueue& part, double seconds, bool holds_lock)
   const bool urgent = holds_lock && holders_first_;
   bool preempted = part.cores->acquire(urgent);
   sg4::this_actor::sleep_for(seconds);
+  rec_.cpu_s += seconds;
   part.cores->release(preempted ? seconds : 0, urgent);
 }
 
@@ -383,6 +385,7 @@ void MdsServer::compute_then_serial(ThreadPoolQueue& part, double seconds, bool 
   }
   sg4::this_actor::sleep_for(serial);
   ran += serial;
+  rec_.cpu_s += seconds + serial;  // the thread keeps its core through the section
   serial_mutex_->unlock();
   part.cores->release(preempted ? ran : 0, core_urgent);
 }

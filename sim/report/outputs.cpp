@@ -109,6 +109,8 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
                        {"abandoned_served", s.abandoned},
                        {"threads_started", s.threads_started},
                        {"busy_thread_seconds", s.busy_time_s},
+                       {"cpu_seconds", s.cpu_s},
+                       {"cpu_utilization", s.cores > 0 && span > 0 ? s.cpu_s / (s.cores * span) : 0.0},
                        {"mean_in_system", span > 0 ? s.area_in_system / span : 0.0},
                        {"throughput_per_s", span > 0 ? static_cast<double>(s.served) / span : 0.0},
                        {"mean_sojourn_s", s.served ? s.sojourn_sum_s / static_cast<double>(s.served) : 0.0},

@@ -120,6 +120,8 @@ struct ServerRecord {
   uint64_t served = 0;          // requests served (replies sent, including abandoned copies)
   uint64_t abandoned = 0;       // requests served after their client had given up (timeouts)
   double busy_time_s = 0;       // thread-seconds in service
+  int cores = 0;                // MDS: its cores (0 for an OSS, whose CPU is not modelled as cores)
+  double cpu_s = 0;             // MDS: core-seconds of CPU work (service demands, mechanisms' costs, lock holds)
   double sojourn_sum_s = 0;     // sum over served requests of (reply time - arrival time)
   double area_in_system = 0;    // integral over time of requests present (queued + in service)
   double last_change_s = 0;
