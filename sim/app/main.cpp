@@ -94,7 +94,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--jobs", true, "J points simulated in parallel (default 1)"},
         {"--results-dir", true, "DIR keep every point's results JSON"}}},
       {"mdtest",
-       {{"--ranks", true, "N MPI ranks"},
+       {{"--ranks", true, "N MPI ranks (required)"},
         {"-n", true, "ITEMS per rank (required)"},
         {"-u", false, "unique directory per rank"},
         {"-F", false, "files only"},
@@ -107,7 +107,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                                 "per operation, last iteration, File phases only (as mdtest 4.1)"},
         {"--latency-prefix", true, "NAME prefix of the latency files (default mdtest-perop)"}}},
       {"metabench",
-       {{"--ranks", true, "N MPI ranks"},
+       {{"--ranks", true, "N MPI ranks (required)"},
         {"--files", true, "F files in all (default 1000000)"},
         {"--dir-mode", true, "unique|shared per-rank directories or one shared directory"},
         {"--out", true, "FILE results JSON; its directory must exist"},
@@ -220,6 +220,9 @@ pfsim::config::PlatformConfig platform_of(const Cli& c)
 pfsim::WorkloadSpec workload_of(const Cli& c)
 {
   pfsim::WorkloadSpec spec;
+  // The rank count is the question a run answers: never a silent default.
+  if ((c.command == "mdtest" || c.command == "metabench") && !c.opts.count("--ranks"))
+    throw UsageError(c.command + " needs --ranks N (MPI ranks)");
   if (c.command == "mdtest") {
     pfsim::MdtestOptions o;
     o.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
