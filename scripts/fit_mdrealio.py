@@ -67,7 +67,7 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import Parser, non_negative_float, output_problem, positive_int, unit_interval, write_atomic  # noqa
+from cli_common import Parser, _float_where, non_negative_float, output_problem, positive_int, write_atomic  # noqa
 
 MAX_SECONDS = 1e9  # a time or latency beyond this (31 years) is a malformed value, not a measurement
 
@@ -86,6 +86,12 @@ PAT_MDTEST = re.compile(r"^(.+)-(File creation|File stat|File read|File removal)
 # mdtest phases as md-real-io phases: each its own iteration, so that a phase's ranks end within it.
 MDTEST_PHASES = {"File creation": (0, "precreate"), "File stat": (1, "stat"), "File read": (2, "read"),
                  "File removal": (3, "cleanup")}
+
+
+def low_quantile(s):
+    """--quantile: the floor is a low quantile (method step 2); above the median it is no unloaded latency."""
+    return _float_where(s, lambda v: 0.0 <= v <= 0.5, "a low quantile between 0 and 0.5 (the floor is an unloaded "
+                                                      "latency; method step 2)")
 
 
 def die(msg):
@@ -501,7 +507,8 @@ def main():
     ap = Parser(prog="fit_mdrealio", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trace_dir")
     ap.add_argument("--out", default=None)
-    ap.add_argument("--quantile", type=unit_interval, default=0.01, help="q_floor, between 0 and 1")
+    ap.add_argument("--quantile", type=low_quantile, default=0.01,
+                    help="q_floor, a LOW quantile (step 2): between 0 and 0.5")
     ap.add_argument("--name", default="mistral-lustre02")
     ap.add_argument("--ranks-per-node", type=positive_int, default=10)
     ap.add_argument("--mds-cores", type=positive_int, default=24)

@@ -45,3 +45,11 @@ def save_atomic(fig, path, **kw):
         if os.path.lexists(tmp):
             os.unlink(tmp)
         raise
+
+
+if __name__ == "__main__":
+    import sys
+
+    print("pfsim_plot.py: a library of plot helpers for scripts/validate and the analysis scripts, not a command "
+          "(plots: scripts/validate, scripts/plot_latency_cdf.py)", file=sys.stderr)
+    sys.exit(2)

@@ -72,6 +72,9 @@ def read_runtimes(f):
             head = fh.readline()
         if not head.strip():
             fail(PROG, f"{f}: line 1: expected the header 'time,runtime', the file is empty")
+        cols = [c.strip() for c in head.lstrip("\ufeff").strip().split(",")]
+        if cols[:2] != ["time", "runtime"]:
+            fail(PROG, f"{f}: line 1: expected the header 'time,runtime', got '{head.strip()[:60]}'")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # header only: numpy warns "Empty input file"
             a = np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
@@ -103,12 +106,7 @@ def main():
         problem = f"unknown image format '{ext}'" if ext else "no file extension"
         fail(PROG, f"--out {a.out}: {problem}; expected a file name ending in one of "
                    + ", ".join("." + e for e in sorted(supported)))
-    parent = os.path.dirname(os.path.abspath(a.out))
-    try:
-        os.makedirs(parent, exist_ok=True)
-    except OSError as e:
-        fail(PROG, f"--out {a.out}: cannot create directory {e.filename}: {e.strerror}")
-    if output_problem(a.out):
+    if output_problem(a.out):  # its directory must exist, as for every other script's output
         fail(PROG, f"--out {a.out}: {output_problem(a.out)}")
     for d in (a.real, a.sim):
         if not os.path.isdir(d):

@@ -181,7 +181,9 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--plots")
     ap.add_argument("--pfsim", default=None)
-    ap.add_argument("--work", default="/tmp/pfsim-validate-mistral")
+    ap.add_argument("--work", default=None,
+                    help="scratch folder, kept (default: a new temporary folder per run, removed at the end, so "
+                         "that two runs never share files)")
     ap.add_argument("--cases", default=",".join(CASES), help="comma-separated subset of " + ", ".join(CASES))
     ap.add_argument("--population", choices=("active_ranks", "md_ops_in_flight"), default=None,
                     help="refit both platforms with this load-law population (scripts/fit_mdrealio.py "
@@ -198,7 +200,7 @@ def main():
         die(f"--json {a.json}: {output_problem(a.json)}")
     if a.plots and os.path.exists(a.plots) and not os.path.isdir(a.plots):
         die(f"--plots {a.plots}: exists and is not a directory")
-    if os.path.exists(a.work) and not os.path.isdir(a.work):
+    if a.work and os.path.exists(a.work) and not os.path.isdir(a.work):
         die(f"--work {a.work}: exists and is not a directory")
     pfsim = a.pfsim or next((p for p in (os.path.join(ROOT, d, "pfsim") for d in ("build", "build-replay"))
                              if os.access(p, os.X_OK)), None)
@@ -211,6 +213,17 @@ def main():
     for arch in ("results-5-7217624.tar.xz", "results-10-7217628.tar.xz"):
         if not os.path.exists(os.path.join(DATA, arch)):
             die(f"{DATA}/{arch}: missing")
+    scratch = None
+    if not a.work:
+        scratch = a.work = tempfile.mkdtemp(prefix="pfsim-validate-mistral-")
+    try:
+        return run_cases(a, cases, pfsim, measured)
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def run_cases(a, cases, pfsim, measured):
     try:
         os.makedirs(a.work, exist_ok=True)
         if a.plots:

@@ -392,9 +392,9 @@ int cmd_replay(int argc, char** argv)
   io.offset = opt_int(a, "--offset", -1, 0);
   ReplayOptions ro;
   ro.ranks = opt_int(a, "--ranks", 0, 1, kMaxRanks);
-  ro.residual_quantile = opt_num(a, "--residual-quantile", -1, -1, 1);
+  ro.residual_quantile = opt_num(a, "--residual-quantile", -1, 0, 1);  // absent: -1 (off)
   ro.dataset_ops = !flag(a, "--no-dataset-ops");
-  ro.max_ops_per_phase = static_cast<uint32_t>(opt_int(a, "--max-ops-per-phase", 0, 0));
+  ro.max_ops_per_phase = static_cast<uint32_t>(opt_int(a, "--max-ops-per-phase", 0, 1));  // absent: 0 (all)
   if (a.opts.count("--output-format"))
     parse_report_format(opt(a, "--output-format"));
   time_limit_s(opt(a, "--time-limit"));
