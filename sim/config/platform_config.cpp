@@ -130,6 +130,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
                       "are built of links); expected one of \"CM02\", \"LV08\"");
     p.network.model = n.choice("model", p.network.model, {"CM02", "LV08"});
     p.network.crosstraffic = n.boolean("crosstraffic", p.network.crosstraffic);
+    p.network.duplex = n.choice("duplex", p.network.duplex, {"full", "half"});
     p.network.client_link = read_link(n.object("client_link"), p.network.client_link);
     p.network.server_link = read_link(n.object("server_link"), p.network.server_link);
     Reader r = n.object("routers");
@@ -409,6 +410,7 @@ nlohmann::json to_json(const PlatformConfig& p)
       {"network",
        {{"model", n.model},
         {"crosstraffic", n.crosstraffic},
+        {"duplex", n.duplex},
         {"client_link", link_json(n.client_link)},
         {"server_link", link_json(n.server_link)},
         {"routers", {{"count", n.router_count}, {"link", link_json(n.router_link)}}}}},

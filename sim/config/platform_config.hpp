@@ -20,6 +20,10 @@ struct NetworkConfig {
   // "Constant" model is refused: it has no links, and the platform is built of links.
   std::string model = "CM02";
   bool crosstraffic = false;      // "crosstraffic": SimGrid's reverse-direction ack traffic; off = faster
+  // "duplex": "full" (each link carries its bandwidth in each direction at once, as InfiniBand, Gemini and
+  // Ethernet links do: a node's requests and the replies it receives do not share) or "half" (one bandwidth for
+  // both directions, SimGrid's shared link).
+  std::string duplex = "full";
   LinkConfig client_link;         // "client_link": each client node's injection link
   int router_count = 0;           // "routers.count": LNET routers between client fabric and server network
   LinkConfig router_link;         // "routers.link": each router's link (shared by the nodes it serves)

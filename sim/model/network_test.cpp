@@ -1,0 +1,71 @@
+// Link duplex: a router link of bandwidth B carries requests (512 B) one way and replies (1 KiB) the other. When
+// it is the bottleneck, stats run at B / 1024 with full-duplex links (replies alone fill the reply direction) and
+// at B / (512 + 1024) with half-duplex links (both share one bandwidth). One simulation per TEST_CASE.
+#include "config/platform_config.hpp"
+#include "model/simulation.hpp"
+#include "workload/synthetic.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double kRouter_Bps = 1536000;  // 1,500 replies or 1,000 request+reply pairs per second
+constexpr double kRequest_B = 512, kReply_B = 1024;
+
+double stat_rate(const std::string& duplex)
+{
+  json fast = {{"bandwidth", 1e11}, {"latency", 10e-6}};
+  json p = {
+      {"name", "duplex-test"},
+      {"network",
+       {{"model", "CM02"},
+        {"duplex", duplex},
+        {"client_link", fast},
+        {"server_link", fast},
+        {"routers", {{"count", 1}, {"link", {{"bandwidth", kRouter_Bps}, {"latency", 1e-6}}}}}}},
+      {"clients",
+       {{"ranks_per_node", 1},
+        {"max_rpcs_in_flight", 1},
+        {"max_mod_rpcs_in_flight", 1},
+        {"rpc_overhead", 100e-6},
+        {"request_size", kRequest_B},
+        {"reply_size", kReply_B}}},
+      // 64 cores and 1 us demands: the MDS is never the bottleneck.
+      {"mds",
+       {{"cores", 64},
+        {"threads", {{"min", 256}, {"max", 256}}},
+        {"service", {{"create", 1e-6}, {"close", 1e-6}, {"stat", 1e-6}}},
+        {"journal", {{"enabled", false}}}}},
+  };
+  auto platform = pfsim::config::parse_platform(p, "test");
+  const uint64_t files = 20000;
+  pfsim::SyntheticWorkload workload(pfsim::metabench_params(256, files, "unique", {"create", "stat"}));
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 1;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto rec = pfsim::run_simulation(platform, workload, opts);
+  const auto& ph = rec.phases.at(1);
+  REQUIRE(ph.op_count[pfsim::Op::Stat] == files);
+  return files / (ph.end_s - ph.start_s);
+}
+
+}  // namespace
+
+TEST_CASE("full-duplex links: replies alone fill the reply direction, X = B / reply", "[network]")
+{
+  const double x = stat_rate("full");
+  INFO("stat rate " << x << "/s, B / reply " << kRouter_Bps / kReply_B << "/s");
+  // 256 ranks keep the link busy except at the phase's ends (~1%); a link shared by both directions gives -33%.
+  CHECK(x <= kRouter_Bps / kReply_B * (1 + 1e-9));
+  CHECK(x == Approx(kRouter_Bps / kReply_B).epsilon(0.02));
+}
+
+TEST_CASE("half-duplex links: requests and replies share one bandwidth, X = B / (request + reply)", "[network]")
+{
+  const double x = stat_rate("half");
+  INFO("stat rate " << x << "/s, B / (request + reply) " << kRouter_Bps / (kRequest_B + kReply_B) << "/s");
+  CHECK(x <= kRouter_Bps / (kRequest_B + kReply_B) * (1 + 1e-9));
+  CHECK(x == Approx(kRouter_Bps / (kRequest_B + kReply_B)).epsilon(0.02));
+}
