@@ -8,8 +8,8 @@ theirs; pfsim replay reads them back with no option stating the parameters (the 
 recorded 8 ranks and at 24 (rank m replays recorded rank m mod 8 in its own namespace). The same in md-real-io 2017
 form, whose parameter lines are saved as mdreal.txt. The platform has no
 load law, so every latency comes from the model and the replay must give the generator's phase rates at both
-rank counts: within 1 % for every phase (measured: 0.21 % for precreate, whose data-set mkdirs the latency files
-do not hold, under 0.01 % for the others). What this catches: think times rebuilt wrongly (a recorded latency
+rank counts: within 0.1 % for every phase (measured: under 0.02 %). Before 2026-11-25 the precreate was 0.21 % slow:
+the replay waited out the recorded gap that held the data-set mkdirs and simulated the mkdirs as well. What this catches: think times rebuilt wrongly (a recorded latency
 counted again as think time halves a rate), operations or phases out of order, lost barriers, extra ranks that do
 not run or share a node wrongly. What it cannot catch: on this platform (no directory locks, one MDS) the rates do
 not depend on which directory an object is in, so -D and --offset do not move them (checked: --offset 0, 1, 2 give
@@ -72,7 +72,7 @@ def main():
                       f"{[r[0] for r in rep]}")
                 fails += not ok
                 for (name, g), (_, r) in zip(gen, rep):
-                    ok = abs(r / g - 1) <= 0.01
+                    ok = abs(r / g - 1) <= 0.001
                     print(f"{'ok' if ok else 'FAIL'}: {form}, {ranks} ranks, {name}: generator {g:.1f}, replay "
                           f"{r:.1f} obj/s ({100 * (r / g - 1):+.2f}%)")
                     fails += not ok

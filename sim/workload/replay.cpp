@@ -189,14 +189,40 @@ uint64_t ReplayWorkload::compound_count(int rank, int phase) const
   return ops_in(s, phase) + static_cast<uint64_t>(dataset_ops(phase));
 }
 
+ReplayWorkload::Slot ReplayWorkload::slot(int phase, uint64_t n, uint64_t item) const
+{
+  Slot out;
+  const auto kind = trace_->phases[static_cast<size_t>(phase)].kind;
+  const uint64_t dsets = static_cast<uint64_t>(dataset_ops(phase));
+  const uint64_t D = static_cast<uint64_t>(D_);
+  if (dsets == 0) {
+    out.k = item;
+    out.set = static_cast<uint32_t>((kind == PhaseKind::Benchmark ? item / 4 : item) % D);
+  } else if (kind == PhaseKind::Precreate) {  // md-workbench: every mkdir, then the objects, sets interleaved
+    out.dataset = item < dsets;
+    out.k = out.dataset ? 0 : item - dsets;
+    out.set = static_cast<uint32_t>(out.dataset ? item : out.k % D);
+    out.after_dataset_op = !out.dataset && out.k == 0;
+  } else if (n > 0 && n % D == 0) {  // cleanup: set after set, each rmdir after its objects
+    const uint64_t m = n / D;
+    const uint64_t block = item / (m + 1), within = item % (m + 1);
+    out.dataset = within == m;
+    out.k = block * m + (out.dataset ? 0 : within);
+    out.set = static_cast<uint32_t>(block);
+    out.after_dataset_op = !out.dataset && block > 0 && within == 0;
+  } else {  // rows that do not split into the sets: the rmdirs last
+    out.dataset = item >= n;
+    out.k = out.dataset ? 0 : item;
+    out.set = static_cast<uint32_t>(out.dataset ? item - n : item % D);
+  }
+  return out;
+}
+
 int ReplayWorkload::compound_kind(int rank, int phase, uint64_t item) const
 {
   const auto& s = stream(rank);
-  uint64_t n = ops_in(s, phase);
-  uint64_t pre = trace_->phases[static_cast<size_t>(phase)].kind == PhaseKind::Precreate ? dataset_ops(phase) : 0;
-  if (item < pre || item - pre >= n)
-    return kDatasetOp;
-  return s.op[s.begin(phase) + (item - pre)];
+  const Slot sl = slot(phase, ops_in(s, phase), item);
+  return sl.dataset ? kDatasetOp : s.op[s.begin(phase) + sl.k];
 }
 
 int ReplayWorkload::compound_primitives(int kind) const
@@ -212,7 +238,6 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   const auto& ph = trace_->phases[static_cast<size_t>(phase)];
   const uint64_t n = ops_in(s, phase);
   const uint64_t dsets = static_cast<uint64_t>(dataset_ops(phase));
-  const uint64_t pre = ph.kind == PhaseKind::Precreate ? dsets : 0;
   if (c.item >= n + dsets)
     return false;
   const uint32_t root_dir = static_cast<uint32_t>(ranks_) * static_cast<uint32_t>(D_);
@@ -220,23 +245,30 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   out.think_s = 0;
   out.begins = true;
   out.metadata = true;
-  if (c.item < pre || c.item - pre >= n) {  // data-set directory in the shared root directory
+  const Slot sl = slot(phase, n, c.item);
+  if (sl.dataset) {  // data-set directory in the shared root directory
     out.op = ph.kind == PhaseKind::Precreate ? Op::Mkdir : Op::Rmdir;
     out.dir = root_dir;
     out.shared_dir = ranks_ > 1;  // a directory locks only when several ranks update it
     ++c.item;
     return true;
   }
-  const uint64_t k = c.item - pre;
+  const uint64_t k = sl.k;
   const uint32_t i = s.begin(phase) + static_cast<uint32_t>(k);
   const auto kind = static_cast<TraceOp>(s.op[i]);
-  // Data set of this object: interleaved over the D sets; in the benchmark, those of rank + offset.
+  // Directory of this object. Precreate and cleanup: the rank's own data set. Benchmark, as md-workbench's
+  // run_benchmark: object f of data set d is looked up, read and deleted in rank r - K(d+1)'s set d and created in
+  // rank r + K(d+1)'s (K = --offset), so two ranks update each such directory unless K(d+1) is a multiple of the
+  // rank count.
   int owner = rank;
-  if (ph.kind == PhaseKind::Benchmark)
-    owner = static_cast<int>((static_cast<int64_t>(rank) + trace_->params.offset) % ranks_);
-  uint64_t obj = ph.kind == PhaseKind::Benchmark ? k / 4 : k;
-  out.dir = static_cast<uint32_t>(owner) * static_cast<uint32_t>(D_) + static_cast<uint32_t>(obj % static_cast<uint64_t>(D_));
   out.shared_dir = false;
+  if (ph.kind == PhaseKind::Benchmark) {
+    const int64_t shift = static_cast<int64_t>(trace_->params.offset) * (static_cast<int64_t>(sl.set) + 1) % ranks_;
+    const int64_t o = kind == TraceOp::Create ? rank + shift : rank - shift;
+    owner = static_cast<int>(((o % ranks_) + ranks_) % ranks_);
+    out.shared_dir = shift != 0;
+  }
+  out.dir = static_cast<uint32_t>(owner) * static_cast<uint32_t>(D_) + sl.set;
   const double size = trace_->params.object_size_B;
   // Objects of 0 bytes (mdtest -w 0 / -e 0) move no data: create + close, open + close.
   static constexpr Op kRead[3] = {Op::Open, Op::Read, Op::Close};
@@ -266,7 +298,8 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   out.begins = c.step == 0;
   out.metadata = kind != TraceOp::Read;
   if (c.step == 0) {
-    out.think_s = s.think_s[i];
+    // The recorded gap before the first operation after data-set mkdirs/rmdirs held them; they are simulated.
+    out.think_s = sl.after_dataset_op ? 0.f : s.think_s[i];
     if (opt_.residual_quantile >= 0) {
       out.excess_s = std::max(0.f, s.runtime_s[i] - floor_[static_cast<size_t>(phase)][s.op[i]]);
       out.recorded_active = active_[static_cast<size_t>(rank % trace_->ranks)][i];
@@ -294,8 +327,10 @@ nlohmann::json ReplayWorkload::describe() const
           {"trace", trace_->describe()},
           {"ranks", ranks_},
           {"rules",
-           "rank m replays recorded rank m mod N with its think times; own data-set directories; benchmark on the "
-           "data sets of rank m+offset; data-set mkdir/rmdir in the shared root directory"},
+           "rank m replays recorded rank m mod N with its think times; own data-set directories; benchmark object "
+           "of set d: stat, read, delete in rank m-offset*(d+1)'s set d, create in rank m+offset*(d+1)'s; data-set "
+           "mkdirs before the precreate, each rmdir after its set in the cleanup, in the shared root directory (the "
+           "recorded gap that held them is not replayed as think time)"},
           {"residual_quantile", opt_.residual_quantile},
           {"residual_floors_s", floors},
           {"dataset_ops", opt_.dataset_ops},

@@ -5,10 +5,13 @@
 //   - rank m replays the stream of recorded rank m mod N (streams reused round-robin), with its think times
 //     (the recorded gaps between one operation's end and the next one's start): the think-time distribution
 //     of the recording is kept at every M;
-//   - namespaces stay distinct: rank m owns data-set directories m*D .. m*D+D-1; in a benchmark iteration it
-//     works on the data sets of rank (m + offset) mod M, as md-workbench does; every such directory is used by
-//     one rank per phase, so no directory lock is taken; the data-set directories are created (mkdir) and
-//     removed (rmdir) in the shared root directory, which stays shared (and locked) at every M;
+//   - namespaces stay distinct: rank m owns data-set directories m*D .. m*D+D-1; in a benchmark iteration, as
+//     md-workbench's run_benchmark, object f of data set d is looked up, read and deleted in set d of rank
+//     (m - K(d+1)) mod M and created in set d of rank (m + K(d+1)) mod M (K = offset): each such directory is
+//     updated by two ranks (shared, so it locks) unless K(d+1) is a multiple of M; the data-set directories are
+//     created (mkdir, all before the precreate's objects) and removed (rmdir, each after its set's objects in the
+//     cleanup) in the shared root directory, which stays shared (and locked) at every M; the recorded gap before
+//     the first object after them held those directory operations, so it is not replayed as think time;
 //   - an md-real-io operation becomes the client operations it performs: stat = Stat; read = Open, Read
 //     (object size), Close; create = Create, Write (object size), Close; delete = Unlink. Data goes to an OSS.
 //   - optional trace-driven residuals (ReplayOptions::residual_quantile): the part of each recorded latency above
@@ -75,6 +78,16 @@ public:
   double floor_s(int phase, trace::TraceOp op) const { return floor_[static_cast<size_t>(phase)][static_cast<int>(op)]; }
 
 private:
+  // Where compound item `item` of a phase (n trace operations per rank) sits in md-workbench's order: the
+  // precreate's D data-set mkdirs come first; the cleanup removes data set after data set, each rmdir right after
+  // its objects (when the rows split into D equal sets; otherwise the rmdirs come last).
+  struct Slot {
+    bool dataset = false;  // a data-set mkdir/rmdir (not a trace operation)
+    uint64_t k = 0;        // the trace operation (index in the phase)
+    uint32_t set = 0;      // data set of the directory
+    bool after_dataset_op = false;  // first trace operation after data-set operations: its recorded gap held them
+  };
+  Slot slot(int phase, uint64_t n, uint64_t item) const;
   const trace::RankStream& stream(int rank) const { return trace_->streams[static_cast<size_t>(rank % trace_->ranks)]; }
   uint64_t ops_in(const trace::RankStream& s, int phase) const
   {

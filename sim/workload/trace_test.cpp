@@ -431,14 +431,17 @@ TEST_CASE("replay: rank m replays stream m mod N / counts scale with M", "[repla
   CHECK(w.phase_items(0) == 5 * 2);  // precreate objects
   CHECK(w.phase_items(1) == 5 * 1);  // benchmark objects
   CHECK(w.phase_items(2) == 5 * 2);  // cleanup objects
-  // Benchmark of rank 4: create, write, close, stat, open, read, close, unlink on the data set of rank 0.
+  // Benchmark of rank 4 (offset 1, one data set), as md-workbench's run_benchmark: the object is created, written
+  // and closed in rank 4 + 1 = 0's set, and looked up, read and deleted in rank 4 - 1 = 3's set; each of those
+  // directories is updated by two ranks, so it is shared.
   pfsim::RankCursor c;
   pfsim::OpRequest r;
   std::vector<pfsim::Op> ops;
   while (w.next(4, 1, c, r)) {
     ops.push_back(r.op);
-    CHECK(r.dir == 0);
-    CHECK_FALSE(r.shared_dir);
+    const bool creating = ops.size() <= 3;  // create, write, close
+    CHECK(r.dir == (creating ? 0u : 3u));
+    CHECK(r.shared_dir);
   }
   CHECK(ops == std::vector<pfsim::Op>{pfsim::Op::Create, pfsim::Op::Write, pfsim::Op::Close, pfsim::Op::Stat,
                                       pfsim::Op::Open, pfsim::Op::Read, pfsim::Op::Close, pfsim::Op::Unlink});
@@ -961,4 +964,41 @@ TEST_CASE("replay of a trace with --allow-missing: a warning says what is missin
   CHECK_THAT(t.warnings[0], Catch::Contains("--allow-missing") &&
                                 Catch::Contains("'read' of benchmark iteration 0 (mdreal-0-read-*.csv)") &&
                                 Catch::Contains("think time") && Catch::Contains("not comparable"));
+}
+
+TEST_CASE("replay: data-set mkdirs come before the precreate, each rmdir after its set; their recorded gap is not think time",
+          "[replay]")
+{
+  // The md-real-io 2017 tool output (2 ranks, -D 2, -P 40): rank 0's cleanup rows 1-40 are set 0, then an 8.3 ms
+  // gap (the rmdir of set 0), then set 1; the precreate's first row starts after both mkdirs.
+  auto t = std::make_shared<const Trace>(load_trace(kToolOutputs + "/md-real-io-2017"));
+  REQUIRE(t->params.data_sets == 2);
+  pfsim::ReplayOptions o;
+  pfsim::ReplayWorkload w(t, o);
+  const int cleanup = w.phase_count() - 1, precreate = 0;
+  REQUIRE(w.phase_name(cleanup) == "cleanup");
+  std::vector<std::pair<pfsim::Op, float>> seq;
+  pfsim::RankCursor c;
+  pfsim::OpRequest r;
+  while (w.next(0, cleanup, c, r))
+    seq.emplace_back(r.op, static_cast<float>(r.think_s));
+  REQUIRE(seq.size() == 82);
+  CHECK(seq[40].first == pfsim::Op::Rmdir);
+  CHECK(seq[81].first == pfsim::Op::Rmdir);
+  CHECK(seq[41].first == pfsim::Op::Unlink);
+  CHECK(seq[41].second == 0.f);  // recorded 8.3 ms: the rmdir's time, simulated instead
+  const auto& s = t->streams[0];
+  const uint32_t b = s.begin(cleanup);
+  CHECK(s.think_s[b + 40] > 5e-3f);
+  CHECK(seq[42].second == s.think_s[b + 41]);  // the other gaps are replayed as recorded
+  c = {};
+  seq.clear();
+  while (w.next(0, precreate, c, r))
+    seq.emplace_back(r.op, static_cast<float>(r.think_s));
+  REQUIRE(seq.size() >= 3);
+  CHECK(seq[0].first == pfsim::Op::Mkdir);
+  CHECK(seq[1].first == pfsim::Op::Mkdir);
+  CHECK(seq[2].first == pfsim::Op::Create);
+  CHECK(seq[2].second == 0.f);
+  CHECK(s.think_s[s.begin(precreate)] > 1e-4f);
 }
