@@ -63,9 +63,10 @@ const std::vector<OptSpec> kCommonOpts{
                              "(the default for a replayed trace that holds every rank's latencies; pfsim "
                              "mdworkbench, like md-workbench -L, writes rank 0's)"},
     {"--no-samples", false, "keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway); --out then has per-RPC percentiles only, from histograms of constant size (within 0.14%); not with --latency-dir, nor with md-workbench phase lines (add --quiet or --output-format mdreal2017), and md-real-io lines lose 'max'"},
-    {"--process-reports", false, "md-workbench format: after each phase line, one line per rank (\"0: precreate "
-                                 "process max:...\"), as md-workbench --process-reports prints them (the default "
-                                 "for a trace whose recorded output has them)"},
+    {"--process-reports", false, "md-workbench and md-real-io formats: after each phase line, one line per rank "
+                                 "(\"0: precreate process max:...\", \"0: precreate 0.0s ...\"), as the tools' "
+                                 "--process-reports print them (the default for a trace whose recorded output has "
+                                 "them)"},
     {"--no-dataset-ops", false, "leave out md-workbench's mkdir/rmdir of the data sets"},
     {"--time-limit", true, "T simulated time (e.g. 600s) after which an unfinished run stops with an error"},
     {"--quiet", false, "no phase lines on stdout"},
@@ -189,7 +190,7 @@ double opt_num(const Args& a, const std::string& k, double d, double min, double
   try {
     size_t pos = 0;
     double v = std::stod(it->second, &pos);
-    if (pos != it->second.size() || v < min || v > max)
+    if (pos != it->second.size() || !(v >= min && v <= max))  // NaN fails both
       throw std::invalid_argument("");
     return v;
   } catch (const std::exception&) {
@@ -214,27 +215,48 @@ void check_output_paths(const Args& a)
   check_distinct_outputs({{"--out", opt(a, "--out")}, {"--latency-dir", opt(a, "--latency-dir")}});
 }
 
-// md-real-io 2017's or md-workbench's header for a run of `ranks` ranks with these parameters (pfsim's importer
-// reads both: sim/workload/trace.cpp read_mdreal_header).
-std::string tool_header(ReportFormat format, const trace::BenchmarkParams& p, int ranks)
+// md-real-io 2017's or md-workbench's header for what this run simulated (pfsim's importer reads both:
+// sim/workload/trace.cpp read_mdreal_header): -P and -I from rank 0's creates per data set in the precreate and the
+// first benchmark iteration (so a header-less trace and --max-ops-per-phase give the counts the latency files hold),
+// -R from the benchmark phases. Empty when the counts do not split into the data sets (no true header exists).
+std::string tool_header(ReportFormat format, const ReplayWorkload& w)
 {
-  const int d = std::max(1, p.data_sets);
-  const double objects = static_cast<double>(ranks) * d *
-                         (static_cast<double>(p.precreate_per_set) + static_cast<double>(p.obj_per_proc) * p.iterations);
-  const double workingset_MiB = static_cast<double>(ranks) * d * p.precreate_per_set * p.object_size_B / 1048576.0;
+  const auto& p = w.trace().params;
+  const uint64_t d = static_cast<uint64_t>(std::max(1, p.data_sets));
+  const int create = static_cast<int>(trace::TraceOp::Create);
+  int64_t P = -1, I = -1;
+  int R = 0;
+  for (int ph = 0; ph < w.phase_count(); ++ph) {
+    const auto kind = w.trace().phases[static_cast<size_t>(ph)].kind;
+    if (kind == trace::PhaseKind::Benchmark)
+      ++R;
+    if ((kind != trace::PhaseKind::Precreate || P >= 0) && (kind != trace::PhaseKind::Benchmark || I >= 0))
+      continue;
+    uint64_t creates = 0;
+    for (uint64_t item = 0, n = w.compound_count(0, ph); item < n; ++item)
+      creates += w.compound_kind(0, ph, item) == create;
+    if (creates % d != 0)
+      return {};
+    (kind == trace::PhaseKind::Precreate ? P : I) = static_cast<int64_t>(creates / d);
+  }
+  P = std::max<int64_t>(P, 0);
+  I = std::max<int64_t>(I, 0);
+  const double ranks = w.ranks();
+  const double objects = ranks * static_cast<double>(d) * static_cast<double>(P + I * R);
+  const double workingset_MiB = ranks * static_cast<double>(d) * static_cast<double>(P) * p.object_size_B / 1048576.0;
   char size[32], totals[160];
   std::snprintf(size, sizeof size, "%.15g", p.object_size_B);
   std::snprintf(totals, sizeof totals, " total objects: %.0f workingset size: %.3f MiB (version: pfsim)\n", objects,
                 workingset_MiB);
   std::ostringstream o;
   if (format == ReportFormat::MdWorkbench) {
-    o << "Args: md-workbench \"-I=" << p.obj_per_proc << "\" \"-P=" << p.precreate_per_set << "\" \"-D=" << d
-      << "\" \"-R=" << p.iterations << "\" \"-S=" << size << "\" \"--offset=" << p.offset << "\"\n"
+    o << "Args: md-workbench \"-I=" << I << "\" \"-P=" << P << "\" \"-D=" << d << "\" \"-R=" << R << "\" \"-S=" << size
+      << "\" \"--offset=" << p.offset << "\"\n"
       << "MD-Workbench" << totals;
   } else {
-    o << "MD-REAL-IO" << totals << "\toffset=" << p.offset << " \n\tobj-per-proc=" << p.obj_per_proc
-      << " \n\tprecreate-per-set=" << p.precreate_per_set << " \n\tdata-sets=" << d << " \n\tobject-size=" << size
-      << " \n\titerations=" << p.iterations << " \n\n";
+    o << "MD-REAL-IO" << totals << "\toffset=" << p.offset << " \n\tobj-per-proc=" << I
+      << " \n\tprecreate-per-set=" << P << " \n\tdata-sets=" << d << " \n\tobject-size=" << size
+      << " \n\titerations=" << R << " \n\n";
   }
   return o.str();
 }
@@ -294,13 +316,13 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   }
   // md-workbench's per-rank lines: asked for, or the recorded run printed them (and is replayed in its form).
   const bool process_reports =
-      format == ReportFormat::MdWorkbench && (flag(a, "--process-reports") || tr->process_reports);
+      format != ReportFormat::Mdtest && (flag(a, "--process-reports") || tr->process_reports);
   if (flag(a, "--latency-all") && format != ReportFormat::MdWorkbench)
     throw std::invalid_argument(std::string("--latency-all: md-workbench's one file of every rank; this run writes ") +
                                 report_format_name(format) + " files (use --output-format mdworkbench)");
-  if (flag(a, "--process-reports") && format != ReportFormat::MdWorkbench)
-    throw std::invalid_argument(std::string("--process-reports: md-workbench's per-rank lines; this run prints ") +
-                                report_format_name(format) + " output (use --output-format mdworkbench)");
+  if (flag(a, "--process-reports") && format == ReportFormat::Mdtest)
+    throw std::invalid_argument("--process-reports: md-workbench's and md-real-io's per-rank lines; this run prints "
+                                "mdtest output");
   if (!flag(a, "--verbose"))
     o.simgrid_args.push_back("--log=root.thres:warning");
   o.simgrid_args.insert(o.simgrid_args.end(), a.simgrid.begin(), a.simgrid.end());
@@ -354,15 +376,17 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     std::cout << ", platform " << platform.name << "\n";
     // The tool's own header (md-real-io's parameter lines, md-workbench's Args line), so that this output saved as
     // the latency directory's mdreal.txt or stdout.txt, as the real tools' output is, describes the trace the
-    // latency files form: pfsim replay then reads -D, -S and the offset back instead of assuming them. Not after
-    // --max-ops-per-phase, whose files hold fewer operations than the parameters say.
-    if (format != ReportFormat::Mdtest && ro.max_ops_per_phase == 0)
-      std::cout << tool_header(format, t.params, w.ranks());
+    // latency files form: pfsim replay then reads -D, -S and the offset back instead of assuming them.
+    if (format != ReportFormat::Mdtest)
+      std::cout << tool_header(format, w);
     if (format == ReportFormat::Mdtest)
       std::cout << mdtest_summary_of(phases);
     for (const auto& p : phases)
-      if (format == ReportFormat::MdReal2017)
+      if (format == ReportFormat::MdReal2017) {
         std::cout << mdreal_phase_line(p, with_max && !p.samples.empty()) << "\n";
+        if (process_reports)
+          std::cout << mdreal_rank_lines(p, w.ranks(), with_max);
+      }
       else if (format == ReportFormat::MdWorkbench) {
         std::cout << mdworkbench_phase_line(p, w.ranks()) << "\n";
         if (process_reports)
@@ -430,7 +454,7 @@ int cmd_mdworkbench(int argc, char** argv)
   p.precreate_per_set = opt_int(a, "-P", p.precreate_per_set, 0);
   p.data_sets = opt_int(a, "-D", p.data_sets, 1);
   p.iterations = opt_int(a, "-R", p.iterations, 0, kMaxIterations);
-  p.object_size_B = opt_num(a, "-S", p.object_size_B, 0, 1e12);
+  p.object_size_B = static_cast<double>(opt_int(a, "-S", static_cast<int>(p.object_size_B), 0, 1000000000));  // bytes
   p.offset = opt_int(a, "--offset", p.offset, 0);
   time_limit_s(opt(a, "--time-limit"));
   check_output_paths(a);

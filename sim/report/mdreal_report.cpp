@@ -307,6 +307,37 @@ std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks)
   return buf + mdworkbench_line_tail(p, ranks, false, p.time_s, by_kind);
 }
 
+std::string mdreal_rank_lines(const MdrealPhase& p, int ranks, bool with_max)
+{
+  auto rt = rank_times(p, ranks);
+  std::vector<float> op_max(static_cast<size_t>(std::max(ranks, 0)), 0.f);
+  for (const auto& smp : p.samples)
+    if (smp.rank < op_max.size())
+      op_max[smp.rank] = std::max(op_max[smp.rank], smp.runtime_s);
+  // Every rank does the same work: its share of the phase's counts, over its own time.
+  MdrealPhase one;
+  one.name = p.name;
+  one.kind = p.kind;
+  one.iteration = p.iteration;
+  const double n = std::max(ranks, 1);
+  one.objects = static_cast<uint64_t>(static_cast<double>(p.objects) / n + 0.5);
+  one.dsets = static_cast<uint64_t>(static_cast<double>(p.dsets) / n + 0.5);
+  one.operations = static_cast<uint64_t>(static_cast<double>(p.operations) / n + 0.5);
+  one.bytes = p.bytes / n;
+  std::string out;
+  for (int r = 0; r < ranks; ++r) {
+    one.time_s = rt[static_cast<size_t>(r)];
+    std::string line = mdreal_phase_line(one, false);
+    if (with_max && !p.samples.empty()) {
+      char max[48];
+      std::snprintf(max, sizeof max, " max %.4es", static_cast<double>(op_max[static_cast<size_t>(r)]));
+      line.insert(line.rfind(" (0 errs)"), max);
+    }
+    out += std::to_string(r) + ": " + line + "\n";
+  }
+  return out;
+}
+
 std::string mdworkbench_rank_lines(const MdrealPhase& p, int ranks)
 {
   auto rt = rank_times(p, ranks);

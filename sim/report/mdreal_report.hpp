@@ -66,6 +66,9 @@ std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks);
 // md-workbench --process-reports: one line per rank after the phase line ("0: precreate process max:0.01s
 // rate:... (0 errs) create(...)"), each with that rank's time, rates and operation statistics (needs samples).
 std::string mdworkbench_rank_lines(const MdrealPhase& p, int ranks);
+// md-real-io 2017's per-rank lines ("0: precreate 0.0s ... (0 errs)", its --process-reports): each rank's share of
+// the counts over its own phase time (the end of its last operation), with its slowest operation when with_max.
+std::string mdreal_rank_lines(const MdrealPhase& p, int ranks, bool with_max);
 
 // md-workbench latency files: <dir>/<prefix>-0.00-<iter>-<op>.csv of rank 0, or with all_ranks
 // <prefix>-0.00-<iter>-<op>-all.csv with every rank's rows concatenated in rank order (no rank column).

@@ -194,7 +194,11 @@ void read_latency_csv(const std::string& file, std::vector<std::pair<float, floa
                         " s is out of range (expected at most 1e9 s)");
     rows.emplace_back(static_cast<float>(t), static_cast<float>(r));
     if (tp) {
-      double x = tp_col >= 0 ? parse_number(file, n, "tp", f[static_cast<size_t>(tp_col)]) : 0.0;
+      // mdtest writes tp = bytes / runtime with %e: a runtime below its timer's resolution (0) gives "inf" (or
+      // "-nan" with 0 bytes). That row says nothing about the size: 0 (unknown).
+      const std::string& tp_text = tp_col >= 0 ? f[static_cast<size_t>(tp_col)] : std::string();
+      const bool zero_runtime_tp = r == 0 && (tp_text == "inf" || tp_text == "-nan" || tp_text == "nan");
+      double x = tp_col >= 0 && !zero_runtime_tp ? parse_number(file, n, "tp", tp_text) : 0.0;
       if (std::fabs(x) > FLT_MAX)
         fail(file, n, "column 'tp': " + f[static_cast<size_t>(tp_col)] + " is out of range (expected at most 3.4e+38, the float32 range)");
       tp->push_back(static_cast<float>(x));
@@ -1062,8 +1066,12 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   t.path = dir;
   t.prefix = L.prefix;
   HeaderInfo h;
-  if (L.format == "md-real-io-2017")
+  if (L.format == "md-real-io-2017") {
     read_mdreal_header((fs::path(dir) / (L.prefix + ".txt")).string(), t, h);
+    // md-real-io's stdout saved as mdreal.txt beside files of another prefix (pfsim --latency-prefix lat).
+    if (L.prefix != "mdreal")
+      read_mdreal_header((fs::path(dir) / "mdreal.txt").string(), t, h);
+  }
   read_mdreal_header((fs::path(dir) / "stdout.txt").string(), t, h);
   auto& prm = t.params;
   // What the header states; then --data-sets / --object-size; then, with an Args line, md-workbench's defaults
@@ -1195,6 +1203,15 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                                std::to_string(D) + defaulted(HeaderInfo::kP) + defaulted(HeaderInfo::kD);
   const std::string iter_what = "obj-per-proc x data-sets = " + std::to_string(prm.obj_per_proc) + " x " +
                                 std::to_string(D) + defaulted(HeaderInfo::kI) + defaulted(HeaderInfo::kD);
+  // A header that states 0 objects (-P 0, -I 0) for a phase whose files hold rows contradicts them (0 is also
+  // "unknown" below, where nothing states the count).
+  const bool set_zero = known[HeaderInfo::kP] && prm.precreate_per_set == 0;
+  const bool iter_zero = known[HeaderInfo::kI] && prm.obj_per_proc == 0 && !h.stonewall;
+  auto check_zero = [&](const std::string& file, size_t rows, bool bench) {
+    if (rows > 0 && (bench ? iter_zero : set_zero))
+      throw ConfigError(file + ": " + std::to_string(rows) + " rows, but the header states " +
+                        (bench ? iter_what : set_what) + " = 0 objects");
+  };
 
   // Phase list in run order.
   struct PhaseFiles {
@@ -1309,6 +1326,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
         read_latency_csv(f.path, f.rows, nullptr);
         if (f.rows.empty())
           fail(f.path, 2, "no data rows");
+        check_zero(f.path, f.rows.size(), bench);
         for (size_t i = 1; i < f.rows.size(); ++i)
           if (f.rows[i].first < f.rows[i - 1].first)
             f.restarts.push_back(i);
@@ -1353,6 +1371,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
           rows.clear();
           read_latency_csv(file, rows, nullptr);
           size_t expected = bench ? per_iter : per_set;
+          check_zero(file, rows.size(), bench);
           check_count(file, rows.size(), expected, bench ? iter_what : set_what);
           if (expected == 0 && !(bench && h.stonewall))
             (bench ? bench_counts : set_counts).add(file, rows.size(), rows.size() + 1);
@@ -1462,9 +1481,17 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
   t.recorded_ranks = t.ranks;
   for (auto& s : t.streams)
     s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
-  if (!sizes.empty()) {
-    std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
-    t.params.object_size_B = std::round(sizes[sizes.size() / 2]);
+  if (!sizes.empty() || size_known) {
+    if (!sizes.empty()) {
+      std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
+      t.params.object_size_B = std::round(sizes[sizes.size() / 2]);
+    }
+    if (opt.object_size_B > 0 && opt.object_size_B != t.params.object_size_B) {
+      char msg[160];
+      std::snprintf(msg, sizeof msg, ": --object-size %.15g but the File creation files' tp column gives %.15g B",
+                    opt.object_size_B, t.params.object_size_B);
+      throw ConfigError(dir + msg + " (tp x runtime)");
+    }
   } else if (!size_known && opt.object_size_B > 0) {
     t.params.object_size_B = opt.object_size_B;
   } else if (!size_known && (groups.count("File creation") || groups.count("File read"))) {

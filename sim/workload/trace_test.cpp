@@ -1002,3 +1002,24 @@ TEST_CASE("replay: data-set mkdirs come before the precreate, each rmdir after i
   CHECK(seq[2].second == 0.f);
   CHECK(s.think_s[s.begin(precreate)] > 1e-4f);
 }
+
+TEST_CASE("mdtest files: a zero runtime's tp of inf (mdtest's bytes / 0) is read; --object-size must agree with tp",
+          "[trace]")
+{
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/mdtest"))
+    if (e.path().extension() == ".csv")
+      fs::copy_file(e.path(), d.path / e.path().filename());
+  const auto f = d.path / "mdtest-perop-File creation-00000.csv";
+  std::ifstream in(f);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const size_t second = text.find('\n', text.find('\n') + 1) + 1;  // the second row
+  text.replace(second, text.find('\n', second) - second, "9.20295715e-05,0.00000000e+00,inf");
+  std::ofstream(f) << text;
+  Trace t = load_trace(d.str());
+  CHECK(t.params.object_size_B == 3901);  // the other rows' tp x runtime
+  ImportOptions o;
+  o.object_size_B = 100;
+  CHECK_THAT(error_of(d.str(), o), Catch::Contains("--object-size 100") && Catch::Contains("tp column gives 3901"));
+}
