@@ -131,6 +131,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     p.network.model = n.choice("model", p.network.model, {"CM02", "LV08"});
     p.network.crosstraffic = n.boolean("crosstraffic", p.network.crosstraffic);
     p.network.duplex = n.choice("duplex", p.network.duplex, {"full", "half"});
+    p.network.reply_senders = static_cast<int>(n.integer("reply_senders", p.network.reply_senders, 1, 4096));
     p.network.client_link = read_link(n.object("client_link"), p.network.client_link);
     p.network.server_link = read_link(n.object("server_link"), p.network.server_link);
     Reader r = n.object("routers");
@@ -411,6 +412,7 @@ nlohmann::json to_json(const PlatformConfig& p)
        {{"model", n.model},
         {"crosstraffic", n.crosstraffic},
         {"duplex", n.duplex},
+        {"reply_senders", n.reply_senders},
         {"client_link", link_json(n.client_link)},
         {"server_link", link_json(n.server_link)},
         {"routers", {{"count", n.router_count}, {"link", link_json(n.router_link)}}}}},

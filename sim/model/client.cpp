@@ -69,6 +69,10 @@ void ClientNode::operator()()
 {
   host_ = sg4::this_actor::get_host();
   mailbox_ = sg4::Mailbox::by_name(host_->get_name());
+  // A permanent receiver: replies start flowing to the node as soon as they are sent, side by side, not one
+  // transfer at a time when this actor posts its next receive (which capped a node at one reply per link latency
+  // and made small replies wait behind another rank's bulk read reply).
+  mailbox_->set_receiver(sg4::Actor::self());
   NodeMessage* msg = nullptr;
   sg4::CommPtr recv = mailbox_->get_async<NodeMessage>(&msg);
   begin_phase(0);
@@ -104,6 +108,7 @@ void ClientNode::operator()()
         ctx_.mds[q->dir % ctx_.mds.size()]->enqueue(q);
     }
   }
+  mailbox_->set_receiver(nullptr);
 }
 
 void ClientNode::fire_timers()

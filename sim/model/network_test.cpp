@@ -69,3 +69,33 @@ TEST_CASE("half-duplex links: requests and replies share one bandwidth, X = B / 
   CHECK(x <= kRouter_Bps / (kRequest_B + kReply_B) * (1 + 1e-9));
   CHECK(x == Approx(kRouter_Bps / (kRequest_B + kReply_B)).epsilon(0.02));
 }
+
+TEST_CASE("a client node receives its ranks' replies side by side: X = ranks / round trip", "[network]")
+{
+  // 8 ranks on one node, 8 RPCs in flight, 10 us client link, 1 us stat, nothing else costs: X = 8 / 21 us =
+  // 381k/s. A node that took its replies one transfer at a time was capped at 1 / 10 us = 100k/s.
+  json link0 = {{"bandwidth", 1e15}, {"latency", 0.0}};
+  json p = {
+      {"name", "receive-test"},
+      {"network", {{"client_link", {{"bandwidth", 1e15}, {"latency", 10e-6}}}, {"server_link", link0}}},
+      {"clients",
+       {{"ranks_per_node", 8}, {"max_rpcs_in_flight", 8}, {"rpc_overhead", 0.0}, {"request_size", 1}, {"reply_size", 1}}},
+      {"mds",
+       {{"cores", 64},
+        {"threads", {{"min", 64}, {"max", 64}}},
+        {"service", {{"create", 1e-6}, {"close", 1e-6}, {"stat", 1e-6}}},
+        {"journal", {{"enabled", false}}}}},
+  };
+  auto platform = pfsim::config::parse_platform(p, "test");
+  const uint64_t files = 16000;
+  pfsim::SyntheticWorkload workload(pfsim::metabench_params(8, files, "unique", {"create", "stat"}));
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 8;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto rec = pfsim::run_simulation(platform, workload, opts);
+  const auto& ph = rec.phases.at(1);
+  const double x = files / (ph.end_s - ph.start_s);
+  INFO("stat rate " << x << "/s, 8 / 21 us " << 8 / 21e-6 << "/s");
+  CHECK(x <= 8 / 21e-6 * (1 + 1e-9));
+  CHECK(x == Approx(8 / 21e-6).epsilon(0.01));
+}

@@ -20,9 +20,9 @@ int share_of(int total, int n, int p)
 }
 }  // namespace
 
-ReplySender::ReplySender(const ReplyRoute& route, sg4::Host* host, std::string name, int senders) : route_(route)
+ReplySender::ReplySender(const ReplyRoute& route, sg4::Host* host, std::string name) : route_(route)
 {
-  for (int i = 0; i < senders; ++i)
+  for (int i = 0; i < route.senders; ++i)
     sg4::Actor::create(name + "-lnet" + std::to_string(i), host, [this] { run(); })->daemonize();
 }
 

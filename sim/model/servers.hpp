@@ -20,15 +20,17 @@ namespace pfsim {
 struct ReplyRoute {
   std::vector<simgrid::s4u::Mailbox*> node_mailboxes;
   double reply_size_B = 1024;
+  int senders = 16;  // network.reply_senders
 };
 
-// Sends a server's replies without holding its service threads, as LNET does: a few sender actors on the
-// server host take replies from a user-level queue and `put` them (blocking until the client node has
-// them). Not detached comms: SimGrid 3.32 keeps detached or never-waited comms in the sending actor's
+// Sends a server's replies without holding its service threads, as LNET does: `network.reply_senders` actors
+// on the server host take replies from a user-level queue and `put` them (each held for the reply's latency and
+// transfer: at most reply_senders replies per one-way time leave a server; docs/configuration.md says why not
+// unlimited). Not detached comms: SimGrid 3.32 keeps detached or never-waited comms in the sending actor's
 // activity list, which then grows with every reply and makes that actor's later activities scan it.
 class ReplySender {
 public:
-  ReplySender(const ReplyRoute& route, simgrid::s4u::Host* host, std::string name, int senders = 16);
+  ReplySender(const ReplyRoute& route, simgrid::s4u::Host* host, std::string name);
   void send(Request* r, double extra_bytes = 0);
 
 private:

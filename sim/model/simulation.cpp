@@ -70,6 +70,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   for (auto* h : built.clients)
     ctx.route.node_mailboxes.push_back(sg4::Mailbox::by_name(h->get_name()));
   ctx.route.reply_size_B = platform.clients.reply_size_B;
+  ctx.route.senders = platform.network.reply_senders;
 
   std::vector<std::unique_ptr<MdsServer>> mds;
   for (size_t m = 0; m < built.mds.size(); ++m) {
