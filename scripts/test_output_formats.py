@@ -70,6 +70,13 @@ def check_mdtest_perop(out, what, rows_per_file):
               + (f", {rows_per_file} rows per rank and phase" if rows_per_file else ""))
 
 
+def expected_stat(p):
+    """A stat's latency on platform p with a free MDS: request and reply over two links each, client overhead."""
+    lat = 2 * (float(p["network"]["client_link"]["latency"].replace("us", "")) +
+               float(p["network"]["server_link"]["latency"].replace("us", ""))) * 1e-6
+    return lat + 1e-6 + float(p["clients"]["rpc_overhead"].replace("us", "")) * 1e-6
+
+
 def main():
     pfsim = sys.argv[1]
     tmp = tempfile.mkdtemp(prefix="pfsim-formats-")
@@ -252,6 +259,22 @@ def main():
     check(counts_equal and worst <= 0.0014 and "latency_percentiles" in jh and "latency_percentiles" not in je,
           f"--no-samples: histogram percentiles within 0.14% of the exact ones (worst {worst:.2e}), counts and "
           "maxima equal, and the JSON says how they were made")
+
+    # Latencies are durations, not differences of float32 times since the phase start: a 1 us stat 150 s into a
+    # phase (a 1 MB object at 10 kB/s takes 100 s to write) is printed as 1 us, not 0 or 15 us.
+    slow = json.load(open(PLATFORM))
+    slow["clients"]["load_delay"] = {"enabled": False}
+    slow["mds"]["service"] = {k: "1us" for k in slow["mds"]["service"]}
+    slow["oss"].update({"disk_write": "1e4Bps", "disk_read": "2e4Bps", "rpc_service": "0us"})
+    slow_path = os.path.join(tmp, "slow.json")
+    json.dump(slow, open(slow_path, "w"))
+    out = os.path.join(tmp, "late")
+    run(pfsim, ["mdworkbench", "--platform", slow_path, "--ranks", "1", "-I", "3", "-P", "3", "-R", "1", "-S", "1000000",
+                "--latency-dir", out, "--quiet"])
+    rows = [l.split(",") for l in open(os.path.join(out, "lat-0.00-0-stat.csv")).read().split()[1:]]
+    check(len(rows) == 3 and float(rows[-1][0]) > 100 and all(abs(float(r[1]) / expected_stat(slow) - 1) < 0.01
+                                                              for r in rows),
+          f"late operations keep their exact latency ({rows})")
 
     if failures:
         print(f"{len(failures)} output-format check(s) failed")

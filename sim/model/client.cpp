@@ -337,7 +337,7 @@ void ClientNode::complete(uint32_t r)
     ph.latencies_by_op[s.op.op].push_back(runtime);
   if (ctx_.records.keep_samples)
     ph.samples.push_back(OpSample{static_cast<uint32_t>(first_rank_) + r, s.op.op,
-                                  static_cast<float>(s.op_start_s - ph.start_s), runtime});
+                                  s.op_start_s - ph.start_s, runtime});
   // Hand freed slots to waiting ranks in arrival order (a waiting update may be passed by a read).
   for (auto it = waiting_.begin(); it != waiting_.end();) {
     if (slot_free(ranks_[*it])) {

@@ -41,6 +41,10 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   check_service_demands(platform, workload);
   auto wall0 = std::chrono::steady_clock::now();
   std::vector<std::string> args{"pfsim"};
+  // No TCP window: SimGrid bounds a flow at TCP-gamma / (2 x route latency) (4 MiB by default, also under CM02),
+  // which InfiniBand/Gemini RDMA transfers do not have (a 1 GiB transfer over 1 ms links ran at 2 GB/s on a
+  // 10 GB/s link). A --cfg=network/TCP-gamma:... of the user comes later and wins.
+  args.push_back("--cfg=network/TCP-gamma:0");
   args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
   std::vector<char*> argv;
   for (auto& a : args)

@@ -14,7 +14,7 @@ namespace pfsim {
 struct OpSample {
   uint32_t rank;
   Op op;
-  float start_s;    // start relative to the phase start
+  double start_s;   // start relative to the phase start (double: an operation's steps are subtracted from it)
   float runtime_s;  // duration as the application sees it
 };
 // The order of latency files: by rank, then by start time.
