@@ -335,8 +335,10 @@ def law_entry(base, b, xs, ys, excess, pop, rid, source, shape_points=64):
     mean_n = (base + b * pop) * (rank_sum[rid] / rank_n[rid] / max(excess.mean(), 1e-12))
     ratio = np.where(mean_n > 0, excess / np.maximum(mean_n, 1e-12), 0.0)
     shape = np.quantile(ratio, (np.arange(shape_points) + 0.5) / shape_points)
-    if shape.mean() > 0:
-        shape = shape / shape.mean()
+    # Mean 1 (pfsim checks it): no excess at all gives no spread, a shape of ones, and factors of one.
+    shape = shape / shape.mean() if shape.mean() > 0 else np.ones(shape_points)
+    if not factors.sum() > 0:
+        factors = np.ones(len(factors))
     return {"base_s": base, "per_rank_s": b, "shape": [round(float(v), 4) for v in shape],
             "rank_factors": [round(float(v), 4) for v in factors],
             "bins": [[round(float(x), 1), round(float(y) * 1e3, 4)] for x, y in zip(xs, ys)], "source": source}

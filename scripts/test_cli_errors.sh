@@ -204,6 +204,9 @@ expect_error mdtest-huge-w "-w" "1 PB" -- \
   mdtest --platform "$good_platform" --ranks 1 -n 1 -w 100000000000000000
 expect_error mds-service-missing "mds.service.create" "missing" -- \
   metabench --platform "$good_platform" --ranks 2 --files 10 --set 'mds.service={"stat":"1ms"}'
+expect_error load-delay-shape-mean "shape" "averaging 1" -- \
+  mdtest --platform "$good_platform" --ranks 2 -n 5 -u -F \
+  --set 'clients.load_delay={"enabled":true,"per_op":{"stat":{"base":"1ms","shape":[0,1e300]}}}'
 expect_error mdtest-e-above-w "-e 20" "at most -w" -- \
   mdtest --platform "$good_platform" --ranks 1 -n 1 -w 10 -e 20
 expect_error replay-ranks-zero "--ranks" -- \

@@ -203,6 +203,14 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
               lr.fail("shape", "expected non-negative, nondecreasing numbers");
             law.shape.push_back(x.get<double>());
           }
+          // The law's mean is base + slope x n: the shape is its distribution around that mean (mean 1; the fit
+          // writes 4 decimals). A shape that does not average 1 changes the mean (or, with 1e300, never ends).
+          double sum = 0;
+          for (double v : law.shape)
+            sum += v;
+          if (std::fabs(sum / static_cast<double>(law.shape.size()) - 1) > 1e-3)
+            lr.fail("shape", "expected quantiles of delay / mean delay, averaging 1 (within 0.1%); they average " +
+                                 short_number(sum / static_cast<double>(law.shape.size())));
         }
         if (lr.has("rank_factors")) {
           const nlohmann::json& rf = lr.raw("rank_factors");
@@ -213,6 +221,12 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
               lr.fail("rank_factors", "expected non-negative numbers");
             law.rank_factors.push_back(x.get<double>());
           }
+          double sum = 0;  // each recorded rank's mean excess over the overall mean: they average 1
+          for (double v : law.rank_factors)
+            sum += v;
+          if (std::fabs(sum / static_cast<double>(law.rank_factors.size()) - 1) > 1e-3)
+            lr.fail("rank_factors", "expected each rank's slowness relative to the mean, averaging 1 (within 0.1%); "
+                                    "they average " + short_number(sum / static_cast<double>(law.rank_factors.size())));
         }
         lr.finish();
         cc.load_delay.law[*op] = std::move(law);

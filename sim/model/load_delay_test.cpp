@@ -145,26 +145,26 @@ TEST_CASE("load delay, population md_ops_in_flight: a rank in its think time is 
 
 TEST_CASE("load delay: shape samples keep the mean, rank factors make slow ranks", "[load_delay][shape]")
 {
-  // Shape {0, 2}: half the stats get no delay, half twice the mean (mean 1). Rank factors {1, 3}: ranks 1, 3
-  // are three times slower while every rank is active.
+  // Shape {0, 2}: half the stats get no delay, half twice the mean (mean 1). Rank factors {0.5, 1.5} (mean 1, as
+  // the platform requires): ranks 1 and 3 are three times slower than ranks 0 and 2 while every rank is active.
   const int N = 4;
   const uint64_t files = 4000 * N;
-  auto rec = run_stats({{"base", kBase_s}, {"per_active_rank", 0}, {"shape", {0.0, 2.0}}, {"rank_factors", {1.0, 3.0}}},
+  auto rec = run_stats({{"base", kBase_s}, {"per_active_rank", 0}, {"shape", {0.0, 2.0}}, {"rank_factors", {0.5, 1.5}}},
                        N, files);
   const auto& ph = rec.phases.at(0);
   REQUIRE(ph.ops == files);
   const auto lat = ph.all_latencies();
-  // Every latency is R0 (shape 0) or R0 + 2 f base with f in {1, 3}.
+  // Every latency is R0 (shape 0) or R0 + 2 f base with f in {0.5, 1.5}.
   for (float l : lat) {
-    bool ok = std::abs(l - r0_s()) < 1e-6 || std::abs(l - (r0_s() + 2 * kBase_s)) < 1e-6 ||
-              std::abs(l - (r0_s() + 6 * kBase_s)) < 1e-6;
+    bool ok = std::abs(l - r0_s()) < 1e-6 || std::abs(l - (r0_s() + kBase_s)) < 1e-6 ||
+              std::abs(l - (r0_s() + 3 * kBase_s)) < 1e-6;
     if (!ok)
       FAIL("unexpected latency " << l);
   }
-  // Mean over all operations: each rank does files/N stats, so the mean factor is (1 + 3) / 2 = 2; the
+  // Mean over all operations: each rank does files/N stats, so the mean factor is (0.5 + 1.5) / 2 = 1; the
   // sampled shape has mean 1 (binomial noise of 16000 draws: 1 % of the delay).
   const double mean = std::accumulate(lat.begin(), lat.end(), 0.0) / static_cast<double>(lat.size());
-  CHECK(mean == Approx(r0_s() + 2 * kBase_s).epsilon(0.02));
-  // Phase time: the slow ranks finish last, after files/N stats of mean R0 + 3 base.
-  CHECK(ph.end_s - ph.start_s == Approx(static_cast<double>(files / N) * (r0_s() + 3 * kBase_s)).epsilon(0.05));
+  CHECK(mean == Approx(r0_s() + kBase_s).epsilon(0.02));
+  // Phase time: the slow ranks finish last, after files/N stats of mean R0 + 1.5 base.
+  CHECK(ph.end_s - ph.start_s == Approx(static_cast<double>(files / N) * (r0_s() + 1.5 * kBase_s)).epsilon(0.05));
 }
