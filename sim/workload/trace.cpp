@@ -655,6 +655,11 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
         h.dsets_at = at();
         h.dsets_phase = m[1];
       }
+      ReportedPhase r;  // IOR md-workbench's line: which phase ran, where it was read
+      r.name = m[1];
+      r.file = file;
+      r.line = n;
+      t.reported.push_back(r);
       continue;
     }
     if (std::regex_match(s, m, phase_re)) {
@@ -1160,8 +1165,12 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
 
   // (iteration, phase file name) -> rank -> path
   std::map<std::pair<int, std::string>, std::map<int, std::string>> groups;
-  for (const auto& [path, k] : L.files)
-    groups[{k.iteration, k.phase}][k.rank] = path;
+  for (const auto& [path, k] : L.files) {
+    auto [it, fresh] = groups[{k.iteration, k.phase}].emplace(k.rank, path);
+    if (!fresh)  // "lat-0-stat-7.csv" and "lat-0-stat-07.csv": which one is rank 7's?
+      throw ConfigError(path + ": a second file for rank " + std::to_string(k.rank) + " of this phase (" + it->second +
+                        " is one too); expected one file per rank and phase");
+  }
   // Benchmark iterations are counted from the benchmark files alone: a run with -1 (precreate only) or -3
   // (cleanup only) has none. md-workbench numbers the cleanup files with the iteration count.
   int bench_iters = 0;
@@ -1252,6 +1261,19 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   }
   if (has_cleanup)
     plan.push_back(PhaseFiles{TracePhase{"cleanup", PhaseKind::Cleanup, cleanup_iter}, {{"cleanup", TraceOp::Delete}}});
+  // A precreate or cleanup the recorded output reports but whose latency files are all missing: an error (a run
+  // with -1/-3 reports only the phases it ran), or with --allow-missing a warning (the replay then lacks it).
+  for (const char* ph : {"precreate", "cleanup"}) {
+    const bool files = std::string(ph) == "precreate" ? has(0, "precreate") : has_cleanup;
+    auto rep = std::find_if(t.reported.begin(), t.reported.end(), [&](const ReportedPhase& r) { return r.name == ph; });
+    if (files || rep == t.reported.end())
+      continue;
+    const std::string what = rep->file + ": line " + std::to_string(rep->line) + " reports a " + ph +
+                             " phase, but the trace has no " + ph + " latency files";
+    if (!opt.allow_missing)
+      throw ConfigError(what + " (--allow-missing replays the trace without it)");
+    t.warnings.push_back(what + ": --allow-missing: the replay has no " + ph + " phase");
+  }
   if (!missing_what.empty()) {
     std::string ops, iters;
     for (size_t i = 0; i < missing_what.size(); ++i)
@@ -1429,8 +1451,12 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
   t.path = dir;
   t.prefix = L.prefix;
   std::map<std::string, std::map<int, std::string>> groups;
-  for (const auto& [path, k] : L.files)
-    groups[k.phase][k.rank] = path;
+  for (const auto& [path, k] : L.files) {
+    auto [it, fresh] = groups[k.phase].emplace(k.rank, path);
+    if (!fresh)  // "...-1.csv" beside mdtest's own "...-00001.csv"
+      throw ConfigError(path + ": a second file for rank " + std::to_string(k.rank) + " of phase '" + k.phase + "' (" +
+                        it->second + " is one too); expected one file per rank and phase");
+  }
   int ranks = -1;
   std::vector<std::string> order;
   for (const char* name : {"File creation", "File stat", "File read", "File removal"})

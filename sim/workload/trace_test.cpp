@@ -1023,3 +1023,34 @@ TEST_CASE("mdtest files: a zero runtime's tp of inf (mdtest's bytes / 0) is read
   o.object_size_B = 100;
   CHECK_THAT(error_of(d.str(), o), Catch::Contains("--object-size 100") && Catch::Contains("tp column gives 3901"));
 }
+
+TEST_CASE("two files for one rank and phase (rank 07 beside 7, mdtest's 1 beside 00001) are an error", "[trace]")
+{
+  TempDir a;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-real-io-2017"))
+    fs::copy_file(e.path(), a.path / e.path().filename());
+  fs::copy_file(a.path / "lat-0-stat-1.csv", a.path / "lat-0-stat-01.csv");
+  CHECK_THAT(error_of(a.str()), Catch::Contains("a second file for rank 1"));
+  TempDir b;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/mdtest"))
+    fs::copy_file(e.path(), b.path / e.path().filename());
+  fs::copy_file(b.path / "mdtest-perop-File stat-00001.csv", b.path / "mdtest-perop-File stat-1.csv");
+  CHECK_THAT(error_of(b.str()), Catch::Contains("a second file for rank 1") && Catch::Contains("File stat"));
+}
+
+TEST_CASE("a precreate the recorded output reports, without its latency files: error, or a warning with --allow-missing",
+          "[trace]")
+{
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run2-latency-all"))
+    fs::copy_file(e.path(), d.path / e.path().filename());
+  fs::remove(d.path / "lat-0.00-0-precreate-all.csv");
+  CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt: line 4 reports a precreate phase") &&
+                                    Catch::Contains("--allow-missing"));
+  ImportOptions o;
+  o.allow_missing = true;
+  Trace t = load_trace(d.str(), o);
+  CHECK(t.phases.front().name == "benchmark");
+  CHECK(std::any_of(t.warnings.begin(), t.warnings.end(),
+                    [](const std::string& w) { return w.find("no precreate phase") != std::string::npos; }));
+}
