@@ -1316,7 +1316,8 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   }
   if (L.format == "md-workbench-rank0") {
     t.recorded_ranks = stated > 0 ? stated : 1;
-    t.warnings.push_back(
+    if (stated != 1)  // a 1-rank run's -L files hold every operation: nothing to warn about
+      t.warnings.push_back(
         dir + ": md-workbench -L files hold rank 0's operations only; " +
         (stated > 0 ? "the run had " + std::to_string(stated) + " ranks (" + stated_by + "), the replay's default"
                     : std::string("no stdout.txt states the run's rank count, so the replay runs 1 rank unless "
