@@ -336,8 +336,7 @@ void ClientNode::complete(uint32_t r)
   else
     ph.latencies_by_op[s.op.op].push_back(runtime);
   if (ctx_.records.keep_samples)
-    ph.samples.push_back(OpSample{static_cast<uint32_t>(first_rank_) + r, s.op.op,
-                                  s.op_start_s - ph.start_s, runtime});
+    ph.samples.push_back(OpSample{s.op_start_s - ph.start_s, runtime, static_cast<uint32_t>(first_rank_) + r, s.op.op});
   // Hand freed slots to waiting ranks in arrival order (a waiting update may be passed by a read).
   for (auto it = waiting_.begin(); it != waiting_.end();) {
     if (slot_free(ranks_[*it])) {

@@ -12,11 +12,12 @@
 namespace pfsim {
 
 struct OpSample {
-  uint32_t rank;
-  Op op;
-  double start_s;   // start relative to the phase start (double: an operation's steps are subtracted from it)
-  float runtime_s;  // duration as the application sees it
+  double start_s;      // start relative to the phase start (double: an operation's steps are subtracted from it)
+  float runtime_s;     // duration as the application sees it
+  uint32_t rank : 24;  // up to 16.7 M ranks (kMaxRanks is 10 M): 16 bytes per sample
+  Op op : 8;
 };
+static_assert(sizeof(OpSample) == 16, "one sample per simulated RPC: keep it at 16 bytes");
 // The order of latency files: by rank, then by start time.
 inline bool rank_then_start(const OpSample& a, const OpSample& b)
 {
