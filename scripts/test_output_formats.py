@@ -136,35 +136,30 @@ def main():
     # whose objects add up to the phase's.
     def shape(line):
         return re.sub(r"[\d.]+(e[+-]\d+)?", "N", line)
-    real = open(os.path.join(DATA, "md-workbench-ior", "run1-L-process-reports", "stdout.txt")).read().splitlines()
-    real_rank = {shape(l) for l in real if re.match(r"^\d+: ", l)}
-    r = run(pfsim, ["replay", os.path.join(DATA, "md-workbench-ior", "run1-L-process-reports"), "--platform", PLATFORM,
-                    "--ranks", "3", "--process-reports"])
-    out_lines = r.stdout.splitlines()
-    heads = [i for i, l in enumerate(out_lines) if " process max:" in l and not re.match(r"^\d+: ", l)]
-    ok = len(heads) == 4
-    for i in heads:
-        ranks_lines = out_lines[i + 1:i + 4]
-        ok &= [l.split(":")[0] for l in ranks_lines] == ["0", "1", "2"]
-        ok &= all(shape(l) in real_rank for l in ranks_lines)
-        total = int(re.search(r"objects:(\d+)", out_lines[i]).group(1))
-        ok &= sum(int(re.search(r"objects:(\d+)", l).group(1)) for l in ranks_lines) == total
-    check(ok, "md-workbench --process-reports: per-rank lines shaped as md-workbench's, objects add up")
+    def rank_lines_ok(trace, args, is_head, objects_re):
+        """The replay of `trace` at 3 ranks: after each of the 4 phase lines, ranks 0-2's lines, each shaped as one of
+        the recorded per-rank lines (numbers aside), their objects adding up to the phase line's."""
+        real = open(os.path.join(DATA, trace, "stdout.txt")).read().splitlines()
+        real_rank = {shape(l) for l in real if re.match(r"^\d+: ", l)}
+        out = run(pfsim, ["replay", os.path.join(DATA, trace), "--platform", PLATFORM, "--ranks", "3"] + args)
+        lines = out.stdout.splitlines()
+        heads = [i for i, l in enumerate(lines) if is_head(l) and not re.match(r"^\d+: ", l)]
+        ok = len(heads) == 4
+        for i in heads:
+            ranks_lines = lines[i + 1:i + 4]
+            ok &= [l.split(":")[0] for l in ranks_lines] == ["0", "1", "2"]
+            ok &= all(shape(l) in real_rank for l in ranks_lines)
+            total = int(re.search(objects_re, lines[i]).group(1))
+            ok &= sum(int(re.search(objects_re, l).group(1)) for l in ranks_lines) == total
+        return ok
+    check(rank_lines_ok(os.path.join("md-workbench-ior", "run1-L-process-reports"), ["--process-reports"],
+                        lambda l: " process max:" in l, r"objects:(\d+)"),
+          "md-workbench --process-reports: per-rank lines shaped as md-workbench's, objects add up")
     # md-real-io 2017 prints its per-rank lines too ("0: precreate 0.0s ... (0 errs)"); its recorded output has
-    # them, so its replay prints them by default: shaped as the recorded ones, objects adding up to the phase's.
-    real = open(os.path.join(DATA, "md-real-io-2017", "stdout.txt")).read().splitlines()
-    real_rank = {shape(l) for l in real if re.match(r"^\d+: ", l)}
-    r = run(pfsim, ["replay", os.path.join(DATA, "md-real-io-2017"), "--platform", PLATFORM, "--ranks", "3"])
-    out_lines = r.stdout.splitlines()
-    heads = [i for i, l in enumerate(out_lines) if re.match(r"^(precreate|benchmark|cleanup) [\d.]+s ", l)]
-    ok = len(heads) == 4
-    for i in heads:
-        ranks_lines = out_lines[i + 1:i + 4]
-        ok &= [l.split(":")[0] for l in ranks_lines] == ["0", "1", "2"]
-        ok &= all(shape(l) in real_rank for l in ranks_lines)
-        total = int(re.search(r" (\d+) obj ", out_lines[i]).group(1))
-        ok &= sum(int(re.search(r" (\d+) obj ", l).group(1)) for l in ranks_lines) == total
-    check(ok, "md-real-io 2017: per-rank lines by default, shaped as the recorded ones, objects add up")
+    # them, so its replay prints them by default.
+    check(rank_lines_ok("md-real-io-2017", [], lambda l: re.match(r"^(precreate|benchmark|cleanup) [\d.]+s ", l),
+                        r" (\d+) obj "),
+          "md-real-io 2017: per-rank lines by default, shaped as the recorded ones, objects add up")
     r = run(pfsim, ["replay", os.path.join(DATA, "mdtest"), "--platform", PLATFORM, "--process-reports"],
             expect_rc=2)
     check(r.returncode == 2 and "--process-reports" in r.stderr, "--process-reports with mdtest output: exit 2")
