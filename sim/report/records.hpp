@@ -119,7 +119,8 @@ struct PhaseRecord {
 struct ServerRecord {
   std::string name;
   uint64_t served = 0;          // requests served (replies sent, including abandoned copies)
-  uint64_t abandoned = 0;       // requests served after their client had given up (timeouts)
+  uint64_t abandoned = 0;       // requests whose service ended after their client had given up (timeouts); a copy
+                                // given up while its reply was queued or in transit is dropped but not counted
   double busy_time_s = 0;       // thread-seconds in service
   int cores = 0;                // MDS: its cores (0 for an OSS, whose CPU is not modelled as cores)
   double cpu_s = 0;             // MDS: core-seconds of CPU work (service demands, mechanisms' costs, lock holds)

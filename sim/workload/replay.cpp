@@ -258,15 +258,15 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   const auto kind = static_cast<TraceOp>(s.op[i]);
   // Directory of this object. Precreate and cleanup: the rank's own data set. Benchmark, as md-workbench's
   // run_benchmark: object f of data set d is looked up, read and deleted in rank r - K(d+1)'s set d and created in
-  // rank r + K(d+1)'s (K = --offset), so two ranks update each such directory unless K(d+1) is a multiple of the
-  // rank count.
+  // rank r + K(d+1)'s (K = --offset): set d of rank o is updated by ranks o + s (deletes) and o - s (creates),
+  // s = K(d+1) mod M, two ranks unless 2s is a multiple of M (2 ranks, offset 1: one rank does both).
   int owner = rank;
   out.shared_dir = false;
   if (ph.kind == PhaseKind::Benchmark) {
     const int64_t shift = static_cast<int64_t>(trace_->params.offset) * (static_cast<int64_t>(sl.set) + 1) % ranks_;
     const int64_t o = kind == TraceOp::Create ? rank + shift : rank - shift;
     owner = static_cast<int>(((o % ranks_) + ranks_) % ranks_);
-    out.shared_dir = shift != 0;
+    out.shared_dir = (2 * shift) % ranks_ != 0;
   }
   out.dir = static_cast<uint32_t>(owner) * static_cast<uint32_t>(D_) + sl.set;
   const double size = trace_->params.object_size_B;

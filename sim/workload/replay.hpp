@@ -8,7 +8,7 @@
 //   - namespaces stay distinct: rank m owns data-set directories m*D .. m*D+D-1; in a benchmark iteration, as
 //     md-workbench's run_benchmark, object f of data set d is looked up, read and deleted in set d of rank
 //     (m - K(d+1)) mod M and created in set d of rank (m + K(d+1)) mod M (K = offset): each such directory is
-//     updated by two ranks (shared, so it locks) unless K(d+1) is a multiple of M; the data-set directories are
+//     updated by two ranks (shared, so it locks) unless 2K(d+1) is a multiple of M (then one rank does both); the data-set directories are
 //     created (mkdir, all before the precreate's objects) and removed (rmdir, each after its set's objects in the
 //     cleanup) in the shared root directory, which stays shared (and locked) at every M; the recorded gap before
 //     the first object after them held those directory operations, so it is not replayed as think time;

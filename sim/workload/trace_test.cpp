@@ -1054,3 +1054,21 @@ TEST_CASE("a precreate the recorded output reports, without its latency files: e
   CHECK(std::any_of(t.warnings.begin(), t.warnings.end(),
                     [](const std::string& w) { return w.find("no precreate phase") != std::string::npos; }));
 }
+
+TEST_CASE("replay: a benchmark directory one rank both creates and deletes in is not shared (2 ranks, offset 1)",
+          "[replay]")
+{
+  // Set 0 of rank o: deletes by rank o + 1, creates by rank o - 1, the same rank when there are 2 ranks.
+  pfsim::ReplayOptions o;
+  o.ranks = 2;
+  auto w = small_replay(o);
+  pfsim::RankCursor c;
+  pfsim::OpRequest r;
+  int ops = 0;
+  while (w.next(1, 1, c, r)) {
+    ++ops;
+    CHECK(r.dir == 0);  // rank 1 works in rank 0's set only
+    CHECK_FALSE(r.shared_dir);
+  }
+  CHECK(ops > 0);
+}
