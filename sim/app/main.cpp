@@ -357,6 +357,19 @@ int cmd_run(const Cli& c)
   if (!has_flag(c, "--quiet")) {
     std::cout << "pfsim " << kVersion << " simulated " << spec.params.generator << " with " << spec.params.ranks
               << " task(s) on " << results["run"]["nodes"] << " node(s), platform " << platform.name << "\n";
+    if (c.command == "mdtest") {
+      // mdtest's own line: saved beside the per-op files, it tells pfsim replay whether ranks shared a directory.
+      std::cout << "Command line used: mdtest";
+      for (const char* o : {"-n", "-w", "-e", "-i"})
+        if (c.opts.count(o))
+          std::cout << " '" << o << "' '" << c.opts.at(o) << "'";
+      for (const char* f : {"-u", "-F", "-D"})
+        if (has_flag(c, f))
+          std::cout << " '" << f << "'";
+      if (!latency_dir.empty())
+        std::cout << " '--savePerOpDataCSV=" << opt(c, "--latency-prefix", "mdtest-perop") << "'";
+      std::cout << "\n";
+    }
     std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)));
   }
   return 0;

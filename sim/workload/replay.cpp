@@ -269,6 +269,10 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
     out.shared_dir = (2 * shift) % ranks_ != 0;
   }
   out.dir = static_cast<uint32_t>(owner) * static_cast<uint32_t>(D_) + sl.set;
+  if (trace_->shared_dir && ph.kind == PhaseKind::Other) {  // mdtest without -u: every rank in one directory
+    out.dir = root_dir;
+    out.shared_dir = ranks_ > 1;
+  }
   const double size = trace_->params.object_size_B;
   // Objects of 0 bytes (mdtest -w 0 / -e 0) move no data: create + close, open + close.
   static constexpr Op kRead[3] = {Op::Open, Op::Read, Op::Close};

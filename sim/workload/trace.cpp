@@ -65,6 +65,7 @@ nlohmann::json Trace::describe() const
             {"offset", params.offset},
             {"object_size_B", params.object_size_B}}},
           {"phases", phases},
+          {"shared_dir", shared_dir},
           {"missing", missing},
           {"warnings", warnings}};
 }
@@ -1445,6 +1446,60 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
 }
 
 // mdtest --savePerOpDataCSV: one phase per operation kind, in mdtest's order; object size = tp x runtime.
+// mdtest's "Command line used: mdtest '-n' '50' '-u' ..." in the directory's text files (the tool's saved stdout)
+// says whether every rank had its own directory (-u) or all shared one. The line whose --savePerOpDataCSV names
+// these files wins; otherwise the lines must agree. None: -u assumed, in a warning.
+void mdtest_directory_mode(const std::string& dir, const std::string& prefix, Trace& t)
+{
+  static const std::regex token_re(R"('([^']*)'|(\S+))");
+  std::vector<std::pair<std::string, bool>> found;  // (where, -u)
+  std::string matching;
+  bool matching_u = false;
+  std::vector<fs::path> texts;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ".txt")
+      texts.push_back(e.path());
+  std::sort(texts.begin(), texts.end());
+  for (const auto& f : texts) {
+    std::ifstream in(f);
+    std::string line;
+    for (size_t n = 1; std::getline(in, line); ++n) {
+      const auto at = line.find("Command line used:");
+      if (at == std::string::npos || line.find("mdtest", at) == std::string::npos)
+        continue;
+      bool u = false, named = false;
+      const std::string args = line.substr(at + 18);
+      for (std::sregex_iterator it(args.begin(), args.end(), token_re), end; it != end; ++it) {
+        const std::string tok = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
+        u |= tok == "-u" || tok == "--unique-dir-per-task";
+        named |= tok == "--savePerOpDataCSV=" + prefix;
+      }
+      const std::string where = f.filename().string() + ": line " + std::to_string(n);
+      found.emplace_back(where, u);
+      if (named) {
+        matching = where;
+        matching_u = u;
+      }
+    }
+  }
+  if (!matching.empty()) {
+    t.shared_dir = !matching_u;
+    return;
+  }
+  const bool all_u = std::all_of(found.begin(), found.end(), [](const auto& x) { return x.second; });
+  const bool none_u = std::none_of(found.begin(), found.end(), [](const auto& x) { return x.second; });
+  if (!found.empty() && (all_u || none_u)) {
+    t.shared_dir = none_u;
+    return;
+  }
+  t.warnings.push_back(dir + ": " +
+                       (found.empty() ? std::string("no mdtest output (a .txt file with 'Command line used:') says")
+                                      : "the mdtest command lines in " + found.front().first + " and " +
+                                            found.back().first + " disagree on") +
+                       " whether each rank had its own directory; assumed -u (unique directories: no directory is "
+                       "shared, none locks)");
+}
+
 Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions& opt)
 {
   Trace t;
@@ -1527,6 +1582,7 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
   }
   t.params.data_sets = 1;
   t.params.offset = 0;
+  mdtest_directory_mode(dir, L.prefix, t);
   if (L.mdtest_dir_files > 0)
     t.warnings.push_back(dir + ": " + std::to_string(L.mdtest_dir_files) + " files of mdtest's Directory phases are "
                          "not replayed (" + L.mdtest_dir_phases + "; the importer replays the File phases only)");

@@ -92,6 +92,7 @@ struct Trace {
   int recorded_ranks = 0;  // ranks of the recorded run: = ranks, or what the header states for -L files (rank 0's
                            // stream only); the replay's default rank count
   bool process_reports = false;  // the recorded stdout has md-workbench's per-rank lines (--process-reports)
+  bool shared_dir = false;  // mdtest without -u (its "Command line used"): every rank's files in one directory
   BenchmarkParams params;
   std::vector<TracePhase> phases;
   std::vector<RankStream> streams;           // one per recorded rank

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -630,6 +631,7 @@ TEST_CASE("mdtest Directory-phase files: said to be skipped, and alone an error 
     both.write(std::string("mdtest-perop-Tree removal-") + rank + ".csv", rows);
     dirs.write(std::string("mdtest-perop-Directory creation-") + rank + ".csv", rows);
   }
+  both.write("mdtest.txt", "Command line used: mdtest '-n' '2' '-u'\n");  // -u stated: no assumption to warn about
   Trace t = load_trace(both.str());
   CHECK(t.phases.size() == 1);
   REQUIRE(t.warnings.size() == 1);
@@ -915,6 +917,7 @@ TEST_CASE("an object size no file states is a warning (md-workbench and mdtest)"
   TempDir m;
   for (int r = 0; r < 2; ++r)
     m.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv", "time,runtime\n0.0,1.0e-4\n");
+  m.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-u'\n");
   Trace t = load_trace(m.str());
   REQUIRE(t.warnings.size() == 1);
   CHECK_THAT(t.warnings[0], Catch::Contains("tp column") && Catch::Contains("assumed 0 B"));
@@ -1071,4 +1074,34 @@ TEST_CASE("replay: a benchmark directory one rank both creates and deletes in is
     CHECK_FALSE(r.shared_dir);
   }
   CHECK(ops > 0);
+}
+
+TEST_CASE("mdtest traces: 'Command line used' without -u makes the replay share one directory", "[trace][replay]")
+{
+  TempDir d;
+  for (int r = 0; r < 2; ++r)
+    d.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv", "time,runtime,tp\n0.0,1.0e-4,1.0e4\n");
+  CHECK_THAT(load_trace(d.str()).warnings.back(), Catch::Contains("assumed -u"));
+  d.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-w' '1' '--savePerOpDataCSV=mdtest-perop'\n");
+  d.write("other.txt", "Command line used: mdtest '-n' '1' '-u'\n");  // another run: its --savePerOpDataCSV differs
+  auto t = std::make_shared<const Trace>(load_trace(d.str()));
+  CHECK(t->shared_dir);
+  pfsim::ReplayOptions o;
+  o.ranks = 3;
+  pfsim::ReplayWorkload w(t, o);
+  std::set<uint32_t> dirs;
+  for (int rank = 0; rank < 3; ++rank) {
+    pfsim::RankCursor c;
+    pfsim::OpRequest r;
+    while (w.next(rank, 0, c, r)) {
+      dirs.insert(r.dir);
+      CHECK(r.shared_dir);
+    }
+  }
+  CHECK(dirs.size() == 1);
+  // The tool outputs' commands all have -u: unique directories, no warning about it.
+  Trace u = load_trace(kToolOutputs + "/mdtest");
+  CHECK_FALSE(u.shared_dir);
+  for (const auto& wn : u.warnings)
+    CHECK_THAT(wn, !Catch::Contains("assumed -u"));
 }
