@@ -147,12 +147,13 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     cc.max_rpcs_in_flight = static_cast<int>(c.integer("max_rpcs_in_flight", cc.max_rpcs_in_flight, 1, 4096));
     cc.max_mod_rpcs_in_flight =
         static_cast<int>(c.integer("max_mod_rpcs_in_flight", cc.max_mod_rpcs_in_flight, 1, 4096));
-    // Lustre refuses a larger value (a modifying RPC also takes one of the max_rpcs_in_flight slots); the model
-    // would cap it silently.
-    if (cc.max_mod_rpcs_in_flight > cc.max_rpcs_in_flight)
-      c.fail("max_mod_rpcs_in_flight", "expected at most max_rpcs_in_flight (" +
+    // Lustre refuses a value that equals or exceeds max_rpcs_in_flight (obd_set_max_mod_rpcs_in_flight: a
+    // modifying RPC also takes one of those slots, and one is kept for the others); the model would cap it
+    // silently. Lustre >= 2.8 defaults to 8 and 7.
+    if (cc.max_mod_rpcs_in_flight >= cc.max_rpcs_in_flight)
+      c.fail("max_mod_rpcs_in_flight", "expected less than max_rpcs_in_flight (" +
                                            std::to_string(cc.max_rpcs_in_flight) +
-                                           "): a modifying RPC also holds one of those slots");
+                                           ", as Lustre requires: a modifying RPC also holds one of those slots)");
     cc.rpc_overhead_s = c.duration_s("rpc_overhead", cc.rpc_overhead_s);
     cc.op_overhead_s = read_per_op_durations(c.object("op_overhead"), cc.op_overhead_s);
     cc.request_size_B = c.size_B("request_size", cc.request_size_B);

@@ -92,7 +92,7 @@ TEST_CASE("a shared directory's lock caps the create rate at 1/H", "[dirlock]")
   // 32 ranks, one per node (no client limit), 64 threads and cores: without the lock the creates would
   // run at ~32 / 0.37 ms = 86k/s; the lock allows 1/H = 10k/s.
   const uint64_t files = 20000;  // 2 s at 1/H
-  auto r = run_creates(lock_platform(4096), 32, 1, files, "shared");
+  auto r = run_creates(lock_platform(4095), 32, 1, files, "shared");
   INFO("create rate " << r.rate_per_s << "/s, 1/H " << 1 / kHold_s << "/s");
   // The lock is never beaten...
   CHECK(r.rate_per_s <= 1 / kHold_s * (1 + 1e-9));
@@ -108,7 +108,7 @@ TEST_CASE("unique directories are not bound by the directory lock", "[dirlock]")
   // create and a close with no queueing (64 threads, 64 cores).
   const int N = 32;
   const uint64_t files = 32000;
-  auto r = run_creates(lock_platform(4096), N, 1, files, "unique");
+  auto r = run_creates(lock_platform(4095), N, 1, files, "unique");
   const double cycle_s = kCreateOverhead_s + create_rpc_s() + kCloseOverhead_s + close_rpc_s();
   INFO("create rate " << r.rate_per_s << "/s, N/cycle " << N / cycle_s << "/s, 1/H " << 1 / kHold_s << "/s");
   CHECK(r.rate_per_s > 2 / kHold_s);
@@ -162,7 +162,7 @@ TEST_CASE("a shared directory of one rank does not lock: the same run as a uniqu
   // round trip) would otherwise lengthen every create.
   // One run per process (SimGrid): compared with the unique directory's closed form, 1 / cycle.
   const uint64_t files = 2000;
-  auto shared = run_creates(lock_platform(4096), 1, 1, files, "shared");
+  auto shared = run_creates(lock_platform(4095), 1, 1, files, "shared");
   const double cycle_s = kCreateOverhead_s + create_rpc_s() + kCloseOverhead_s + close_rpc_s();
   INFO("shared " << shared.rate_per_s << "/s, 1/cycle " << 1 / cycle_s << "/s, with the hold "
                  << 1 / (cycle_s + kHold_s) << "/s");
@@ -176,7 +176,7 @@ constexpr double kSerialHold_s = 50e-6;  // MDT-wide lock hold per create
 
 json serial_platform()
 {
-  json p = lock_platform(4096);
+  json p = lock_platform(4095);
   p["mds"]["mechanisms"] = {{"serial_section", {{"enabled", true}, {"hold", {{"create", kSerialHold_s}}}}}};
   return p;
 }
@@ -229,7 +229,7 @@ constexpr double kLookup_s = 200e-6;   // lookup under the shared lock, per stat
 
 json lookup_platform(bool creates_look_up)
 {
-  json p = lock_platform(4096);
+  json p = lock_platform(4095);
   p["mds"]["service"]["stat"] = kStat_s;
   p["mds"]["dir_lock"]["lookup_hold"] = {{"stat", kLookup_s}};
   if (creates_look_up)
@@ -293,7 +293,7 @@ TEST_CASE("lock callbacks with zero-length holds: every operation completes (no 
   // they run as in a unique directory: X = N / (create + close cycle).
   const int N = 32;
   const uint64_t files = 20000;
-  json p = lock_platform(4096);
+  json p = lock_platform(4095);
   p["mds"]["service"]["stat"] = kStat_s;
   p["mds"]["service"]["unlink"] = kCreate_s;
   p["mds"]["dir_lock"]["hold"] = {{"create", 0.0}, {"unlink", 0.0}};

@@ -27,7 +27,7 @@ double stat_rate(const std::string& duplex)
         {"routers", {{"count", 1}, {"link", {{"bandwidth", kRouter_Bps}, {"latency", 1e-6}}}}}}},
       {"clients",
        {{"ranks_per_node", 1},
-        {"max_rpcs_in_flight", 1},
+        {"max_rpcs_in_flight", 2},  // one rank per node: one RPC in flight anyway
         {"max_mod_rpcs_in_flight", 1},
         {"rpc_overhead", 100e-6},
         {"request_size", kRequest_B},
