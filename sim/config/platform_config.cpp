@@ -45,6 +45,17 @@ void require_metadata_only(Reader& r, const std::string& table, const PerOp<doub
                                         "oss.disk_write, oss.disk_read, oss.rpc_service), never to the MDS");
 }
 
+// A distribution around a mean (load_delay shape, rank_factors): its values must average 1, within 0.1%.
+void require_mean_one(Reader& r, const std::string& field, const std::vector<double>& values, const std::string& what)
+{
+  double sum = 0;
+  for (double v : values)
+    sum += v;
+  const double mean = sum / static_cast<double>(values.size());
+  if (std::fabs(mean - 1) > 1e-3)
+    r.fail(field, "expected " + what + ", averaging 1 (within 0.1%); they average " + short_number(mean));
+}
+
 void require_updates_only(Reader& r, const std::string& table, const PerOp<double>& values, const std::string& what)
 {
   for (Op op : kAllOps)
@@ -206,12 +217,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
           }
           // The law's mean is base + slope x n: the shape is its distribution around that mean (mean 1; the fit
           // writes 4 decimals). A shape that does not average 1 changes the mean (or, with 1e300, never ends).
-          double sum = 0;
-          for (double v : law.shape)
-            sum += v;
-          if (std::fabs(sum / static_cast<double>(law.shape.size()) - 1) > 1e-3)
-            lr.fail("shape", "expected quantiles of delay / mean delay, averaging 1 (within 0.1%); they average " +
-                                 short_number(sum / static_cast<double>(law.shape.size())));
+          require_mean_one(lr, "shape", law.shape, "quantiles of delay / mean delay");
         }
         if (lr.has("rank_factors")) {
           const nlohmann::json& rf = lr.raw("rank_factors");
@@ -222,12 +228,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
               lr.fail("rank_factors", "expected non-negative numbers");
             law.rank_factors.push_back(x.get<double>());
           }
-          double sum = 0;  // each recorded rank's mean excess over the overall mean: they average 1
-          for (double v : law.rank_factors)
-            sum += v;
-          if (std::fabs(sum / static_cast<double>(law.rank_factors.size()) - 1) > 1e-3)
-            lr.fail("rank_factors", "expected each rank's slowness relative to the mean, averaging 1 (within 0.1%); "
-                                    "they average " + short_number(sum / static_cast<double>(law.rank_factors.size())));
+          require_mean_one(lr, "rank_factors", law.rank_factors, "each rank's slowness relative to the mean");
         }
         lr.finish();
         cc.load_delay.law[*op] = std::move(law);

@@ -14,6 +14,29 @@ using nlohmann::json;
 constexpr double kRouter_Bps = 1536000;  // 1,500 replies or 1,000 request+reply pairs per second
 constexpr double kRequest_B = 512, kReply_B = 1024;
 
+// An MDS that is never the bottleneck: 64 cores, 256 threads, 1 us demands, no journal.
+json free_mds()
+{
+  return {{"cores", 64},
+          {"threads", {{"min", 256}, {"max", 256}}},
+          {"service", {{"create", 1e-6}, {"close", 1e-6}, {"stat", 1e-6}}},
+          {"journal", {{"enabled", false}}}};
+}
+
+// The stat phase's rate of a metabench create+stat run of `files` files over `ranks` ranks on platform `p`.
+double stat_phase_rate(const json& p, int ranks, int ranks_per_node, uint64_t files)
+{
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::SyntheticWorkload workload(pfsim::metabench_params(ranks, files, "unique", {"create", "stat"}));
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = ranks_per_node;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto rec = pfsim::run_simulation(platform, workload, opts);
+  const auto& ph = rec.phases.at(1);
+  REQUIRE(ph.op_count[pfsim::Op::Stat] == files);
+  return files / (ph.end_s - ph.start_s);
+}
+
 double stat_rate(const std::string& duplex)
 {
   json fast = {{"bandwidth", 1e11}, {"latency", 10e-6}};
@@ -32,23 +55,9 @@ double stat_rate(const std::string& duplex)
         {"rpc_overhead", 100e-6},
         {"request_size", kRequest_B},
         {"reply_size", kReply_B}}},
-      // 64 cores and 1 us demands: the MDS is never the bottleneck.
-      {"mds",
-       {{"cores", 64},
-        {"threads", {{"min", 256}, {"max", 256}}},
-        {"service", {{"create", 1e-6}, {"close", 1e-6}, {"stat", 1e-6}}},
-        {"journal", {{"enabled", false}}}}},
+      {"mds", free_mds()},
   };
-  auto platform = pfsim::config::parse_platform(p, "test");
-  const uint64_t files = 20000;
-  pfsim::SyntheticWorkload workload(pfsim::metabench_params(256, files, "unique", {"create", "stat"}));
-  pfsim::RunOptions opts;
-  opts.ranks_per_node = 1;
-  opts.simgrid_args.push_back("--log=root.thres:warning");
-  auto rec = pfsim::run_simulation(platform, workload, opts);
-  const auto& ph = rec.phases.at(1);
-  REQUIRE(ph.op_count[pfsim::Op::Stat] == files);
-  return files / (ph.end_s - ph.start_s);
+  return stat_phase_rate(p, 256, 1, 20000);
 }
 
 }  // namespace
@@ -80,21 +89,9 @@ TEST_CASE("a client node receives its ranks' replies side by side: X = ranks / r
       {"network", {{"client_link", {{"bandwidth", 1e15}, {"latency", 10e-6}}}, {"server_link", link0}}},
       {"clients",
        {{"ranks_per_node", 8}, {"max_rpcs_in_flight", 8}, {"rpc_overhead", 0.0}, {"request_size", 1}, {"reply_size", 1}}},
-      {"mds",
-       {{"cores", 64},
-        {"threads", {{"min", 64}, {"max", 64}}},
-        {"service", {{"create", 1e-6}, {"close", 1e-6}, {"stat", 1e-6}}},
-        {"journal", {{"enabled", false}}}}},
+      {"mds", free_mds()},
   };
-  auto platform = pfsim::config::parse_platform(p, "test");
-  const uint64_t files = 16000;
-  pfsim::SyntheticWorkload workload(pfsim::metabench_params(8, files, "unique", {"create", "stat"}));
-  pfsim::RunOptions opts;
-  opts.ranks_per_node = 8;
-  opts.simgrid_args.push_back("--log=root.thres:warning");
-  auto rec = pfsim::run_simulation(platform, workload, opts);
-  const auto& ph = rec.phases.at(1);
-  const double x = files / (ph.end_s - ph.start_s);
+  const double x = stat_phase_rate(p, 8, 8, 16000);
   INFO("stat rate " << x << "/s, 8 / 21 us " << 8 / 21e-6 << "/s");
   CHECK(x <= 8 / 21e-6 * (1 + 1e-9));
   CHECK(x == Approx(8 / 21e-6).epsilon(0.01));

@@ -83,16 +83,23 @@ std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, RunRecords& reco
   return out;
 }
 
+namespace {
+// A later md-real-io 2017 build's "max <s>s" (the slowest operation) before "(0 errs)".
+std::string with_op_max(std::string line, double op_max)
+{
+  char max[48];
+  std::snprintf(max, sizeof max, " max %.4es", op_max);
+  return line.insert(line.rfind(" (0 errs)"), max);
+}
+}  // namespace
+
 std::string mdreal_phase_line(const MdrealPhase& p, bool with_max)
 {
   if (with_max) {
     double op_max = 0;
     for (const auto& s : p.samples)
       op_max = std::max(op_max, static_cast<double>(s.runtime_s));
-    std::string line = mdreal_phase_line(p, false);
-    char max[48];
-    std::snprintf(max, sizeof max, " max %.4es", op_max);
-    return line.insert(line.rfind(" (0 errs)"), max);
+    return with_op_max(mdreal_phase_line(p, false), op_max);
   }
   const double t = p.time_s > 0 ? p.time_s : 1e-12;
   const double mib = p.bytes / 1048576.0 / t;
@@ -331,13 +338,9 @@ std::string mdreal_rank_lines(const MdrealPhase& p, int ranks, bool with_max)
   std::string out;
   for (int r = 0; r < ranks; ++r) {
     one.time_s = rt[static_cast<size_t>(r)];
-    std::string line = mdreal_phase_line(one, false);
-    if (with_max && !p.samples.empty()) {
-      char max[48];
-      std::snprintf(max, sizeof max, " max %.4es", static_cast<double>(op_max[static_cast<size_t>(r)]));
-      line.insert(line.rfind(" (0 errs)"), max);
-    }
-    out += std::to_string(r) + ": " + line + "\n";
+    const std::string line = mdreal_phase_line(one, false);
+    out += std::to_string(r) + ": " +
+           (with_max && !p.samples.empty() ? with_op_max(line, op_max[static_cast<size_t>(r)]) : line) + "\n";
   }
   return out;
 }
