@@ -639,8 +639,9 @@ def main():
                            "existing file cost the same as a stat.",
             "mds.journal": "ASSUMPTION: ldiskfs jbd2 defaults (400 MiB, 5 s commit), 4 KiB per update, MDT on RAID-10 "
                            "SAS ~400 MB/s sequential.",
-            "oss": "ASSUMPTION: one OSS model per client node (pfsim sends a node's data RPCs to OSS node mod count); "
-                   "the real files are spread over lustre02's OSTs. disk_read = object size / fitted OST read "
+            "oss": "ASSUMPTION: 64 OSS models (the OSS/OST count is not in the trace); each object's data goes to the "
+                   "OSS its identity hashes to (oss.placement object), as the allocator spreads files over the "
+                   "OSTs. disk_read = object size / fitted OST read "
                    "time (one random small read per seek on NL-SAS, fitted); disk_write = ASSUMPTION 1 GB/s "
                    "(ClusterStor controller write-back cache absorbs 3.9 KB writes).",
         },

@@ -8,9 +8,12 @@ theirs; pfsim replay reads them back with no option stating the parameters (the 
 recorded 8 ranks and at 24 (rank m replays recorded rank m mod 8 in its own namespace). The same in md-real-io 2017
 form, whose parameter lines are saved as mdreal.txt. The platform has no
 load law, so every latency comes from the model and the replay must give the generator's phase rates at both
-rank counts: within 0.5 % for every phase (measured: under 0.02 % at 8 ranks; at 24 ranks the precreate +0.26 %,
-the rest under 0.02 %: the 24-rank replay takes its think times from the 8-rank recording, stored as float32 times
-since the phase start). Before 2026-11-25 the precreate was 0.21 % slow:
+rank counts: within 1.5 % for every phase. Measured with oss.placement "object" (since 2026-11-25; each object's data
+on the OSS its identity hashes to): precreate +0.73 % (8 ranks) and +0.62 % (24), benchmark -0.77 % to +0.42 %,
+cleanup under 0.01 %. Which writes and reads meet at an OSS depends on their timing to the microsecond, and the
+replay's think times are the recorded gaps (float32 times since the phase start), so the two runs interleave the
+OSS queues differently; with every node's data on one OSS ("node") they agreed within 0.02 % (24-rank precreate
++0.26 %). Before 2026-11-25 the precreate was 0.21 % slow:
 the replay waited out the recorded gap that held the data-set mkdirs and simulated the mkdirs as well. What this catches: think times rebuilt wrongly (a recorded latency
 counted again as think time halves a rate), operations or phases out of order, lost barriers, extra ranks that do
 not run or share a node wrongly. What it cannot catch: on this platform (no directory locks, one MDS) the rates do
@@ -74,7 +77,7 @@ def main():
                       f"{[r[0] for r in rep]}")
                 fails += not ok
                 for (name, g), (_, r) in zip(gen, rep):
-                    ok = abs(r / g - 1) <= 0.005
+                    ok = abs(r / g - 1) <= 0.015
                     print(f"{'ok' if ok else 'FAIL'}: {form}, {ranks} ranks, {name}: generator {g:.1f}, replay "
                           f"{r:.1f} obj/s ({100 * (r / g - 1):+.2f}%)")
                     fails += not ok

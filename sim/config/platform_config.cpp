@@ -400,6 +400,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     oc.rpc_service_s = o.duration_s("rpc_service", oc.rpc_service_s);
     oc.disk_read_Bps = o.bandwidth_Bps("disk_read", oc.disk_read_Bps);
     oc.disk_write_Bps = o.bandwidth_Bps("disk_write", oc.disk_write_Bps);
+    oc.placement = o.choice("placement", oc.placement, {"object", "node"});
     if (oc.disk_read_Bps <= 0)
       o.fail("disk_read", "expected a positive bandwidth");
     if (oc.disk_write_Bps <= 0)
@@ -486,7 +487,8 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"threads", p.oss.threads},
         {"rpc_service", p.oss.rpc_service_s},
         {"disk_read", p.oss.disk_read_Bps},
-        {"disk_write", p.oss.disk_write_Bps}}},
+        {"disk_write", p.oss.disk_write_Bps},
+        {"placement", p.oss.placement}}},
   };
 }
 

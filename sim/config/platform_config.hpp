@@ -236,6 +236,11 @@ struct OssConfig {
   double rpc_service_s = 50e-6;       // "rpc_service": CPU per data RPC
   double disk_read_Bps = 500e6;       // "disk_read"
   double disk_write_Bps = 500e6;      // "disk_write"
+  // "placement": which OSS a data RPC goes to. "object" (default): the object's OSS, a hash of the object's
+  // identity (its directory and index), which spreads a node's files over every OSS as Lustre's round-robin
+  // allocator spreads new objects over the OSTs; a read goes where that object's identity hashes. "node": every
+  // RPC of client node n goes to OSS n mod count (the rule before 2026-11-25, kept for comparison).
+  std::string placement = "object";
 };
 
 struct PlatformConfig {

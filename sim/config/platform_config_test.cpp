@@ -106,6 +106,16 @@ TEST_CASE("mds.core_scheduling accepts fifo, lock_holder_first and preempt only"
   CHECK(parse_platform(json::object(), "ok.json").mds.core_scheduling == "preempt");
 }
 
+TEST_CASE("oss.placement accepts object and node only, object by default", "[config]")
+{
+  std::string msg = error_of({{"oss", {{"placement", "stripe"}}}});
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("oss.placement") && Catch::Contains("stripe") && Catch::Contains("object") &&
+                      Catch::Contains("node"));
+  CHECK(parse_platform({{"oss", {{"placement", "node"}}}}, "ok.json").oss.placement == "node");
+  CHECK(parse_platform(json::object(), "ok.json").oss.placement == "object");
+}
+
 TEST_CASE("threads.max below threads.min is rejected", "[config]")
 {
   std::string msg = error_of({{"mds", {{"threads", {{"min", 16}, {"max", 8}}}}}});

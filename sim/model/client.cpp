@@ -29,6 +29,7 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int ranks)
     : ctx_(ctx), node_(node), first_rank_(first_rank), ranks_(static_cast<size_t>(ranks)),
       in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       mod_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
+      place_by_node_(ctx.platform.oss.placement == "node"),
       rng_state_(ctx.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(node) * 0xD1B54A32D192ED03ULL + 1)
 {
   const auto& ld = ctx.platform.clients.load_delay;
@@ -103,7 +104,7 @@ void ClientNode::operator()()
       in_flight_[static_cast<size_t>(i - 1)] = in_flight_.back();
       in_flight_.pop_back();
       if (is_data(q->op))
-        ctx_.oss[q->node % ctx_.oss.size()]->enqueue(q);
+        ctx_.oss[target_of(q->op, q->dir, q->object) - ctx_.mds_hosts.size()]->enqueue(q);
       else
         ctx_.mds[q->dir % ctx_.mds.size()]->enqueue(q);
     }
@@ -215,17 +216,26 @@ void ClientNode::begin_op(uint32_t r)
     try_send(r);
 }
 
-size_t ClientNode::target_of(Op op, uint32_t dir) const
+size_t ClientNode::target_of(Op op, uint32_t dir, uint64_t object) const
 {
-  // A metadata RPC goes to the MDS of its directory, a data RPC to the node's OSS (transmit() sends it there).
-  return is_data(op) ? ctx_.mds_hosts.size() + static_cast<size_t>(node_) % ctx_.oss_hosts.size()
-                     : dir % ctx_.mds_hosts.size();
+  // A metadata RPC goes to the MDS of its directory, a data RPC to its object's OSS (oss.placement "object": a hash
+  // of the object's directory and identity, uniform over the OSSes) or to the node's (oss.placement "node").
+  if (!is_data(op))
+    return dir % ctx_.mds_hosts.size();
+  const size_t n = ctx_.oss_hosts.size();
+  if (place_by_node_)
+    return ctx_.mds_hosts.size() + static_cast<size_t>(node_) % n;
+  uint64_t z = object * 0x9E3779B97F4A7C15ULL + (static_cast<uint64_t>(dir) + 1) * 0xD1B54A32D192ED03ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return ctx_.mds_hosts.size() + static_cast<size_t>(z % n);
 }
 
 bool ClientNode::slot_free(const RankState& s) const
 {
   const auto& c = ctx_.platform.clients;
-  const size_t t = target_of(s.op.op, s.op.dir);
+  const size_t t = target_of(s.op.op, s.op.dir, s.op.object);
   if (in_flight_per_target_[t] >= c.max_rpcs_in_flight)
     return false;
   return is_data(s.op.op) || !is_update(s.op.op) || mod_in_flight_per_target_[t] < c.max_mod_rpcs_in_flight;
@@ -242,7 +252,7 @@ void ClientNode::try_send(uint32_t r)
 void ClientNode::send(uint32_t r)
 {
   auto& s = ranks_[r];
-  const size_t t = target_of(s.op.op, s.op.dir);
+  const size_t t = target_of(s.op.op, s.op.dir, s.op.object);
   in_flight_per_target_[t]++;
   if (!is_data(s.op.op) && is_update(s.op.op))
     mod_in_flight_per_target_[t]++;
@@ -253,6 +263,7 @@ void ClientNode::send(uint32_t r)
   q->dir = s.op.dir;
   q->shared_dir = s.op.shared_dir;
   q->bytes = s.op.bytes;
+  q->object = s.op.object;
   q->seq = ++s.seq;
   s.outstanding = q;
   transmit(q);
@@ -261,7 +272,7 @@ void ClientNode::send(uint32_t r)
 void ClientNode::transmit(Request* q)
 {
   const auto& c = ctx_.platform.clients;
-  const size_t t = target_of(q->op, q->dir);  // the RPC slot's target is where the request goes
+  const size_t t = target_of(q->op, q->dir, q->object);  // the RPC slot's target is where the request goes
   sg4::Host* target = t < ctx_.mds_hosts.size() ? ctx_.mds_hosts[t] : ctx_.oss_hosts[t - ctx_.mds_hosts.size()];
   double bytes = c.request_size_B + (q->op == Op::Write ? q->bytes : 0);
   in_flight_.push_back(InFlight{sg4::Comm::sendto_async(host_, target, static_cast<uint64_t>(bytes)), q});
@@ -321,7 +332,7 @@ void ClientNode::complete(uint32_t r)
   auto& s = ranks_[r];
   delete s.outstanding;
   s.outstanding = nullptr;
-  const size_t t = target_of(s.op.op, s.op.dir);
+  const size_t t = target_of(s.op.op, s.op.dir, s.op.object);
   in_flight_per_target_[t]--;
   if (!is_data(s.op.op) && is_update(s.op.op))
     mod_in_flight_per_target_[t]--;

@@ -102,9 +102,10 @@ private:
   std::vector<simgrid::s4u::CommPtr> wait_set_;
   // RPCs in flight per target, as Lustre counts them per MDC / OSC (one per client and MDT / OST): index
   // target_of(op), metadata targets first (the MDSes), then the data targets (the OSSes).
-  size_t target_of(Op op, uint32_t dir) const;
+  size_t target_of(Op op, uint32_t dir, uint64_t object) const;
   std::vector<int> in_flight_per_target_;
   std::vector<int> mod_in_flight_per_target_;  // modifying metadata RPCs (max_mod_rpcs_in_flight), MDS only
+  bool place_by_node_ = false;                 // oss.placement "node"
   int phase_ = 0;
   int done_ranks_ = 0;
   bool finished_ = false;

@@ -14,6 +14,7 @@ struct Request {
   uint32_t dir = 0;
   bool shared_dir = false;
   double bytes = 0;
+  uint64_t object = 0;      // the object a data RPC moves (OSS placement)
   double arrived_s = 0;     // arrival at the server
   uint64_t seq = 0;         // client-side sequence, to recognise replies to abandoned copies
   bool abandoned = false;   // the client gave up on this copy (timeout) and resent it

@@ -242,6 +242,8 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
     return false;
   const uint32_t root_dir = static_cast<uint32_t>(ranks_) * static_cast<uint32_t>(D_);
   out.bytes = 0;
+  // Objects are not named in a trace: an identity per rank, phase and position (placement over the OSSes only).
+  out.object = (static_cast<uint64_t>(phase) << 48) ^ (static_cast<uint64_t>(rank) << 24) ^ c.item;
   out.think_s = 0;
   out.begins = true;
   out.metadata = true;

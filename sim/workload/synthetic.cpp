@@ -57,6 +57,8 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
     return false;
   out.op = ph.item_ops[c.step];
   out.bytes = ph.item_bytes[c.step];
+  // mdtest's file.mdtest.<rank>.<i>: the same object in the create (write) and read phases.
+  out.object = (static_cast<uint64_t>(rank) << 32) | (c.item & 0xffffffffULL);
   out.begins = c.step == 0;
   out.metadata = std::find(ph.item_ops.begin(), ph.item_ops.end(), Op::Read) == ph.item_ops.end();
   // Only a directory that several ranks update locks (mds.dir_lock): one rank alone is a unique directory.

@@ -15,6 +15,7 @@ struct OpRequest {
   uint32_t dir = 0;         // directory id (selects the MDS and the directory lock)
   bool shared_dir = false;  // the directory is used by several ranks (only those take the directory lock)
   double bytes = 0;         // payload of write/read
+  uint64_t object = 0;      // identity of the object a write/read moves (its OSS: oss.placement "object")
   double think_s = 0;       // idle time on the rank before this operation starts
   // Trace-driven excess (replay with residuals): the recorded latency above the modelled floor, applied inside
   // the operation as a delay, and the number of recorded ranks active when it was recorded. excess_s < 0: none.

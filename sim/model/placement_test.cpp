@@ -1,0 +1,97 @@
+// OSS placement (oss.placement). One client node with 64 ranks writes 1 MB files (mdtest -F -w) to 8 OSSes whose
+// disks take one transfer at a time at B; the network and the MDS never bind. With "object" placement each file's
+// write goes to the OSS its identity hashes to, uniformly at random: a closed network of K = 8 disks with N = 64
+// writers routed at random, in which a disk is busy N / (N + K - 1) of the time (the product form, exact for
+// processor-sharing disks and close for these first-come-first-served ones), so X = K B N / (N + K - 1) = 721 MB/s
+// (0.90 of 8 B: 9.9% of the time a disk has no write queued). With "node" placement every write of the node goes to
+// one OSS: X = B. One simulation per TEST_CASE.
+#include "config/platform_config.hpp"
+#include "model/simulation.hpp"
+#include "workload/synthetic.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double kDisk_Bps = 100e6, kFile_B = 1e6;
+constexpr int kOss = 8, kRanks = 64, kFilesPerRank = 40;
+
+struct Outcome {
+  double write_Bps = 0;                 // bytes written / File creation phase time
+  std::vector<uint64_t> served_by_oss;  // data RPCs per OSS
+};
+
+Outcome run(const std::string& placement)
+{
+  json fast = {{"bandwidth", 1e13}, {"latency", 1e-6}};
+  json p = {
+      {"name", "placement-test"},
+      {"network", {{"client_link", fast}, {"server_link", fast}}},
+      {"clients",
+       {{"ranks_per_node", kRanks}, {"max_rpcs_in_flight", kRanks}, {"max_mod_rpcs_in_flight", kRanks - 1},
+        {"rpc_overhead", 0.0}}},
+      {"mds",
+       {{"cores", 64},
+        {"threads", {{"min", 256}, {"max", 256}}},
+        {"service", {{"create", 1e-6}, {"close", 1e-6}, {"stat", 1e-6}, {"open", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6}, {"rmdir", 1e-6}}},
+        {"journal", {{"enabled", false}}}}},
+      {"oss",
+       {{"count", kOss}, {"threads", 64}, {"rpc_service", 0.0}, {"disk_write", kDisk_Bps}, {"disk_read", kDisk_Bps},
+        {"placement", placement}}},
+  };
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::MdtestOptions o;
+  o.ranks = kRanks;
+  o.items_per_rank = kFilesPerRank;
+  o.unique_dir = true;
+  o.files_only = true;
+  o.write_bytes = kFile_B;
+  pfsim::SyntheticWorkload workload(pfsim::mdtest_params(o));
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = kRanks;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto rec = pfsim::run_simulation(platform, workload, opts);
+  Outcome out;
+  for (size_t i = 0; i < rec.phases.size(); ++i)
+    if (workload.phase_name(static_cast<int>(i)) == "File creation") {
+      const auto& ph = rec.phases[i];
+      REQUIRE(ph.op_count[pfsim::Op::Write] == uint64_t{kRanks} * kFilesPerRank);
+      out.write_Bps = ph.op_count[pfsim::Op::Write] * kFile_B / (ph.end_s - ph.start_s);
+    }
+  for (const auto& s : rec.servers)
+    if (s.name.rfind("oss-", 0) == 0)
+      out.served_by_oss.push_back(s.served);
+  REQUIRE(out.served_by_oss.size() == size_t{kOss});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("object placement spreads one node's files over every OSS: X = K B N / (N + K - 1)", "[placement]")
+{
+  const Outcome r = run("object");
+  const double expected = kOss * kDisk_Bps * kRanks / (kRanks + kOss - 1.0);
+  INFO("write rate " << r.write_Bps / 1e6 << " MB/s, K B N / (N + K - 1) = " << expected / 1e6 << " MB/s");
+  CHECK(r.write_Bps <= kOss * kDisk_Bps * (1 + 1e-9));
+  CHECK(r.write_Bps == Approx(expected).epsilon(0.03));
+  // The hash is uniform: 2,560 writes and reads (File read phase, -e 0: no read RPCs) over 8 OSSes, 320 expected,
+  // binomial sd 16.7: every OSS within 5 sd.
+  uint64_t total = 0;
+  for (uint64_t n : r.served_by_oss) {
+    total += n;
+    CHECK(n > 320 - 84);
+    CHECK(n < 320 + 84);
+  }
+  CHECK(total == uint64_t{kRanks} * kFilesPerRank);
+}
+
+TEST_CASE("node placement sends all of a node's data to one OSS: X = B", "[placement]")
+{
+  const Outcome r = run("node");
+  INFO("write rate " << r.write_Bps / 1e6 << " MB/s, B = " << kDisk_Bps / 1e6 << " MB/s");
+  CHECK(r.write_Bps <= kDisk_Bps * (1 + 1e-9));
+  CHECK(r.write_Bps == Approx(kDisk_Bps).epsilon(0.02));
+  CHECK(r.served_by_oss[0] == uint64_t{kRanks} * kFilesPerRank);
+}
