@@ -160,6 +160,32 @@ def main():
     check(rank_lines_ok("md-real-io-2017", [], lambda l: re.match(r"^(precreate|benchmark|cleanup) [\d.]+s ", l),
                         r" (\d+) obj "),
           "md-real-io 2017: per-rank lines by default, shaped as the recorded ones, objects add up")
+    # Per-rank times are each rank's own (its last step's end, data-set rmdirs included), whether or not the run keeps
+    # per-operation samples: stdout must not change with --out or --no-samples, and the slowest rank's time
+    # (objects / obj/s of its line) is the phase's time, as md-workbench's "process max" is the MPI_MAX of the
+    # ranks' times. (Until 2026-11-25 a run without samples printed the phase's time for every rank, and a rank's
+    # time ended before its last rmdir.)
+    def replay_stdout(trace, extra):
+        return run(pfsim, ["replay", os.path.join(DATA, trace), "--platform", PLATFORM, "--ranks", "3",
+                           "--process-reports"] + extra).stdout
+    for trace, fmt, obj_re in (("md-real-io-2017", [], r" (\d+) obj (?:\d+ dset )?(?:[\d.]+ dset/s )?([\d.]+) obj/s"),
+                               (os.path.join("md-workbench-ior", "run1-L-process-reports"), ["--quiet"],
+                                r"objects:(\d+)(?: dsets: \d+)? rate:(?:[\d.]+ dset/s rate:)?([\d.]+) obj/s")):
+        plain = replay_stdout(trace, [])
+        if not fmt:
+            no_max = re.sub(r" max [\d.e+-]+s", "", plain)  # --no-samples leaves out the slowest operation
+            check(no_max == replay_stdout(trace, ["--no-samples"]) and
+                  plain == replay_stdout(trace, ["--out", os.path.join(tmp, "rank-times.json")]),
+                  f"{trace}: per-rank lines the same with --no-samples, without and with --out")
+        lines = plain.splitlines()
+        heads = [i for i, l in enumerate(lines) if re.search(obj_re, l) and not re.match(r"^\d+: ", l)]
+        ok = len(heads) == 4
+        for i in heads:
+            o, x = re.search(obj_re, lines[i]).groups()
+            slowest = max(int(m.group(1)) / float(m.group(2))
+                          for m in (re.search(obj_re, l) for l in lines[i + 1:i + 4]))
+            ok &= abs(slowest / (int(o) / float(x)) - 1) < 0.005
+        check(ok, f"{trace}: the slowest rank's time is the phase's time")
     r = run(pfsim, ["replay", os.path.join(DATA, "mdtest"), "--platform", PLATFORM, "--process-reports"],
             expect_rc=2)
     check(r.returncode == 2 and "--process-reports" in r.stderr, "--process-reports with mdtest output: exit 2")

@@ -302,6 +302,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   // Without samples nothing needs every latency: the JSON's per-RPC percentiles come from constant-memory
   // histograms, so the run's memory does not grow with its length.
   o.latency_histograms = !o.keep_samples;
+  o.rank_times = true;  // per-process times of the phase lines (8 bytes per rank and phase)
   // What --no-samples cannot give, said before the simulation rather than after it (or printed wrong).
   if (flag(a, "--no-samples")) {
     if (!opt(a, "--latency-dir").empty())

@@ -14,8 +14,10 @@ void RunContext::arrive(int phase)
   double now = sg4::Engine::get_clock();
   records.phases[phase].end_s = now;
   int next = phase + 1 < workload.phase_count() ? phase + 1 : -1;
-  if (next >= 0)
+  if (next >= 0) {
     records.phases[next].start_s = now;
+    std::fill(records.phases[next].rank_end_s.begin(), records.phases[next].rank_end_s.end(), now);
+  }
   active_ranks = workload.ranks();
   XBT_INFO("phase %d (%s) done at %.6f s", phase, workload.phase_name(phase).c_str(), now);
   // Not detached (see ReplyRoute::send): the releasing node waits until every release is delivered.
@@ -341,6 +343,8 @@ void ClientNode::complete(uint32_t r)
   float runtime = static_cast<float>(now - s.op_start_s);
   ph.ops++;
   ph.op_count[s.op.op]++;
+  if (ctx_.records.rank_times)
+    ph.rank_end_s[static_cast<size_t>(first_rank_) + r] = now;
   ctx_.records.last_completion_s = now;
   if (ctx_.records.latency_histograms)
     ph.histogram_by_op[s.op.op].add(runtime);

@@ -61,11 +61,14 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   RunRecords records;
   records.keep_samples = options.keep_samples;
   records.latency_histograms = options.latency_histograms;
+  records.rank_times = options.rank_times;
   records.phases.resize(static_cast<size_t>(workload.phase_count()));
   for (int p = 0; p < workload.phase_count(); ++p) {
     records.phases[p].name = workload.phase_name(p);
     records.phases[p].iteration = workload.phase_iteration(p);
     records.phases[p].items = workload.phase_items(p);
+    if (options.rank_times)
+      records.phases[p].rank_end_s.assign(static_cast<size_t>(ranks), 0.0);
   }
   records.servers.resize(built.mds.size() + built.oss.size());
 

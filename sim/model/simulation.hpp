@@ -17,6 +17,9 @@ struct RunOptions {
   // Latency percentiles from constant-memory histograms (report/records.hpp) instead of every latency (4 bytes
   // per operation): for runs that keep no samples and must not grow with their length.
   bool latency_histograms = false;
+  // Each rank's end of every phase (PhaseRecord::rank_end_s: 8 bytes per rank and phase), for the tools' per-process
+  // times (md-workbench's "process max/min/mean", md-real-io's per-rank lines) without per-operation samples.
+  bool rank_times = false;
   std::vector<std::string> simgrid_args;  // e.g. "--log=pfsim_client.thres:debug"
   // Simulated seconds after which a run that has not finished stops with an error (0: no limit). A guard
   // against configurations that never end, e.g. RPC timeouts below the queueing delay resent at once

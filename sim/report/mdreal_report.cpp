@@ -29,6 +29,9 @@ std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, RunRecords& reco
     ph.kind = t.phases[static_cast<size_t>(p)].kind;
     ph.iteration = rec.iteration;
     ph.time_s = rec.end_s - rec.start_s;
+    ph.rank_time_s.reserve(rec.rank_end_s.size());
+    for (double e : rec.rank_end_s)
+      ph.rank_time_s.push_back(e - rec.start_s);
     ph.objects = rec.items;
     ph.dsets = static_cast<uint64_t>(M) * static_cast<uint64_t>(w.dataset_ops(p));
     // Operation counts of each kind per recorded stream, times the ranks replaying it.
@@ -207,18 +210,12 @@ std::array<double, 7> workbench_stats(std::vector<float> v)
   return {v.front(), q(0.25), median, q(0.75), q(0.90), q(0.99), v.back()};
 }
 
-// Per-rank phase time: the end of the rank's last operation (samples start at the rank's phase start).
+// Per-rank phase time: from the phase start to the end of the rank's last step.
 std::vector<double> rank_times(const MdrealPhase& p, int ranks)
 {
-  std::vector<double> t(static_cast<size_t>(std::max(ranks, 1)), 0.0);
-  if (p.samples.empty()) {
-    std::fill(t.begin(), t.end(), p.time_s);
-    return t;
-  }
-  for (const auto& s : p.samples)
-    if (s.rank < t.size())
-      t[s.rank] = std::max(t[s.rank], static_cast<double>(s.start_s) + s.runtime_s);
-  return t;
+  if (p.rank_time_s.size() != static_cast<size_t>(ranks))
+    throw std::logic_error("mdreal report: phase " + p.name + " has no rank times (RunOptions::rank_times)");
+  return p.rank_time_s;
 }
 
 std::string latency_body(const std::vector<MdrealPhase::Sample>& samples, int op, int rank)

@@ -29,6 +29,9 @@ struct MdrealPhase {
     float runtime_s;
   };
   std::vector<Sample> samples;  // empty when the run kept no per-operation samples
+  // Each rank's time in the phase: from the phase start to its last step's end (its data-set mkdirs/rmdirs
+  // included); empty when the run kept no rank times (RunOptions::rank_times).
+  std::vector<double> rank_time_s;
 };
 
 // Needs records.keep_samples for the latency samples; phase times and counts are always filled. The

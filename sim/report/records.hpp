@@ -114,6 +114,9 @@ struct PhaseRecord {
     return all;
   }
   std::vector<OpSample> samples;  // only when per-operation output is requested
+  // When RunRecords::rank_times: the simulated time each rank completed its last step of the phase (its data-set
+  // mkdirs/rmdirs included); start_s for a rank with nothing to do.
+  std::vector<double> rank_end_s;
 };
 
 struct ServerRecord {
@@ -149,6 +152,7 @@ struct RunRecords {
   double last_completion_s = -1;  // when the last operation completed (-1: none yet)
   double end_s = 0;
   bool keep_samples = false;
+  bool rank_times = false;
   bool latency_histograms = false;  // latencies in PhaseRecord::histogram_by_op (constant memory), not vectors
 };
 
