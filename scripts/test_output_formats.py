@@ -15,6 +15,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -186,6 +187,20 @@ def main():
                           for m in (re.search(obj_re, l) for l in lines[i + 1:i + 4]))
             ok &= abs(slowest / (int(o) / float(x)) - 1) < 0.005
         check(ok, f"{trace}: the slowest rank's time is the phase's time")
+    # md-workbench --read-only: the benchmark only stats and reads; IOR counts its objects by the reads. The real
+    # run2 with its create and delete files taken away and --read-only added to its Args line.
+    ro = os.path.join(tmp, "read-only")
+    shutil.copytree(os.path.join(DATA, "md-workbench-ior", "run2-latency-all"), ro)
+    for f in glob.glob(os.path.join(ro, "lat-0.00-*-create-all.csv")) + glob.glob(os.path.join(ro, "lat-0.00-*-delete-all.csv")):
+        os.remove(f)
+    head, *rest = open(os.path.join(ro, "stdout.txt")).read().split("\n")
+    open(os.path.join(ro, "stdout.txt"), "w").write("\n".join([head.replace('"-R=2"', '"-R=2" "--read-only"')] + rest))
+    out = run(pfsim, ["replay", ro, "--platform", PLATFORM]).stdout
+    bench = [l for l in out.splitlines() if l.startswith("benchmark process max:")]
+    check(len(bench) == 2 and all("objects:80 " in l for l in bench) and
+          re.search(r'^Args: .*"-I=20".*"--read-only"', out, re.M) is not None,
+          f"md-workbench --read-only: 80 objects per benchmark iteration (its reads), -I=20 and --read-only in Args "
+          f"({[l.split('objects:')[1].split()[0] for l in bench]})")
     r = run(pfsim, ["replay", os.path.join(DATA, "mdtest"), "--platform", PLATFORM, "--process-reports"],
             expect_rc=2)
     check(r.returncode == 2 and "--process-reports" in r.stderr, "--process-reports with mdtest output: exit 2")

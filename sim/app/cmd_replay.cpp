@@ -217,24 +217,32 @@ void check_output_paths(const Args& a)
 
 // md-real-io 2017's or md-workbench's header for what this run simulated (pfsim's importer reads both:
 // sim/workload/trace.cpp read_mdreal_header): -P and -I from rank 0's creates per data set in the precreate and the
-// first benchmark iteration (so a header-less trace and --max-ops-per-phase give the counts the latency files hold),
-// -R from the benchmark phases. Empty when the counts do not split into the data sets (no true header exists).
+// first benchmark iteration (so a header-less trace and --max-ops-per-phase give the counts the latency files hold;
+// in md-workbench's --read-only mode the benchmark reads and creates nothing: its reads), -R from the benchmark
+// phases. Empty when the counts do not split into the data sets (no true header exists).
 std::string tool_header(ReportFormat format, const ReplayWorkload& w)
 {
   const auto& p = w.trace().params;
   const uint64_t d = static_cast<uint64_t>(std::max(1, p.data_sets));
-  const int create = static_cast<int>(trace::TraceOp::Create);
+  const int create = static_cast<int>(trace::TraceOp::Create), read = static_cast<int>(trace::TraceOp::Read);
   int64_t P = -1, I = -1;
   int R = 0;
+  bool read_only = false;
   for (int ph = 0; ph < w.phase_count(); ++ph) {
     const auto kind = w.trace().phases[static_cast<size_t>(ph)].kind;
     if (kind == trace::PhaseKind::Benchmark)
       ++R;
     if ((kind != trace::PhaseKind::Precreate || P >= 0) && (kind != trace::PhaseKind::Benchmark || I >= 0))
       continue;
-    uint64_t creates = 0;
-    for (uint64_t item = 0, n = w.compound_count(0, ph); item < n; ++item)
+    uint64_t creates = 0, reads = 0;
+    for (uint64_t item = 0, n = w.compound_count(0, ph); item < n; ++item) {
       creates += w.compound_kind(0, ph, item) == create;
+      reads += w.compound_kind(0, ph, item) == read;
+    }
+    if (kind == trace::PhaseKind::Benchmark && creates == 0 && reads > 0) {
+      read_only = true;
+      creates = reads;
+    }
     if (creates % d != 0)
       return {};
     (kind == trace::PhaseKind::Precreate ? P : I) = static_cast<int64_t>(creates / d);
@@ -251,7 +259,7 @@ std::string tool_header(ReportFormat format, const ReplayWorkload& w)
   std::ostringstream o;
   if (format == ReportFormat::MdWorkbench) {
     o << "Args: md-workbench \"-I=" << I << "\" \"-P=" << P << "\" \"-D=" << d << "\" \"-R=" << R << "\" \"-S=" << size
-      << "\" \"--offset=" << p.offset << "\"\n"
+      << "\" \"--offset=" << p.offset << "\"" << (read_only ? " \"--read-only\"" : "") << "\n"
       << "MD-Workbench" << totals;
   } else {
     o << "MD-REAL-IO" << totals << "\toffset=" << p.offset << " \n\tobj-per-proc=" << I

@@ -73,21 +73,25 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
       limit_[p] = std::max<uint64_t>(kinds, opt_.max_ops_per_phase / kinds * kinds);
   }
 
-  // Items per phase as the tool counts them: objects created (precreate, benchmark), deleted (cleanup), or
-  // operations (mdtest phases). Rank m replays stream m mod N.
+  // Items per phase as the tool counts them: objects created (precreate), deleted (cleanup), or operations (mdtest
+  // phases); a benchmark object is one of each kind, counted by its creates or, in md-workbench's --read-only mode
+  // (stat and read only), by its reads. Rank m replays stream m mod N.
   items_.assign(P, 0);
   for (size_t p = 0; p < P; ++p) {
     PhaseKind kind = trace_->phases[p].kind;
     for (int r = 0; r < N; ++r) {
       const auto& s = trace_->streams[static_cast<size_t>(r)];
-      uint64_t n = 0;
+      uint64_t n = 0, reads = 0;
       const uint32_t stop = s.begin(static_cast<int>(p)) + static_cast<uint32_t>(ops_in(s, static_cast<int>(p)));
       for (uint32_t i = s.begin(static_cast<int>(p)); i < stop; ++i) {
         auto op = static_cast<TraceOp>(s.op[i]);
         if (kind == PhaseKind::Other || (kind == PhaseKind::Cleanup && op == TraceOp::Delete) ||
             (kind != PhaseKind::Cleanup && op == TraceOp::Create))
           ++n;
+        reads += op == TraceOp::Read;
       }
+      if (kind == PhaseKind::Benchmark)
+        n = std::max(n, reads);
       uint64_t copies = static_cast<uint64_t>(ranks_ / N) + (r < ranks_ % N ? 1 : 0);
       items_[p] += n * copies;
     }
