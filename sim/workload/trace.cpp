@@ -266,6 +266,14 @@ Listing list_files(const std::string& path)
     std::smatch m;
     if (unknown)
       *unknown = false;
+    // A rank or iteration number of the name (digits only, by the patterns): at most 999,999,999.
+    auto num = [&](const std::string& digits) {
+      const size_t nz = std::min(digits.find_first_not_of('0'), digits.size());
+      if (digits.size() - nz > 9)
+        throw ConfigError((fs::is_directory(dir) ? (dir / name).string() : path) + ": the number " + digits +
+                          " in the file name is out of range (a rank or iteration number, at most 999999999)");
+      return std::stoi(digits);
+    };
     auto other = [&](bool known) {
       if (unknown)
         *unknown = !known;
@@ -274,25 +282,25 @@ Listing list_files(const std::string& path)
     if (std::regex_match(name, m, mdw_all)) {
       format = "md-workbench-all";
       prefix = m[1].str() + "-" + m[2].str();
-      k = {std::stoi(m[3]), m[4], -1};
+      k = {num(m[3]), m[4], -1};
       return other(is_mdw_phase(m[4]));
     }
     if (std::regex_match(name, m, mdw_l)) {
       format = "md-workbench-rank0";
       prefix = m[1].str() + "-" + m[2].str();
-      k = {std::stoi(m[3]), m[4], 0};
+      k = {num(m[3]), m[4], 0};
       return other(is_mdw_phase(m[4]));
     }
     if (std::regex_match(name, m, mdreal)) {
       format = "md-real-io-2017";
       prefix = m[1];
-      k = {std::stoi(m[2]), m[3], std::stoi(m[4])};
+      k = {num(m[2]), m[3], num(m[4])};
       return other(is_mdw_phase(m[3]));
     }
     if (std::regex_match(name, m, mdtest) && !is_mdtest_dir_phase(m[2])) {
       format = "mdtest-perop";
       prefix = m[1];
-      k = {0, m[2], std::stoi(m[3])};
+      k = {0, m[2], num(m[3])};
       return other(op_of_phase_file(m[2]).has_value());
     }
     return false;
@@ -400,6 +408,7 @@ uint64_t to_u64(const std::string& file, size_t line, const std::string& key, co
 struct HeaderInfo {
   enum Param { kI, kP, kD, kR, kS, kO, kParams };
   std::array<bool, kParams> stated{};  // the header gives it (Args line or "key=value" block)
+  std::array<std::string, kParams> stated_at{};  // "file:line" where it was stated
   std::string args_at;                 // "file:line" of md-workbench's Args line; "" = none
   bool stonewall = false;              // a stonewall timer (-w > 0): ranks did different numbers of benchmark objects
   // Statements of the run's rank count, each with where it was read (0 = absent).
@@ -518,8 +527,27 @@ std::vector<std::string> args_tokens(const std::string& s)
   return out;
 }
 
-void set_param(BenchmarkParams& p, HeaderInfo& h, int param, int v)
+// One header's statement of a parameter, at `file`:`line`. Headers must agree: a value that another line (of
+// mdreal.txt or stdout.txt, or a repeated key) states otherwise is an error. (Within one Args line the last
+// occurrence wins, as IOR's option parser does: read_args_line passes only that one.)
+void set_param(BenchmarkParams& p, HeaderInfo& h, int param, int v, const std::string& file, size_t line)
 {
+  static const char* names[HeaderInfo::kParams] = {"obj-per-proc (-I)", "precreate-per-set (-P)", "data-sets (-D)",
+                                                    "iterations (-R)", "object-size (-S)", "offset"};
+  if (param >= 0 && param < HeaderInfo::kParams && h.stated[static_cast<size_t>(param)]) {
+    const int before = param == HeaderInfo::kI   ? p.obj_per_proc
+                       : param == HeaderInfo::kP ? p.precreate_per_set
+                       : param == HeaderInfo::kD ? p.data_sets
+                       : param == HeaderInfo::kR ? p.iterations
+                       : param == HeaderInfo::kS ? static_cast<int>(p.object_size_B)
+                                                 : p.offset;
+    if (before != v)
+      fail(file, line, std::string("states ") + names[param] + " " + std::to_string(v) + ", but " +
+                           h.stated_at[static_cast<size_t>(param)] + " states " + std::to_string(before) +
+                           " (the run's headers must agree)");
+  }
+  if (param >= 0 && param < HeaderInfo::kParams)
+    h.stated_at[static_cast<size_t>(param)] = file + ":" + std::to_string(line);
   switch (param) {
     case HeaderInfo::kI:
       p.obj_per_proc = v;
@@ -550,6 +578,8 @@ void set_param(BenchmarkParams& p, HeaderInfo& h, int param, int v)
 void read_args_line(const std::string& file, size_t n, const std::string& rest, BenchmarkParams& p, HeaderInfo& h)
 {
   h.args_at = file + ":" + std::to_string(n);
+  std::array<int, HeaderInfo::kParams> last;  // each parameter's last occurrence on the line (-1: none)
+  last.fill(-1);
   auto tok = args_tokens(rest);
   for (size_t i = 0; i < tok.size(); ++i) {
     const std::string& t = tok[i];
@@ -583,10 +613,13 @@ void read_args_line(const std::string& file, size_t n, const std::string& rest, 
       fail(file, n, "option " + name + " has no value (the Args line ends)");
     }
     if (o->param >= 0)
-      set_param(p, h, o->param, option_int(file, n, shown, v));
+      last[static_cast<size_t>(o->param)] = option_int(file, n, shown, v);
     else if (o->param == -2)
       h.stonewall = option_int(file, n, shown, v) > 0;
   }
+  for (int k = 0; k < HeaderInfo::kParams; ++k)
+    if (last[static_cast<size_t>(k)] >= 0)
+      set_param(p, h, k, last[static_cast<size_t>(k)], file, n);
 }
 
 // mdreal.txt (md-real-io 2017) or an md-workbench stdout.txt with the same "\tkey=value" block and phase lines.
@@ -626,7 +659,7 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
           {"iterations", HeaderInfo::kR},   {"object-size", HeaderInfo::kS},       {"offset", HeaderInfo::kO}};
       auto key = keys.find(k);
       if (key != keys.end())
-        set_param(p, h, key->second, to_int(file, n, k, v));
+        set_param(p, h, key->second, to_int(file, n, k, v), file, n);
       else if (k == "stonewall-timer")
         h.stonewall = to_int(file, n, k, v) > 0;
       continue;

@@ -838,6 +838,54 @@ TEST_CASE("md-workbench -L files: the run's rank count comes from the header and
   CHECK_THAT(odd.warnings.back(), Catch::Contains("no stdout.txt states the run's rank count"));
 }
 
+TEST_CASE("a rank or iteration number too large for the importer is an error naming the file", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  fs::copy(d.path / "mdreal-0-stat-1.csv", d.path / "mdreal-0-stat-99999999999.csv");
+  CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-99999999999.csv: the number 99999999999") &&
+                                    Catch::Contains("out of range"));
+  fs::remove(d.path / "mdreal-0-stat-99999999999.csv");
+  fs::copy(d.path / "mdreal-0-stat-1.csv", d.path / "mdreal-4000000000-stat-1.csv");
+  CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-4000000000-stat-1.csv: the number 4000000000"));
+}
+
+TEST_CASE("headers that disagree (mdreal.txt and stdout.txt, a repeated key, two Args lines) are an error", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  const std::string block = "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\titerations=1 \n\toffset=1 \n";
+  d.write("mdreal.txt", block + "\tobject-size=3900 \n");
+  REQUIRE(error_of(d.str()).empty());
+  SECTION("stdout.txt beside mdreal.txt with another object size")
+  {
+    d.write("stdout.txt", block + "\tobject-size=100 \n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:6: states object-size (-S) 100") &&
+                                      Catch::Contains("mdreal.txt:6 states 3900"));
+  }
+  SECTION("the same statement in both is fine")
+  {
+    d.write("stdout.txt", block + "\tobject-size=3900 \n");
+    CHECK(error_of(d.str()).empty());
+  }
+  SECTION("a key repeated with another value")
+  {
+    d.write("mdreal.txt", block + "\tobject-size=3900 \n\toffset=2 \n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal.txt:7: states offset 2") &&
+                                      Catch::Contains("mdreal.txt:5 states 1"));
+  }
+  SECTION("within one Args line the last occurrence wins, as in IOR; two Args lines must agree")
+  {
+    d.write("mdreal.txt", "");
+    d.write("stdout.txt", "Args: md-workbench \"-I=1\" \"-P=2\" \"-D=3\" \"-D=1\" \"-R=1\" \"-S=3900\" \"-O=1\"\n");
+    CHECK(error_of(d.str()).empty());
+    d.write("stdout.txt", "Args: md-workbench \"-I=1\" \"-P=2\" \"-D=1\" \"-R=1\" \"-S=3900\" \"-O=1\"\n"
+                          "Args: md-workbench \"-I=1\" \"-P=2\" \"-D=1\" \"-R=2\" \"-S=3900\" \"-O=1\"\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:2: states iterations (-R) 2") &&
+                                      Catch::Contains("stdout.txt:1 states 1"));
+  }
+}
+
 TEST_CASE("md-workbench Args line: every form of IOR's option parser, sizes with k/m/g suffixes", "[trace]")
 {
   TempDir d;
