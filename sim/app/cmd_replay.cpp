@@ -83,10 +83,11 @@ const std::vector<OptSpec> kReplayOpts{
                                "them: that iteration's rates are not comparable with the recorded ones)"},
     {"--object-size", true, "B object size when the trace does not record it (a header that states another: error)"},
     {"--data-sets", true, "D data sets per rank (md-workbench -D) when no mdreal.txt or stdout.txt states it"},
-    {"--offset", true, "K rank r's benchmark works on the data sets of rank r+K (md-workbench --offset) when no "
-                       "mdreal.txt or stdout.txt states it"},
-    {"--max-ops-per-phase", true, "K replay only the first K operations of every phase per rank (in a benchmark phase rounded down to whole "
-                                   "objects of 4 operations, at least one)"},
+    {"--offset", true, "K md-workbench --offset, when no mdreal.txt or stdout.txt states it: in "
+                       "the benchmark rank r looks up, reads and deletes object f of data set d in rank r-K(d+1)'s set d "
+                       "and creates it in rank r+K(d+1)'s"},
+    {"--max-ops-per-phase", true, "K replay only the first K operations of every phase per rank (rounded down to whole objects in every data "
+                                   "set, at least one per set: a benchmark object is 4 operations)"},
 };
 
 const std::vector<OptSpec> kWorkbenchOpts{
@@ -96,7 +97,8 @@ const std::vector<OptSpec> kWorkbenchOpts{
     {"-D", true, "SETS data sets (directories) per rank"},
     {"-R", true, "ITER benchmark iterations"},
     {"-S", true, "BYTES object size"},
-    {"--offset", true, "K rank r reads the data sets of rank r+K"},
+    {"--offset", true, "K in the benchmark rank r looks up, reads and deletes object f of data set d in rank "
+                       "r-K(d+1)'s set d and creates it in rank r+K(d+1)'s (md-workbench's run_benchmark)"},
 };
 
 const OptSpec* find_opt(const std::string& cmd, const std::string& name)

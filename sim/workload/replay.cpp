@@ -58,19 +58,23 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
   const size_t P = trace_->phases.size();
   const int N = trace_->ranks;
 
-  // A benchmark object is one operation of every recorded kind (stat, read, delete, create): a limit on the
-  // operations keeps whole objects, so that the phase line's objects and rates stay those of the tool.
+  // A benchmark object is one operation of every recorded kind (stat, read, delete, create), and the objects go to
+  // the D data sets in turn: a limit on the operations keeps whole objects in every data set (rounded down, at
+  // least one per set), so that the phase line's objects and rates stay those of the tool and the run has a true
+  // header (-P and -I per data set).
   limit_.assign(P, opt_.max_ops_per_phase);
   for (size_t p = 0; p < P && opt_.max_ops_per_phase > 0; ++p) {
-    if (trace_->phases[p].kind != PhaseKind::Benchmark)
+    if (trace_->phases[p].kind == PhaseKind::Other)
       continue;
-    std::array<bool, trace::kTraceOpCount> seen{};
-    for (const auto& s : trace_->streams)
-      for (uint32_t i = s.begin(static_cast<int>(p)); i < s.end(static_cast<int>(p)); ++i)
-        seen[s.op[i]] = true;
-    const uint64_t kinds = static_cast<uint64_t>(std::count(seen.begin(), seen.end(), true));
-    if (kinds > 0)
-      limit_[p] = std::max<uint64_t>(kinds, opt_.max_ops_per_phase / kinds * kinds);
+    uint64_t unit = static_cast<uint64_t>(D_);
+    if (trace_->phases[p].kind == PhaseKind::Benchmark) {
+      std::array<bool, trace::kTraceOpCount> seen{};
+      for (const auto& s : trace_->streams)
+        for (uint32_t i = s.begin(static_cast<int>(p)); i < s.end(static_cast<int>(p)); ++i)
+          seen[s.op[i]] = true;
+      unit *= std::max<uint64_t>(1, static_cast<uint64_t>(std::count(seen.begin(), seen.end(), true)));
+    }
+    limit_[p] = std::max<uint64_t>(unit, opt_.max_ops_per_phase / unit * unit);
   }
 
   // Items per phase as the tool counts them: objects created (precreate), deleted (cleanup), or operations (mdtest

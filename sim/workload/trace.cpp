@@ -1178,7 +1178,8 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   } else if (opt.offset >= 0) {
     prm.offset = opt.offset;
   } else if (!h.stated[HeaderInfo::kO] && !args)
-    assumed.push_back("the offset (--offset) 1 (the benchmark phase of rank r works on the data sets of rank r + 1)");
+    assumed.push_back("the offset (--offset) 1 (in the benchmark rank r reads and deletes in rank r - (d + 1)'s data set d and "
+                      "creates in rank r + (d + 1)'s)");
   if (!assumed.empty()) {
     std::string w = dir + ": no mdreal.txt or stdout.txt states " + (assumed.size() > 1 ? "these" : "this") +
                     "; assumed md-workbench's default" + (assumed.size() > 1 ? "s: " : ": ");

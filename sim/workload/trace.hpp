@@ -80,7 +80,7 @@ struct BenchmarkParams {
   int precreate_per_set = 0;   // -P
   int data_sets = 0;           // -D
   int iterations = 0;          // -R
-  int offset = 1;              // --offset: rank r works on the data sets of rank r + offset in the benchmark
+  int offset = 1;              // --offset K: benchmark reads/deletes in rank r - K(d+1)'s set d, creates in r + K(d+1)'s
   double object_size_B = 0;    // -S
 };
 
@@ -114,7 +114,7 @@ struct ImportOptions {
   double object_size_B = 0;
   // Data sets per rank (-D) when no header (mdreal.txt, stdout.txt) states it; 0 = assume 1 with a warning.
   int data_sets = 0;
-  // --offset (md-workbench: rank r works on the data sets of rank r + offset in the benchmark) when no header states
+  // --offset (md-workbench: see BenchmarkParams::offset) when no header states
   // it; -1 = assume md-workbench's default 1 with a warning.
   int offset = -1;
 };

@@ -545,19 +545,22 @@ TEST_CASE("a trace of one phase (md-workbench -1 or -3) imports; misnumbered cle
                                       Catch::Contains("go up to iteration 0"));
 }
 
-TEST_CASE("replay --max-ops-per-phase keeps whole benchmark objects", "[replay]")
+TEST_CASE("replay --max-ops-per-phase keeps whole benchmark objects in every data set", "[replay]")
 {
-  // The 2017 tool output: 2 ranks, 2 data sets, benchmark objects of 4 operations (create, stat, read, delete).
+  // The 2017 tool output: 2 ranks, 2 data sets, benchmark objects of 4 operations (create, stat, read, delete). K is
+  // rounded down to whole objects in each of the 2 sets, at least one per set (K = 7: 1 object per set would not
+  // split into the sets, and no true -I could be printed).
   auto t = std::make_shared<const Trace>(load_trace(kToolOutputs + "/md-real-io-2017"));
   REQUIRE(t->phases[1].kind == pfsim::trace::PhaseKind::Benchmark);
-  for (auto [k, objects_per_rank, precreate_per_rank] : std::vector<std::array<uint32_t, 3>>{{1, 1, 1}, {10, 2, 10}, {7, 1, 7}}) {
+  for (auto [k, objects_per_rank, precreate_per_rank] :
+       std::vector<std::array<uint32_t, 3>>{{1, 2, 2}, {10, 2, 10}, {7, 2, 6}, {17, 4, 16}}) {
     pfsim::ReplayOptions o;
     o.max_ops_per_phase = k;
     pfsim::ReplayWorkload w(t, o);
     INFO("K = " << k);
-    CHECK(w.phase_items(1) == 2 * objects_per_rank);     // 2 ranks; K rounded down to whole objects, at least one
+    CHECK(w.phase_items(1) == 2 * objects_per_rank);  // 2 ranks
     CHECK(w.compound_count(0, 1) == 4 * objects_per_rank);
-    CHECK(w.phase_items(0) == 2 * precreate_per_rank);  // precreate: one object per operation, K as given
+    CHECK(w.phase_items(0) == 2 * precreate_per_rank);  // precreate: one object per operation
   }
 }
 
