@@ -49,10 +49,17 @@ Method (documented in validation/mistral/README.md):
      operations in flight at 50 ranks and precreate/cleanup with ~45, which spans the line.
 The MDS core count is not in the trace; it is an ASSUMPTION stated in the output's "sources", checked against the
 utilization law with the run's mdtest stat rate when mdtest.txt is present.
+The object size comes from the headers (mdreal.txt's or stdout.txt's object-size=, md-workbench's Args -S), or from
+an mdtest trace's tp column (tp x runtime), or --object-size; else md-workbench's default 3901 B, with a warning.
+Precondition of step 2: the q-floors are unloaded latencies. A run whose ranks per node exceed the client's RPC
+slots (max_rpcs_in_flight 8, max_mod_rpcs_in_flight 7) while every rank is in an RPC (closed loop, no think time,
+no excess) waits for slots even at its fastest, and the demands come out too high (16 ranks on one pfsim node:
+x2.1); the fit cannot see this in the latencies, so record the run with few ranks per node, or check the fitted
+platform by replaying the trace (it must reproduce the recorded rates).
 
 usage: fit_mdrealio.py TRACE_DIR [--out platforms/mistral-lustre02.json] [--quantile 0.01] [--name NAME]
                        [--mds-cores 24] [--rpc-overhead-us 20] [--net-latency-us 0.7] [--ranks-per-node 10]
-                       [--population active_ranks|md_ops_in_flight]
+                       [--population active_ranks|md_ops_in_flight] [--object-size B]
 A --name not starting with "mistral" marks the Mistral hardware facts in "sources" as assumptions to edit.
 """
 import argparse
@@ -257,21 +264,34 @@ def load(trace_dir):
             ranks.add(r)
             pools[kind].append(a[:, 1])
     header = {}
-    txt = os.path.join(trace_dir, "mdreal.txt")
-    if os.path.exists(txt):
-        for n, line in enumerate(read_text(txt).splitlines(), start=1):
+    where = {}  # where each header value was read
+    # md-real-io 2017's "\tkey=value" block: mdreal.txt (or <prefix>.txt) or its stdout saved as stdout.txt; md-workbench's
+    # Args line ("-S=3901") in stdout.txt. Statements that disagree are an error, as in pfsim's importer.
+    prefixes = sorted({m.group(1) for m in (PAT_MDREAL.match(os.path.basename(f))
+                                             for f in glob.glob(os.path.join(trace_dir, "*.csv"))) if m})
+    for name in ["mdreal.txt"] + [p + ".txt" for p in prefixes if p != "mdreal"] + ["stdout.txt"]:
+        txt = os.path.join(trace_dir, name)
+        if not os.path.exists(txt):
+            continue
+        text = read_text(txt)
+        found = []
+        for n, line in enumerate(text.splitlines(), start=1):
             m = re.match(r"^\s+([a-z-]+)=(\S+)", line)
             if m:
-                header[m.group(1)] = m.group(2)
-                if m.group(1) == "object-size":
-                    check_size(m.group(2), f"{txt}: line {n}: object-size")
-    out = os.path.join(trace_dir, "stdout.txt")  # md-workbench: Args: ... "-S=3901"
-    if "object-size" not in header and os.path.exists(out):
-        text = read_text(out)
+                found.append((m.group(1), m.group(2), f"{txt}: line {n}"))
         m = object_size_arg(text)
         if m:
-            check_size(m[0], f"{out}: line {text.count(chr(10), 0, m[1]) + 1}: -S (object size)")
-            header["object-size"] = m[0]
+            found.append(("object-size", m[0], f"{txt}: line {text.count(chr(10), 0, m[1]) + 1}: -S"))
+        for k, v, at in found:
+            if k == "object-size":
+                check_size(v, f"{at}: object-size")
+            if k in header and header[k] != v:
+                die(f"{at}: states {k} {v}, but {where[k]} states {header[k]} (the run's headers must agree)")
+            header[k], where[k] = v, at
+    if "object-size" not in header:
+        size = mdtest_object_size(trace_dir)
+        if size is not None:
+            header["object-size"], where["object-size"] = str(size[0]), size[1]
     for k, v in pools.items():
         if not v:
             die(f"{trace_dir}: no '{k}' operations: no latency file of that kind (the fit needs stat, read, create "
@@ -279,6 +299,32 @@ def load(trace_dir):
         if not sum(len(x) for x in v):
             die(f"{trace_dir}: no '{k}' operations: its latency files hold no rows (header only)")
     return {k: np.concatenate(v) for k, v in pools.items() if v}, len(ranks), header, data
+
+
+def mdtest_object_size(trace_dir):
+    """mdtest --savePerOpDataCSV: the object size from rank 0's File creation file, median of tp x runtime over its
+    rows (tp = bytes / runtime; 0 with -w 0), as pfsim's importer reads it; (bytes, where) or None."""
+    files = sorted(f for f in glob.glob(os.path.join(trace_dir, "*.csv"))
+                   if (m := PAT_MDTEST.match(os.path.basename(f))) and m.group(2) == "File creation"
+                   and int(m.group(3)) == 0)
+    if not files:
+        return None
+    with open(files[0], errors="replace") as fh:
+        head = fh.readline().strip().split(",")
+    if "tp" not in head:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            a = np.genfromtxt(files[0], delimiter=",", skip_header=1, ndmin=2, usecols=(1, head.index("tp")))
+        except ValueError:
+            find_bad_line(files[0])
+    if a.size == 0:
+        return None
+    sizes = a[:, 0] * a[:, 1]
+    sizes = sizes[np.isfinite(sizes) & (a[:, 1] > 0)]
+    return (int(round(float(np.median(sizes)))) if len(sizes) else 0,
+            f"{files[0]}: tp x runtime (mdtest's tp = bytes / runtime)")
 
 
 def read_text(path):
@@ -505,6 +551,13 @@ def non_finite(obj, path=""):
     return None
 
 
+def at_most_4096(s):
+    v = positive_int(s)
+    if v > 4096:
+        raise argparse.ArgumentTypeError(f"expected at most 4096 (the platform's range), got {v}")
+    return v
+
+
 def main():
     ap = Parser(prog="fit_mdrealio", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trace_dir")
@@ -512,12 +565,16 @@ def main():
     ap.add_argument("--quantile", type=low_quantile, default=0.01,
                     help="q_floor, a LOW quantile (step 2): between 0 and 0.5")
     ap.add_argument("--name", default="mistral-lustre02")
-    ap.add_argument("--ranks-per-node", type=positive_int, default=10)
-    ap.add_argument("--mds-cores", type=positive_int, default=24)
+    ap.add_argument("--ranks-per-node", type=at_most_4096, default=10,
+                    help="ranks per client node of the recorded run (1..4096, pfsim's range)")
+    ap.add_argument("--mds-cores", type=at_most_4096, default=24, help="MDS cores (1..4096, pfsim's range)")
     ap.add_argument("--rpc-overhead-us", type=non_negative_float, default=RPC_OVERHEAD_S * 1e6,
                     help="client time per RPC (default 20, an ASSUMPTION for Lustre ptlrpc)")
     ap.add_argument("--net-latency-us", type=non_negative_float, default=NET_LATENCY_S * 1e6,
                     help="one-way latency per link (default 0.7, FDR InfiniBand)")
+    ap.add_argument("--object-size", type=positive_int, default=None,
+                    help="bytes per object when no header (mdreal.txt, stdout.txt) or mdtest tp column states it "
+                         "(default then: md-workbench's 3901, with a warning)")
     ap.add_argument("--population", choices=("active_ranks", "md_ops_in_flight"), default="active_ranks",
                     help="what the create, unlink and stat laws depend on: step 5 (default) or step 5b")
     a = ap.parse_args()
@@ -535,7 +592,18 @@ def main():
             return 2
     q = a.quantile
     floor = {k: float(np.quantile(v, q)) for k, v in pools.items()}
-    size = float(header.get("object-size", 3900))
+    if a.object_size is not None:
+        if "object-size" in header and int(header["object-size"]) != a.object_size:
+            die(f"--object-size {a.object_size}, but {where['object-size']} states {header['object-size']}")
+        header["object-size"] = str(a.object_size)
+    elif "object-size" not in header:
+        print(f"fit_mdrealio: warning: {a.trace_dir}: no header (mdreal.txt, stdout.txt) or mdtest tp column states "
+              "the object size; assumed md-workbench's default, 3901 B (--object-size B sets it)", file=sys.stderr)
+        header["object-size"] = "3901"
+    size = float(header["object-size"])
+    if size <= 0:
+        die(f"{a.trace_dir}: the objects hold no data (object size 0, {where.get('object-size', '--object-size')}): "
+            "the fit derives the OST read time from reads that move data (mdtest -e > 0)")
     rpc_overhead_s = a.rpc_overhead_us * 1e-6
     net_latency_s = a.net_latency_us * 1e-6
     net = 2 * net_latency_s * 2 + (REQUEST_B + REPLY_B) / FDR_BPS  # two links each way
