@@ -153,7 +153,7 @@ def closed_loop(pfsim):
     A platform with known MDS demands (open and close as stat, as the fit assumes) and an OSS disk that reads the
     3,900 B object in 2 ms, without a load law or journal: pfsim mdworkbench runs it at low load (4 ranks, one per
     node), writes the latency files in md-real-io 2017 form and in md-workbench --latency-all form (pfsim mdtest
-    with -w and -e: its per-op files), and the fit,
+    with -w and -e 1000: its per-op files, whose tp column gives the object size), and the fit,
     given the platform's own fixed costs, must return each demand within 1 %. A fit that counted the write RPC's
     fixed cost twice returned create -6 %. At 200 ranks the MDS is saturated during precreate and the fit must say
     so (utilization-law warning), because there the low quantiles hold queueing."""
@@ -176,8 +176,10 @@ def closed_loop(pfsim):
         for n, (form, args, ranks) in enumerate((
                 ("md-real-io 2017", mdwb + ["--output-format", "mdreal2017"], 4),
                 ("md-workbench --latency-all", mdwb + ["--latency-all"], 4),
-                ("mdtest --savePerOpDataCSV (-w -e 3900)", ["mdtest", "-n", "300", "-u", "-F", "-w", "3900", "-e",
-                                                            "3900"], 4),
+                # 1,000 B objects: the size must come from the tp column (a fit that assumed 3,900 B returned the
+                # OST read 3.9x too fast)
+                ("mdtest --savePerOpDataCSV (-w -e 1000)", ["mdtest", "-n", "300", "-u", "-F", "-w", "1000", "-e",
+                                                            "1000"], 4),
                 ("md-workbench --latency-all", mdwb + ["--latency-all"], 200))):
             trace = os.path.join(d, f"trace-{n}")
             r = subprocess.run([pfsim] + args[:1] + ["--platform", plat, "--ranks", str(ranks), "--ranks-per-node",
@@ -199,7 +201,7 @@ def closed_loop(pfsim):
                 continue
             fit = json.load(open(out))
             got = {k: float(fit["mds"]["service"][k].replace("us", "")) * 1e-6 for k in ("stat", "create", "unlink")}
-            got["read"] = 3900 / float(fit["oss"]["disk_read"].replace("Bps", ""))
+            got["read"] = 3900 / float(fit["oss"]["disk_read"].replace("Bps", ""))  # the platform's time for 3,900 B
             for k, v in KNOWN.items():
                 ok = abs(got[k] / v - 1) <= 0.01
                 print(f"{'ok' if ok else 'FAIL'}: closed loop {form}: {k} {got[k] * 1e6:.1f} us recovered "
