@@ -101,8 +101,16 @@ def main():
     fmt, ranks, ops = imported(pfsim, out)
     check(fmt == "md-real-io-2017" and ranks == 3 and ops == count_rows(glob.glob(out + "/*.csv")),
           f"md-real-io 2017: simulated files read back ({fmt}, {ranks} ranks, {ops} operations)")
-    check(json.load(open(os.path.join(tmp, "mdreal.json")))["inputs"]["output_format"] == "mdreal2017",
-          "results JSON records the output format")
+    res = json.load(open(os.path.join(tmp, "mdreal.json")))
+    check(res["inputs"]["output_format"] == "mdreal2017", "results JSON records the output format")
+    # The effective configuration: the options as given (outputs aside) and the parameters the run simulated
+    # (those its printed header states: -I 20 -P 40 -D 2 -R 2 -S 3901, offset 1, for the 2017 tool output).
+    check(res["inputs"]["options"] == {"--platform": PLATFORM, "--ranks": "3"},
+          f"results JSON records the options ({res['inputs']['options']})")
+    check(res["workload"]["simulated_parameters"] == {"obj_per_proc": 20, "precreate_per_set": 40, "data_sets": 2,
+                                                      "iterations": 2, "object_size_B": 3901, "offset": 1,
+                                                      "read_only": False},
+          f"results JSON records the simulated parameters ({res['workload'].get('simulated_parameters')})")
 
     # md-workbench (IOR 4.x), -L: rank 0's files; --latency-all: every rank's rows in one file.
     stat_re = r"(read|stat|create|delete)\(((?:[\d.e+-]+s(?:, )?){7})\)"

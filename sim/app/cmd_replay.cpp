@@ -221,9 +221,18 @@ void check_output_paths(const Args& a)
 // sim/workload/trace.cpp read_mdreal_header): -P and -I from rank 0's creates per data set in the precreate and the
 // first benchmark iteration (so a header-less trace and --max-ops-per-phase give the counts the latency files hold;
 // in md-workbench's --read-only mode the benchmark reads and creates nothing: its reads), -R from the benchmark
-// phases. Empty when the counts do not split into the data sets (no true header exists).
-std::string tool_header(ReportFormat format, const ReplayWorkload& w)
+// phases. valid = false when the counts do not split into the data sets (no true header exists).
+struct SimulatedParams {
+  bool valid = false;
+  int64_t P = 0, I = 0;
+  uint64_t D = 1;
+  int R = 0;
+  bool read_only = false;
+};
+
+SimulatedParams simulated_params(const ReplayWorkload& w)
 {
+  SimulatedParams out;
   const auto& p = w.trace().params;
   const uint64_t d = static_cast<uint64_t>(std::max(1, p.data_sets));
   const int create = static_cast<int>(trace::TraceOp::Create), read = static_cast<int>(trace::TraceOp::Read);
@@ -246,11 +255,34 @@ std::string tool_header(ReportFormat format, const ReplayWorkload& w)
       creates = reads;
     }
     if (creates % d != 0)
-      return {};
+      return out;
     (kind == trace::PhaseKind::Precreate ? P : I) = static_cast<int64_t>(creates / d);
   }
-  P = std::max<int64_t>(P, 0);
-  I = std::max<int64_t>(I, 0);
+  out = {true, std::max<int64_t>(P, 0), std::max<int64_t>(I, 0), d, R, read_only};
+  return out;
+}
+
+// The parameters the run simulated, for the results JSON (what a header-less trace left to the counts).
+nlohmann::json simulated_params_json(const ReplayWorkload& w)
+{
+  const SimulatedParams s = simulated_params(w);
+  if (!s.valid)
+    return nullptr;
+  const auto& p = w.trace().params;
+  return {{"obj_per_proc", s.I},       {"precreate_per_set", s.P}, {"data_sets", s.D}, {"iterations", s.R},
+          {"object_size_B", p.object_size_B}, {"offset", p.offset}, {"read_only", s.read_only}};
+}
+
+std::string tool_header(ReportFormat format, const ReplayWorkload& w)
+{
+  const SimulatedParams s = simulated_params(w);
+  if (!s.valid)
+    return {};
+  const auto& p = w.trace().params;
+  const int64_t P = s.P, I = s.I;
+  const uint64_t d = s.D;
+  const int R = s.R;
+  const bool read_only = s.read_only;
   const double ranks = w.ranks();
   const double objects = ranks * static_cast<double>(d) * static_cast<double>(P + I * R);
   const double workingset_MiB = ranks * static_cast<double>(d) * static_cast<double>(P) * p.object_size_B / 1048576.0;
@@ -297,6 +329,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   inputs["output_format"] = report_format_name(format);
   inputs["set"] = a.sets;                // already applied in "platform"
   inputs["simgrid_args"] = a.simgrid;    // --cfg/--log passed to SimGrid (they can change results)
+  inputs["options"] = recorded_options(a.opts, a.flags);
   ReplayWorkload w(tr, ro);
   RunOptions o;
   o.ranks_per_node = opt_int(a, "--ranks-per-node", 0, 1, kMaxRanksPerNode);  // absent: the platform's
@@ -374,6 +407,8 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         // No wall time here: same inputs and seed must give byte-identical files (it is printed on stderr).
         {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
     };
+    if (format != ReportFormat::Mdtest)
+      header["workload"]["simulated_parameters"] = simulated_params_json(w);  // what the printed header states
     auto results = results_json(records, header);
     results["mdreal"] = mdreal_json(phases);
     write_file_atomic(out, results.dump(2) + "\n");

@@ -5,6 +5,7 @@
 #include "config/units.hpp"
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,11 @@ void check_output_file(const std::string& option, const std::string& path);
 void check_output_dir(const std::string& option, const std::string& path);
 void check_file_prefix(const std::string& option, const std::string& prefix);
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options);
+
+// The command's options as given, for the results' "inputs" (every run records its effective configuration): each
+// option with its value and each switch (true), except where outputs go (--out, --latency-dir, --csv: the same run
+// written to two places must give the same file). (sim/app/platform_cli.cpp)
+nlohmann::json recorded_options(const std::map<std::string, std::string>& opts, const std::vector<std::string>& flags);
 
 // A --log=/--cfg= argument for SimGrid, checked before SimGrid sees it (it aborts on a malformed --log);
 // --cfg may not set what the platform file sets (network/model, network/crosstraffic).

@@ -297,7 +297,8 @@ nlohmann::json run_point(const Cli& c, const pfsim::config::PlatformConfig& plat
        {{"platform_file", opt(c, "--platform")},
         {"workload_file", opt(c, "--workload")},
         {"set", c.sets},                      // already applied in "platform"
-        {"simgrid_args", c.simgrid_args}}},  // --cfg/--log passed to SimGrid (they can change results)
+        {"simgrid_args", c.simgrid_args},    // --cfg/--log passed to SimGrid (they can change results)
+        {"options", pfsim::app::recorded_options(c.opts, c.flags)}}},
       {"platform", pfsim::config::to_json(platform)},
       {"workload", workload.describe()},
       {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},

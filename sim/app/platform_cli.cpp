@@ -177,6 +177,17 @@ void check_file_prefix(const std::string& option, const std::string& prefix)
     throw std::invalid_argument(option + " " + prefix + ": expected a file name prefix without '/'");
 }
 
+nlohmann::json recorded_options(const std::map<std::string, std::string>& opts, const std::vector<std::string>& flags)
+{
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : opts)
+    if (k != "--out" && k != "--latency-dir" && k != "--csv")
+      j[k] = v;
+  for (const auto& f : flags)
+    j[f] = true;
+  return j;
+}
+
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options)
 {
   std::error_code ec;
