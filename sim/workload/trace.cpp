@@ -411,6 +411,7 @@ struct HeaderInfo {
   std::array<std::string, kParams> stated_at{};  // "file:line" where it was stated
   std::string args_at;                 // "file:line" of md-workbench's Args line; "" = none
   bool stonewall = false;              // a stonewall timer (-w > 0): ranks did different numbers of benchmark objects
+  double waiting = 0;                  // md-workbench -t: after each operation a wait of this x its runtime
   // Statements of the run's rank count, each with where it was read (0 = absent).
   int report_ranks = 0;  // per-rank report lines "<r>: <phase> ...": highest r + 1
   std::string report_at;
@@ -473,7 +474,7 @@ constexpr MdwOption kMdwOptions[] = {
     {'L', "latency", true, -1},
     {'G', nullptr, true, -1},
     {'o', nullptr, true, -1},
-    {'t', "waiting-time", true, -1},
+    {'t', "waiting-time", true, -3},  // -3: read as the waiting factor
     {'m', "lim-free-mem", true, -1},
     {'M', "lim-free-mem-phase", true, -1},
     {0, "start-item", true, -1},
@@ -616,6 +617,13 @@ void read_args_line(const std::string& file, size_t n, const std::string& rest, 
       last[static_cast<size_t>(o->param)] = option_int(file, n, shown, v);
     else if (o->param == -2)
       h.stonewall = option_int(file, n, shown, v) > 0;
+    else if (o->param == -3) {
+      char* end = nullptr;
+      const double x = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != 0 || !std::isfinite(x) || x < 0)
+        fail(file, n, "option " + shown + ": expected a non-negative waiting factor, got \"" + v + "\"");
+      h.waiting = x;
+    }
   }
   for (int k = 0; k < HeaderInfo::kParams; ++k)
     if (last[static_cast<size_t>(k)] >= 0)
@@ -1227,6 +1235,21 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                                                            std::to_string(cleanup_iter)
                                                      : std::string("iteration 0")) +
                         "): files of another run in the same directory?");
+  // md-workbench -t F (its files are named <prefix>-<F>-...): each operation was followed by a wait of F x its
+  // runtime. The replay keeps the recorded gaps, so those waits are fixed think times, not F x the simulated runtime.
+  {
+    const auto dash = t.prefix.rfind('-');
+    const double in_name =
+        dash == std::string::npos || t.format == "md-real-io-2017" ? 0 : std::atof(t.prefix.c_str() + dash + 1);
+    const double f = std::max(h.waiting, in_name);
+    if (f > 0) {
+      char msg[96];
+      std::snprintf(msg, sizeof msg, "%g", f);
+      t.warnings.push_back(dir + ": the run waited after each operation (md-workbench -t " + msg +
+                           ": a wait of that times the operation's runtime); the replay keeps the recorded waits as "
+                           "fixed think times, which do not follow the simulated runtimes");
+    }
+  }
   const bool has_cleanup = cleanup_iter >= 0;
   if (has_cleanup && bench_iters > cleanup_iter)
     throw ConfigError(dir + ": the cleanup files are numbered " + std::to_string(cleanup_iter) + " but benchmark "
@@ -1483,12 +1506,24 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
 // mdtest's "Command line used: mdtest '-n' '50' '-u' ..." in the directory's text files (the tool's saved stdout)
 // says whether every rank had its own directory (-u) or all shared one. The line whose --savePerOpDataCSV names
 // these files wins; otherwise the lines must agree. None: -u assumed, in a warning.
-void mdtest_directory_mode(const std::string& dir, const std::string& prefix, Trace& t)
+// What the mdtest output that made these files states about their counts: "-n N" of its Command line (files per
+// rank when the line has no -I, -z, -b or -L, which spread items over a tree) and "launched with N total task(s)".
+struct MdtestStated {
+  long long items = -1;  // -n; -1: not stated or not checkable
+  std::string items_at;
+  int tasks = -1;  // launched with N total task(s)
+  std::string tasks_at;
+};
+
+MdtestStated mdtest_directory_mode(const std::string& dir, const std::string& prefix, Trace& t)
 {
   static const std::regex token_re(R"('([^']*)'|(\S+))");
+  static const std::regex launched_re(R"(launched with ([0-9]{1,9}) total task)");
   std::vector<std::pair<std::string, bool>> found;  // (where, -u)
+  std::vector<MdtestStated> stated;                 // per command line found
   std::string matching;
   bool matching_u = false;
+  MdtestStated matching_stated;
   std::vector<fs::path> texts;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_regular_file() && e.path().extension() == ".txt")
@@ -1497,34 +1532,66 @@ void mdtest_directory_mode(const std::string& dir, const std::string& prefix, Tr
   for (const auto& f : texts) {
     std::ifstream in(f);
     std::string line;
+    int tasks = -1;
+    std::string tasks_at;
     for (size_t n = 1; std::getline(in, line); ++n) {
+      std::smatch lm;
+      if (std::regex_search(line, lm, launched_re)) {
+        tasks = std::stoi(lm[1]);
+        tasks_at = (f.parent_path() / f.filename()).string() + ":" + std::to_string(n);
+        continue;
+      }
       const auto at = line.find("Command line used:");
       if (at == std::string::npos || line.find("mdtest", at) == std::string::npos)
         continue;
-      bool u = false, named = false;
+      bool u = false, named = false, tree = false;
+      MdtestStated st;
+      st.tasks = tasks;
+      st.tasks_at = tasks_at;
+      std::vector<std::string> toks;
       const std::string args = line.substr(at + 18);
-      for (std::sregex_iterator it(args.begin(), args.end(), token_re), end; it != end; ++it) {
-        const std::string tok = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
+      for (std::sregex_iterator it(args.begin(), args.end(), token_re), end; it != end; ++it)
+        toks.push_back((*it)[1].matched ? (*it)[1].str() : (*it)[2].str());
+      for (size_t i = 0; i < toks.size(); ++i) {
+        const std::string& tok = toks[i];
         u |= tok == "-u" || tok == "--unique-dir-per-task";
         named |= tok == "--savePerOpDataCSV=" + prefix;
+        tree |= tok.rfind("-I", 0) == 0 || tok.rfind("-z", 0) == 0 || tok.rfind("-b", 0) == 0 ||
+                tok.rfind("-L", 0) == 0;
+        // -n N, -n=N, -nN (IOR's option parser)
+        std::string v;
+        if (tok == "-n" && i + 1 < toks.size())
+          v = toks[i + 1];
+        else if (tok.rfind("-n", 0) == 0 && tok.size() > 2)
+          v = tok.substr(tok[2] == '=' ? 3 : 2);
+        if (!v.empty() && v.size() <= 15 && v.find_first_not_of("0123456789") == std::string::npos) {
+          st.items = std::stoll(v);
+          st.items_at = (f.parent_path() / f.filename()).string() + ":" + std::to_string(n);
+        }
       }
+      if (tree)
+        st.items = -1;
       const std::string where = f.filename().string() + ": line " + std::to_string(n);
       found.emplace_back(where, u);
+      stated.push_back(st);
       if (named) {
         matching = where;
         matching_u = u;
+        matching_stated = st;
       }
     }
   }
   if (!matching.empty()) {
     t.shared_dir = !matching_u;
-    return;
+    return matching_stated;
   }
+  // Counts only from the one command line there is (several lines that do not name the files: which one made them?)
+  const MdtestStated sole = stated.size() == 1 ? stated.front() : MdtestStated{};
   const bool all_u = std::all_of(found.begin(), found.end(), [](const auto& x) { return x.second; });
   const bool none_u = std::none_of(found.begin(), found.end(), [](const auto& x) { return x.second; });
   if (!found.empty() && (all_u || none_u)) {
     t.shared_dir = none_u;
-    return;
+    return sole;
   }
   t.warnings.push_back(dir + ": " +
                        (found.empty() ? std::string("no mdtest output (a .txt file with 'Command line used:') says")
@@ -1532,6 +1599,7 @@ void mdtest_directory_mode(const std::string& dir, const std::string& prefix, Tr
                                             found.back().first + " disagree on") +
                        " whether each rank had its own directory; assumed -u (unique directories: no directory is "
                        "shared, none locks)");
+  return sole;
 }
 
 Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions& opt)
@@ -1616,7 +1684,18 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
   }
   t.params.data_sets = 1;
   t.params.offset = 0;
-  mdtest_directory_mode(dir, L.prefix, t);
+  const MdtestStated stated = mdtest_directory_mode(dir, L.prefix, t);
+  if (stated.tasks >= 0 && stated.tasks != t.ranks)
+    throw ConfigError(stated.tasks_at + ": states " + std::to_string(stated.tasks) + " tasks, but the per-op files "
+                      "hold " + std::to_string(t.ranks) + " ranks (expected one file per task and phase)");
+  if (stated.items >= 0)
+    for (const auto& name : order)
+      for (const auto& [r, path] : groups[name])
+        if (const uint64_t rows = t.streams[static_cast<size_t>(r)].end(static_cast<int>(&name - order.data())) -
+                                  t.streams[static_cast<size_t>(r)].begin(static_cast<int>(&name - order.data()));
+            rows != static_cast<uint64_t>(stated.items))
+          throw ConfigError(path + ": holds " + std::to_string(rows) + " operations, but " + stated.items_at +
+                            " states -n " + std::to_string(stated.items) + " (files per rank)");
   if (L.mdtest_dir_files > 0)
     t.warnings.push_back(dir + ": " + std::to_string(L.mdtest_dir_files) + " files of mdtest's Directory phases are "
                          "not replayed (" + L.mdtest_dir_phases + "; the importer replays the File phases only)");

@@ -1156,3 +1156,40 @@ TEST_CASE("mdtest traces: 'Command line used' without -u makes the replay share 
   for (const auto& wn : u.warnings)
     CHECK_THAT(wn, !Catch::Contains("assumed -u"));
 }
+
+TEST_CASE("mdtest traces: the output's task count and -n must match the per-op files", "[trace]")
+{
+  TempDir d;
+  for (int r = 0; r < 2; ++r)
+    d.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv",
+            "time,runtime,tp\n0.0,1.0e-4,1.0e4\n0.1,1.0e-4,1.0e4\n");
+  const std::string cmd = "Command line used: mdtest '-n' '2' '-u' '--savePerOpDataCSV=mdtest-perop'\n";
+  d.write("mdtest.txt", "mdtest-4.1.0 was launched with 2 total task(s) on 1 node(s)\n" + cmd);
+  REQUIRE(error_of(d.str()).empty());
+  d.write("mdtest.txt", "mdtest-4.1.0 was launched with 3 total task(s) on 1 node(s)\n" + cmd);
+  CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest.txt:1: states 3 tasks") && Catch::Contains("2 ranks"));
+  d.write("mdtest.txt", "mdtest-4.1.0 was launched with 2 total task(s) on 1 node(s)\n"
+                        "Command line used: mdtest '-n' '5' '-u' '--savePerOpDataCSV=mdtest-perop'\n");
+  CHECK_THAT(error_of(d.str()), Catch::Contains("File creation-00000.csv: holds 2 operations") &&
+                                    Catch::Contains("mdtest.txt:2 states -n 5"));
+  // -I (items per directory) spreads -n over a tree: not a per-rank file count
+  d.write("mdtest.txt", "Command line used: mdtest '-n' '5' '-I' '1' '-u' '--savePerOpDataCSV=mdtest-perop'\n");
+  CHECK(error_of(d.str()).empty());
+}
+
+TEST_CASE("md-workbench -t (waits after each operation): a warning that the waits are replayed as fixed think times",
+          "[trace]")
+{
+  TempDir d;
+  write_small_all(d, 2, 4, 2, 1, 0);  // -P 2 -D 2 -I 1 per rank
+  const std::string args = "Args: md-workbench \"-I=1\" \"-P=2\" \"-D=2\" \"-R=1\" \"-S=3901\" \"-O=1\"";
+  d.write("stdout.txt", args + "\n");
+  for (const auto& w : load_trace(d.str()).warnings)
+    CHECK_THAT(w, !Catch::Contains("md-workbench -t"));
+  d.write("stdout.txt", args + " \"-t=0.5\"\n");
+  auto t = load_trace(d.str());
+  REQUIRE_FALSE(t.warnings.empty());
+  CHECK_THAT(t.warnings.back(), Catch::Contains("md-workbench -t 0.5") && Catch::Contains("fixed think times"));
+  d.write("stdout.txt", args + " \"-t\" \"-1\"\n");
+  CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:1: option -t: expected a non-negative waiting factor"));
+}
