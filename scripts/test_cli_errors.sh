@@ -188,6 +188,20 @@ expect_error unknown-option-replay "--platfrom" "replay" -- \
   replay "$tmp" --platfrom "$good_platform"
 expect_error unknown-option-workbench "-Q" "mdworkbench" -- \
   mdworkbench --platform "$good_platform" -Q=3
+expect_error offset-disagrees "-O 1" "--offset 2" "disagree" -- \
+  mdworkbench --platform "$good_platform" --ranks 4 -I 2 -P 4 -R 1 -O 1 --offset 2
+# The Args line's own spelling is accepted: --offset=2 and -O 2 give the same run as --offset 2.
+a=$("$pfsim" mdworkbench --platform "$good_platform" --ranks 4 -I 2 -P 4 -R 1 --offset 2 2>/dev/null)
+for form in "--offset=2" "-O 2" "-O=2"; do
+  # shellcheck disable=SC2086
+  b=$("$pfsim" mdworkbench --platform "$good_platform" --ranks 4 -I 2 -P 4 -R 1 $form 2>/dev/null)
+  if [ -z "$a" ] || [ "$a" != "$b" ]; then
+    echo "FAIL mdworkbench $form: not the same run as --offset 2"
+    failures=$((failures + 1))
+  else
+    echo "ok   mdworkbench $form = --offset 2"
+  fi
+done
 expect_error time-limit-not-a-duration "--time-limit" "abc" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --time-limit abc
 expect_error time-limit-zero "--time-limit" "positive" -- \

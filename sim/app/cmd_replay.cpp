@@ -99,6 +99,7 @@ const std::vector<OptSpec> kWorkbenchOpts{
     {"-S", true, "BYTES object size"},
     {"--offset", true, "K in the benchmark rank r looks up, reads and deletes object f of data set d in rank "
                        "r-K(d+1)'s set d and creates it in rank r+K(d+1)'s (md-workbench's run_benchmark)"},
+    {"-O", true, "K the same as --offset (md-workbench's short form)"},
 };
 
 const OptSpec* find_opt(const std::string& cmd, const std::string& name)
@@ -141,7 +142,10 @@ Args parse(int argc, char** argv)
       a.simgrid.push_back(s);
     } else if (s.size() > 1 && s[0] == '-') {
       auto eq = s.find('=');
-      if (eq != std::string::npos && s[1] != '-') {  // md-workbench style -I=1000
+      const OptSpec* before_eq = eq == std::string::npos ? nullptr : find_opt(a.command, s.substr(0, eq));
+      // md-workbench style -I=1000, and --name=value for an option that takes a value (as the Args line prints
+      // them: "--offset=1"); --set keeps its own PATH=VALUE form
+      if (eq != std::string::npos && (s[1] != '-' || (before_eq && before_eq->value && s.substr(0, eq) != "--set"))) {
         if (!find_opt(a.command, s.substr(0, eq)))
           throw std::invalid_argument("unknown option " + s.substr(0, eq) + " for \"" + a.command + "\" (pfsim " +
                                       a.command + " --help lists them)");
@@ -169,6 +173,13 @@ Args parse(int argc, char** argv)
     } else {
       a.positional.push_back(s);
     }
+  }
+  if (auto o = a.opts.find("-O"); o != a.opts.end()) {  // md-workbench's -O is --offset
+    if (a.opts.count("--offset") && a.opts["--offset"] != o->second)
+      throw std::invalid_argument("-O " + o->second + " and --offset " + a.opts["--offset"] + " disagree (-O is "
+                                  "md-workbench's short form of --offset)");
+    a.opts["--offset"] = o->second;
+    a.opts.erase(o);
   }
   return a;
 }
