@@ -40,8 +40,8 @@ std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, RunRecords& reco
       const auto& s = t.streams[static_cast<size_t>(r)];
       uint64_t copies = static_cast<uint64_t>(M / N) + (r < M % N ? 1 : 0);
       const uint64_t n = w.compound_count(r, p) - static_cast<uint64_t>(w.dataset_ops(p));
-      for (uint32_t i = s.begin(p); i < s.begin(p) + n; ++i)
-        kinds[s.op[i]] += copies;
+      for (uint64_t i = s.begin(p); i < s.begin(p) + n; ++i)
+        kinds[s.op_at(p, i)] += copies;
     }
     for (auto k : kinds)
       ph.operations += k;

@@ -22,28 +22,23 @@ trace::Trace mdworkbench_trace(const MdWorkbenchParams& p)
   t.params = {p.obj_per_proc, p.precreate_per_set, p.data_sets, p.iterations, p.offset, p.object_size_B};
   t.streams.resize(1);
   auto& s = t.streams[0];
-  auto add = [&s](TraceOp op) {
-    s.op.push_back(static_cast<unsigned char>(op));
-    s.think_s.push_back(0);
-    s.runtime_s.push_back(0);
-  };
+  // One rank's stream as a pattern per phase (RankStream::pattern): constant memory at any -I, -P, -D, -R.
+  auto u8 = [](TraceOp op) { return static_cast<unsigned char>(op); };
   const uint64_t D = static_cast<uint64_t>(p.data_sets);
+  const uint64_t pre = static_cast<uint64_t>(p.precreate_per_set) * D;
+  const uint64_t bench = static_cast<uint64_t>(p.obj_per_proc) * D * 4;
   t.phases.push_back({"precreate", PhaseKind::Precreate, 0});
   s.phase_begin.push_back(0);
-  for (uint64_t i = 0; i < static_cast<uint64_t>(p.precreate_per_set) * D; ++i)
-    add(TraceOp::Create);
+  s.pattern.push_back({u8(TraceOp::Create)});
   for (int it = 0; it < p.iterations; ++it) {
     t.phases.push_back({"benchmark", PhaseKind::Benchmark, it});
-    s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
-    for (uint64_t i = 0; i < static_cast<uint64_t>(p.obj_per_proc) * D; ++i)
-      for (TraceOp op : {TraceOp::Stat, TraceOp::Read, TraceOp::Delete, TraceOp::Create})
-        add(op);
+    s.phase_begin.push_back(s.phase_begin.back() + (it == 0 ? pre : bench));
+    s.pattern.push_back({u8(TraceOp::Stat), u8(TraceOp::Read), u8(TraceOp::Delete), u8(TraceOp::Create)});
   }
   t.phases.push_back({"cleanup", PhaseKind::Cleanup, p.iterations});
-  s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
-  for (uint64_t i = 0; i < static_cast<uint64_t>(p.precreate_per_set) * D; ++i)
-    add(TraceOp::Delete);
-  s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
+  s.phase_begin.push_back(s.phase_begin.back() + (p.iterations == 0 ? pre : bench));
+  s.pattern.push_back({u8(TraceOp::Delete)});
+  s.phase_begin.push_back(s.phase_begin.back() + pre);
   return t;
 }
 
@@ -70,8 +65,8 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
     if (trace_->phases[p].kind == PhaseKind::Benchmark) {
       std::array<bool, trace::kTraceOpCount> seen{};
       for (const auto& s : trace_->streams)
-        for (uint32_t i = s.begin(static_cast<int>(p)); i < s.end(static_cast<int>(p)); ++i)
-          seen[s.op[i]] = true;
+        for (uint64_t i = s.begin(static_cast<int>(p)); i < s.end(static_cast<int>(p)); ++i)
+          seen[s.op_at(static_cast<int>(p), i)] = true;
       unit *= std::max<uint64_t>(1, static_cast<uint64_t>(std::count(seen.begin(), seen.end(), true)));
     }
     limit_[p] = std::max<uint64_t>(unit, opt_.max_ops_per_phase / unit * unit);
@@ -86,9 +81,9 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
     for (int r = 0; r < N; ++r) {
       const auto& s = trace_->streams[static_cast<size_t>(r)];
       uint64_t n = 0, reads = 0;
-      const uint32_t stop = s.begin(static_cast<int>(p)) + static_cast<uint32_t>(ops_in(s, static_cast<int>(p)));
-      for (uint32_t i = s.begin(static_cast<int>(p)); i < stop; ++i) {
-        auto op = static_cast<TraceOp>(s.op[i]);
+      const uint64_t stop = s.begin(static_cast<int>(p)) + ops_in(s, static_cast<int>(p));
+      for (uint64_t i = s.begin(static_cast<int>(p)); i < stop; ++i) {
+        auto op = static_cast<TraceOp>(s.op_at(static_cast<int>(p), i));
         if (kind == PhaseKind::Other || (kind == PhaseKind::Cleanup && op == TraceOp::Delete) ||
             (kind != PhaseKind::Cleanup && op == TraceOp::Create))
           ++n;
@@ -109,9 +104,9 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
       for (int k = 0; k < trace::kTraceOpCount; ++k) {
         v.clear();
         for (const auto& s : trace_->streams)
-          for (uint32_t i = s.begin(static_cast<int>(p)); i < s.end(static_cast<int>(p)); ++i)
-            if (s.op[i] == k)
-              v.push_back(s.runtime_s[i]);
+          for (uint64_t i = s.begin(static_cast<int>(p)); i < s.end(static_cast<int>(p)); ++i)
+            if (s.op_at(static_cast<int>(p), i) == k)
+              v.push_back(s.runtime_at(i));
         if (v.empty())
           continue;
         auto idx = static_cast<size_t>(opt_.residual_quantile * static_cast<double>(v.size() - 1));
@@ -134,13 +129,13 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
       for (int r = 0; r < N; ++r) {
         const auto& s = trace_->streams[static_cast<size_t>(r)];
         double t = 0;
-        for (uint32_t i = s.begin(ph); i < s.end(ph); ++i) {
-          t += static_cast<double>(s.think_s[i]);
-          if (static_cast<TraceOp>(s.op[i]) != TraceOp::Read) {
+        for (uint64_t i = s.begin(ph); i < s.end(ph); ++i) {
+          t += static_cast<double>(s.think_at(i));
+          if (static_cast<TraceOp>(s.op_at(ph, i)) != TraceOp::Read) {
             md_starts.push_back(t);
-            md_ends.push_back(t + static_cast<double>(s.runtime_s[i]));
+            md_ends.push_back(t + static_cast<double>(s.runtime_at(i)));
           }
-          t += static_cast<double>(s.runtime_s[i]);
+          t += static_cast<double>(s.runtime_at(i));
         }
       }
       std::sort(md_starts.begin(), md_starts.end());
@@ -148,8 +143,8 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
       for (int r = 0; r < N; ++r) {
         const auto& s = trace_->streams[static_cast<size_t>(r)];
         double t = 0;
-        for (uint32_t i = s.begin(ph); i < s.end(ph); ++i)
-          t += static_cast<double>(s.think_s[i]) + static_cast<double>(s.runtime_s[i]);
+        for (uint64_t i = s.begin(ph); i < s.end(ph); ++i)
+          t += static_cast<double>(s.think_at(i)) + static_cast<double>(s.runtime_at(i));
         ends[static_cast<size_t>(r)] = t;
       }
       std::vector<double> sorted = ends;
@@ -158,20 +153,20 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
         const auto& s = trace_->streams[static_cast<size_t>(r)];
         auto& a = active_[static_cast<size_t>(r)];
         auto& m = md_in_flight_[static_cast<size_t>(r)];
-        a.resize(s.op.size());
-        m.resize(s.op.size());
+        a.resize(s.size());
+        m.resize(s.size());
         double t = 0;
-        for (uint32_t i = s.begin(ph); i < s.end(ph); ++i) {
-          t += static_cast<double>(s.think_s[i]);
+        for (uint64_t i = s.begin(ph); i < s.end(ph); ++i) {
+          t += static_cast<double>(s.think_at(i));
           auto later = sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), t);
           a[i] = static_cast<uint16_t>(std::min<long>(65535, std::max<long>(1, later)));
           // Started at or before t and not yet ended at t, this operation itself excluded.
           long in_flight = (std::upper_bound(md_starts.begin(), md_starts.end(), t) - md_starts.begin()) -
                            (std::upper_bound(md_ends.begin(), md_ends.end(), t) - md_ends.begin());
-          if (static_cast<TraceOp>(s.op[i]) != TraceOp::Read && s.runtime_s[i] > 0)
+          if (static_cast<TraceOp>(s.op_at(ph, i)) != TraceOp::Read && s.runtime_at(i) > 0)
             --in_flight;
           m[i] = static_cast<uint16_t>(std::min<long>(65535, std::max<long>(0, in_flight)));
-          t += static_cast<double>(s.runtime_s[i]);
+          t += static_cast<double>(s.runtime_at(i));
         }
       }
     }
@@ -230,7 +225,7 @@ int ReplayWorkload::compound_kind(int rank, int phase, uint64_t item) const
 {
   const auto& s = stream(rank);
   const Slot sl = slot(phase, ops_in(s, phase), item);
-  return sl.dataset ? kDatasetOp : s.op[s.begin(phase) + sl.k];
+  return sl.dataset ? kDatasetOp : s.op_at(phase, s.begin(phase) + sl.k);
 }
 
 int ReplayWorkload::compound_primitives(int kind) const
@@ -264,8 +259,8 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
     return true;
   }
   const uint64_t k = sl.k;
-  const uint32_t i = s.begin(phase) + static_cast<uint32_t>(k);
-  const auto kind = static_cast<TraceOp>(s.op[i]);
+  const uint64_t i = s.begin(phase) + k;
+  const auto kind = static_cast<TraceOp>(s.op_at(phase, i));
   // Directory of this object. Precreate and cleanup: the rank's own data set. Benchmark, as md-workbench's
   // run_benchmark: object f of data set d is looked up, read and deleted in rank r - K(d+1)'s set d and created in
   // rank r + K(d+1)'s (K = --offset): set d of rank o is updated by ranks o + s (deletes) and o - s (creates),
@@ -313,9 +308,9 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   out.metadata = kind != TraceOp::Read;
   if (c.step == 0) {
     // The recorded gap before the first operation after data-set mkdirs/rmdirs held them; they are simulated.
-    out.think_s = sl.after_dataset_op ? 0.f : s.think_s[i];
+    out.think_s = sl.after_dataset_op ? 0.f : s.think_at(i);
     if (opt_.residual_quantile >= 0) {
-      out.excess_s = std::max(0.f, s.runtime_s[i] - floor_[static_cast<size_t>(phase)][s.op[i]]);
+      out.excess_s = std::max(0.f, s.runtime_at(i) - floor_[static_cast<size_t>(phase)][s.op_at(phase, i)]);
       out.recorded_active = active_[static_cast<size_t>(rank % trace_->ranks)][i];
       out.recorded_md_in_flight = md_in_flight_[static_cast<size_t>(rank % trace_->ranks)][i];
     }

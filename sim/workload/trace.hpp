@@ -55,9 +55,23 @@ struct RankStream {
   std::vector<unsigned char> op;      // TraceOp
   std::vector<float> think_s;         // gap between the previous operation's end and this one's start (0 first)
   std::vector<float> runtime_s;       // recorded duration
-  std::vector<uint32_t> phase_begin;  // first operation of each phase; phase_begin[phases] = op.size()
-  uint32_t begin(int phase) const { return phase_begin[static_cast<size_t>(phase)]; }
-  uint32_t end(int phase) const { return phase_begin[static_cast<size_t>(phase) + 1]; }
+  std::vector<uint64_t> phase_begin;  // first operation of each phase; phase_begin[phases] = the operation count
+  // A generated stream (pfsim mdworkbench) keeps no operations: phase p repeats pattern[p] (op, think_s and
+  // runtime_s are empty; think and runtime 0), so its memory does not grow with -I, -P, -D or -R.
+  std::vector<std::vector<unsigned char>> pattern;
+  uint64_t begin(int phase) const { return phase_begin[static_cast<size_t>(phase)]; }
+  uint64_t end(int phase) const { return phase_begin[static_cast<size_t>(phase) + 1]; }
+  uint64_t size() const { return phase_begin.empty() ? 0 : phase_begin.back(); }
+  // Operation i (an index in [begin(phase), end(phase))).
+  unsigned char op_at(int phase, uint64_t i) const
+  {
+    if (pattern.empty())
+      return op[i];
+    const auto& pt = pattern[static_cast<size_t>(phase)];
+    return pt[(i - begin(phase)) % pt.size()];
+  }
+  float think_at(uint64_t i) const { return think_s.empty() ? 0.f : think_s[i]; }
+  float runtime_at(uint64_t i) const { return runtime_s.empty() ? 0.f : runtime_s[i]; }
 };
 
 // A phase line of the tool's own report (mdreal.txt), kept for comparisons.

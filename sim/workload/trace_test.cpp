@@ -507,6 +507,24 @@ TEST_CASE("md-workbench generator: phases and counts from the tool's parameters"
   CHECK(w.phase_iteration(3) == 2);
   CHECK(w.compound_count(0, 1) == 3 * 2 * 4);
   CHECK_THROWS(pfsim::mdworkbench_trace({1, 10, 5, 1, 1, 100, 1}));  // -I > -P
+  // The stream is a pattern per phase, not a list of operations: its memory does not grow with the parameters
+  // (-D 10^9 -P 10^9: 10^18 precreate operations per rank, which a list could not hold and whose indexes overflow
+  // 32 bits).
+  const auto& s = t->streams[0];
+  CHECK(s.op.empty());
+  CHECK(s.begin(1) == 5 * 2);
+  CHECK(s.end(1) - s.begin(1) == 3 * 2 * 4);
+  for (uint64_t i = s.begin(1); i < s.end(1); ++i)
+    CHECK(static_cast<int>(s.op_at(1, i)) == static_cast<int>(std::array<TraceOp, 4>{
+                                                  TraceOp::Stat, TraceOp::Read, TraceOp::Delete, TraceOp::Create}[(i - s.begin(1)) % 4]));
+  p.data_sets = 1000000000;
+  p.precreate_per_set = 1000000000;
+  p.obj_per_proc = 1000000000;
+  auto big = pfsim::mdworkbench_trace(p);
+  CHECK(big.streams[0].op.empty());
+  CHECK(big.streams[0].end(0) == 1000000000000000000ULL);
+  CHECK(big.streams[0].size() == 2 * 1000000000000000000ULL + 2 * 4 * 1000000000000000000ULL);
+  CHECK(static_cast<TraceOp>(big.streams[0].op_at(3, big.streams[0].size() - 1)) == TraceOp::Delete);
 }
 
 TEST_CASE("a trace of one phase (md-workbench -1 or -3) imports; misnumbered cleanup files are an error", "[trace]")
