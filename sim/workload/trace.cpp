@@ -838,7 +838,8 @@ void check_count(const std::string& file, size_t rows, size_t expected, const st
 {
   if (expected > 0 && rows != expected)
     fail(file, rows + 1, "expected " + std::to_string(expected) + " rows (" + what + "), found " +
-                             std::to_string(rows) + " (truncated file?)");
+                             std::to_string(rows) +
+                             (rows < expected ? " (truncated file?)" : " (a header that states too few rows?)"));
 }
 
 // The per-rank files of one phase (and operation kind).
@@ -1697,7 +1698,7 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
           throw ConfigError(path + ": holds " + std::to_string(rows) + " operations, but " + stated.items_at +
                             " states -n " + std::to_string(stated.items) + " (files per rank)");
   if (L.mdtest_dir_files > 0)
-    t.warnings.push_back(dir + ": " + std::to_string(L.mdtest_dir_files) + " files of mdtest's Directory phases are "
+    t.warnings.push_back(dir + ": " + std::to_string(L.mdtest_dir_files) + " files of mdtest's Directory and Tree phases are "
                          "not replayed (" + L.mdtest_dir_phases + "; the importer replays the File phases only)");
   const std::string timing_warning = timing.warning(dir);
   if (!timing_warning.empty())

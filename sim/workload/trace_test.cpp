@@ -656,7 +656,7 @@ TEST_CASE("mdtest Directory-phase files: said to be skipped, and alone an error 
   Trace t = load_trace(both.str());
   CHECK(t.phases.size() == 1);
   REQUIRE(t.warnings.size() == 1);
-  CHECK_THAT(t.warnings[0], Catch::Contains("4 files of mdtest's Directory phases are not replayed") &&
+  CHECK_THAT(t.warnings[0], Catch::Contains("4 files of mdtest's Directory and Tree phases are not replayed") &&
                                 Catch::Contains("(Directory creation, Tree removal;"));
   CHECK_THAT(error_of(dirs.str()), Catch::Contains("only mdtest Directory-phase files (2)"));
 }
