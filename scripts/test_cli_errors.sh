@@ -188,6 +188,24 @@ expect_error unknown-option-replay "--platfrom" "replay" -- \
   replay "$tmp" --platfrom "$good_platform"
 expect_error unknown-option-workbench "-Q" "mdworkbench" -- \
   mdworkbench --platform "$good_platform" -Q=3
+expect_error mdtest-items-overflow "-n" "64-bit" -- \
+  mdtest --platform "$good_platform" --ranks 3 -n 9000000000000000000 -F
+# More client nodes (one actor each) than the kernel lets a process map stacks for: one error before the run, not
+# SimGrid's abort ("Failed to protect stack"). Needs a node count above vm.max_map_count (65530 by default).
+maps=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 65530)
+if [ "$maps" -lt 9000000 ]; then
+  expect_error too-many-actors "vm.max_map_count" "--ranks-per-node" -- \
+    metabench --platform "$good_platform" --ranks $((maps + 10)) --ranks-per-node 1 --files 100
+fi
+# A time limit bounds the run, not only the simulated time: -n 10^12 files per rank stops at 1 s simulated at once
+# (the check of the operation kinds used to walk all of rank 0's 10^12 operations first).
+"$pfsim" mdtest --platform "$good_platform" --ranks 2 -n 1000000000000 -F --time-limit 1s >/dev/null 2>"$tmp/tl.err"
+if [ $? -eq 1 ] && grep -q "time limit" "$tmp/tl.err"; then
+  echo "ok   mdtest -n 10^12 --time-limit 1s: stops at the limit"
+else
+  echo "FAIL mdtest -n 10^12 --time-limit 1s: $(head -c 200 "$tmp/tl.err")"
+  failures=$((failures + 1))
+fi
 expect_error offset-disagrees "-O 1" "--offset 2" "disagree" -- \
   mdworkbench --platform "$good_platform" --ranks 4 -I 2 -P 4 -R 1 -O 1 --offset 2
 # The Args line's own spelling is accepted: --offset=2 and -O 2 give the same run as --offset 2.

@@ -229,6 +229,11 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     o.items_per_rank = static_cast<uint64_t>(opt_int(c, "-n", -1, 1, kNoMax));
     if (c.opts.find("-n") == c.opts.end())
       throw UsageError("mdtest needs -n ITEMS (per rank)");
+    // The phase's item count (ranks x -n) must fit the 64-bit counters (and the tools' own: mdtest keeps it in a
+    // uint64_t too).
+    if (o.items_per_rank > static_cast<uint64_t>(kNoMax) / static_cast<uint64_t>(o.ranks))
+      throw UsageError("-n " + c.opts.at("-n") + " x --ranks " + std::to_string(o.ranks) +
+                       " items are more than a 64-bit count holds (at most " + std::to_string(kNoMax) + ")");
     o.unique_dir = has_flag(c, "-u");
     o.files_only = has_flag(c, "-F");
     o.dirs_only = has_flag(c, "-D");

@@ -81,6 +81,14 @@ void ClientNode::operator()()
   begin_phase(0);
   while (!finished_) {
     fire_timers();
+    // A timeout whose request has its reply (or was replaced) can no longer fire: dropped here, it does not wake
+    // the node at its deadline either, so timeouts that never expire leave the run as it is without them.
+    while (!timers_.empty() && timers_.top().kind == TimerKind::Timeout) {
+      const Request* q = current(timers_.top());
+      if (q != nullptr && !q->replied)
+        break;
+      timers_.pop();
+    }
     wait_set_.clear();
     wait_set_.push_back(recv);
     for (const auto& f : in_flight_)

@@ -7,6 +7,7 @@
 #include "model/servers.hpp"
 
 #include <chrono>
+#include <fstream>
 #include <stdexcept>
 #include <memory>
 
@@ -20,18 +21,38 @@ namespace {
 // name the kinds (every rank issues the same kinds; mdtest's tree phases are rank 0's).
 void check_service_demands(const config::PlatformConfig& platform, const Workload& workload)
 {
-  PerOp<bool> used{};
-  for (int p = 0; p < workload.phase_count(); ++p) {
-    RankCursor c;
-    OpRequest r;
-    while (workload.next(0, p, c, r))
-      used[r.op] = true;
-  }
+  const PerOp<bool> used = workload.kinds_used();
   for (Op op : kAllOps)
     if (used[op] && op != Op::Write && op != Op::Read && !platform.mds.service_given[op])
       throw config::ConfigError("platform " + platform.name + ": mds.service." + op_name(op) + ": missing; the workload sends " +
                                 op_name(op) + " requests to the MDS (expected a CPU demand, e.g. \"100us\"; "
                                 "\"0us\" if it is really free)");
+}
+// SimGrid maps each actor's stack (and a guard page after it, a second mapping) into the process; Linux refuses
+// more than vm.max_map_count mappings (65530 by default), and SimGrid then aborts ("Failed to protect stack").
+// The actors are known before the run: one per client node, the MDS and OSS service threads (at most their
+// maximum), their reply senders, the journal and the watchdog. Without guard pages a run fits twice as many
+// (guard pages only catch a stack overflow of the simulator itself); beyond that it is refused with what to change.
+std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes)
+{
+  const auto& m = platform.mds;
+  const long long per_mds = static_cast<long long>(m.threads.max) + m.readpage_threads.max +
+                            platform.network.reply_senders + 2;
+  const long long per_oss = static_cast<long long>(platform.oss.threads) + platform.network.reply_senders;
+  const long long actors = nodes + m.count * per_mds + platform.oss.count * per_oss + 8;
+  long long limit = 65530;
+  if (std::ifstream in("/proc/sys/vm/max_map_count"); in)
+    in >> limit;
+  const long long spare = 4096;  // the process's own mappings (libraries, heap, the engine)
+  if (2 * actors + spare <= limit)
+    return {};
+  if (actors + spare <= limit)
+    return "--cfg=contexts/guard-size:0";
+  throw config::ConfigError(
+      "this run needs about " + std::to_string(actors) + " simulated actors (" + std::to_string(nodes) +
+      " client nodes, one each, plus the servers' threads and reply senders), each with its own stack mapping, but "
+      "vm.max_map_count is " + std::to_string(limit) + ": use more ranks per node (--ranks-per-node), or raise the "
+      "limit (sysctl vm.max_map_count=" + std::to_string(2 * (actors + spare)) + ")");
 }
 }  // namespace
 
@@ -45,6 +66,12 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   // which InfiniBand/Gemini RDMA transfers do not have (a 1 GiB transfer over 1 ms links ran at 2 GB/s on a
   // 10 GB/s link). A --cfg=network/TCP-gamma:... of the user comes later and wins.
   args.push_back("--cfg=network/TCP-gamma:0");
+  {
+    const int rpn0 = options.ranks_per_node > 0 ? options.ranks_per_node : platform.clients.ranks_per_node;
+    const std::string guard = actor_guard_arg(platform, (workload.ranks() + rpn0 - 1) / rpn0);
+    if (!guard.empty())
+      args.push_back(guard);
+  }
   args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
   std::vector<char*> argv;
   for (auto& a : args)

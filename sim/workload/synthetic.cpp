@@ -82,6 +82,16 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
   return true;
 }
 
+PerOp<bool> SyntheticWorkload::kinds_used() const
+{
+  PerOp<bool> used{};
+  for (int p = 0; p < phase_count(); ++p)
+    if (items_of_rank(0, p) > 0)
+      for (Op op : p_.phases[static_cast<size_t>(p)].item_ops)
+        used[op] = true;
+  return used;
+}
+
 nlohmann::json SyntheticWorkload::describe() const
 {
   nlohmann::json phases = nlohmann::json::array();

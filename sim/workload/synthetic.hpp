@@ -45,6 +45,8 @@ public:
   int phase_iteration(int phase) const override { return p_.phases.at(phase).iteration; }
   bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
   nlohmann::json describe() const override;
+  // Every phase's item operations, of the phases rank 0 has items in (without walking them: -n 10^12 is fine).
+  PerOp<bool> kinds_used() const override;
   uint64_t items_of_rank(int rank) const;
   uint64_t items_of_rank(int rank, int phase) const;
 

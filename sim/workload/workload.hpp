@@ -51,6 +51,19 @@ public:
   virtual int phase_iteration(int /*phase*/) const { return 0; }
   // Next operation of `rank` in `phase`; false when the rank has finished the phase.
   virtual bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const = 0;
+  // The operation kinds the workload sends (for the platform checks before a run). By default rank 0's operations
+  // of every phase, walked once; a generator that knows its kinds answers without the walk.
+  virtual PerOp<bool> kinds_used() const
+  {
+    PerOp<bool> used{};
+    for (int p = 0; p < phase_count(); ++p) {
+      RankCursor c;
+      OpRequest r;
+      while (next(0, p, c, r))
+        used[r.op] = true;
+    }
+    return used;
+  }
   // Parameters of the workload, for the results' effective configuration.
   virtual nlohmann::json describe() const = 0;
 };
