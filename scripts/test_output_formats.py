@@ -243,6 +243,8 @@ def main():
           f"pfsim mdtest without -F: per-op files of the File phases only ({names})")
     r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2", "-n", "5", "-i", "1", "-F", "-u"])
     check("SUMMARY rate (in ops/sec): (of 1 iterations)" in r.stdout, "pfsim mdtest: '(of 1 iterations)' as mdtest prints it")
+    check(re.search(r"^2 tasks, 10 files$", r.stdout, re.M) is not None,
+          "pfsim mdtest: mdtest's '<tasks> tasks, <items> files' line (2 ranks x -n 5, -F)")
     rows = re.findall(r"^   ((?:File|Tree|Directory) \w+)\s+([\d.]+)", r.stdout, re.M)
     # mdtest runs its read phase without -e too (it only opens and closes then).
     check([n for n, _ in rows] == ["File creation", "File stat", "File read", "File removal", "Tree creation",

@@ -375,6 +375,11 @@ int cmd_run(const Cli& c)
       if (!latency_dir.empty())
         std::cout << " '--savePerOpDataCSV=" << opt(c, "--latency-prefix", "mdtest-perop") << "'";
       std::cout << "\n";
+      // mdtest's "<tasks> tasks, <ranks x -n> files/directories" (files with -F, directories with -D)
+      std::cout << spec.params.ranks << " tasks, "
+                << static_cast<unsigned long long>(spec.params.ranks) * spec.params.items_per_rank
+                << (has_flag(c, "-F") ? " files" : has_flag(c, "-D") ? " directories" : " files/directories")
+                << "\n";
     }
     std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)));
   }
