@@ -478,16 +478,18 @@ int cmd_sweep(const Cli& c)
   }
 
   std::ostringstream out;
+  // p50_s, p99_s: of the phase's items (the tool's operations, e.g. a create's open(O_CREAT) + close), not of the
+  // RPCs mixed (half creates, half closes: a p50 that was neither).
   out << "ranks,nodes,phase,iteration,items,time_s,rate,p50_s,p99_s\n";
   for (int r : ranks) {
     auto j = pfsim::config::load_json_file(point_file(r));
     for (const auto& p : j["phases"]) {
+      const auto& lat = p["latency"].contains("item") ? p["latency"]["item"] : p["latency"]["all"];
       char line[512];
       std::snprintf(line, sizeof line, "%d,%d,%s,%d,%llu,%.6f,%.3f,%.6e,%.6e\n", r, j["run"]["nodes"].get<int>(),
                     p["name"].get<std::string>().c_str(), p["iteration"].get<int>(),
                     static_cast<unsigned long long>(p["items"].get<uint64_t>()), p["time_s"].get<double>(),
-                    p["rate_items_per_s"].get<double>(), p["latency"]["all"]["p50_s"].get<double>(),
-                    p["latency"]["all"]["p99_s"].get<double>());
+                    p["rate_items_per_s"].get<double>(), lat["p50_s"].get<double>(), lat["p99_s"].get<double>());
       out << line;
     }
   }

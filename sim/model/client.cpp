@@ -191,6 +191,10 @@ void ClientNode::start_op(uint32_t r)
     ctx_.md_ops_in_flight--;
     s.in_md_op = false;
   }
+  if (s.item_start_s >= 0 && (!more || s.op.begins)) {  // its latency as the tool counts it: first step to last
+    ctx_.records.phases[phase_].item_histogram.add(static_cast<float>(sg4::Engine::get_clock() - s.item_start_s));
+    s.item_start_s = -1;
+  }
   if (!more) {
     ctx_.active_ranks--;
     if (++done_ranks_ == static_cast<int>(ranks_.size()))
@@ -199,6 +203,8 @@ void ClientNode::start_op(uint32_t r)
   }
   double now = sg4::Engine::get_clock();
   s.op_start_s = now + s.op.think_s;
+  if (s.op.begins)
+    s.item_start_s = s.op_start_s;
   // A rank thinking is not a customer of the metadata server: with that population the operation is counted,
   // and its delay drawn, when the think time ends.
   if (md_population_ && s.op.think_s > 0) {

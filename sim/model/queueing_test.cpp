@@ -314,6 +314,9 @@ TEST_CASE("Little's law holds for the MDS records and for the closed loop", "[qu
   const double Xc = ph.ops / span;
   INFO("client X " << Xc << "/s, mean latency " << R * 1e6 << " us, X*R " << Xc * R);
   CHECK(Xc * R == Approx(N).epsilon(0.02));
+  // A stat is one RPC: the items' latencies (the tool's operations) are the RPCs'.
+  CHECK(ph.item_histogram.count() == ph.ops);
+  CHECK(ph.item_histogram.sum() / ph.item_histogram.count() == Approx(R).epsilon(1e-6));
   // And the server's share of that latency is W: R = W + the fixed client and network delays (the
   // float latencies round at 1e-7 relative; 1% is the same ramp margin).
   CHECK(R == Approx(W + r.r0_s - S).epsilon(0.01));

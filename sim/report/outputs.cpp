@@ -86,6 +86,8 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
         if (!p.latencies_by_op[op].empty())
           lat[op_name(op)] = to_json(summarize(p.latencies_by_op[op]));
     }
+    if (!p.item_histogram.empty())
+      lat["item"] = to_json(summarize(p.item_histogram));
     double t = p.end_s - p.start_s;
     phases.push_back({{"name", p.name},
                       {"iteration", p.iteration},
