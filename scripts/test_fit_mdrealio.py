@@ -108,6 +108,12 @@ def bad_input_checks(d):
         fails += broken("one column", set_line("mdreal-0-stat-1.csv", 2, "0.1"), ["mdreal-0-stat-1.csv: line 2"])
         fails += broken("object-size=abc", write("mdreal.txt", "\tobject-size=abc \n"),
                         ["mdreal.txt: line 1", "object-size"])
+        fails += broken("headers that disagree on the object size",
+                        lambda t: (open(os.path.join(t, "mdreal.txt"), "a").write("\tobject-size=3900 \n"),
+                                   open(os.path.join(t, "stdout.txt"), "w").write("\tobject-size=100 \n")),
+                        ["stdout.txt: line 1", "object-size 100", "mdreal.txt"])
+        fails += expect_bad_input("--object-size against the header", d, ["--object-size", "4000"],
+                                  ["--object-size 4000", "mdreal.txt"], out)
         fails += broken("File stat 1.2.3", write("mdtest.txt", "head\n   File stat   :   1.2.3   1.0\n"),
                         ["mdtest.txt: line 2", "File stat"])
         fails += broken("rank file beyond the ranks",

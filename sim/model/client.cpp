@@ -192,7 +192,7 @@ void ClientNode::start_op(uint32_t r)
     s.in_md_op = false;
   }
   if (s.item_start_s >= 0 && (!more || s.op.begins)) {  // its latency as the tool counts it: first step to last
-    ctx_.records.phases[phase_].item_histogram.add(static_cast<float>(sg4::Engine::get_clock() - s.item_start_s));
+    ctx_.records.phases[phase_].item_histogram.add(static_cast<float>(s.item_runtime_s));
     s.item_start_s = -1;
   }
   if (!more) {
@@ -203,8 +203,10 @@ void ClientNode::start_op(uint32_t r)
   }
   double now = sg4::Engine::get_clock();
   s.op_start_s = now + s.op.think_s;
-  if (s.op.begins)
+  if (s.op.begins) {
     s.item_start_s = s.op_start_s;
+    s.item_runtime_s = 0;
+  }
   // A rank thinking is not a customer of the metadata server: with that population the operation is counted,
   // and its delay drawn, when the think time ends.
   if (md_population_ && s.op.think_s > 0) {
@@ -355,6 +357,7 @@ void ClientNode::complete(uint32_t r)
   double now = sg4::Engine::get_clock();
   auto& ph = ctx_.records.phases[phase_];
   float runtime = static_cast<float>(now - s.op_start_s);
+  s.item_runtime_s += now - s.op_start_s;
   ph.ops++;
   ph.op_count[s.op.op]++;
   if (ctx_.records.rank_times)

@@ -102,7 +102,8 @@ struct PhaseRecord {
   PerOp<std::vector<float>> latencies_by_op;  // every operation's latency, seconds, per kind (4 bytes each)
   PerOp<LatencyHistogram> histogram_by_op;    // instead of latencies_by_op when RunRecords::latency_histograms
   // The tool's operations (items: metabench's create = open(O_CREAT) + close, md-workbench's read = open + read +
-  // close), from the start of their first RPC step to the end of their last; always a histogram.
+  // close): the sum of their steps' latencies (a recorded gap between two steps of a replayed item is not part of
+  // it); always a histogram.
   LatencyHistogram item_histogram;
   // All operations of the phase (concatenated per kind: a copy, made when a report needs it).
   std::vector<float> all_latencies() const

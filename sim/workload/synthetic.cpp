@@ -68,8 +68,10 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
     out.shared_dir = p_.ranks > 1;
     out.dir = static_cast<uint32_t>(p_.ranks) + 1;
   }
-  out.think_s = p_.think_s;
-  if (p_.think_exponential && p_.think_s > 0) {
+  // Think time before each item (the tool's operation: a create's open(O_CREAT) and close follow each other), not
+  // between its steps (until 2026-11-25 every step had one: a create with think time Z cost 2 Z).
+  out.think_s = c.step == 0 ? p_.think_s : 0.0;
+  if (p_.think_exponential && p_.think_s > 0 && c.step == 0) {
     uint64_t h = mix(mix(mix(p_.seed) ^ static_cast<uint64_t>(rank)) ^ (c.item * 64 + c.step) ^
                      (static_cast<uint64_t>(phase) << 48));
     double u = static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0);

@@ -28,7 +28,7 @@ struct SyntheticParams {
   uint64_t total_items = 0;       // metabench: files in total, spread over the ranks
   uint64_t items_per_rank = 0;    // mdtest -n
   bool unique_dir = true;         // metabench dir_mode "unique" / mdtest -u
-  double think_s = 0;             // idle time before each operation (mean when exponential)
+  double think_s = 0;             // idle time before each item (tool operation), not between its steps (mean when exponential)
   bool think_exponential = false; // think times exponentially distributed (Poisson-like arrivals)
   uint64_t seed = 1;              // for random think times (a stateless hash of seed, rank, item, step)
   std::vector<SyntheticPhase> phases;

@@ -1508,7 +1508,8 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
 // says whether every rank had its own directory (-u) or all shared one. The line whose --savePerOpDataCSV names
 // these files wins; otherwise the lines must agree. None: -u assumed, in a warning.
 // What the mdtest output that made these files states about their counts: "-n N" of its Command line (files per
-// rank when the line has no -I, -z, -b or -L, which spread items over a tree) and "launched with N total task(s)".
+// rank when the line has no -I, -z, -b or -L, which spread items over a tree, and no -W, a stonewall timer that
+// stops each rank early) and "launched with N total task(s)".
 struct MdtestStated {
   long long items = -1;  // -n; -1: not stated or not checkable
   std::string items_at;
@@ -1557,8 +1558,9 @@ MdtestStated mdtest_directory_mode(const std::string& dir, const std::string& pr
         const std::string& tok = toks[i];
         u |= tok == "-u" || tok == "--unique-dir-per-task";
         named |= tok == "--savePerOpDataCSV=" + prefix;
+        // -I/-z/-b/-L spread -n over a tree; -W (stonewall timer, IO500's mdtest-hard) stops each rank early
         tree |= tok.rfind("-I", 0) == 0 || tok.rfind("-z", 0) == 0 || tok.rfind("-b", 0) == 0 ||
-                tok.rfind("-L", 0) == 0;
+                tok.rfind("-L", 0) == 0 || tok.rfind("-W", 0) == 0 || tok.rfind("--stonewall-timer", 0) == 0;
         // -n N, -n=N, -nN (IOR's option parser)
         std::string v;
         if (tok == "-n" && i + 1 < toks.size())

@@ -1190,8 +1190,10 @@ TEST_CASE("mdtest traces: the output's task count and -n must match the per-op f
                         "Command line used: mdtest '-n' '5' '-u' '--savePerOpDataCSV=mdtest-perop'\n");
   CHECK_THAT(error_of(d.str()), Catch::Contains("File creation-00000.csv: holds 2 operations") &&
                                     Catch::Contains("mdtest.txt:2 states -n 5"));
-  // -I (items per directory) spreads -n over a tree: not a per-rank file count
+  // -I (items per directory) spreads -n over a tree, -W (stonewall) stops ranks early: not a per-rank file count
   d.write("mdtest.txt", "Command line used: mdtest '-n' '5' '-I' '1' '-u' '--savePerOpDataCSV=mdtest-perop'\n");
+  CHECK(error_of(d.str()).empty());
+  d.write("mdtest.txt", "Command line used: mdtest '-n' '5' '-W' '300' '-u' '--savePerOpDataCSV=mdtest-perop'\n");
   CHECK(error_of(d.str()).empty());
 }
 
