@@ -206,6 +206,15 @@ else
   echo "FAIL mdtest -n 10^12 --time-limit 1s: $(head -c 200 "$tmp/tl.err")"
   failures=$((failures + 1))
 fi
+# The same for the md-workbench generator: 10^12 objects per data set, 10^6 sets, the first step at once.
+"$pfsim" mdworkbench --platform "$good_platform" --ranks 1 -D 1000000 -P 1000000 -I 1000000 -R 3 \
+  --time-limit 0.001s >/dev/null 2>"$tmp/tl2.err"
+if [ $? -eq 1 ] && grep -q "time limit" "$tmp/tl2.err"; then
+  echo "ok   mdworkbench -D 10^6 -P 10^6 -I 10^6 --time-limit: stops at the limit"
+else
+  echo "FAIL mdworkbench -D 10^6 -P 10^6 --time-limit: $(head -c 200 "$tmp/tl2.err")"
+  failures=$((failures + 1))
+fi
 expect_error offset-disagrees "-O 1" "--offset 2" "disagree" -- \
   mdworkbench --platform "$good_platform" --ranks 4 -I 2 -P 4 -R 1 -O 1 --offset 2
 # The Args line's own spelling is accepted: --offset=2 and -O 2 give the same run as --offset 2.

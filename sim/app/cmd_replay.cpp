@@ -21,6 +21,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -175,6 +176,7 @@ Args parse(int argc, char** argv)
     }
   }
   if (auto o = a.opts.find("-O"); o != a.opts.end()) {  // md-workbench's -O is --offset
+    parse_int_option("-O", o->second, 0, 1000000000);  // an error names the option typed (as --offset's range)
     if (a.opts.count("--offset") && a.opts["--offset"] != o->second)
       throw std::invalid_argument("-O " + o->second + " and --offset " + a.opts["--offset"] + " disagree (-O is "
                                   "md-workbench's short form of --offset)");
@@ -256,11 +258,7 @@ SimulatedParams simulated_params(const ReplayWorkload& w)
       ++R;
     if ((kind != trace::PhaseKind::Precreate || P >= 0) && (kind != trace::PhaseKind::Benchmark || I >= 0))
       continue;
-    uint64_t creates = 0, reads = 0;
-    for (uint64_t item = 0, n = w.compound_count(0, ph); item < n; ++item) {
-      creates += w.compound_kind(0, ph, item) == create;
-      reads += w.compound_kind(0, ph, item) == read;
-    }
+    uint64_t creates = w.count_kind(0, ph, create), reads = w.count_kind(0, ph, read);
     if (kind == trace::PhaseKind::Benchmark && creates == 0 && reads > 0) {
       read_only = true;
       creates = reads;
@@ -269,6 +267,9 @@ SimulatedParams simulated_params(const ReplayWorkload& w)
       return out;
     (kind == trace::PhaseKind::Precreate ? P : I) = static_cast<int64_t>(creates / d);
   }
+  // No benchmark phase (-R 0): -I is what the trace's header or the generator's option states.
+  if (I < 0)
+    I = p.obj_per_proc;
   out = {true, std::max<int64_t>(P, 0), std::max<int64_t>(I, 0), d, R, read_only};
   return out;
 }

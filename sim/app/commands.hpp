@@ -30,8 +30,9 @@ void check_file_prefix(const std::string& option, const std::string& prefix);
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options);
 
 // The command's options as given, for the results' "inputs" (every run records its effective configuration): each
-// option with its value and each switch (true), except where outputs go (--out, --latency-dir, --csv: the same run
-// written to two places must give the same file). (sim/app/platform_cli.cpp)
+// option with its value and each switch (true), except where outputs go and what does not change results (--out,
+// --latency-dir, --csv, --results-dir, --jobs, --quiet: the same run written to two places must give the same
+// file). (sim/app/platform_cli.cpp)
 nlohmann::json recorded_options(const std::map<std::string, std::string>& opts, const std::vector<std::string>& flags);
 
 // A --log=/--cfg= argument for SimGrid, checked before SimGrid sees it (it aborts on a malformed --log);

@@ -181,10 +181,11 @@ nlohmann::json recorded_options(const std::map<std::string, std::string>& opts, 
 {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [k, v] : opts)
-    if (k != "--out" && k != "--latency-dir" && k != "--csv")
+    if (k != "--out" && k != "--latency-dir" && k != "--csv" && k != "--results-dir" && k != "--jobs")
       j[k] = v;
   for (const auto& f : flags)
-    j[f] = true;
+    if (f != "--quiet")
+      j[f] = true;
   return j;
 }
 

@@ -37,11 +37,9 @@ std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, RunRecords& reco
     // Operation counts of each kind per recorded stream, times the ranks replaying it.
     std::array<uint64_t, trace::kTraceOpCount> kinds{};
     for (int r = 0; r < N; ++r) {
-      const auto& s = t.streams[static_cast<size_t>(r)];
       uint64_t copies = static_cast<uint64_t>(M / N) + (r < M % N ? 1 : 0);
-      const uint64_t n = w.compound_count(r, p) - static_cast<uint64_t>(w.dataset_ops(p));
-      for (uint64_t i = s.begin(p); i < s.begin(p) + n; ++i)
-        kinds[s.op_at(p, i)] += copies;
+      for (int k = 0; k < trace::kTraceOpCount; ++k)
+        kinds[static_cast<size_t>(k)] += w.count_kind(r, p, k) * copies;
     }
     for (auto k : kinds)
       ph.operations += k;

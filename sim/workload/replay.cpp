@@ -65,8 +65,9 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
     if (trace_->phases[p].kind == PhaseKind::Benchmark) {
       std::array<bool, trace::kTraceOpCount> seen{};
       for (const auto& s : trace_->streams)
-        for (uint64_t i = s.begin(static_cast<int>(p)); i < s.end(static_cast<int>(p)); ++i)
-          seen[s.op_at(static_cast<int>(p), i)] = true;
+        for (int k = 0; k < trace::kTraceOpCount; ++k)
+          seen[static_cast<size_t>(k)] = seen[static_cast<size_t>(k)] ||
+              s.count_op(static_cast<int>(p), static_cast<unsigned char>(k), s.end(static_cast<int>(p)) - s.begin(static_cast<int>(p))) > 0;
       unit *= std::max<uint64_t>(1, static_cast<uint64_t>(std::count(seen.begin(), seen.end(), true)));
     }
     limit_[p] = std::max<uint64_t>(unit, opt_.max_ops_per_phase / unit * unit);
@@ -80,15 +81,12 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
     PhaseKind kind = trace_->phases[p].kind;
     for (int r = 0; r < N; ++r) {
       const auto& s = trace_->streams[static_cast<size_t>(r)];
-      uint64_t n = 0, reads = 0;
-      const uint64_t stop = s.begin(static_cast<int>(p)) + ops_in(s, static_cast<int>(p));
-      for (uint64_t i = s.begin(static_cast<int>(p)); i < stop; ++i) {
-        auto op = static_cast<TraceOp>(s.op_at(static_cast<int>(p), i));
-        if (kind == PhaseKind::Other || (kind == PhaseKind::Cleanup && op == TraceOp::Delete) ||
-            (kind != PhaseKind::Cleanup && op == TraceOp::Create))
-          ++n;
-        reads += op == TraceOp::Read;
-      }
+      const uint64_t m = ops_in(s, static_cast<int>(p));
+      auto count = [&](TraceOp op) { return s.count_op(static_cast<int>(p), static_cast<unsigned char>(op), m); };
+      uint64_t n = kind == PhaseKind::Other     ? m
+                   : kind == PhaseKind::Cleanup ? count(TraceOp::Delete)
+                                                : count(TraceOp::Create);
+      const uint64_t reads = count(TraceOp::Read);
       if (kind == PhaseKind::Benchmark)
         n = std::max(n, reads);
       uint64_t copies = static_cast<uint64_t>(ranks_ / N) + (r < ranks_ % N ? 1 : 0);
@@ -320,6 +318,39 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
     ++c.item;
   }
   return true;
+}
+
+PerOp<bool> ReplayWorkload::kinds_used() const
+{
+  // The RPC steps next() makes of each recorded kind rank 0 replays, without walking its operations.
+  PerOp<bool> used{};
+  const auto& s = stream(0);
+  for (int p = 0; p < phase_count(); ++p) {
+    if (dataset_ops(p) > 0)
+      used[trace_->phases[static_cast<size_t>(p)].kind == PhaseKind::Precreate ? Op::Mkdir : Op::Rmdir] = true;
+    const uint64_t n = ops_in(s, p);
+    auto has = [&](TraceOp k) { return s.count_op(p, static_cast<unsigned char>(k), n) > 0; };
+    const bool data = compound_primitives(static_cast<int>(TraceOp::Read)) == 3;
+    if (has(TraceOp::Stat))
+      used[Op::Stat] = true;
+    if (has(TraceOp::Delete))
+      used[Op::Unlink] = true;
+    if (has(TraceOp::Read)) {
+      used[Op::Open] = used[Op::Close] = true;
+      used[Op::Read] = used[Op::Read] || data;
+    }
+    if (has(TraceOp::Create)) {
+      used[Op::Create] = used[Op::Close] = true;
+      used[Op::Write] = used[Op::Write] || data;
+    }
+  }
+  return used;
+}
+
+uint64_t ReplayWorkload::count_kind(int rank, int phase, int kind) const
+{
+  const auto& s = stream(rank);
+  return s.count_op(phase, static_cast<unsigned char>(kind), ops_in(s, phase));
 }
 
 nlohmann::json ReplayWorkload::describe() const
