@@ -298,8 +298,7 @@ def load(trace_dir):
                 "and delete operations)")
         if not sum(len(x) for x in v):
             die(f"{trace_dir}: no '{k}' operations: its latency files hold no rows (header only)")
-    header["_where"] = where  # where each header value was read, for main's messages
-    return {k: np.concatenate(v) for k, v in pools.items() if v}, len(ranks), header, data
+    return {k: np.concatenate(v) for k, v in pools.items() if v}, len(ranks), header, where, data
 
 
 def mdtest_object_size(trace_dir):
@@ -586,8 +585,7 @@ def main():
     if not os.path.isdir(a.trace_dir):
         print(f"fit_mdrealio: {a.trace_dir}: not a directory", file=sys.stderr)
         return 2
-    pools, ranks, header, data = load(a.trace_dir)
-    where = header.pop("_where")
+    pools, ranks, header, where, data = load(a.trace_dir)
     for k in ("stat", "read", "create", "delete"):
         if k not in pools:
             print(f"fit_mdrealio: {a.trace_dir}: no '{k}' operations", file=sys.stderr)

@@ -258,7 +258,8 @@ SimulatedParams simulated_params(const ReplayWorkload& w)
       ++R;
     if ((kind != trace::PhaseKind::Precreate || P >= 0) && (kind != trace::PhaseKind::Benchmark || I >= 0))
       continue;
-    uint64_t creates = w.count_kind(0, ph, create), reads = w.count_kind(0, ph, read);
+    const auto counts = w.kind_counts(0, ph);
+    uint64_t creates = counts[static_cast<size_t>(create)], reads = counts[static_cast<size_t>(read)];
     if (kind == trace::PhaseKind::Benchmark && creates == 0 && reads > 0) {
       read_only = true;
       creates = reads;
@@ -275,9 +276,8 @@ SimulatedParams simulated_params(const ReplayWorkload& w)
 }
 
 // The parameters the run simulated, for the results JSON (what a header-less trace left to the counts).
-nlohmann::json simulated_params_json(const ReplayWorkload& w)
+nlohmann::json simulated_params_json(const SimulatedParams& s, const ReplayWorkload& w)
 {
-  const SimulatedParams s = simulated_params(w);
   if (!s.valid)
     return nullptr;
   const auto& p = w.trace().params;
@@ -285,9 +285,8 @@ nlohmann::json simulated_params_json(const ReplayWorkload& w)
           {"object_size_B", p.object_size_B}, {"offset", p.offset}, {"read_only", s.read_only}};
 }
 
-std::string tool_header(ReportFormat format, const ReplayWorkload& w)
+std::string tool_header(ReportFormat format, const SimulatedParams& s, const ReplayWorkload& w)
 {
-  const SimulatedParams s = simulated_params(w);
   if (!s.valid)
     return {};
   const auto& p = w.trace().params;
@@ -408,6 +407,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         break;
     }
   }
+  const SimulatedParams simulated = simulated_params(w);  // for the header printed and the one in --out
   std::string out = opt(a, "--out");
   if (!out.empty()) {
     nlohmann::json header = {
@@ -420,7 +420,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
     };
     if (format != ReportFormat::Mdtest)
-      header["workload"]["simulated_parameters"] = simulated_params_json(w);  // what the printed header states
+      header["workload"]["simulated_parameters"] = simulated_params_json(simulated, w);  // what the printed header states
     auto results = results_json(records, header);
     results["mdreal"] = mdreal_json(phases);
     write_file_atomic(out, results.dump(2) + "\n");
@@ -436,7 +436,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     // the latency directory's mdreal.txt or stdout.txt, as the real tools' output is, describes the trace the
     // latency files form: pfsim replay then reads -D, -S and the offset back instead of assuming them.
     if (format != ReportFormat::Mdtest)
-      std::cout << tool_header(format, w);
+      std::cout << tool_header(format, simulated, w);
     if (format == ReportFormat::Mdtest)
       std::cout << mdtest_summary_of(phases);
     for (const auto& p : phases)

@@ -1,5 +1,7 @@
 #include "model/client.hpp"
 
+#include "model/hash.hpp"
+
 XBT_LOG_NEW_DEFAULT_CATEGORY(pfsim_client, "pfsim client nodes");
 
 namespace sg4 = simgrid::s4u;
@@ -32,7 +34,7 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int ranks)
       in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       mod_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       place_by_node_(ctx.platform.oss.placement == "node"),
-      rng_state_(ctx.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(node) * 0xD1B54A32D192ED03ULL + 1)
+      rng_state_(ctx.seed * kGolden64 + static_cast<uint64_t>(node) * 0xD1B54A32D192ED03ULL + 1)
 {
   const auto& ld = ctx.platform.clients.load_delay;
   for (Op op : kAllOps)
@@ -59,10 +61,7 @@ double ClientNode::load_delay(const OpRequest& op, int rank)
   if (law->shape.empty())
     return mean;
   // splitmix64 -> one of the shape's equally probable values.
-  uint64_t z = (rng_state_ += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
+  const uint64_t z = splitmix64_mix(rng_state_ += kGolden64);
   auto k = static_cast<size_t>(static_cast<double>(z >> 11) * 0x1.0p-53 * static_cast<double>(law->shape.size()));
   double q = law->shape[std::min(k, law->shape.size() - 1)];
   return mean * q;
@@ -191,9 +190,9 @@ void ClientNode::start_op(uint32_t r)
     ctx_.md_ops_in_flight--;
     s.in_md_op = false;
   }
-  if (s.item_start_s >= 0 && (!more || s.op.begins)) {  // its latency as the tool counts it: first step to last
+  if (s.in_item && (!more || s.op.begins)) {  // its latency as the tool counts it: the sum of its steps'
     ctx_.records.phases[phase_].item_histogram.add(static_cast<float>(s.item_runtime_s));
-    s.item_start_s = -1;
+    s.in_item = false;
   }
   if (!more) {
     ctx_.active_ranks--;
@@ -204,7 +203,7 @@ void ClientNode::start_op(uint32_t r)
   double now = sg4::Engine::get_clock();
   s.op_start_s = now + s.op.think_s;
   if (s.op.begins) {
-    s.item_start_s = s.op_start_s;
+    s.in_item = true;
     s.item_runtime_s = 0;
   }
   // A rank thinking is not a customer of the metadata server: with that population the operation is counted,
@@ -243,10 +242,7 @@ size_t ClientNode::target_of(Op op, uint32_t dir, uint64_t object) const
   const size_t n = ctx_.oss_hosts.size();
   if (place_by_node_)
     return ctx_.mds_hosts.size() + static_cast<size_t>(node_) % n;
-  uint64_t z = object * 0x9E3779B97F4A7C15ULL + (static_cast<uint64_t>(dir) + 1) * 0xD1B54A32D192ED03ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
+  const uint64_t z = splitmix64_mix(object * kGolden64 + (static_cast<uint64_t>(dir) + 1) * 0xD1B54A32D192ED03ULL);
   return ctx_.mds_hosts.size() + static_cast<size_t>(z % n);
 }
 
@@ -356,8 +352,9 @@ void ClientNode::complete(uint32_t r)
     mod_in_flight_per_target_[t]--;
   double now = sg4::Engine::get_clock();
   auto& ph = ctx_.records.phases[phase_];
-  float runtime = static_cast<float>(now - s.op_start_s);
-  s.item_runtime_s += now - s.op_start_s;
+  const double runtime_s = now - s.op_start_s;
+  const auto runtime = static_cast<float>(runtime_s);
+  s.item_runtime_s += runtime_s;
   ph.ops++;
   ph.op_count[s.op.op]++;
   if (ctx_.records.rank_times)

@@ -65,8 +65,8 @@ private:
     RankCursor cursor;
     OpRequest op;
     double op_start_s = 0;
-    double item_start_s = -1;  // start of the tool operation (item) in progress, -1: none
-    double item_runtime_s = 0; // its steps' runtimes so far (think times between steps excluded)
+    bool in_item = false;       // a tool operation (item) is in progress
+    double item_runtime_s = 0;  // its steps' runtimes so far (think times between steps excluded)
     Request* outstanding = nullptr;
     uint64_t seq = 0;
     bool in_md_op = false;  // counted in RunContext::md_ops_in_flight

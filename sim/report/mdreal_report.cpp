@@ -38,8 +38,9 @@ std::vector<MdrealPhase> mdreal_phases(const ReplayWorkload& w, RunRecords& reco
     std::array<uint64_t, trace::kTraceOpCount> kinds{};
     for (int r = 0; r < N; ++r) {
       uint64_t copies = static_cast<uint64_t>(M / N) + (r < M % N ? 1 : 0);
-      for (int k = 0; k < trace::kTraceOpCount; ++k)
-        kinds[static_cast<size_t>(k)] += w.count_kind(r, p, k) * copies;
+      const auto c = w.kind_counts(r, p);
+      for (size_t k = 0; k < kinds.size(); ++k)
+        kinds[k] += c[k] * copies;
     }
     for (auto k : kinds)
       ph.operations += k;

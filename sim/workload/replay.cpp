@@ -63,12 +63,14 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
       continue;
     uint64_t unit = static_cast<uint64_t>(D_);
     if (trace_->phases[p].kind == PhaseKind::Benchmark) {
-      std::array<bool, trace::kTraceOpCount> seen{};
-      for (const auto& s : trace_->streams)
-        for (int k = 0; k < trace::kTraceOpCount; ++k)
-          seen[static_cast<size_t>(k)] = seen[static_cast<size_t>(k)] ||
-              s.count_op(static_cast<int>(p), static_cast<unsigned char>(k), s.end(static_cast<int>(p)) - s.begin(static_cast<int>(p))) > 0;
-      unit *= std::max<uint64_t>(1, static_cast<uint64_t>(std::count(seen.begin(), seen.end(), true)));
+      std::array<uint64_t, trace::kTraceOpCount> seen{};
+      for (const auto& s : trace_->streams) {
+        const int ph = static_cast<int>(p);
+        const auto c = s.counts(ph, s.end(ph) - s.begin(ph));
+        for (size_t k = 0; k < seen.size(); ++k)
+          seen[k] += c[k];
+      }
+      unit *= std::max<uint64_t>(1, static_cast<uint64_t>(seen.size() - std::count(seen.begin(), seen.end(), 0u)));
     }
     limit_[p] = std::max<uint64_t>(unit, opt_.max_ops_per_phase / unit * unit);
   }
@@ -82,13 +84,13 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
     for (int r = 0; r < N; ++r) {
       const auto& s = trace_->streams[static_cast<size_t>(r)];
       const uint64_t m = ops_in(s, static_cast<int>(p));
-      auto count = [&](TraceOp op) { return s.count_op(static_cast<int>(p), static_cast<unsigned char>(op), m); };
+      const auto c = s.counts(static_cast<int>(p), m);
+      auto count = [&c](TraceOp op) { return c[static_cast<size_t>(op)]; };
       uint64_t n = kind == PhaseKind::Other     ? m
                    : kind == PhaseKind::Cleanup ? count(TraceOp::Delete)
                                                 : count(TraceOp::Create);
-      const uint64_t reads = count(TraceOp::Read);
       if (kind == PhaseKind::Benchmark)
-        n = std::max(n, reads);
+        n = std::max(n, count(TraceOp::Read));
       uint64_t copies = static_cast<uint64_t>(ranks_ / N) + (r < ranks_ % N ? 1 : 0);
       items_[p] += n * copies;
     }
@@ -328,8 +330,8 @@ PerOp<bool> ReplayWorkload::kinds_used() const
   for (int p = 0; p < phase_count(); ++p) {
     if (dataset_ops(p) > 0)
       used[trace_->phases[static_cast<size_t>(p)].kind == PhaseKind::Precreate ? Op::Mkdir : Op::Rmdir] = true;
-    const uint64_t n = ops_in(s, p);
-    auto has = [&](TraceOp k) { return s.count_op(p, static_cast<unsigned char>(k), n) > 0; };
+    const auto c = s.counts(p, ops_in(s, p));
+    auto has = [&c](TraceOp k) { return c[static_cast<size_t>(k)] > 0; };
     const bool data = compound_primitives(static_cast<int>(TraceOp::Read)) == 3;
     if (has(TraceOp::Stat))
       used[Op::Stat] = true;
@@ -347,10 +349,10 @@ PerOp<bool> ReplayWorkload::kinds_used() const
   return used;
 }
 
-uint64_t ReplayWorkload::count_kind(int rank, int phase, int kind) const
+std::array<uint64_t, trace::kTraceOpCount> ReplayWorkload::kind_counts(int rank, int phase) const
 {
   const auto& s = stream(rank);
-  return s.count_op(phase, static_cast<unsigned char>(kind), ops_in(s, phase));
+  return s.counts(phase, ops_in(s, phase));
 }
 
 nlohmann::json ReplayWorkload::describe() const

@@ -67,8 +67,8 @@ public:
   bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
   nlohmann::json describe() const override;
   PerOp<bool> kinds_used() const override;  // from the recorded kinds, without walking rank 0's operations
-  // Recorded operations of `kind` (a TraceOp) that rank replays in the phase (data-set operations aside).
-  uint64_t count_kind(int rank, int phase, int kind) const;
+  // Recorded operations of each kind (TraceOp) that rank replays in the phase (data-set operations aside).
+  std::array<uint64_t, trace::kTraceOpCount> kind_counts(int rank, int phase) const;
 
   // What the reports need to regroup client operations into md-real-io operations.
   static constexpr int kDatasetOp = -1;  // a mkdir/rmdir of a data set (not in latency files)

@@ -1,23 +1,12 @@
 #include "workload/synthetic.hpp"
 
+#include "model/hash.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 namespace pfsim {
-namespace {
-
-// splitmix64: a stateless, platform-independent hash used as a random stream keyed by position.
-uint64_t mix(uint64_t x)
-{
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
-
 SyntheticWorkload::SyntheticWorkload(SyntheticParams p) : p_(std::move(p))
 {
   if (p_.ranks < 1)
@@ -72,7 +61,7 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
   // between its steps (until 2026-11-25 every step had one: a create with think time Z cost 2 Z).
   out.think_s = c.step == 0 ? p_.think_s : 0.0;
   if (p_.think_exponential && p_.think_s > 0 && c.step == 0) {
-    uint64_t h = mix(mix(mix(p_.seed) ^ static_cast<uint64_t>(rank)) ^ (c.item * 64 + c.step) ^
+    uint64_t h = splitmix64(splitmix64(splitmix64(p_.seed) ^ static_cast<uint64_t>(rank)) ^ (c.item * 64 + c.step) ^
                      (static_cast<uint64_t>(phase) << 48));
     double u = static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0);
     out.think_s = -p_.think_s * std::log1p(-u);

@@ -1517,7 +1517,7 @@ struct MdtestStated {
   std::string tasks_at;
 };
 
-MdtestStated mdtest_directory_mode(const std::string& dir, const std::string& prefix, Trace& t)
+MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefix, Trace& t)
 {
   static const std::regex token_re(R"('([^']*)'|(\S+))");
   static const std::regex launched_re(R"(launched with ([0-9]{1,9}) total task)");
@@ -1687,7 +1687,7 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
   }
   t.params.data_sets = 1;
   t.params.offset = 0;
-  const MdtestStated stated = mdtest_directory_mode(dir, L.prefix, t);
+  const MdtestStated stated = read_mdtest_output(dir, L.prefix, t);
   if (stated.tasks >= 0 && stated.tasks != t.ranks)
     throw ConfigError(stated.tasks_at + ": states " + std::to_string(stated.tasks) + " tasks, but the per-op files "
                       "hold " + std::to_string(t.ranks) + " ranks (expected one file per task and phase)");

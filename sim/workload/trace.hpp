@@ -70,19 +70,19 @@ struct RankStream {
     const auto& pt = pattern[static_cast<size_t>(phase)];
     return pt[(i - begin(phase)) % pt.size()];
   }
-  // Operations of kind k among the first n of the phase (a generated stream: without walking them).
-  uint64_t count_op(int phase, unsigned char k, uint64_t n) const
+  // Operations of each kind (TraceOp) among the first n of the phase, in one pass (a generated stream: without
+  // walking them).
+  std::array<uint64_t, kTraceOpCount> counts(int phase, uint64_t n) const
   {
-    uint64_t c = 0;
+    std::array<uint64_t, kTraceOpCount> c{};
     if (pattern.empty()) {
       for (uint64_t i = begin(phase); i < begin(phase) + n; ++i)
-        c += op[i] == k;
+        c[op[i]]++;
       return c;
     }
     const auto& pt = pattern[static_cast<size_t>(phase)];
     for (size_t j = 0; j < pt.size(); ++j)
-      if (pt[j] == k)
-        c += n / pt.size() + (j < n % pt.size() ? 1 : 0);
+      c[pt[j]] += n / pt.size() + (j < n % pt.size() ? 1 : 0);
     return c;
   }
   float think_at(uint64_t i) const { return think_s.empty() ? 0.f : think_s[i]; }
