@@ -155,6 +155,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     Reader c = top.object("clients");
     auto& cc = p.clients;
     cc.ranks_per_node = static_cast<int>(c.integer("ranks_per_node", cc.ranks_per_node, 1, 4096));
+    cc.placement = c.choice("placement", cc.placement, {"block", "cyclic"});
     cc.max_rpcs_in_flight = static_cast<int>(c.integer("max_rpcs_in_flight", cc.max_rpcs_in_flight, 1, 4096));
     cc.max_mod_rpcs_in_flight =
         static_cast<int>(c.integer("max_mod_rpcs_in_flight", cc.max_mod_rpcs_in_flight, 1, 4096));
@@ -435,6 +436,7 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"routers", {{"count", n.router_count}, {"link", link_json(n.router_link)}}}}},
       {"clients",
        {{"ranks_per_node", c.ranks_per_node},
+        {"placement", c.placement},
         {"max_rpcs_in_flight", c.max_rpcs_in_flight},
         {"max_mod_rpcs_in_flight", c.max_mod_rpcs_in_flight},
         {"rpc_overhead", c.rpc_overhead_s},

@@ -79,6 +79,11 @@ struct LoadDelayConfig {
 
 struct ClientConfig {
   int ranks_per_node = 16;             // "ranks_per_node": default when the workload does not say
+  // "placement": how ranks map to client nodes. "block": ranks 0..K-1 on node 0, K..2K-1 on node 1 (SLURM's and
+  // mpirun's default); "cyclic": rank r on node r mod nodes (srun --distribution=cyclic, mpirun --map-by node).
+  // It decides which ranks share a node's RPC slots, link and cached locks. scripts/trace_node_serialization.py
+  // tells from a recorded trace which one a run used (DKRZ Mistral's md-real-io runs: cyclic).
+  std::string placement = "block";
   // "max_rpcs_in_flight": per client node and target (Lustre mdc/osc max_rpcs_in_flight, default 8).
   int max_rpcs_in_flight = 8;
   // "max_mod_rpcs_in_flight": modifying metadata RPCs in flight per client node. Lustre clients before 2.8

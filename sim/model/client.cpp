@@ -29,8 +29,8 @@ void RunContext::arrive(int phase)
   sg4::Comm::wait_all(releases);
 }
 
-ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int ranks)
-    : ctx_(ctx), node_(node), first_rank_(first_rank), ranks_(static_cast<size_t>(ranks)),
+ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, int ranks)
+    : ctx_(ctx), node_(node), first_rank_(first_rank), stride_(stride), ranks_(static_cast<size_t>(ranks)),
       in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       mod_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       place_by_node_(ctx.platform.oss.placement == "node"),
@@ -88,37 +88,56 @@ void ClientNode::operator()()
         break;
       timers_.pop();
     }
-    wait_set_.clear();
-    wait_set_.push_back(recv);
-    for (const auto& f : in_flight_)
-      wait_set_.push_back(f.comm);
+    fill_wait_set(recv);
     // Always a finite wait (1e12 s when no timer is pending): SimGrid orders simultaneous wake-ups differently
     // for an unbounded wait, so a run with timers that never fire (timeouts on, nothing timing out) would
     // otherwise differ from the same run without them.
     double timeout = timers_.empty() ? 1e12 : std::max(0.0, timers_.top().t - sg4::Engine::get_clock());
     ssize_t i = sg4::Comm::wait_any_for(wait_set_, timeout);
-    if (i < 0)
-      continue;
-    if (i == 0) {
-      // Post the next receive before handling: a barrier release may make this node the last to arrive at the
-      // next barrier at once (a phase with no operations for its ranks), and the release it then sends to every
-      // node, itself included, must find a receive posted.
-      NodeMessage* m = msg;
-      const auto* release = std::get_if<BarrierRelease>(m);
-      if (release == nullptr || release->phase >= 0)
-        recv = mailbox_->get_async<NodeMessage>(&msg);
-      handle(m);
-    } else {
-      Request* q = in_flight_[static_cast<size_t>(i - 1)].request;
-      in_flight_[static_cast<size_t>(i - 1)] = in_flight_.back();
-      in_flight_.pop_back();
-      if (is_data(q->op))
-        ctx_.oss[target_of(q->op, q->dir, q->object) - ctx_.mds_hosts.size()]->enqueue(q);
-      else
-        ctx_.mds[q->dir % ctx_.mds.size()]->enqueue(q);
+    // Everything else that ended at this instant is taken in before any timer fires, so that replies arriving
+    // together complete in the timers' order (least-served rank first), not in the order SimGrid happens to
+    // deliver them: with a zero rpc_overhead that order repeated at every round of a deterministic closed loop
+    // and left the same ranks waiting for a slot each time.
+    while (i >= 0) {
+      take(static_cast<size_t>(i), recv, msg);
+      if (finished_)
+        break;
+      fill_wait_set(recv);
+      i = sg4::Comm::wait_any_for(wait_set_, 0);
     }
   }
   mailbox_->set_receiver(nullptr);
+}
+
+void ClientNode::fill_wait_set(const sg4::CommPtr& recv)
+{
+  wait_set_.clear();
+  wait_set_.push_back(recv);
+  for (const auto& f : in_flight_)
+    wait_set_.push_back(f.comm);
+}
+
+// What ended: index 0 is the node's mailbox (a reply or a barrier message), the others the requests in transit.
+void ClientNode::take(size_t i, sg4::CommPtr& recv, NodeMessage*& msg)
+{
+  if (i == 0) {
+    // Post the next receive before handling: a barrier release may make this node the last to arrive at the
+    // next barrier at once (a phase with no operations for its ranks), and the release it then sends to every
+    // node, itself included, must find a receive posted.
+    NodeMessage* m = msg;
+    const auto* release = std::get_if<BarrierRelease>(m);
+    if (release == nullptr || release->phase >= 0)
+      recv = mailbox_->get_async<NodeMessage>(&msg);
+    handle(m);
+    return;
+  }
+  Request* q = in_flight_[i - 1].request;
+  in_flight_[i - 1] = in_flight_.back();
+  in_flight_.pop_back();
+  if (is_data(q->op))
+    ctx_.oss[target_of(q->op, q->dir, q->object) - ctx_.mds_hosts.size()]->enqueue(q);
+  else
+    ctx_.mds[q->dir % ctx_.mds.size()]->enqueue(q);
 }
 
 void ClientNode::fire_timers()
@@ -185,7 +204,7 @@ void ClientNode::start_op(uint32_t r)
   s.op.excess_s = -1;
   s.op.begins = true;
   s.op.metadata = true;
-  const bool more = ctx_.workload.next(first_rank_ + static_cast<int>(r), phase_, s.cursor, s.op);
+  const bool more = ctx_.workload.next(rank_of(r), phase_, s.cursor, s.op);
   if (s.in_md_op && (!more || s.op.begins)) {  // the rank's previous tool operation has ended
     ctx_.md_ops_in_flight--;
     s.in_md_op = false;
@@ -221,7 +240,7 @@ void ClientNode::begin_op(uint32_t r)
   double now = sg4::Engine::get_clock();
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
-  double delay = load_delay(s.op, first_rank_ + static_cast<int>(r));  // population: the other ranks
+  double delay = load_delay(s.op, rank_of(r));  // population: the other ranks
   if (s.op.begins && s.op.metadata) {
     ctx_.md_ops_in_flight++;
     s.in_md_op = true;
@@ -316,7 +335,7 @@ Request* ClientNode::current(const Timer& t) const
 void ClientNode::on_timeout(uint32_t r)
 {
   auto& s = ranks_[r];
-  XBT_DEBUG("rank %d: request %llu timed out, resending", first_rank_ + static_cast<int>(r),
+  XBT_DEBUG("rank %d: request %llu timed out, resending", rank_of(r),
             static_cast<unsigned long long>(s.outstanding->seq));
   s.outstanding->abandoned = true;  // the server still serves it; its reply will be dropped
   ctx_.records.resends++;
@@ -324,7 +343,7 @@ void ClientNode::on_timeout(uint32_t r)
   if (s.outstanding->resends >= static_cast<uint32_t>(to.max_resends)) {
     // No copy can come back in time (timeout below the round trip, or congestion collapse): stop the run.
     ctx_.abort_reason = "a " + std::string(op_name(s.op.op)) + " request of rank " +
-                        std::to_string(first_rank_ + static_cast<int>(r)) + " timed out " +
+                        std::to_string(rank_of(r)) + " timed out " +
                         std::to_string(to.max_resends + 1) + " times in a row at t=" +
                         std::to_string(sg4::Engine::get_clock()) + " s (mds.mechanisms.timeouts.timeout " +
                         std::to_string(to.timeout_s) + " s is below its round trip; max_resends " +
@@ -358,14 +377,14 @@ void ClientNode::complete(uint32_t r)
   ph.ops++;
   ph.op_count[s.op.op]++;
   if (ctx_.records.rank_times)
-    ph.rank_end_s[static_cast<size_t>(first_rank_) + r] = now;
+    ph.rank_end_s[static_cast<size_t>(rank_of(r))] = now;
   ctx_.records.last_completion_s = now;
   if (ctx_.records.latency_histograms)
     ph.histogram_by_op[s.op.op].add(runtime);
   else
     ph.latencies_by_op[s.op.op].push_back(runtime);
   if (ctx_.records.keep_samples)
-    ph.samples.push_back(OpSample{s.op_start_s - ph.start_s, runtime, static_cast<uint32_t>(first_rank_) + r, s.op.op});
+    ph.samples.push_back(OpSample{s.op_start_s - ph.start_s, runtime, static_cast<uint32_t>(rank_of(r)), s.op.op});
   // Hand freed slots to waiting ranks in arrival order (a waiting update may be passed by a read).
   for (auto it = waiting_.begin(); it != waiting_.end();) {
     if (slot_free(ranks_[*it])) {

@@ -123,10 +123,14 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
     o->start();
 
   std::vector<std::unique_ptr<ClientNode>> clients;
+  const bool cyclic = platform.clients.placement == "cyclic";
   for (int n = 0; n < nodes; ++n) {
-    int first = n * rpn;
-    int count = std::min(rpn, ranks - first);
-    clients.push_back(std::make_unique<ClientNode>(ctx, n, first, count));
+    // block: node n holds ranks n*rpn .. ; cyclic: ranks n, n + nodes, ... (the last nodes one fewer when the
+    // ranks do not fill every node)
+    int first = cyclic ? n : n * rpn;
+    int stride = cyclic ? nodes : 1;
+    int count = cyclic ? (ranks - n + nodes - 1) / nodes : std::min(rpn, ranks - first);
+    clients.push_back(std::make_unique<ClientNode>(ctx, n, first, stride, count));
     ClientNode* c = clients.back().get();
     sg4::Actor::create("node-" + std::to_string(n), built.clients[n], [c] { (*c)(); });
   }
