@@ -16,10 +16,6 @@ void RunContext::arrive(int phase)
   double now = sg4::Engine::get_clock();
   records.phases[phase].end_s = now;
   int next = phase + 1 < workload.phase_count() ? phase + 1 : -1;
-  if (next >= 0) {
-    records.phases[next].start_s = now;
-    std::fill(records.phases[next].rank_end_s.begin(), records.phases[next].rank_end_s.end(), now);
-  }
   active_ranks = workload.ranks();
   XBT_INFO("phase %d (%s) done at %.6f s", phase, workload.phase_name(phase).c_str(), now);
   // Not detached (see ReplyRoute::send): the releasing node waits until every release is delivered.
@@ -190,6 +186,15 @@ void ClientNode::handle(NodeMessage* msg)
 void ClientNode::begin_phase(int phase)
 {
   phase_ = phase;
+  // A phase starts when its first node is released (phase 0: at once), not when the last node arrived at the
+  // barrier: the release's network latency is not the phase's, as it is not in phase 0 (the phases of identical
+  // iterations took 2 link latencies longer from the second on).
+  if (ctx_.started_phase < phase) {
+    ctx_.started_phase = phase;
+    auto& ph = ctx_.records.phases[phase];
+    ph.start_s = sg4::Engine::get_clock();
+    std::fill(ph.rank_end_s.begin(), ph.rank_end_s.end(), ph.start_s);
+  }
   done_ranks_ = 0;
   for (auto& r : ranks_)
     r.cursor = RankCursor{};

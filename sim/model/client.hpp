@@ -34,6 +34,7 @@ struct RunContext {
   int md_ops_in_flight = 0;  // the tool's metadata operations the ranks have in flight (OpRequest::metadata)
   uint64_t seed = 0;
   std::string abort_reason;  // set by an actor that stops the run (all actors killed); run_simulation throws it
+  int started_phase = -1;    // the last phase a node has begun (its record's start_s is set)
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
   void arrive(int phase);
