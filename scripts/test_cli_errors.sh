@@ -359,6 +359,105 @@ else
   failures=$((failures + 1))
 fi
 
+# expect_refused NAME NEEDLE... -- ARGS...: as expect_error, without adding --out (the command line names its own
+# outputs): exit status 2 and exactly one stderr line naming every NEEDLE.
+expect_refused() {
+  local name=$1
+  shift
+  local needles=()
+  while [ "$1" != "--" ]; do
+    needles+=("$1")
+    shift
+  done
+  shift
+  "$pfsim" "$@" >"$tmp/$name.stdout" 2>"$tmp/$name.stderr"
+  local rc=$? ok=1
+  [ "$rc" -eq 2 ] || { echo "FAIL $name: exit status $rc, expected 2"; ok=0; }
+  [ "$(wc -l <"$tmp/$name.stderr")" -eq 1 ] || { echo "FAIL $name: $(wc -l <"$tmp/$name.stderr") stderr lines, expected 1"; ok=0; }
+  for n in "${needles[@]}"; do
+    grep -qF -- "$n" "$tmp/$name.stderr" || { echo "FAIL $name: stderr does not name \"$n\""; ok=0; }
+  done
+  if [ "$ok" -eq 1 ]; then
+    echo "ok   $name: $(cat "$tmp/$name.stderr")"
+  else
+    echo "     stderr was: $(head -c 600 "$tmp/$name.stderr")"
+    failures=$((failures + 1))
+  fi
+}
+
+# pfsim replay --check: the import and every check of a replay, nothing simulated or written, no platform needed.
+"$pfsim" replay "$tool_outputs/md-real-io-2017" --check >"$tmp/check.stdout" 2>"$tmp/check.stderr"
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s "$tmp/check.stdout" ] && grep -q "^pfsim: imported md-real-io-2017 trace" "$tmp/check.stderr" &&
+  ! grep -q "simulated" "$tmp/check.stderr"; then
+  echo "ok   replay-check-good: exit 0, $(head -1 "$tmp/check.stderr")"
+else
+  echo "FAIL replay-check-good: exit $rc, stderr $(head -c 600 "$tmp/check.stderr"), stdout $(wc -c <"$tmp/check.stdout") bytes"
+  failures=$((failures + 1))
+fi
+cp -r "$tool_outputs/md-real-io-2017" "$tmp/check-bad"
+head -5 "$tmp/check-bad/lat-0-stat-1.csv" >"$tmp/check-bad/cut" && mv "$tmp/check-bad/cut" "$tmp/check-bad/lat-0-stat-1.csv"
+expect_refused replay-check-malformed "lat-0-stat-1.csv" "rows" -- replay "$tmp/check-bad" --check
+expect_refused replay-check-option-conflict "--output-format mdtest" -- \
+  replay "$tool_outputs/md-real-io-2017" --check --output-format mdtest
+expect_refused replay-check-writes-nothing "--check" "--out" -- \
+  replay "$tool_outputs/md-real-io-2017" --check --out "$tmp/check.json"
+if "$pfsim" replay --help | grep -q -- "--check"; then
+  echo "ok   replay-check-help"
+else
+  echo "FAIL replay-check-help: pfsim replay --help does not list --check"
+  failures=$((failures + 1))
+fi
+
+# No output may replace an input of the run: refused before the run, the input left as it was.
+cp "$good_platform" "$tmp/plat-in.json"
+cp -r "$tool_outputs/md-real-io-2017" "$tmp/trace-in"
+cp "$tmp/good-workload.json" "$tmp/work-in.json"
+expect_refused out-is-platform "--out" "the platform file" -- \
+  replay "$tool_outputs/md-real-io-2017" --platform "$tmp/plat-in.json" --quiet --out "$tmp/plat-in.json"
+expect_refused latency-dir-is-trace "--latency-dir" "the trace directory" -- \
+  replay "$tmp/trace-in" --platform "$good_platform" --quiet --latency-dir "$tmp/trace-in/." --latency-prefix lat
+expect_refused out-is-trace-file "--out" "a file of the trace" -- \
+  replay "$tmp/trace-in" --platform "$good_platform" --quiet --out "$tmp/trace-in/stdout.txt"
+ln "$tmp/plat-in.json" "$tmp/plat-hardlink.json"
+expect_refused run-out-is-workload "--out" "the workload file" -- \
+  run --platform "$good_platform" --workload "$tmp/work-in.json" --quiet --out "$tmp/work-in.json"
+expect_refused mdtest-out-is-platform-hardlink "--out" "the platform file" -- \
+  mdtest --platform "$tmp/plat-in.json" --ranks 2 -n 4 -F --quiet --out "$tmp/plat-hardlink.json"
+expect_refused sweep-csv-is-platform "--csv" "the platform file" -- \
+  sweep --platform "$tmp/plat-in.json" --workload "$tmp/work-in.json" --ranks 2 --csv "$tmp/plat-in.json"
+expect_refused mdworkbench-out-is-platform "--out" "the platform file" -- \
+  mdworkbench --platform "$tmp/plat-in.json" --ranks 2 -I 2 -P 2 -R 1 --out "$tmp/plat-in.json"
+if cmp -s "$good_platform" "$tmp/plat-in.json" && cmp -s "$tmp/good-workload.json" "$tmp/work-in.json" &&
+  diff -r "$tool_outputs/md-real-io-2017" "$tmp/trace-in" >/dev/null; then
+  echo "ok   inputs-unchanged: platform, workload and trace as they were"
+else
+  echo "FAIL inputs-unchanged: an input was overwritten"
+  failures=$((failures + 1))
+fi
+# Option conflicts of a replay are found before the import: one line, no 'pfsim: imported' first.
+expect_refused conflict-before-import-format "--output-format mdtest" -- \
+  replay "$tool_outputs/md-real-io-2017" --platform "$good_platform" --output-format mdtest
+expect_refused conflict-before-import-mdtest "--output-format mdworkbench" "mdtest" -- \
+  replay "$tool_outputs/mdtest" --platform "$good_platform" --output-format mdworkbench
+expect_refused conflict-before-import-latency-all "--latency-all" -- \
+  replay "$tool_outputs/md-real-io-2017" --platform "$good_platform" --latency-all
+expect_refused conflict-before-import-no-samples "--latency-dir needs per-operation samples" -- \
+  replay "$tool_outputs/md-real-io-2017" --platform "$good_platform" --no-samples --latency-dir "$tmp/ns2"
+
+# Error messages stay one short line whatever the input holds: a 1 MB value in a latency file is quoted in at most
+# 60 characters; a newline in an option's value is escaped.
+cp -r "$tool_outputs/md-real-io-2017" "$tmp/long-line"
+{ head -2 "$tmp/long-line/lat-0-stat-1.csv"; printf '0.1,1e-4%01000000d\n' 7; tail -n +4 "$tmp/long-line/lat-0-stat-1.csv"; } \
+  >"$tmp/long-line.csv" && mv "$tmp/long-line.csv" "$tmp/long-line/lat-0-stat-1.csv"
+expect_refused long-line-quoted "lat-0-stat-1.csv:3" "...\"" -- replay "$tmp/long-line" --check
+if [ "$(wc -c <"$tmp/long-line-quoted.stderr")" -gt 400 ]; then
+  echo "FAIL long-line-quoted: $(wc -c <"$tmp/long-line-quoted.stderr") bytes of error message"
+  failures=$((failures + 1))
+fi
+expect_error newline-in-value "mds.service.stat" '\n' -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --set "mds.service.stat=\"1"$'\n'"x2ms\""
+
 # Help exits 0 and lists the options of the command.
 for c in run sweep mdtest metabench replay mdworkbench; do
   if "$pfsim" "$c" --help 2>&1 | grep -q -- "--platform"; then

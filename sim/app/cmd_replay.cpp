@@ -1,4 +1,4 @@
-// pfsim replay      <trace-dir-or-file> --platform P.json [--ranks M] [--out R.json] [--latency-dir D]
+// pfsim replay      <trace-dir-or-file> --platform P.json [--check] [--ranks M] [--out R.json] [--latency-dir D]
 //                   [--latency-prefix mdreal] [--residual-quantile Q] [--allow-missing] [--object-size B]
 //                   [--no-samples] [--max-ops-per-phase K] [--ranks-per-node K] [--seed S] [--set path=value] [--quiet] [--verbose]
 // pfsim mdworkbench --platform P.json --ranks N -I 1000 -P 5000 -D 1 -R 3 -S 3900 [--offset 1] [same outputs]
@@ -21,6 +21,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -77,12 +78,18 @@ const std::vector<OptSpec> kCommonOpts{
 };
 
 const std::vector<OptSpec> kReplayOpts{
+    {"--check", false, "import and validate the trace with every check a replay makes (headers, row counts, ranks, "
+                       "options), print the import summary and warnings as a replay does, simulate and write nothing: "
+                       "exit status 0, or 2 with the one error line (--platform is not needed; given, it is checked)"},
     {"--ranks", true, "M ranks to replay (default: the recorded run's, for -L files as its stdout.txt states); rank m "
                       "replays recorded rank m mod N"},
     {"--residual-quantile", true, "Q replay each op's excess over the Q-quantile latency of its kind (e.g. 0.01)"},
-    {"--allow-missing", false, "import a trace whose per-rank files of one phase are all missing (a warning names "
-                               "them: that iteration's rates are not comparable with the recorded ones)"},
-    {"--object-size", true, "B object size when the trace does not record it (a header that states another: error)"},
+    {"--allow-missing", false, "import a trace without the files of a phase the recording has (an operation of a "
+                               "benchmark iteration, a whole iteration, the precreate, cleanup or an mdtest File "
+                               "phase its output reports): a warning names them, the results' trace.missing lists "
+                               "them (those rates are not comparable with the recorded ones)"},
+    {"--object-size", true, "B object size in bytes (an integer) when the trace does not record it (a header that "
+                            "states another: error)"},
     {"--data-sets", true, "D data sets per rank (md-workbench -D) when no mdreal.txt or stdout.txt states it"},
     {"--offset", true, "K md-workbench --offset, when no mdreal.txt or stdout.txt states it: in "
                        "the benchmark rank r looks up, reads and deletes object f of data set d in rank r-K(d+1)'s set d "
@@ -322,21 +329,46 @@ config::PlatformConfig platform_of(const Args& a)
   return load_platform(file, a.sets);
 }
 
-int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<const trace::Trace> tr,
-        const ReplayOptions& ro, nlohmann::json inputs, ReportFormat default_format)
+// The options' conflicts with each other and with the trace's format (trace_format "": not known yet, only the
+// conflicts of options given explicitly are checked). Returns the output format. Called before the trace is imported
+// (its format comes from its file names), so that a bad combination is one error line, not an import first.
+ReportFormat check_run_options(const Args& a, const std::string& trace_format, ReportFormat default_format)
 {
-  const ReportFormat format =
-      a.opts.count("--output-format") ? parse_report_format(opt(a, "--output-format")) : default_format;
-  if (format == ReportFormat::Mdtest && tr->format != "mdtest-perop")
+  const bool explicit_format = a.opts.count("--output-format") > 0;
+  const ReportFormat format = explicit_format ? parse_report_format(opt(a, "--output-format")) : default_format;
+  const bool known = explicit_format || !trace_format.empty();  // the format is the one the run will use
+  if (!trace_format.empty() && format == ReportFormat::Mdtest && trace_format != "mdtest-perop")
     throw std::invalid_argument("--output-format mdtest: only for mdtest traces (their phases are mdtest's); this is a " +
-                                tr->format + " workload, use mdreal2017 or mdworkbench");
+                                trace_format + " workload, use mdreal2017 or mdworkbench");
   // mdtest's phases (File creation, File stat, ...) are not md-real-io or md-workbench phases: their lines would
   // carry names with spaces, and their latency files names neither tool (nor pfsim's importer) reads.
-  if (format != ReportFormat::Mdtest && tr->format == "mdtest-perop")
+  if (!trace_format.empty() && format != ReportFormat::Mdtest && trace_format == "mdtest-perop")
     throw std::invalid_argument(std::string("--output-format ") + report_format_name(format) +
                                 ": an mdtest trace's phases (File creation, File stat, File read, File removal) are "
                                 "not " + (format == ReportFormat::MdReal2017 ? "md-real-io" : "md-workbench") +
                                 " phases; use --output-format mdtest (the default for an mdtest trace)");
+  // What --no-samples cannot give, said before the simulation rather than after it (or printed wrong).
+  if (flag(a, "--no-samples")) {
+    if (!opt(a, "--latency-dir").empty())
+      throw std::invalid_argument("--latency-dir needs per-operation samples (drop --no-samples)");
+    if (known && format == ReportFormat::MdWorkbench && !flag(a, "--quiet"))
+      throw std::invalid_argument("--no-samples: md-workbench's phase lines (per-process times, op-max, latency "
+                                  "lists) need per-operation samples; drop --no-samples, or add --quiet or "
+                                  "--output-format mdreal2017");
+  }
+  if (known && flag(a, "--latency-all") && format != ReportFormat::MdWorkbench)
+    throw std::invalid_argument(std::string("--latency-all: md-workbench's one file of every rank; this run writes ") +
+                                report_format_name(format) + " files (use --output-format mdworkbench)");
+  if (known && flag(a, "--process-reports") && format == ReportFormat::Mdtest)
+    throw std::invalid_argument("--process-reports: md-workbench's and md-real-io's per-rank lines; this run prints "
+                                "mdtest output");
+  return format;
+}
+
+int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<const trace::Trace> tr,
+        const ReplayOptions& ro, nlohmann::json inputs, ReportFormat default_format)
+{
+  const ReportFormat format = check_run_options(a, tr->format, default_format);
   inputs["output_format"] = report_format_name(format);
   inputs["set"] = a.sets;                // already applied in "platform"
   inputs["simgrid_args"] = a.simgrid;    // --cfg/--log passed to SimGrid (they can change results)
@@ -357,27 +389,12 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   // histograms, so the run's memory does not grow with its length.
   o.latency_histograms = !o.keep_samples;
   o.rank_times = true;  // per-process times of the phase lines (8 bytes per rank and phase)
-  // What --no-samples cannot give, said before the simulation rather than after it (or printed wrong).
-  if (flag(a, "--no-samples")) {
-    if (!opt(a, "--latency-dir").empty())
-      throw std::invalid_argument("--latency-dir needs per-operation samples (drop --no-samples)");
-    if (format == ReportFormat::MdWorkbench && !flag(a, "--quiet"))
-      throw std::invalid_argument("--no-samples: md-workbench's phase lines (per-process times, op-max, latency "
-                                  "lists) need per-operation samples; drop --no-samples, or add --quiet or "
-                                  "--output-format mdreal2017");
-    if (with_max && !flag(a, "--quiet"))
-      std::fprintf(stderr, "pfsim: warning: --no-samples: the phase lines leave out 'max <s>s' (the slowest "
-                           "operation needs per-operation samples)\n");
-  }
+  if (flag(a, "--no-samples") && with_max && !flag(a, "--quiet"))
+    std::fprintf(stderr, "pfsim: warning: --no-samples: the phase lines leave out 'max <s>s' (the slowest "
+                         "operation needs per-operation samples)\n");
   // md-workbench's per-rank lines: asked for, or the recorded run printed them (and is replayed in its form).
   const bool process_reports =
       format != ReportFormat::Mdtest && (flag(a, "--process-reports") || tr->process_reports);
-  if (flag(a, "--latency-all") && format != ReportFormat::MdWorkbench)
-    throw std::invalid_argument(std::string("--latency-all: md-workbench's one file of every rank; this run writes ") +
-                                report_format_name(format) + " files (use --output-format mdworkbench)");
-  if (flag(a, "--process-reports") && format == ReportFormat::Mdtest)
-    throw std::invalid_argument("--process-reports: md-workbench's and md-real-io's per-rank lines; this run prints "
-                                "mdtest output");
   if (!flag(a, "--verbose"))
     o.simgrid_args.push_back("--log=root.thres:warning");
   o.simgrid_args.insert(o.simgrid_args.end(), a.simgrid.begin(), a.simgrid.end());
@@ -469,7 +486,10 @@ int cmd_replay(int argc, char** argv)
   // Every option and the platform are checked before the trace is imported (which may take minutes).
   trace::ImportOptions io;
   io.allow_missing = flag(a, "--allow-missing");
-  io.object_size_B = opt_num(a, "--object-size", 0, 0, 1e15);
+  // bytes: an integer, as the headers' object-size= and -S state it
+  io.object_size_B = a.opts.count("--object-size") ? static_cast<double>(parse_int_option(
+                                                         "--object-size", opt(a, "--object-size"), 0, 1000000000000000LL))
+                                                   : 0;
   io.data_sets = opt_int(a, "--data-sets", 0, 1);
   io.offset = opt_int(a, "--offset", -1, 0);
   ReplayOptions ro;
@@ -482,8 +502,28 @@ int cmd_replay(int argc, char** argv)
   time_limit_s(opt(a, "--time-limit"));
   opt_int(a, "--ranks-per-node", 0, 1, kMaxRanksPerNode);  // read again by run(); bad values must not wait for the import
   opt_int(a, "--seed", 1, 0);
+  const bool check_only = flag(a, "--check");
+  if (check_only)
+    for (const char* o : {"--out", "--latency-dir"})
+      if (a.opts.count(o))
+        throw std::invalid_argument(std::string("--check writes nothing: drop ") + o);
+  check_run_options(a, "", ReportFormat::MdReal2017);  // conflicts of the options alone
   check_output_paths(a);
-  auto platform = platform_of(a);
+  std::optional<config::PlatformConfig> platform;
+  if (!check_only || a.opts.count("--platform"))
+    platform = platform_of(a);
+  // The trace's files by name (no file read yet): the options against its format, the outputs against its files.
+  const trace::TraceFiles files = trace::list_trace(a.positional[0]);
+  const ReportFormat format = check_run_options(a, files.format, report_format_of_trace(files.format));
+  std::vector<RunInput> inputs{{"the platform file", opt(a, "--platform")}, {"the trace directory", files.dir}};
+  for (const auto& f : files.files)
+    inputs.push_back({"a file of the trace", f});
+  const std::string default_prefix =
+      format == ReportFormat::MdReal2017 ? "mdreal" : format == ReportFormat::MdWorkbench ? "lat" : "mdtest-perop";
+  check_outputs_spare_inputs({{"--out", opt(a, "--out"), false, "", ""},
+                              {"--latency-dir", opt(a, "--latency-dir"), true,
+                               opt(a, "--latency-prefix", default_prefix), ".csv"}},
+                             inputs);
   auto wall0 = std::chrono::steady_clock::now();
   auto tr = std::make_shared<const trace::Trace>(trace::load_trace(a.positional[0], io));
   double import_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -493,7 +533,16 @@ int cmd_replay(int argc, char** argv)
                  static_cast<unsigned long long>(tr->op_count()), import_s);
   for (const auto& w : tr->warnings)
     std::fprintf(stderr, "pfsim: warning: %s\n", w.c_str());
-  return run(a, platform, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}},
+  if (check_only) {
+    const ReportFormat f = check_run_options(a, tr->format, report_format_of_trace(tr->format));
+    ReplayWorkload w(tr, ro);  // what the replay builds before it simulates (rank mapping, limits, residual floors)
+    if (f == ReportFormat::MdReal2017 && flag(a, "--no-samples") && !flag(a, "--quiet") &&
+        std::any_of(tr->reported.begin(), tr->reported.end(), [](const auto& r) { return r.has_max; }))
+      std::fprintf(stderr, "pfsim: warning: --no-samples: the phase lines leave out 'max <s>s' (the slowest "
+                           "operation needs per-operation samples)\n");
+    return 0;
+  }
+  return run(a, *platform, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}},
              report_format_of_trace(tr->format));
 }
 
@@ -515,7 +564,12 @@ int cmd_mdworkbench(int argc, char** argv)
   p.object_size_B = static_cast<double>(opt_int(a, "-S", static_cast<int>(p.object_size_B), 0, 1000000000));  // bytes
   p.offset = opt_int(a, "--offset", p.offset, 0);
   time_limit_s(opt(a, "--time-limit"));
+  check_run_options(a, "md-workbench-generated", ReportFormat::MdWorkbench);
   check_output_paths(a);
+  check_outputs_spare_inputs({{"--out", opt(a, "--out"), false, "", ""},
+                              {"--latency-dir", opt(a, "--latency-dir"), true, opt(a, "--latency-prefix", "lat"),
+                               ".csv"}},
+                             {{"the platform file", opt(a, "--platform")}});
   auto platform = platform_of(a);
   auto tr = std::make_shared<const trace::Trace>(mdworkbench_trace(p));
   ReplayOptions ro;

@@ -29,6 +29,23 @@ void check_output_dir(const std::string& option, const std::string& path);
 void check_file_prefix(const std::string& option, const std::string& prefix);
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options);
 
+// No output may replace an input of the run (platform, workload, trace): an output file may not be an input file
+// (same path or same inode), an output directory may not be the trace's directory, nor hold an input file whose
+// name the files written there can have (`prefix`...`suffix`). invalid_argument naming the option and the input
+// (exit status 2), before the run. Empty paths are skipped.
+struct RunInput {
+  std::string what;  // "the platform file", "the trace directory", "a file of the trace"
+  std::string path;
+};
+struct RunOutput {
+  std::string option;  // "--out", "--latency-dir"
+  std::string path;
+  bool dir = false;    // a directory the run writes files into
+  std::string prefix;  // dir: names of the files written there (prefix...suffix)
+  std::string suffix;
+};
+void check_outputs_spare_inputs(const std::vector<RunOutput>& outputs, const std::vector<RunInput>& inputs);
+
 // The command's options as given, for the results' "inputs" (every run records its effective configuration): each
 // option with its value and each switch (true), except where outputs go and what does not change results (--out,
 // --latency-dir, --csv, --results-dir, --jobs, --quiet: the same run written to two places must give the same

@@ -337,6 +337,16 @@ void check_output_paths(const Cli& c)
                           {"--csv", opt(c, "--csv")},
                           {"--latency-dir", opt(c, "--latency-dir")},
                           {"--results-dir", opt(c, "--results-dir")}});
+  // No output replaces the platform or workload file.
+  const std::string csv = opt(c, "--csv");
+  check_outputs_spare_inputs(
+      {{"--out", opt(c, "--out"), false, "", ""},
+       {"--csv", csv, false, "", ""},
+       {"--csv (its configuration file)", csv.empty() ? csv : csv + ".json", false, "", ""},
+       {"--latency-dir", opt(c, "--latency-dir"), true,
+        opt(c, "--latency-prefix", c.command == "mdtest" ? "mdtest-perop" : "latency"), ".csv"},
+       {"--results-dir", opt(c, "--results-dir"), true, "ranks-", ".json"}},
+      {{"the platform file", opt(c, "--platform")}, {"the workload file", opt(c, "--workload")}});
 }
 
 int cmd_run(const Cli& c)
@@ -519,6 +529,29 @@ int cmd_sweep(const Cli& c)
   return 0;
 }
 
+// An error message as one bounded line, whatever input it quotes (the readers cap their own excerpts; this is the
+// last guard): control characters escaped (\n, \x01), at most 2000 bytes.
+std::string one_line(const char* what)
+{
+  constexpr size_t kMax = 2000;
+  std::string out;
+  for (const char* p = what; *p; ++p) {
+    if (out.size() >= kMax) {
+      out += "...";
+      break;
+    }
+    const auto c = static_cast<unsigned char>(*p);
+    if (c >= 0x20 && c != 0x7f) {
+      out += *p;
+    } else {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : "\\x%02x", c);
+      out += esc;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -548,16 +581,16 @@ int main(int argc, char** argv)
       return cmd_sweep(cli);
     throw UsageError("unknown command \"" + cli.command + "\"");
   } catch (const ConfigError& e) {
-    std::cerr << "pfsim: error: " << e.what() << "\n";
+    std::cerr << "pfsim: error: " << one_line(e.what()) << "\n";
     return 2;
   } catch (const UsageError& e) {
-    std::cerr << "pfsim: usage error: " << e.what() << "\n";
+    std::cerr << "pfsim: usage error: " << one_line(e.what()) << "\n";
     return 2;
   } catch (const std::invalid_argument& e) {
-    std::cerr << "pfsim: error: " << e.what() << "\n";
+    std::cerr << "pfsim: error: " << one_line(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "pfsim: failed: " << e.what() << "\n";
+    std::cerr << "pfsim: failed: " << one_line(e.what()) << "\n";
     return 1;
   }
 }

@@ -205,6 +205,40 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
     }
 }
 
+void check_outputs_spare_inputs(const std::vector<RunOutput>& outputs, const std::vector<RunInput>& inputs)
+{
+  std::error_code ec;
+  for (const auto& out : outputs) {
+    if (out.path.empty() || !fs::exists(out.path, ec))
+      continue;  // nothing there yet: nothing to replace
+    for (const auto& in : inputs) {
+      if (in.path.empty() || !fs::exists(in.path, ec))
+        continue;
+      const bool in_dir = fs::is_directory(in.path, ec);
+      if (!out.dir) {
+        if (!in_dir && fs::equivalent(out.path, in.path, ec))
+          throw std::invalid_argument(out.option + " " + out.path + " is " + in.what + " " + in.path +
+                                      ": the output would overwrite an input of this run");
+        continue;
+      }
+      if (in_dir) {
+        if (fs::equivalent(out.path, in.path, ec))
+          throw std::invalid_argument(out.option + " " + out.path + " is " + in.what + " " + in.path +
+                                      ": the files written there would overwrite or mix with the recorded ones");
+        continue;
+      }
+      const fs::path p(in.path);
+      const std::string name = p.filename().string();
+      const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+      if (fs::equivalent(out.path, parent, ec) && name.rfind(out.prefix, 0) == 0 && name.size() >= out.suffix.size() &&
+          name.compare(name.size() - out.suffix.size(), std::string::npos, out.suffix) == 0)
+        throw std::invalid_argument(out.option + " " + out.path + " holds " + in.what + " " + in.path +
+                                    ", which the files written there (" + out.prefix + "*" + out.suffix +
+                                    ") could overwrite");
+    }
+  }
+}
+
 }  // namespace pfsim::app
 
 namespace pfsim::app {

@@ -72,6 +72,29 @@ nlohmann::json Trace::describe() const
 
 namespace {
 
+// Input text quoted in a message: at most `max` characters (then "..."), bytes that are not printable ASCII
+// escaped (\x00), so that a message stays one short line whatever the file holds.
+std::string excerpt(const std::string& text, size_t max = 60)
+{
+  std::string out = "\"";
+  size_t shown = 0;
+  for (unsigned char c : text) {
+    if (shown == max) {
+      out += "...";
+      break;
+    }
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, c == '"' || c == '\\' ? "\\%c" : "\\x%02x", c);
+      out += esc;
+    }
+    ++shown;
+  }
+  return out + "\"";
+}
+
 [[noreturn]] void fail(const std::string& file, size_t line, const std::string& what)
 {
   throw ConfigError(file + ":" + std::to_string(line) + ": " + what);
@@ -127,8 +150,8 @@ double parse_number(const std::string& file, size_t line, const std::string& col
   errno = 0;
   double v = is_decimal(text) ? std::strtod(b, &e) : 0.0;
   if (!is_decimal(text) || e == b || *e != '\0' || errno == ERANGE || !std::isfinite(v))
-    fail(file, line, "column '" + column + "': not a number: \"" + text +
-                         "\" (expected a decimal number such as 0.0012 or 1.2e-03)");
+    fail(file, line, "column '" + column + "': not a number: " + excerpt(text) +
+                         " (expected a decimal number such as 0.0012 or 1.2e-03)");
   return v;
 }
 
@@ -159,17 +182,23 @@ void read_latency_csv(const std::string& file, std::vector<std::pair<float, floa
   strip_bom(line);
   auto header = split(line, ',');
   int t_col = -1, r_col = -1, tp_col = -1;
+  // time and runtime, and tp in mdtest's per-op files: no other column, none twice (md-real-io's and md-workbench's
+  // files have two columns; a third is another tool's file or a corrupt one).
+  std::string odd;  // the first unexpected or repeated column
   for (size_t i = 0; i < header.size(); ++i) {
-    if (header[i] == "time")
-      t_col = static_cast<int>(i);
-    else if (header[i] == "runtime")
-      r_col = static_cast<int>(i);
-    else if (header[i] == "tp")
-      tp_col = static_cast<int>(i);
+    int* col = header[i] == "time" ? &t_col : header[i] == "runtime" ? &r_col : header[i] == "tp" && tp ? &tp_col
+                                                                                                         : nullptr;
+    if ((!col || *col >= 0) && odd.empty())
+      odd = col ? "column " + excerpt(header[i]) + " appears twice" : "unexpected column " + excerpt(header[i]);
+    if (col && *col < 0)
+      *col = static_cast<int>(i);
   }
   if (t_col < 0 || r_col < 0)
-    fail(file, 1, std::string("missing column '") + (t_col < 0 ? "time" : "runtime") + "' (header is \"" + line +
-                      "\", expected " + expected + ")");
+    fail(file, 1, std::string("missing column '") + (t_col < 0 ? "time" : "runtime") + "' (header is " +
+                      excerpt(line) + ", expected " + expected + ")");
+  if (!odd.empty())
+    fail(file, 1, odd + " (header is " + excerpt(line) + ", expected " + expected +
+                      (tp ? ")" : "; only mdtest's per-op files have a third column, tp)"));
   if (has_tp)
     *has_tp = tp_col >= 0;
   if (in.eof())
@@ -184,14 +213,14 @@ void read_latency_csv(const std::string& file, std::vector<std::pair<float, floa
     auto f = split(line, ',');
     if (f.size() != header.size())
       fail(file, n, "expected " + std::to_string(header.size()) + " columns, got " + std::to_string(f.size()) +
-                        " (\"" + line + "\")");
+                        " (" + excerpt(line) + ")");
     double t = parse_number(file, n, "time", f[static_cast<size_t>(t_col)]);
     double r = parse_number(file, n, "runtime", f[static_cast<size_t>(r_col)]);
     if (t < 0 || r < 0)
       fail(file, n, "negative time or runtime");
     if (t > kMaxSeconds || r > kMaxSeconds)
       fail(file, n, std::string("column '") + (t > kMaxSeconds ? "time" : "runtime") + "': " +
-                        f[static_cast<size_t>(t > kMaxSeconds ? t_col : r_col)] +
+                        excerpt(f[static_cast<size_t>(t > kMaxSeconds ? t_col : r_col)]) +
                         " s is out of range (expected at most 1e9 s)");
     rows.emplace_back(static_cast<float>(t), static_cast<float>(r));
     if (tp) {
@@ -200,8 +229,10 @@ void read_latency_csv(const std::string& file, std::vector<std::pair<float, floa
       const std::string& tp_text = tp_col >= 0 ? f[static_cast<size_t>(tp_col)] : std::string();
       const bool zero_runtime_tp = r == 0 && (tp_text == "inf" || tp_text == "-nan" || tp_text == "nan");
       double x = tp_col >= 0 && !zero_runtime_tp ? parse_number(file, n, "tp", tp_text) : 0.0;
+      if (x < 0)
+        fail(file, n, "column 'tp': negative throughput " + excerpt(tp_text) + " (expected bytes / runtime, at least 0)");
       if (std::fabs(x) > FLT_MAX)
-        fail(file, n, "column 'tp': " + f[static_cast<size_t>(tp_col)] + " is out of range (expected at most 3.4e+38, the float32 range)");
+        fail(file, n, "column 'tp': " + excerpt(f[static_cast<size_t>(tp_col)]) + " is out of range (expected at most 3.4e+38, the float32 range)");
       tp->push_back(static_cast<float>(x));
     }
   }
@@ -249,6 +280,47 @@ struct Listing {
   size_t mdtest_dir_files = 0;           // mdtest Directory- and Tree-phase files beside them (not replayed)
   std::string mdtest_dir_phases;         // their phases, e.g. "Directory creation, Tree removal"
 };
+
+// What a path that is not a regular file is, for a message: "a directory", "a FIFO", "a broken symbolic link to
+// /x", "a symbolic link to a character device (/dev/null)".
+std::string file_kind(const fs::path& p)
+{
+  std::error_code ec;
+  const auto own = fs::symlink_status(p, ec);
+  const auto st = fs::status(p, ec);
+  std::string what;
+  switch (st.type()) {
+    case fs::file_type::directory:
+      what = "a directory";
+      break;
+    case fs::file_type::fifo:
+      what = "a FIFO";
+      break;
+    case fs::file_type::character:
+      what = "a character device";
+      break;
+    case fs::file_type::block:
+      what = "a block device";
+      break;
+    case fs::file_type::socket:
+      what = "a socket";
+      break;
+    case fs::file_type::regular:
+      what = "a regular file";
+      break;
+    case fs::file_type::not_found:
+      what = "missing";
+      break;
+    default:
+      what = "not a regular file";
+  }
+  if (fs::is_symlink(own)) {
+    const std::string target = excerpt(fs::read_symlink(p, ec).string());
+    return st.type() == fs::file_type::not_found ? "a broken symbolic link (to " + target + ")"
+                                                 : "a symbolic link to " + what + " (" + target + ")";
+  }
+  return what;
+}
 
 Listing list_files(const std::string& path)
 {
@@ -314,6 +386,9 @@ Listing list_files(const std::string& path)
     if (dir.empty())
       dir = ".";
   } else if (!fs::is_directory(dir)) {
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(dir, ec)))
+      throw ConfigError(path + ": is " + file_kind(dir) + ", not a trace directory or latency file");
     throw ConfigError(path + ": no such trace directory or file");
   }
   Listing out;
@@ -323,8 +398,19 @@ Listing list_files(const std::string& path)
   size_t mdtest_dir_files = 0;
   std::set<std::string> skipped_phases;
   for (const auto& e : fs::directory_iterator(dir)) {
-    if (!e.is_regular_file())
+    std::error_code ec;
+    if (!e.is_regular_file(ec)) {
+      // Named like a latency file of the trace but not one (a directory, FIFO, device, broken link): said as such,
+      // not ignored (the trace would then lack that rank's file, reported as missing).
+      FileKey k;
+      std::string format, prefix;
+      bool unknown = false;
+      if (classify(e.path().filename().string(), k, format, prefix, &unknown) &&
+          (only_prefix.empty() || (prefix == only_prefix && format == only_format)))
+        throw ConfigError(e.path().string() + ": is " + file_kind(e.path()) + ", not a regular file (its name is a " +
+                          format + " latency file's)");
       continue;
+    }
     std::smatch dm;
     const std::string fname = e.path().filename().string();
     if (std::regex_match(fname, dm, mdtest) && is_mdtest_dir_phase(dm[2])) {
@@ -387,12 +473,17 @@ std::string trim(std::string s)
   return s.substr(i);
 }
 
+// An integer field of a header's "key=value" block (obj-per-proc=20, object-size=3901): digits only, as the tools
+// print them (no sign, fraction or exponent: object-size=1e3 is refused as -S=1e3 is), at most 2^31 - 1.
 int to_int(const std::string& file, size_t line, const std::string& key, const std::string& v)
 {
-  double x = parse_number(file, line, key, trim(v));
-  if (x < 0 || x != std::floor(x) || x > 2e9)
-    fail(file, line, "'" + key + "': expected a non-negative integer, got \"" + v + "\"");
-  return static_cast<int>(x);
+  const std::string x = trim(v);
+  if (x.empty() || x.size() > 10 || x.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoll(x) > 2147483647)
+    fail(file, line, "header field '" + key + "': expected a non-negative integer" +
+                         (key == "object-size" ? " number of bytes" : "") + " (digits only, at most 2147483647), got " +
+                         excerpt(v));
+  return static_cast<int>(std::stoll(x));
 }
 
 uint64_t to_u64(const std::string& file, size_t line, const std::string& key, const std::string& digits)
@@ -400,7 +491,7 @@ uint64_t to_u64(const std::string& file, size_t line, const std::string& key, co
   errno = 0;
   unsigned long long v = std::strtoull(digits.c_str(), nullptr, 10);
   if (errno == ERANGE)
-    fail(file, line, "'" + key + "': number out of range: \"" + digits + "\"");
+    fail(file, line, "'" + key + "': number out of range: " + excerpt(digits));
   return v;
 }
 
@@ -421,6 +512,10 @@ struct HeaderInfo {
   std::string dsets_at, dsets_phase;
   uint64_t total_objects = 0;  // "total objects: T" = ranks x D x (P + I x R)
   std::string total_at;
+  // Which phases the run ran (md-real-io's "run-precreate" / "run-benchmark" / "run-cleanup" lines, md-workbench's
+  // -1 -2 -3 options): bits 1 precreate, 2 benchmark, 4 cleanup; -1 = the header does not say.
+  int run_phases = -1;
+  std::string run_phases_at;
 };
 
 // md-workbench's defaults for the options an Args line does not give (IOR 4.x and the 2019 standalone tool).
@@ -443,13 +538,15 @@ int option_int(const std::string& file, size_t line, const std::string& option, 
     if (k != std::string::npos)
       shift = 10 * static_cast<int>(k + 1);
   }
+  const bool size = option == "-S" || option == "--object-size";
   if (shift < 0 || digits > 10)
-    fail(file, line, "option " + option + ": expected a non-negative integer with an optional k/m/g/t/p suffix "
-                     "(powers of 1024, as md-workbench reads them: 4k = 4096), got \"" + text + "\"");
+    fail(file, line, "option " + option + ": expected a non-negative integer" + (size ? " number of bytes" : "") +
+                         " with an optional k/m/g/t/p suffix (powers of 1024, as md-workbench reads them: 4k = 4096), "
+                         "got " + excerpt(text));
   const double x = std::ldexp(std::stod(v.substr(0, digits)), shift);
   if (x > 2147483647.0)
-    fail(file, line, "option " + option + ": " + text + " is out of range (md-workbench keeps it in an int: at most "
-                     "2147483647)");
+    fail(file, line, "option " + option + ": " + excerpt(text) + " is out of range (md-workbench keeps it in an int: "
+                     "at most 2147483647)");
   return static_cast<int>(x);
 }
 
@@ -535,6 +632,9 @@ void set_param(BenchmarkParams& p, HeaderInfo& h, int param, int v, const std::s
 {
   static const char* names[HeaderInfo::kParams] = {"obj-per-proc (-I)", "precreate-per-set (-P)", "data-sets (-D)",
                                                     "iterations (-R)", "object-size (-S)", "offset"};
+  if (param == HeaderInfo::kD && v < 1)  // md-workbench and md-real-io make every rank's objects in D >= 1 sets
+    fail(file, line, std::string("states ") + names[param] + " " + std::to_string(v) +
+                         ": expected at least 1 data set per rank");
   if (param >= 0 && param < HeaderInfo::kParams && h.stated[static_cast<size_t>(param)]) {
     const int before = param == HeaderInfo::kI   ? p.obj_per_proc
                        : param == HeaderInfo::kP ? p.precreate_per_set
@@ -599,6 +699,10 @@ void read_args_line(const std::string& file, size_t n, const std::string& rest, 
         o = &c;
         break;
       }
+    if (o && (o->short_name == '1' || o->short_name == '2' || o->short_name == '3')) {  // -1 -2 -3: phases run
+      h.run_phases = std::max(h.run_phases, 0) | (1 << (o->short_name - '1'));
+      h.run_phases_at = h.args_at;
+    }
     if (!o || !o->value)
       continue;
     const bool is_long = name.size() > 2 && name[1] == '-';
@@ -621,7 +725,7 @@ void read_args_line(const std::string& file, size_t n, const std::string& rest, 
       char* end = nullptr;
       const double x = std::strtod(v.c_str(), &end);
       if (end == v.c_str() || *end != 0 || !std::isfinite(x) || x < 0)
-        fail(file, n, "option " + shown + ": expected a non-negative waiting factor, got \"" + v + "\"");
+        fail(file, n, "option " + shown + ": expected a non-negative waiting factor, got " + excerpt(v));
       h.waiting = x;
     }
   }
@@ -633,9 +737,15 @@ void read_args_line(const std::string& file, size_t n, const std::string& rest, 
 // mdreal.txt (md-real-io 2017) or an md-workbench stdout.txt with the same "\tkey=value" block and phase lines.
 void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
 {
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(file, ec)))
+    return;  // no header: what it would state is assumed, in warnings
+  if (!fs::is_regular_file(file, ec))
+    throw ConfigError(file + ": is " + file_kind(file) + ", not a regular file (the tool's saved output, read as the "
+                      "trace's header)");
   std::ifstream in(file);
   if (!in)
-    return;
+    throw ConfigError(file + ": cannot open file (the tool's saved output, read as the trace's header)");
   static const std::regex phase_re(R"(^(precreate|benchmark|cleanup) ([0-9.]+)s ([0-9.]+) iops/s (.*)$)");
   static const std::regex obj_re(R"((^| )([0-9]+) obj( |$))");
   static const std::regex objs_re(R"(([0-9.]+) obj/s)");
@@ -657,6 +767,11 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
     std::string s = trim(line);
     if (s.rfind("Args:", 0) == 0) {  // md-workbench: Args: md-workbench "-I=20" ... ["--" backend options]
       read_args_line(file, n, s.substr(5), p, h);
+      continue;
+    }
+    if (s == "run-precreate" || s == "run-benchmark" || s == "run-cleanup") {  // md-real-io's list of the phases run
+      h.run_phases = std::max(h.run_phases, 0) | (s == "run-precreate" ? 1 : s == "run-benchmark" ? 2 : 4);
+      h.run_phases_at = at();
       continue;
     }
     auto eq = s.find('=');
@@ -1263,6 +1378,33 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     throw ConfigError(dir + ": header says iterations=" + std::to_string(prm.iterations) +
                       defaulted(HeaderInfo::kR) + " but files hold " + std::to_string(bench_iters) +
                       " benchmark iterations");
+  // The benchmark iterations the recorded output reports (one phase line each) or, without phase lines, its header
+  // states (iterations=, -R; not when it says the benchmark did not run: md-workbench without -2 among -1 -2 -3).
+  // Iterations without any file are missing, as a reported precreate without files is (below).
+  int expect_iters = -1;
+  std::string expect_what;  // "<file>: line N reports benchmark iteration " or "<file:line>: states iterations=R"
+  std::vector<const ReportedPhase*> bench_reports;
+  for (const auto& r : t.reported)
+    if (r.name == "benchmark")
+      bench_reports.push_back(&r);
+  const bool bench_ran = h.run_phases < 0 || (h.run_phases & 2) != 0;
+  // -I 0: iterations without operations, whose files a writer may leave out (pfsim does)
+  const bool bench_empty = known[HeaderInfo::kI] && prm.obj_per_proc == 0 && !h.stonewall;
+  if (bench_empty) {
+  } else if (!bench_reports.empty()) {
+    expect_iters = static_cast<int>(bench_reports.size());
+  } else if (bench_ran && (h.stated[HeaderInfo::kR] || tool_default[HeaderInfo::kR])) {
+    expect_iters = prm.iterations;
+    expect_what = (h.stated[HeaderInfo::kR] ? h.stated_at[HeaderInfo::kR] : h.args_at) + ": states iterations=" +
+                  std::to_string(prm.iterations) + defaulted(HeaderInfo::kR);
+  }
+  if (expect_iters >= 0 && bench_iters > expect_iters)
+    throw ConfigError(dir + ": benchmark files of iteration " + std::to_string(bench_iters - 1) + ", but " +
+                      (bench_reports.empty() ? expect_what
+                                             : bench_reports.front()->file + " reports " +
+                                                   std::to_string(expect_iters) + " benchmark iteration(s)") +
+                      " (files of another run in the same directory?)");
+  const int plan_iters = std::max(bench_iters, expect_iters);
 
   int D = std::max(1, prm.data_sets);
   size_t per_set = static_cast<size_t>(prm.precreate_per_set) * static_cast<size_t>(D);
@@ -1290,16 +1432,25 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   std::vector<std::string> missing_what;  // for the --allow-missing warning
   std::vector<int> missing_iters;
   auto has = [&](int it, const std::string& ph) { return groups.count({it, ph}) > 0; };
+  std::vector<int> missing_whole;  // benchmark iterations without any file
+  auto iteration_files = [&](int it) {
+    return L.prefix + "-" + std::to_string(it) +
+           (L.format == "md-real-io-2017" ? "-*-*.csv" : L.format == "md-workbench-all" ? "-*-all.csv" : "-*.csv");
+  };
   if (has(0, "precreate"))
     plan.push_back(PhaseFiles{TracePhase{"precreate", PhaseKind::Precreate, 0}, {{"precreate", TraceOp::Create}}});
-  for (int it = 0; it < bench_iters; ++it) {
+  for (int it = 0; it < plan_iters; ++it) {
     PhaseFiles pf{TracePhase{"benchmark", PhaseKind::Benchmark, it}, {}};
+    if (!has(it, "stat") && !has(it, "read") && !has(it, "create") && !has(it, "delete")) {
+      missing_whole.push_back(it);
+      continue;
+    }
     for (const char* k : {"stat", "read", "create", "delete"}) {
       if (has(it, k)) {
         pf.kinds.emplace_back(k, *op_of_phase_file(k));
       } else {
         bool elsewhere = false;
-        for (int j = 0; j < bench_iters; ++j)
+        for (int j = 0; j < plan_iters; ++j)
           elsewhere |= has(j, k);
         if (!elsewhere)
           continue;  // this kind was never recorded
@@ -1314,9 +1465,33 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
           missing_iters.push_back(it);
       }
     }
-    if (pf.kinds.empty())
-      throw ConfigError(dir + ": benchmark iteration " + std::to_string(it) + " has no latency files");
     plan.push_back(pf);
+  }
+  // Whole benchmark iterations without files that the output reports, its header states, or the cleanup's number
+  // (md-workbench numbers it with the iteration count) implies: an error, or with --allow-missing a warning.
+  if (!missing_whole.empty()) {
+    std::string iters, files;
+    for (size_t i = 0; i < missing_whole.size(); ++i) {
+      iters += (i ? ", " : "") + std::to_string(missing_whole[i]);
+      files += (i ? ", " : "") + iteration_files(missing_whole[i]);
+      t.missing.push_back(iteration_files(missing_whole[i]));
+    }
+    const int first = missing_whole.front();
+    const std::string source =
+        !bench_reports.empty() && first < static_cast<int>(bench_reports.size())
+            ? bench_reports[static_cast<size_t>(first)]->file + ": line " +
+                  std::to_string(bench_reports[static_cast<size_t>(first)]->line) + " reports benchmark iteration " +
+                  std::to_string(first)
+        : !expect_what.empty() ? expect_what
+                               : dir + ": the cleanup files are numbered " + std::to_string(cleanup_iter) +
+                                     " (md-workbench numbers cleanup with the iteration count)";
+    const bool several = missing_whole.size() > 1;
+    const std::string what = source + ", but the trace has no latency files of benchmark iteration" +
+                             (several ? "s " : " ") + iters + " (" + files + ")";
+    if (!opt.allow_missing)
+      throw ConfigError(what + " (--allow-missing replays the trace without " + (several ? "them)" : "it)"));
+    t.warnings.push_back(what + ": --allow-missing: the replay has no benchmark iteration" + (several ? "s " : " ") +
+                         iters);
   }
   if (has_cleanup)
     plan.push_back(PhaseFiles{TracePhase{"cleanup", PhaseKind::Cleanup, cleanup_iter}, {{"cleanup", TraceOp::Delete}}});
@@ -1331,6 +1506,8 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                              " phase, but the trace has no " + ph + " latency files";
     if (!opt.allow_missing)
       throw ConfigError(what + " (--allow-missing replays the trace without it)");
+    t.missing.push_back(L.prefix + "-" + (std::string(ph) == "precreate" ? "0" : "*") + "-" + ph +
+                        (L.format == "md-real-io-2017" ? "-*.csv" : L.format == "md-workbench-all" ? "-all.csv" : ".csv"));
     t.warnings.push_back(what + ": --allow-missing: the replay has no " + ph + " phase");
   }
   if (!missing_what.empty()) {
@@ -1515,7 +1692,31 @@ struct MdtestStated {
   std::string items_at;
   int tasks = -1;  // launched with N total task(s)
   std::string tasks_at;
+  std::string line_at;  // "file:line" of the command line these come from ("": none)
+  // The File phases the command line runs: all four unless -C, -T, -E or -r selects some; none with -D.
+  std::set<std::string> phases;
+  double write_B = -1, read_B = -1;  // -w, -e (bytes; -1: not given, mdtest's default 0)
+  std::string error;  // a malformed value on the line, thrown when the line is the one used
 };
+
+// A byte count of mdtest's command line as IOR's option parser reads it: digits with an optional k/m/g/t/p suffix
+// (powers of 1024); -1 if the text is not one.
+double mdtest_bytes(const std::string& v)
+{
+  size_t digits = 0;
+  while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9')
+    ++digits;
+  static const std::string suffixes = "kmgtp";
+  int shift = -1;
+  if (digits > 0 && digits == v.size())
+    shift = 0;
+  else if (digits > 0 && digits + 1 == v.size() &&
+           suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(v.back())))) != std::string::npos)
+    shift = 10 * static_cast<int>(suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(v.back())))) + 1);
+  if (shift < 0 || digits > 16)
+    return -1;
+  return std::ldexp(std::stod(v.substr(0, digits)), shift);
+}
 
 MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefix, Trace& t)
 {
@@ -1550,6 +1751,8 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
       MdtestStated st;
       st.tasks = tasks;
       st.tasks_at = tasks_at;
+      st.line_at = (f.parent_path() / f.filename()).string() + ":" + std::to_string(n);
+      bool dirs_only = false;
       std::vector<std::string> toks;
       const std::string args = line.substr(at + 18);
       for (std::sregex_iterator it(args.begin(), args.end(), token_re), end; it != end; ++it)
@@ -1571,7 +1774,36 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
           st.items = std::stoll(v);
           st.items_at = (f.parent_path() / f.filename()).string() + ":" + std::to_string(n);
         }
+        // Phase selection: -C create, -T stat, -E read, -r remove only (mdtest runs all four without any); -D dirs.
+        static const std::map<std::string, std::string> only = {
+            {"-C", "File creation"}, {"-T", "File stat"}, {"-E", "File read"}, {"-r", "File removal"}};
+        if (auto o = only.find(tok); o != only.end())
+          st.phases.insert(o->second);
+        dirs_only |= tok == "-D";
+        // -w B, -w=B, -wB and -e (bytes written / read per file)
+        for (const char* name : {"-w", "-e"}) {
+          std::string b;
+          bool given = false;
+          if (tok == name && i + 1 < toks.size()) {
+            b = toks[i + 1];
+            given = true;
+          } else if (tok.rfind(name, 0) == 0 && tok.size() > 2) {
+            b = tok.substr(tok[2] == '=' ? 3 : 2);
+            given = true;
+          }
+          if (!given)
+            continue;
+          const double x = mdtest_bytes(b);
+          if (x < 0 && st.error.empty())
+            st.error = st.line_at + ": option " + name + ": expected a non-negative integer number of bytes (digits "
+                       "with an optional k/m/g/t/p suffix), got " + excerpt(b);
+          (std::string(name) == "-w" ? st.write_B : st.read_B) = x < 0 ? -1 : x;
+        }
       }
+      if (st.phases.empty())
+        st.phases = {"File creation", "File stat", "File read", "File removal"};
+      if (dirs_only)
+        st.phases.clear();
       if (tree)
         st.items = -1;
       const std::string where = f.filename().string() + ": line " + std::to_string(n);
@@ -1618,11 +1850,25 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
       throw ConfigError(path + ": a second file for rank " + std::to_string(k.rank) + " of phase '" + k.phase + "' (" +
                         it->second + " is one too); expected one file per rank and phase");
   }
+  // The mdtest output's command line: which File phases ran, -w, -e, -n and the task count.
+  const MdtestStated stated = read_mdtest_output(dir, L.prefix, t);
+  if (!stated.error.empty())
+    throw ConfigError(stated.error);
   int ranks = -1;
   std::vector<std::string> order;
   for (const char* name : {"File creation", "File stat", "File read", "File removal"})
-    if (groups.count(name))
+    if (groups.count(name)) {
       order.emplace_back(name);
+    } else if (!stated.line_at.empty() && stated.phases.count(name)) {
+      // A phase the command line ran without any file: an error, or with --allow-missing a warning (as for md-real-io).
+      const std::string files = L.prefix + "-" + name + "-*.csv";
+      const std::string what = stated.line_at + ": the mdtest command line runs the " + name + " phase, but the "
+                               "trace has no '" + name + "' files (" + files + ")";
+      if (!opt.allow_missing)
+        throw ConfigError(what + " (--allow-missing replays the trace without it)");
+      t.missing.push_back(files);
+      t.warnings.push_back(what + ": --allow-missing: the replay has no " + name + " phase");
+    }
   std::vector<RankGroup> rgs;
   for (const auto& name : order)
     rgs.push_back({"phase '" + name + "'", &groups[name], [&L, &dir, name](int r) {
@@ -1668,26 +1914,41 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
   t.recorded_ranks = t.ranks;
   for (auto& s : t.streams)
     s.phase_begin.push_back(static_cast<uint32_t>(s.op.size()));
+  auto bytes = [](double b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", b);
+    return std::string(buf);
+  };
   if (!sizes.empty() || size_known) {
     if (!sizes.empty()) {
       std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
       t.params.object_size_B = std::round(sizes[sizes.size() / 2]);
     }
-    if (opt.object_size_B > 0 && opt.object_size_B != t.params.object_size_B) {
-      char msg[160];
-      std::snprintf(msg, sizeof msg, ": --object-size %.15g but the File creation files' tp column gives %.15g B",
-                    opt.object_size_B, t.params.object_size_B);
-      throw ConfigError(dir + msg + " (tp x runtime)");
-    }
-  } else if (!size_known && opt.object_size_B > 0) {
+    // The command line's -w against the tp column (printed with 7 digits: within 1 B or 0.1%).
+    if (stated.write_B >= 0 &&
+        std::fabs(t.params.object_size_B - stated.write_B) > std::max(1.0, 1e-3 * stated.write_B))
+      throw ConfigError(stated.line_at + ": states -w " + bytes(stated.write_B) + " (bytes written per file), but " +
+                        groups["File creation"].begin()->second + " gives " + bytes(t.params.object_size_B) +
+                        " B (its tp column x runtime)");
+    if (stated.write_B >= 0)
+      t.params.object_size_B = stated.write_B;
+    if (opt.object_size_B > 0 && opt.object_size_B != t.params.object_size_B)
+      throw ConfigError(dir + ": --object-size " + bytes(opt.object_size_B) + " but the File creation files' tp "
+                        "column gives " + bytes(t.params.object_size_B) + " B (tp x runtime)");
+  } else if (stated.write_B >= 0) {  // no File creation file with tp: the command line's -w
+    if (opt.object_size_B > 0 && opt.object_size_B != stated.write_B)
+      throw ConfigError(dir + ": --object-size " + bytes(opt.object_size_B) + " but " + stated.line_at +
+                        " states -w " + bytes(stated.write_B));
+    t.params.object_size_B = stated.write_B;
+  } else if (opt.object_size_B > 0) {
     t.params.object_size_B = opt.object_size_B;
-  } else if (!size_known && (groups.count("File creation") || groups.count("File read"))) {
-    t.warnings.push_back(dir + ": no File creation file with mdtest's tp column gives the object size (tp x "
-                               "runtime); assumed 0 B: creates and reads move no data (--object-size B sets it)");
+  } else if (groups.count("File creation") || groups.count("File read")) {
+    t.warnings.push_back(dir + ": no File creation file with mdtest's tp column nor a command line's -w gives the "
+                               "object size (tp x runtime); assumed 0 B: creates and reads move no data "
+                               "(--object-size B sets it)");
   }
   t.params.data_sets = 1;
   t.params.offset = 0;
-  const MdtestStated stated = read_mdtest_output(dir, L.prefix, t);
   if (stated.tasks >= 0 && stated.tasks != t.ranks)
     throw ConfigError(stated.tasks_at + ": states " + std::to_string(stated.tasks) + " tasks, but the per-op files "
                       "hold " + std::to_string(t.ranks) + " ranks (expected one file per task and phase)");
@@ -1710,12 +1971,41 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
 
 }  // namespace
 
+namespace {
+std::string trace_dir(const std::string& path)
+{
+  std::string dir = fs::is_directory(path) ? path : fs::path(path).parent_path().string();
+  return dir.empty() ? "." : dir;
+}
+}  // namespace
+
+TraceFiles list_trace(const std::string& path)
+{
+  const Listing L = list_files(path);
+  TraceFiles out;
+  out.format = L.format;
+  out.dir = trace_dir(path);
+  for (const auto& f : L.files)
+    out.files.push_back(f.first);
+  std::error_code ec;
+  if (L.format == "mdtest-perop") {  // every text file may hold mdtest's output (read_mdtest_output)
+    for (const auto& e : fs::directory_iterator(out.dir, ec))
+      if (e.path().extension() == ".txt")
+        out.files.push_back(e.path().string());
+  } else {
+    for (const std::string& name : {L.prefix + ".txt", std::string("mdreal.txt"), std::string("stdout.txt")}) {
+      const auto f = fs::path(out.dir) / name;
+      if (fs::exists(f, ec) && std::find(out.files.begin(), out.files.end(), f.string()) == out.files.end())
+        out.files.push_back(f.string());
+    }
+  }
+  return out;
+}
+
 Trace load_trace(const std::string& path, const ImportOptions& options)
 {
   Listing L = list_files(path);
-  std::string dir = fs::is_directory(path) ? path : fs::path(path).parent_path().string();
-  if (dir.empty())
-    dir = ".";
+  const std::string dir = trace_dir(path);
   if (L.format == "mdtest-perop") {
     if (options.data_sets > 0)
       throw ConfigError(dir + ": --data-sets is md-workbench's -D; this is an mdtest trace (mdtest has no data sets)");

@@ -153,12 +153,26 @@ struct ImportOptions {
 // number, a time or runtime above 1e9 s, truncated file, rank gaps or a missing rank's file, fewer ranks than the
 // header states, row counts that disagree with the header or, without one, with the other files of the same kind,
 // a --latency-all file that is not a whole number of ranks, an Args option whose value is not an integer with an
-// optional k/m/g/t/p suffix, a file of the trace's name pattern for an unknown operation). What the import had to
+// optional k/m/g/t/p suffix, a file of the trace's name pattern for an unknown operation or that is not a regular
+// file, a third column in an md-real-io / md-workbench file, a header field that is not a plain integer, data-sets=0,
+// mdtest's -w disagreeing with the tp column, a benchmark iteration or mdtest File phase the recorded output reports
+// or its header states without any file unless allow_missing; quoted input is cut to 60 characters). What the import had to
 // assume or found doubtful goes to Trace::warnings, one line each: parameters no header states (-D, -S, --offset),
 // how the rank count of -L files was found, the operations --allow-missing left out, and one summary of the
 // timings a rank cannot have produced (rows out of time order, operations starting more than 1 ms before the
 // rank's previous one ended).
 Trace load_trace(const std::string& path, const ImportOptions& options = {});
+
+// What load_trace would read, from the file names alone (cheap: no file is opened), so that a command can check its
+// options against the trace's format and its outputs against the trace's files before the import. Throws as
+// load_trace does for a directory without one trace (no latency files, several traces, a file of an unknown
+// operation or that is not a regular file).
+struct TraceFiles {
+  std::string format;               // as Trace::format
+  std::string dir;                  // the trace directory
+  std::vector<std::string> files;   // latency files and the header texts (mdreal.txt, stdout.txt, mdtest's *.txt)
+};
+TraceFiles list_trace(const std::string& path);
 
 // Reads one latency CSV line by line into (time, runtime) rows (and mdtest's tp column when `tp` is given: then the
 // expected header is mdtest's time,runtime,tp; `has_tp` tells whether the file has that column, 0 is read if not).

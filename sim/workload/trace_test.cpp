@@ -5,11 +5,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <iterator>
 #include <string>
+#include <sys/stat.h>
 
 namespace fs = std::filesystem;
 using pfsim::config::ConfigError;
@@ -554,7 +557,8 @@ TEST_CASE("a trace of one phase (md-workbench -1 or -3) imports; misnumbered cle
       fs::copy_file(e.path(), bad.path / e.path().filename());
   bad.write("mdreal-2-cleanup-0.csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0e-4\n");
   bad.write("mdreal-2-cleanup-1.csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0e-4\n");
-  CHECK_THAT(error_of(bad.str()), Catch::Contains("mdreal-1-stat-*.csv") && Catch::Contains("benchmark iteration 1"));
+  CHECK_THAT(error_of(bad.str()), Catch::Contains("cleanup files are numbered 2") &&
+                                      Catch::Contains("mdreal-1-*-*.csv") && Catch::Contains("benchmark iteration 1"));
   fs::remove(bad.path / "mdreal-2-cleanup-0.csv");
   fs::remove(bad.path / "mdreal-2-cleanup-1.csv");
   bad.write("mdreal-0-cleanup-0.csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0e-4\n");
@@ -652,7 +656,7 @@ TEST_CASE("mdtest Directory-phase files: said to be skipped, and alone an error 
     both.write(std::string("mdtest-perop-Tree removal-") + rank + ".csv", rows);
     dirs.write(std::string("mdtest-perop-Directory creation-") + rank + ".csv", rows);
   }
-  both.write("mdtest.txt", "Command line used: mdtest '-n' '2' '-u'\n");  // -u stated: no assumption to warn about
+  both.write("mdtest.txt", "Command line used: mdtest '-n' '2' '-u' '-C'\n");  // -u stated: no assumption to warn about
   Trace t = load_trace(both.str());
   CHECK(t.phases.size() == 1);
   REQUIRE(t.warnings.size() == 1);
@@ -986,7 +990,7 @@ TEST_CASE("an object size no file states is a warning (md-workbench and mdtest)"
   TempDir m;
   for (int r = 0; r < 2; ++r)
     m.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv", "time,runtime\n0.0,1.0e-4\n");
-  m.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-u'\n");
+  m.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-u' '-C'\n");
   Trace t = load_trace(m.str());
   REQUIRE(t.warnings.size() == 1);
   CHECK_THAT(t.warnings[0], Catch::Contains("tp column") && Catch::Contains("assumed 0 B"));
@@ -1151,7 +1155,7 @@ TEST_CASE("mdtest traces: 'Command line used' without -u makes the replay share 
   for (int r = 0; r < 2; ++r)
     d.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv", "time,runtime,tp\n0.0,1.0e-4,1.0e4\n");
   CHECK_THAT(load_trace(d.str()).warnings.back(), Catch::Contains("assumed -u"));
-  d.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-w' '1' '--savePerOpDataCSV=mdtest-perop'\n");
+  d.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-C' '-w' '1' '--savePerOpDataCSV=mdtest-perop'\n");
   d.write("other.txt", "Command line used: mdtest '-n' '1' '-u'\n");  // another run: its --savePerOpDataCSV differs
   auto t = std::make_shared<const Trace>(load_trace(d.str()));
   CHECK(t->shared_dir);
@@ -1181,19 +1185,19 @@ TEST_CASE("mdtest traces: the output's task count and -n must match the per-op f
   for (int r = 0; r < 2; ++r)
     d.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv",
             "time,runtime,tp\n0.0,1.0e-4,1.0e4\n0.1,1.0e-4,1.0e4\n");
-  const std::string cmd = "Command line used: mdtest '-n' '2' '-u' '--savePerOpDataCSV=mdtest-perop'\n";
+  const std::string cmd = "Command line used: mdtest '-n' '2' '-u' '-C' '--savePerOpDataCSV=mdtest-perop'\n";
   d.write("mdtest.txt", "mdtest-4.1.0 was launched with 2 total task(s) on 1 node(s)\n" + cmd);
   REQUIRE(error_of(d.str()).empty());
   d.write("mdtest.txt", "mdtest-4.1.0 was launched with 3 total task(s) on 1 node(s)\n" + cmd);
   CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest.txt:1: states 3 tasks") && Catch::Contains("2 ranks"));
   d.write("mdtest.txt", "mdtest-4.1.0 was launched with 2 total task(s) on 1 node(s)\n"
-                        "Command line used: mdtest '-n' '5' '-u' '--savePerOpDataCSV=mdtest-perop'\n");
+                        "Command line used: mdtest '-n' '5' '-u' '-C' '--savePerOpDataCSV=mdtest-perop'\n");
   CHECK_THAT(error_of(d.str()), Catch::Contains("File creation-00000.csv: holds 2 operations") &&
                                     Catch::Contains("mdtest.txt:2 states -n 5"));
   // -I (items per directory) spreads -n over a tree, -W (stonewall) stops ranks early: not a per-rank file count
-  d.write("mdtest.txt", "Command line used: mdtest '-n' '5' '-I' '1' '-u' '--savePerOpDataCSV=mdtest-perop'\n");
+  d.write("mdtest.txt", "Command line used: mdtest '-n' '5' '-I' '1' '-u' '-C' '--savePerOpDataCSV=mdtest-perop'\n");
   CHECK(error_of(d.str()).empty());
-  d.write("mdtest.txt", "Command line used: mdtest '-n' '5' '-W' '300' '-u' '--savePerOpDataCSV=mdtest-perop'\n");
+  d.write("mdtest.txt", "Command line used: mdtest '-n' '5' '-W' '300' '-u' '-C' '--savePerOpDataCSV=mdtest-perop'\n");
   CHECK(error_of(d.str()).empty());
 }
 
@@ -1212,4 +1216,248 @@ TEST_CASE("md-workbench -t (waits after each operation): a warning that the wait
   CHECK_THAT(t.warnings.back(), Catch::Contains("md-workbench -t 0.5") && Catch::Contains("fixed think times"));
   d.write("stdout.txt", args + " \"-t\" \"-1\"\n");
   CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:1: option -t: expected a non-negative waiting factor"));
+}
+
+namespace {
+// A copy of one of the tool outputs (files only) to edit.
+void copy_tool_output(const std::string& name, const TempDir& d)
+{
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/" + name))
+    fs::copy_file(e.path(), d.path / e.path().filename());
+}
+
+// Replaces the first `from` by `to` in file `name` of `d`.
+void edit(const TempDir& d, const std::string& name, const std::string& from, const std::string& to)
+{
+  std::ifstream in(d.path / name, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  d.write(name, text.replace(at, from.size(), to));
+}
+
+bool any_contains(const std::vector<std::string>& v, const std::string& what)
+{
+  return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.find(what) != std::string::npos; });
+}
+}  // namespace
+
+TEST_CASE("benchmark iterations the output reports or the header states, without their files: error, or with "
+          "--allow-missing a warning and trace.missing",
+          "[trace]")
+{
+  ImportOptions allow;
+  allow.allow_missing = true;
+  SECTION("md-real-io: every benchmark file gone (the phase lines report two iterations)")
+  {
+    TempDir d;
+    copy_tool_output("md-real-io-2017", d);
+    for (int it = 0; it < 2; ++it)
+      for (const char* op : {"stat", "read", "create", "delete"})
+        for (int r = 0; r < 2; ++r)
+          fs::remove(d.path / ("lat-" + std::to_string(it) + "-" + op + "-" + std::to_string(r) + ".csv"));
+    CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt: line ") &&
+                                      Catch::Contains("reports benchmark iteration 0") &&
+                                      Catch::Contains("iterations 0, 1") && Catch::Contains("--allow-missing"));
+    Trace t = load_trace(d.str(), allow);
+    CHECK(t.phases.size() == 2);  // precreate, cleanup
+    CHECK(t.missing == std::vector<std::string>{"lat-0-*-*.csv", "lat-1-*-*.csv"});
+    CHECK(any_contains(t.warnings, "the replay has no benchmark iterations 0, 1"));
+  }
+  SECTION("md-real-io without phase lines: the header's iterations=")
+  {
+    TempDir d;
+    write_small_mdreal(d);
+    for (const char* op : {"stat", "read", "create", "delete"})
+      for (int r = 0; r < 2; ++r)
+        fs::remove(d.path / (std::string("mdreal-0-") + op + "-" + std::to_string(r) + ".csv"));
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal.txt:5: states iterations=1") &&
+                                      Catch::Contains("benchmark iteration 0 (mdreal-0-*-*.csv)"));
+  }
+  SECTION("md-workbench -L: the second iteration gone")
+  {
+    TempDir d;
+    copy_tool_output("md-workbench-ior/run1-L-process-reports", d);
+    for (const char* op : {"stat", "read", "create", "delete"})
+      fs::remove(d.path / (std::string("lat-0.00-1-") + op + ".csv"));
+    CHECK_THAT(error_of(d.str()), Catch::Contains("reports benchmark iteration 1") &&
+                                      Catch::Contains("(lat-0.00-1-*.csv)"));
+    CHECK(load_trace(d.str(), allow).missing == std::vector<std::string>{"lat-0.00-1-*.csv"});
+  }
+  SECTION("mdtest: a File phase the command line runs")
+  {
+    TempDir d;
+    copy_tool_output("mdtest", d);
+    for (int r = 0; r < 2; ++r)
+      fs::remove(d.path / ("mdtest-perop-File stat-0000" + std::to_string(r) + ".csv"));
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-allopts.txt:4: the mdtest command line runs the File stat "
+                                                  "phase") &&
+                                      Catch::Contains("--allow-missing"));
+    Trace t = load_trace(d.str(), allow);
+    CHECK(t.phases.size() == 3);
+    CHECK(t.missing == std::vector<std::string>{"mdtest-perop-File stat-*.csv"});
+    // -C -E -r: the command line does not run the stat phase
+    edit(d, "mdtest-allopts.txt", "'-u'", "'-u' '-C' '-E' '-r'");
+    CHECK(error_of(d.str()).empty());
+  }
+}
+
+TEST_CASE("mdtest: a negative tp is an error; the command line's -w and -e are read and checked", "[trace]")
+{
+  TempDir d;
+  copy_tool_output("mdtest", d);
+  const std::string cmd = "mdtest-allopts.txt";  // the command line whose --savePerOpDataCSV names the files
+  SECTION("the tool output: -w 3901 agrees with tp")
+  {
+    CHECK(load_trace(d.str()).params.object_size_B == 3901);
+  }
+  SECTION("negative tp")
+  {
+    d.keep_lines("mdtest-perop-File read-00001.csv", 2);
+    d.write("mdtest-perop-File read-00001.csv", "time,runtime,tp\n0.0,1.0e-4,-3.9e7\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("File read-00001.csv:2") && Catch::Contains("column 'tp'") &&
+                                      Catch::Contains("negative"));
+  }
+  SECTION("-w not a number, -e negative")
+  {
+    edit(d, cmd, "'-w' '3901'", "'-w' 'abc'");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-allopts.txt:4: option -w") && Catch::Contains("\"abc\""));
+    edit(d, cmd, "'-w' 'abc'", "'-w' '3901'");
+    edit(d, cmd, "'-e' '3901'", "'-e' '-1'");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-allopts.txt:4: option -e") && Catch::Contains("\"-1\""));
+  }
+  SECTION("-w disagreeing with the tp column")
+  {
+    edit(d, cmd, "'-w' '3901'", "'-w' '4000'");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-allopts.txt:4: states -w 4000") &&
+                                      Catch::Contains("File creation-00000.csv gives 3901 B"));
+  }
+  SECTION("no File creation files: the object size is the command line's -w, not assumed 0 B")
+  {
+    for (int r = 0; r < 2; ++r)
+      fs::remove(d.path / ("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv"));
+    edit(d, cmd, "'-w' '3901'", "'-w' '2k'");
+    ImportOptions o;
+    o.allow_missing = true;
+    Trace t = load_trace(d.str(), o);
+    CHECK(t.params.object_size_B == 2048);
+    CHECK_FALSE(any_contains(t.warnings, "assumed 0 B"));
+  }
+}
+
+TEST_CASE("md-real-io and md-workbench latency files have two columns: a third is an error", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  SECTION("header time,runtime,x")
+  {
+    d.write("mdreal-0-stat-1.csv", "time,runtime,x\n0.0006,2.0e-4,5\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-1.csv:1: unexpected column \"x\"") &&
+                                      Catch::Contains("only mdtest's per-op files have a third column"));
+  }
+  SECTION("header time,runtime,tp (mdtest's) in an md-real-io trace")
+  {
+    d.write("mdreal-0-stat-1.csv", "time,runtime,tp\n0.0006,2.0e-4,5\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-1.csv:1: unexpected column \"tp\""));
+  }
+  SECTION("a row with an extra field")
+  {
+    d.write("mdreal-0-stat-1.csv", "time,runtime\n0.0006,2.0e-4,5\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-1.csv:2: expected 2 columns, got 3"));
+  }
+  SECTION("a column twice")
+  {
+    d.write("mdreal-0-stat-1.csv", "time,runtime,time\n0.0006,2.0e-4,0.0006\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-1.csv:1: column \"time\" appears twice"));
+  }
+}
+
+TEST_CASE("a file named like a latency file or header that is not a regular file says what it is", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  const fs::path f = d.path / "mdreal-0-stat-1.csv";
+  fs::remove(f);
+  SECTION("directory")
+  {
+    fs::create_directory(f);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-1.csv: is a directory, not a regular file"));
+  }
+  SECTION("broken symbolic link")
+  {
+    fs::create_symlink(d.path / "nowhere", f);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-1.csv: is a broken symbolic link"));
+  }
+  SECTION("link to /dev/null")
+  {
+    fs::create_symlink("/dev/null", f);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-1.csv: is a symbolic link to a character device"));
+  }
+  SECTION("FIFO")
+  {
+    REQUIRE(::mkfifo(f.c_str(), 0600) == 0);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-1.csv: is a FIFO, not a regular file"));
+  }
+  SECTION("stdout.txt and mdreal.txt directories")
+  {
+    d.write("mdreal-0-stat-1.csv", "time,runtime\n0.0006,2.0e-4\n");
+    fs::create_directory(d.path / "stdout.txt");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt: is a directory, not a regular file"));
+    fs::remove(d.path / "stdout.txt");
+    fs::remove(d.path / "mdreal.txt");
+    fs::create_directory(d.path / "mdreal.txt");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal.txt: is a directory, not a regular file"));
+  }
+}
+
+TEST_CASE("header fields: integers as the tools print them, at their line, and data-sets at least 1", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);  // mdreal.txt: obj-per-proc, precreate-per-set, data-sets, object-size, iterations, offset
+  auto header = [&](const std::string& from, const std::string& to) { edit(d, "mdreal.txt", from, to); };
+  SECTION("data-sets=0")
+  {
+    header("data-sets=1", "data-sets=0");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal.txt:3: states data-sets (-D) 0") &&
+                                      Catch::Contains("at least 1 data set"));
+  }
+  SECTION("object-size=1e3 and 3901.7: an integer number of bytes")
+  {
+    for (const char* v : {"1e3", "3901.7", "-5"}) {
+      d.write("mdreal.txt", "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\tobject-size=" +
+                                std::string(v) + " \n\titerations=1 \n\toffset=1 \n");
+      CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal.txt:4: header field 'object-size'") &&
+                                        Catch::Contains("integer number of bytes") && !Catch::Contains("column"));
+    }
+  }
+  SECTION("obj-per-proc=abc")
+  {
+    header("obj-per-proc=1", "obj-per-proc=abc");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal.txt:1: header field 'obj-per-proc'") &&
+                                      !Catch::Contains("column"));
+  }
+  SECTION("md-workbench's Args line: -D=0, -S=1e3")
+  {
+    TempDir w;
+    write_small_all(w, 2, 2, 1, 1, 0);
+    w.write("stdout.txt", "Args: md-workbench \"-I=1\" \"-P=2\" \"-D=0\" \"-R=1\"\n");
+    CHECK_THAT(error_of(w.str()), Catch::Contains("stdout.txt:1: states data-sets (-D) 0"));
+    w.write("stdout.txt", "Args: md-workbench \"-I=1\" \"-P=2\" \"-D=1\" \"-R=1\" \"-S=1e3\"\n");
+    CHECK_THAT(error_of(w.str()), Catch::Contains("stdout.txt:1: option -S") &&
+                                      Catch::Contains("integer number of bytes"));
+  }
+}
+
+TEST_CASE("error messages quote at most 60 characters of input, non-printable bytes escaped", "[trace]")
+{
+  TempDir d;
+  write_small_mdreal(d);
+  d.write("mdreal-0-stat-1.csv", "time,runtime\n0.0006,2.0e-4" + std::string(100000, '7') + "\n");
+  const std::string e = error_of(d.str());
+  CHECK_THAT(e, Catch::Contains("mdreal-0-stat-1.csv:2") && Catch::Contains("...\""));
+  CHECK(e.size() < 400);
+  static const char nul[] = "time,runtime\n0.0006\0x,2.0e-4\n";
+  d.write("mdreal-0-stat-1.csv", std::string(nul, sizeof nul - 1));
+  CHECK_THAT(error_of(d.str()), Catch::Contains("\"0.0006\\x00x\""));
 }
