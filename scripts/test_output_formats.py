@@ -164,6 +164,13 @@ def main():
     check(rank_lines_ok(os.path.join("md-workbench-ior", "run1-L-process-reports"), ["--process-reports"],
                         lambda l: " process max:" in l, r"objects:(\d+)"),
           "md-workbench --process-reports: per-rank lines shaped as md-workbench's, objects add up")
+    # Both tools end with "Total runtime: <s>s time: <date>"; pfsim prints it without the date (a simulation has none).
+    for trace in ("md-real-io-2017", os.path.join("md-workbench-ior", "run2-latency-all")):
+        real_last = open(os.path.join(DATA, trace, "stdout.txt")).read().splitlines()[-1]
+        sim_last = run(pfsim, ["replay", os.path.join(DATA, trace), "--platform", PLATFORM]).stdout.splitlines()[-1]
+        check(re.match(r"^Total runtime: \d+s time: ", real_last) is not None and
+              re.match(r"^Total runtime: \d+s$", sim_last) is not None,
+              f"{trace}: the last line is the tool's 'Total runtime' line ('{sim_last}' for '{real_last}')")
     # md-real-io 2017 prints its per-rank lines too ("0: precreate 0.0s ... (0 errs)"); its recorded output has
     # them, so its replay prints them by default.
     check(rank_lines_ok("md-real-io-2017", [], lambda l: re.match(r"^(precreate|benchmark|cleanup) [\d.]+s ", l),

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -467,6 +468,10 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         if (process_reports)
           std::cout << mdworkbench_rank_lines(p, w.ranks());
       }
+    // Both tools end with "Total runtime: 73s time: 2017-07-09 00:55:17"; a simulation has no date, so the line
+    // stops after the (simulated) runtime, rounded as the tools round it.
+    if (format != ReportFormat::Mdtest)
+      std::cout << "Total runtime: " << static_cast<long long>(std::llround(records.end_s)) << "s\n";
   }
   return 0;
 }
