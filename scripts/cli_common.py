@@ -10,6 +10,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 
 
 class Parser(argparse.ArgumentParser):
@@ -73,6 +74,16 @@ def output_problem(path):
         return f"directory '{os.path.dirname(path) or parent}' does not exist"
     if not os.access(parent, os.W_OK):
         return f"directory '{parent}' is not writable"
+    if os.path.exists(path) and not os.path.isfile(path):
+        return "exists and is not a regular file (a device or FIFO); expected a file name"
+    # Permission bits do not tell everything (root, read-only mounts, /proc): create and remove a probe file
+    # where write_atomic will create its temporary file.
+    try:
+        fd, probe = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".probe", dir=parent)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        return f"cannot create a file in directory '{os.path.dirname(path) or parent}': {e.strerror or e}"
     return None
 
 

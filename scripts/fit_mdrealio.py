@@ -3,7 +3,14 @@
 
 Input: a trace directory in any format pfsim replays: md-real-io 2017 per-rank files, md-workbench -L (rank 0)
 or --latency-all files (split into ranks of equal row counts), mdtest --savePerOpDataCSV files (File creation /
-stat / read / removal taken as precreate / stat / read / cleanup). Malformed files: exit status 2 naming the file.
+stat / read / removal taken as precreate / stat / read / cleanup). The fit reads exactly the traces pfsim replays:
+it first runs `pfsim replay TRACE --check --allow-missing` (pfsim's importer with every check a replay makes; the
+binary: --pfsim, else $PFSIM, else build/pfsim), passes its warnings on, and stops at its error; then reads the
+files with the same format checks (header names time and runtime in any order, every line ended, no empty line,
+decimal numbers >= 0). Files named like the trace's are never opened unless they are regular files (a FIFO would
+block). Malformed input: one error line naming the file and line, exit status 2, nothing written. The platform
+JSON goes to --out (checked before the fit; never a file of the trace) or, without it, alone to stdout; the
+summary goes to stderr.
 
 Method (documented in validation/mistral/README.md):
   1. Read every rank's latency files; pool each md-real-io operation kind (stat, read, create, delete) over the
@@ -59,7 +66,7 @@ platform by replaying the trace (it must reproduce the recorded rates).
 
 usage: fit_mdrealio.py TRACE_DIR [--out platforms/mistral-lustre02.json] [--quantile 0.01] [--name NAME]
                        [--mds-cores 24] [--rpc-overhead-us 20] [--net-latency-us 0.7] [--ranks-per-node 10]
-                       [--population active_ranks|md_ops_in_flight] [--object-size B]
+                       [--population active_ranks|md_ops_in_flight] [--object-size B] [--pfsim build/pfsim]
 A --name not starting with "mistral" marks the Mistral hardware facts in "sources" as assumptions to edit.
 """
 import argparse
@@ -68,12 +75,14 @@ import json
 import math
 import os
 import re
+import stat
+import subprocess
 import sys
-import warnings
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from cli_common import Parser, _float_where, non_negative_float, output_problem, positive_int, write_atomic  # noqa
 
 MAX_SECONDS = 1e9  # a time or latency beyond this (31 years) is a malformed value, not a measurement
@@ -106,57 +115,116 @@ def die(msg):
     sys.exit(2)
 
 
-def find_bad_line(f):
-    """Scans a latency file line by line and exits (status 2) at the first malformed line, naming it."""
-    ncols = None
-    with open(f, errors="replace") as fh:
-        fh.readline()
-        for n, line in enumerate(fh, start=2):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            fields = [x.strip() for x in text.split(",")]
-            if len(fields) < 2:
-                die(f"{f}: line {n}: expected the 2 columns time,runtime, got '{text[:60]}'")
-            if ncols is not None and len(fields) != ncols:
-                die(f"{f}: line {n}: {len(fields)} columns, the lines before have {ncols}")
-            ncols = len(fields)
-            for col, x in enumerate(fields):
-                try:
-                    v = float(x)
-                except ValueError:
-                    name = ("time", "runtime")[col] if col < 2 else f"column {col + 1}"
-                    die(f"{f}: line {n}: {name}: expected a number, got '{x[:40]}'")
-                if col < 2 and not (math.isfinite(v) and abs(v) <= MAX_SECONDS):
-                    die(f"{f}: line {n}: {('time', 'runtime')[col]}: expected a finite number of seconds "
-                        f"(at most {MAX_SECONDS:g}), got '{x[:40]}'")
-                if col == 1 and v < 0:
-                    die(f"{f}: line {n}: runtime: expected a non-negative number of seconds, got '{x[:40]}'")
-    die(f"{f}: expected non-negative numbers in columns time,runtime")
+def read_regular(path, what="a latency file (time,runtime CSV)"):
+    """The text of `path`, which must be a regular file: a FIFO, device or directory is never opened for reading
+    (a FIFO would block the fit forever). Exit status 2 naming the file otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens without waiting for a writer
+    except OSError as e:
+        die(f"{path}: {e.strerror or e}, expected {what}")
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                    else "a device or socket")
+            die(f"{path}: not a regular file ({kind}), expected {what}")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as fh:
+            fd = None
+            data = fh.read()
+    except OSError as e:
+        die(f"{path}: {e.strerror or e}")
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return data.decode("utf-8", errors="replace")
+
+
+# A number as the tools print it and pfsim's importer takes it: [+-]digits[.digits][e[+-]digits] (no white space,
+# no hexadecimal, inf or nan).
+DECIMAL = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+IS_DECIMAL = re.compile(DECIMAL + r"\Z")
+
+
+def parse_latency_csv(f, want_tp=False):
+    """Rows (time, runtime) of one latency file, by the header's column names, with the checks of pfsim's importer
+    (read_latency_csv): an optional UTF-8 byte order mark, a header naming the columns time and runtime (any order,
+    other columns such as mdtest's tp allowed), every line ended by a newline, no empty line, as many columns on
+    every line as in the header, decimal numbers, 0 <= time, runtime <= 1e9 s. Exit status 2 naming the file and
+    line otherwise. With want_tp also the tp column (None without one; a value that is no number is NaN)."""
+    text = read_regular(f).replace("\r", "")  # pfsim drops every carriage return
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text:
+        die(f"{f}: line 1: empty file; expected the header 'time,runtime'")
+    nl = text.find("\n")
+    head = (text if nl < 0 else text[:nl]).split(",")
+    cols = {name: i for i, name in enumerate(head)}
+    if "time" not in cols or "runtime" not in cols:
+        die(f"{f}: line 1: missing column '{'time' if 'time' not in cols else 'runtime'}' (header is "
+            f"'{','.join(head)[:60]}', expected time,runtime)")
+    if nl < 0:
+        die(f"{f}: line 1: truncated file: the header line has no end of line")
+    t_col, r_col, ncols = cols["time"], cols["runtime"], len(head)
+    body = text[nl + 1:]
+    if not body:
+        return (np.zeros((0, 2)), None) if want_tp else np.zeros((0, 2))
+    field = [DECIMAL if i in (t_col, r_col) else "[^,\n]*" for i in range(ncols)]
+    if not (body.endswith("\n") and re.fullmatch("(?:" + ",".join(field) + "\n)*", body)):
+        bad_line(f, body.split("\n"), t_col, r_col, ncols)
+    lines = body[:-1].split("\n")
+    if ncols == 2:
+        v = np.array(body[:-1].replace("\n", ",").split(","), dtype=float).reshape(-1, 2)[:, [t_col, r_col]]
+    else:
+        cells = [line.split(",") for line in lines]
+        v = np.array([[c[t_col], c[r_col]] for c in cells], dtype=float).reshape(-1, 2)
+    bad = ~(v <= MAX_SECONDS).all(axis=1) | (v < 0).any(axis=1)
+    if bad.any():
+        i = int(np.argmax(bad))
+        t, r = v[i]
+        if t < 0 or r < 0:
+            die(f"{f}: line {i + 2}: negative time or runtime, expected seconds >= 0")
+        name = "time" if t > MAX_SECONDS else "runtime"
+        die(f"{f}: line {i + 2}: {name}: {lines[i].split(',')[cols[name]][:40]} s is out of range (expected at most "
+            f"{MAX_SECONDS:g} s)")
+    if not want_tp:
+        return v
+    if "tp" not in cols:
+        return v, None
+    tp = np.array([_float_or_nan(line.split(",")[cols["tp"]]) for line in lines])
+    return v, tp
+
+
+def _float_or_nan(x):
+    try:
+        return float(x)
+    except ValueError:
+        return float("nan")
+
+
+def bad_line(f, lines, t_col, r_col, ncols):
+    """Exits (status 2) at the first line of a latency file's body that breaks the format, naming it."""
+    for n, line in enumerate(lines, start=2):
+        if n - 2 == len(lines) - 1:
+            if line:
+                die(f"{f}: line {n}: truncated file: the last line has no end of line")
+            break
+        if not line:
+            die(f"{f}: line {n}: empty line (expected time,runtime values)")
+        fields = line.split(",")
+        if len(fields) != ncols:
+            die(f"{f}: line {n}: expected {ncols} columns as in the header (time,runtime), got {len(fields)} "
+                f"('{line[:60]}')")
+        for col, name in ((t_col, "time"), (r_col, "runtime")):
+            if not IS_DECIMAL.match(fields[col]):
+                die(f"{f}: line {n}: {name}: expected a decimal number such as 0.0012 or 1.2e-03, got "
+                    f"'{fields[col][:40]}'")
+    die(f"{f}: malformed latency file, expected time,runtime rows")  # not reached
 
 
 def read_csv(f):
     """(time, runtime) rows of one latency file; exit status 2 naming the file and line on malformed input."""
-    if os.path.isdir(f):
-        die(f"{f}: is a directory, expected a latency file (time,runtime CSV)")
-    try:
-        with open(f, errors="replace") as fh:
-            head = fh.readline().strip().split(",")
-        if head[:2] != ["time", "runtime"]:
-            die(f"{f}: line 1: expected the header 'time,runtime', got '{','.join(head)[:60]}'")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a header-only file: numpy warns "Empty input file"
-            a = np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
-    except OSError as e:
-        die(f"{f}: {e.strerror or e}")
-    except ValueError:
-        find_bad_line(f)
-    if a.size == 0:
-        return np.zeros((0, 2))
-    if (a.shape[1] < 2 or np.any(a[:, 1] < 0) or not np.all(np.isfinite(a[:, :2]))
-            or np.any(np.abs(a[:, :2]) > MAX_SECONDS)):
-        find_bad_line(f)
-    return a[:, :2]
+    return parse_latency_csv(f)
 
 
 def check_rank_groups(trace_dir, groups):
@@ -206,49 +274,89 @@ def object_size_arg(text):
     return str(int(m.group(1)) * 1024 ** " kmg".index(m.group(2).lower() or " ")), m.start()
 
 
+def classify(name):
+    """(format, prefix, (iteration, phase), rank or None) of a latency file's name, or None for other files."""
+    m = PAT_MDREAL.match(name)
+    if m:
+        return "md-real-io-2017", m.group(1), (int(m.group(2)), m.group(3)), int(m.group(4))
+    m = PAT_ALL.match(name)
+    if m:
+        return "md-workbench-all", f"{m.group(1)}-{m.group(2)}", (int(m.group(3)), m.group(4)), None
+    m = PAT_RANK0.match(name)
+    if m:
+        return "md-workbench-rank0", f"{m.group(1)}-{m.group(2)}", (int(m.group(3)), m.group(4)), None
+    m = PAT_MDTEST.match(name)
+    if m:
+        return "mdtest-perop", m.group(1), MDTEST_PHASES[m.group(2)], int(m.group(3))
+    return None
+
+
+def require_regular(path, what):
+    """Exit status 2 unless `path` (followed through links) is a regular file; the file is not opened."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        die(f"{path}: {e.strerror or e}, expected {what}")
+    if not stat.S_ISREG(mode):
+        kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket")
+        die(f"{path}: not a regular file ({kind}), expected {what}")
+
+
+def scan_trace(trace_dir):
+    """The trace's latency files as [(path, format, prefix, (iteration, phase), rank)], checked without opening
+    any: every file named like a latency file, and every header a trace reads (mdreal.txt, <prefix>.txt,
+    stdout.txt, mdtest.txt), is a regular file (a FIFO would block the reader forever); the files belong to ONE
+    trace (one format and prefix, as pfsim's importer requires); no rank has two files of a phase ("-1", "-01")."""
+    files = []
+    for f in sorted(glob.glob(os.path.join(glob.escape(trace_dir), "*.csv"))):
+        c = classify(os.path.basename(f))
+        if c:
+            require_regular(f, "a latency file (time,runtime CSV)")
+            files.append((f,) + c)
+    for name in ["mdreal.txt", "stdout.txt", "mdtest.txt"] + sorted({p + ".txt" for _, _, p, _, _ in files}):
+        txt = os.path.join(trace_dir, name)
+        if os.path.lexists(txt):
+            require_regular(txt, "a text file (the run's header)")
+    traces = sorted({(fmt, prefix) for _, fmt, prefix, _, _ in files})
+    if len(traces) > 1:
+        die(f"{trace_dir}: several traces in one directory: " + ", ".join(f"{p} ({fmt})" for fmt, p in traces) +
+            "; expected the files of one run (move the others out)")
+    seen = {}
+    for f, fmt, prefix, key, rank in files:
+        if rank is None:
+            continue
+        if (key, rank) in seen:
+            die(f"{seen[(key, rank)]}: a second file for rank {rank} of this phase ({f} is one too); expected one "
+                "file per rank and phase")
+        seen[(key, rank)] = f
+    return files
+
+
 def read_trace(trace_dir):
     """Every latency file of a trace directory as {(iteration, phase): {rank: rows}} (any supported format)."""
     data = {}
     all_files = []  # --latency-all files: (path, (iteration, phase), rows), split once the rank count is known
     groups = {}  # per-rank formats: (iteration, phase) -> (ranks, file name of rank r)
-    for f in sorted(glob.glob(os.path.join(trace_dir, "*.csv"))):
-        name = os.path.basename(f)
-        m = PAT_MDREAL.match(name)
-        if m:
-            key = (int(m.group(2)), m.group(3))
-            groups.setdefault(key, (set(), lambda r, m=m: f"{m.group(1)}-{m.group(2)}-{m.group(3)}-{r}.csv"))[0].add(
-                int(m.group(4)))
-            continue
-        m = PAT_ALL.match(name)
-        if m:
-            all_files.append((f, (int(m.group(3)), m.group(4)), read_csv(f)))
-            continue
-        m = PAT_RANK0.match(name)
-        if m:
-            data.setdefault((int(m.group(3)), m.group(4)), {})[0] = read_csv(f)
-            continue
-        m = PAT_MDTEST.match(name)
-        if m:
-            groups.setdefault(MDTEST_PHASES[m.group(2)], (set(), lambda r, m=m: f"{m.group(1)}-{m.group(2)}-"
-                                                                                  f"{r:0{len(m.group(3))}d}.csv"))[0].add(
-                int(m.group(3)))
+    files = scan_trace(trace_dir)
+    for f, fmt, prefix, key, rank in files:
+        if fmt == "md-real-io-2017":
+            groups.setdefault(key, (set(), lambda r, p=prefix, k=key: f"{p}-{k[0]}-{k[1]}-{r}.csv"))[0].add(rank)
+        elif fmt == "md-workbench-all":
+            all_files.append((f, key, read_csv(f)))
+        elif fmt == "md-workbench-rank0":
+            data.setdefault(key, {})[0] = read_csv(f)
+        else:
+            m = PAT_MDTEST.match(os.path.basename(f))
+            groups.setdefault(key, (set(), lambda r, m=m: f"{m.group(1)}-{m.group(2)}-"
+                                                          f"{r:0{len(m.group(3))}d}.csv"))[0].add(rank)
     if all_files:
         for key, parts in split_latency_all(trace_dir, all_files).items():
             data.setdefault(key, {}).update(parts)
     # Rank files are checked for gaps before any is read (a file named for rank 10^11 must not allocate).
     check_rank_groups(trace_dir, groups)
-    for f in sorted(glob.glob(os.path.join(trace_dir, "*.csv"))):
-        name = os.path.basename(f)
-        m = PAT_MDREAL.match(name)
-        if m:
-            data.setdefault((int(m.group(2)), m.group(3)), {})[int(m.group(4))] = read_csv(f)
-            continue
-        m = PAT_ALL.match(name) or PAT_RANK0.match(name)
-        if m:
-            continue
-        m = PAT_MDTEST.match(name)
-        if m:
-            data.setdefault(MDTEST_PHASES[m.group(2)], {})[int(m.group(3))] = read_csv(f)
+    for f, fmt, prefix, key, rank in files:
+        if rank is not None:
+            data.setdefault(key, {})[rank] = read_csv(f)
     if not data:
         die(f"{trace_dir}: no latency files (md-real-io 2017, md-workbench -L/--latency-all, mdtest per-op)")
     return data
@@ -309,32 +417,18 @@ def mdtest_object_size(trace_dir):
                    and int(m.group(3)) == 0)
     if not files:
         return None
-    with open(files[0], errors="replace") as fh:
-        head = fh.readline().strip().split(",")
-    if "tp" not in head:
+    rows, tp = parse_latency_csv(files[0], want_tp=True)
+    if tp is None or not len(tp):
         return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            a = np.genfromtxt(files[0], delimiter=",", skip_header=1, ndmin=2, usecols=(1, head.index("tp")))
-        except ValueError:
-            find_bad_line(files[0])
-    if a.size == 0:
-        return None
-    sizes = a[:, 0] * a[:, 1]
-    sizes = sizes[np.isfinite(sizes) & (a[:, 1] > 0)]
+    with np.errstate(invalid="ignore", over="ignore"):
+        sizes = rows[:, 1] * tp
+        sizes = sizes[np.isfinite(sizes) & (tp > 0)]
     return (int(round(float(np.median(sizes)))) if len(sizes) else 0,
             f"{files[0]}: tp x runtime (mdtest's tp = bytes / runtime)")
 
 
 def read_text(path):
-    if os.path.isdir(path):
-        die(f"{path}: is a directory, expected a text file")
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()
-    except OSError as e:
-        die(f"{path}: {e.strerror or e}")
+    return read_regular(path, "a text file")
 
 
 def check_size(value, where):
@@ -558,10 +652,91 @@ def at_most_4096(s):
     return v
 
 
+def find_pfsim(option):
+    """The pfsim binary: --pfsim, else the PFSIM environment variable, else <repo>/build/pfsim."""
+    path = option or os.environ.get("PFSIM") or os.path.join(ROOT, "build", "pfsim")
+    given = "--pfsim" if option else "PFSIM" if os.environ.get("PFSIM") else "the default"
+    if not os.path.isfile(path) or not os.access(path, os.X_OK):
+        die(f"pfsim binary {path} ({given}) {'is not an executable file' if os.path.exists(path) else 'not found'}: "
+            "the fit checks the trace with pfsim's importer first; build pfsim (scripts/build) or give --pfsim "
+            "PATH (or set PFSIM)")
+    return path
+
+
+def pfsim_check(pfsim, trace_dir, object_size):
+    """Runs `pfsim replay TRACE --check` (pfsim's importer with every check a replay makes), so that the fit reads
+    exactly the traces pfsim replays. Its warnings go to stderr; its error line ends the fit with exit status 2.
+    A whole missing phase stays allowed (--allow-missing, with pfsim's warning), as the fit reads such traces."""
+    cmd = [pfsim, "replay", os.path.join(".", trace_dir) if trace_dir.startswith("-") else trace_dir, "--check",
+           "--allow-missing"]
+    if object_size is not None:
+        cmd += ["--object-size", str(object_size)]
+    try:
+        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True, errors="replace")
+    except OSError as e:
+        die(f"cannot run {pfsim}: {e.strerror or e}")
+    lines = [line.strip() for line in r.stderr.splitlines() if line.strip()]
+    last = lines[-1] if lines else "(no message)"
+    if r.returncode == 0:
+        for line in lines:
+            if "warning" in line:
+                print(line, file=sys.stderr)
+        return
+    if "unknown option --check" in r.stderr:
+        die(f"{pfsim} has no 'replay --check' (an older build): rebuild pfsim (scripts/build) or give --pfsim PATH")
+    if r.returncode == 2:
+        die(last)
+    print(f"fit_mdrealio: {pfsim} replay --check failed (exit status {r.returncode}): {last}", file=sys.stderr)
+    sys.exit(1)
+
+
+def out_problem(out, trace_dir):
+    """Why --out cannot take the platform (None when it can): cli_common's checks (its directory exists and takes
+    a new file), and it must not overwrite or add to the recorded trace."""
+    problem = output_problem(out)
+    if problem:
+        return problem
+    # The trace is its directory's .csv (latency files) and .txt files (headers; an mdtest trace reads every .txt).
+    if (os.path.samefile(os.path.dirname(os.path.abspath(out)), trace_dir)
+            and os.path.basename(out).lower().endswith((".csv", ".txt"))):
+        if os.path.lexists(out):
+            return (f"is a file of the trace {trace_dir}: the fit does not overwrite the recorded run (write the "
+                    "platform elsewhere)")
+        return (f"would add a .csv or .txt file to the trace {trace_dir}, whose latency files and headers are its "
+                ".csv and .txt files (write the platform elsewhere)")
+    return None
+
+
+def demand_problem(floor, fixed, write_s, d):
+    """The first fitted demand that is not positive, as a message naming it and the numbers it came from."""
+    us = lambda x: f"{x * 1e6:.1f} us"
+    fx = f"fixed = --rpc-overhead-us + 4 x --net-latency-us = {us(fixed)}"
+    if d["stat"] <= 0:
+        return (f"the MDS stat demand (stat floor - fixed) comes out {us(d['stat'])}: stat floor {us(floor['stat'])} "
+                f"- fixed {us(fixed)} ({fx}): the fixed costs exceed the floor (a local file system needs smaller "
+                "ones)")
+    if d["unlink"] <= 0:
+        return (f"the MDS unlink demand (delete floor - fixed) comes out {us(d['unlink'])}: delete floor "
+                f"{us(floor['delete'])} - fixed {us(fixed)} ({fx}): the fixed costs exceed the floor (a local file "
+                "system needs smaller ones)")
+    if d["create"] <= 0:
+        return (f"the MDS create demand (create floor - close - write - 3 x fixed) comes out {us(d['create'])}: "
+                f"create floor {us(floor['create'])} - close {us(d['close'])} - write {us(write_s)} - 3 x "
+                f"{us(fixed)} ({fx}; close = stat floor - fixed): the create floor is below the model's close + write "
+                "+ 3 RPCs (a higher --quantile, or smaller fixed costs)")
+    if d["read"] <= 0:
+        return (f"the OST read time (read floor - open - close - 3 x fixed) comes out {us(d['read'])}: read floor "
+                f"{us(floor['read'])} - open {us(d['open'])} - close {us(d['close'])} - 3 x {us(fixed)} ({fx}; open "
+                "= close = stat floor - fixed): the read floor is below the model's open + close + 3 RPCs (a higher "
+                "--quantile, or smaller fixed costs)")
+    return None
+
+
 def main():
     ap = Parser(prog="fit_mdrealio", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trace_dir")
-    ap.add_argument("--out", default=None)
+    ap.add_argument("--out", default=None, help="platform JSON to write (default: stdout; the summary goes to stderr)")
     ap.add_argument("--quantile", type=low_quantile, default=0.01,
                     help="q_floor, a LOW quantile (step 2): between 0 and 0.5")
     ap.add_argument("--name", default="mistral-lustre02")
@@ -577,14 +752,25 @@ def main():
                          "(default then: md-workbench's 3901, with a warning)")
     ap.add_argument("--population", choices=("active_ranks", "md_ops_in_flight"), default="active_ranks",
                     help="what the create, unlink and stat laws depend on: step 5 (default) or step 5b")
+    ap.add_argument("--pfsim", default=None, metavar="PATH",
+                    help="pfsim binary whose importer checks the trace first (default: $PFSIM, else build/pfsim)")
     a = ap.parse_args()
     if not a.name.strip():
         die("--name: expected a non-empty platform name")
-    if a.out is not None and output_problem(a.out):
-        die(f"--out {a.out}: {output_problem(a.out)}")
     if not os.path.isdir(a.trace_dir):
-        print(f"fit_mdrealio: {a.trace_dir}: not a directory", file=sys.stderr)
-        return 2
+        die(f"{a.trace_dir}: not a directory, expected a trace directory")
+    if a.out is not None:  # before the fit, not after it
+        problem = out_problem(a.out, a.trace_dir)
+        if problem:
+            die(f"--out {a.out}: {problem}")
+    pfsim = find_pfsim(a.pfsim)
+    # Files named like the trace's are regular files, of one trace: checked before pfsim opens any.
+    files = scan_trace(a.trace_dir)
+    pfsim_check(pfsim, a.trace_dir, a.object_size)
+    if any(fmt == "md-workbench-rank0" for _, fmt, _, _, _ in files):
+        print(f"fit_mdrealio: warning: {a.trace_dir}: md-workbench -L files hold rank 0's operations only: the load "
+              "laws (active ranks, rank factors) are fitted from that one rank's view of the run (record with "
+              "--latency-all to keep every rank)", file=sys.stderr)
     pools, ranks, header, where, data = load(a.trace_dir)
     for k in ("stat", "read", "create", "delete"):
         if k not in pools:
@@ -616,12 +802,10 @@ def main():
     d_unlink = floor["delete"] - fixed
     d_create = floor["create"] - d_close - write_s - 3 * fixed
     read_s = floor["read"] - d_open - d_close - 3 * fixed
-    if min(d_stat, d_unlink, d_create, read_s) <= 0:
-        print(f"fit_mdrealio: {a.trace_dir}: a derived demand is not positive: the floors (stat "
-              f"{floor['stat'] * 1e6:.1f} us, delete {floor['delete'] * 1e6:.1f} us, create {floor['create'] * 1e6:.1f} "
-              f"us, read {floor['read'] * 1e6:.1f} us) are below the fixed costs per RPC ({fixed * 1e6:.1f} us: "
-              "--rpc-overhead-us + 4 x --net-latency-us); a local file system needs smaller ones", file=sys.stderr)
-        return 2
+    problem = demand_problem(floor, fixed, write_s, {"stat": d_stat, "open": d_open, "close": d_close,
+                                                     "unlink": d_unlink, "create": d_create, "read": read_s})
+    if problem:
+        die(f"{a.trace_dir}: at --quantile {q:g}, {problem}")
     disk_read_Bps = size / read_s
     inflight = a.population == "md_ops_in_flight"
     laws = fit_laws(data, q)
@@ -750,13 +934,15 @@ def main():
             "disk_write": f"{WRITE_BPS / 1e9:g}GBps",
         },
     }
+    # The summary goes to stderr: stdout carries the platform JSON alone when there is no --out.
     print(f"fit_mdrealio: {ranks} ranks; floors at q={q}: " +
-          ", ".join(f"{k} {v * 1e6:.0f} us" for k, v in sorted(floor.items())))
+          ", ".join(f"{k} {v * 1e6:.0f} us" for k, v in sorted(floor.items())), file=sys.stderr)
     print(f"  MDS service: stat/open/close {d_stat * 1e6:.0f} us, unlink {d_unlink * 1e6:.0f} us, "
-          f"create {d_create * 1e6:.0f} us; OST read {read_s * 1e6:.0f} us -> disk_read {disk_read_Bps / 1e6:.2f} MB/s")
+          f"create {d_create * 1e6:.0f} us; OST read {read_s * 1e6:.0f} us -> disk_read {disk_read_Bps / 1e6:.2f} MB/s",
+          file=sys.stderr)
     for op, l in laws.items():
         print(f"  load law {op} (from {l['source']}): excess = {l['base_s'] * 1e3:.3f} ms + "
-              f"{l['per_rank_s'] * 1e6:.2f} us x {pop_word[l['population']]}")
+              f"{l['per_rank_s'] * 1e6:.2f} us x {pop_word[l['population']]}", file=sys.stderr)
         if len(l["bins"]) < 3:
             print(f"fit_mdrealio: WARNING: load law {op}: only {len(l['bins'])} bin(s) of at least 20 operations over "
                   f"{pop_word[l['population']]}; its slope ({l['per_rank_s'] * 1e6:.2f} us) rests on too little "
@@ -776,7 +962,10 @@ def main():
         die(f"{a.trace_dir}: the fit gives a non-finite value for {bad}: the trace's latencies are out of range")
     text = json.dumps(platform, indent=2, allow_nan=False) + "\n"
     if a.out:
-        write_atomic(a.out, text)
+        try:
+            write_atomic(a.out, text)
+        except OSError as e:
+            die(f"--out {a.out}: cannot write: {e.strerror or e}")
     else:
         sys.stdout.write(text)
     return 0

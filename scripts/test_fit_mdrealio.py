@@ -10,6 +10,8 @@ and replays the written platform, and that bad input (option values, malformed f
 
 usage: test_fit_mdrealio.py PATH/TO/pfsim
 """
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -47,11 +49,14 @@ def write_phase(d, it, phase, counts, latency_of):
 
 
 FIT = os.path.join(ROOT, "scripts", "fit_mdrealio.py")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import fit_mdrealio  # noqa: E402
+FIT_CMD = [sys.executable, FIT]  # + ["--pfsim", argv[1]] (main): the fit checks every trace with pfsim's importer
 
 
 def expect_bad_input(label, trace, args, needles, out):
     """fit_mdrealio on `trace` with `args` must exit 2 with one stderr line holding every needle, write no `out`."""
-    r = subprocess.run([sys.executable, FIT, trace, "--out", out] + args, capture_output=True, text=True)
+    r = subprocess.run(FIT_CMD + [trace, "--out", out] + args, capture_output=True, text=True, timeout=120)
     lines = r.stderr.strip().splitlines()
     where = os.path.dirname(out)
     left = [f for f in os.listdir(where) if f.startswith(os.path.basename(out))] if os.path.isdir(where) else []
@@ -62,8 +67,25 @@ def expect_bad_input(label, trace, args, needles, out):
     return not ok
 
 
-def bad_input_checks(d):
-    """Copies the good trace `d`, breaks one thing at a time, and checks the error contract."""
+def own_check(label, trace, needles):
+    """The fit's own reader (fit_mdrealio.load, without pfsim's check) on `trace` must exit 2 with one line holding
+    every needle: the fit keeps its checks when pfsim's importer is not run first (scripts importing it)."""
+    buf = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(buf):
+            fit_mdrealio.load(trace)
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    msg = buf.getvalue().strip()
+    ok = code == 2 and len(msg.splitlines()) == 1 and all(n in msg for n in needles)
+    print(f"{'ok' if ok else 'FAIL'}: {label} (the fit's own reader) -> exit {code}: {msg[:160]}")
+    return not ok
+
+
+def bad_input_checks(d, pfsim):
+    """Copies the good trace `d`, breaks one thing at a time, and checks the error contract: the command (pfsim's
+    importer runs first, `pfsim replay --check`, so pfsim's message) and, where given, the fit's own reader."""
     fails = 0
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "outdir", "fit.json")
@@ -75,18 +97,30 @@ def bad_input_checks(d):
             fails += expect_bad_input(f"{opt} {val}", d, [opt, val], [opt, val], out)
         fails += expect_bad_input("--out in a missing directory", d, [], ["--out", "does not exist"],
                                   os.path.join(tmp, "outdir", "nodir", "fit.json"))
-        r = subprocess.run([sys.executable, FIT, d, "--out", os.path.dirname(out)], capture_output=True, text=True)
+        if os.path.isdir("/proc/self"):  # root may write anywhere the permission bits say, but not into /proc
+            fails += expect_bad_input("--out where no file can be created (/proc), checked before the fit", d, [],
+                                      ["--out /proc/fit.json", "cannot create"], "/proc/fit.json")
+        fails += expect_bad_input("pfsim binary missing", d, ["--pfsim", os.path.join(tmp, "no-pfsim")],
+                                  ["no-pfsim", "not found", "build pfsim (scripts/build)", "--pfsim"], out)
+        r = subprocess.run(FIT_CMD + [d, "--out", os.path.dirname(out)], capture_output=True, text=True)
         left = os.listdir(os.path.dirname(out))
         ok = r.returncode == 2 and "is a directory" in r.stderr and not left
         print(f"{'ok' if ok else 'FAIL'}: --out naming a directory -> exit {r.returncode}, left {left}")
         fails += not ok
+        t = os.path.join(tmp, "trace")
 
-        def broken(label, mutate, needles):
-            t = os.path.join(tmp, "trace")
+        def copy(mutate=None):
             shutil.rmtree(t, ignore_errors=True)
             shutil.copytree(d, t)
-            mutate(t)
-            return expect_bad_input(label, t, ["--quantile", "0"], needles, out)
+            if mutate:
+                mutate(t)
+            return t
+
+        def broken(label, mutate, needles, own=None):
+            """`needles`: in the command's message (pfsim's when its importer finds it); `own`: in the fit's own
+            reader's."""
+            f = expect_bad_input(label, copy(mutate), ["--quantile", "0"], needles, out)
+            return f + (own_check(label, t, own) if own else 0)
 
         def set_line(name, n, text):  # replaces line n (1-based) of a trace file
             def mutate(t):
@@ -99,40 +133,149 @@ def bad_input_checks(d):
         def write(name, text):
             return lambda t: open(os.path.join(t, name), "w").write(text)
 
+        def edit(name, change):  # the file's text through change(text)
+            def mutate(t):
+                p = os.path.join(t, name)
+                text = open(p, newline="").read()
+                open(p, "w", newline="").write(change(text))
+            return mutate
+
+        def copy_file(src, dst):
+            return lambda t: shutil.copy(os.path.join(t, src), os.path.join(t, dst))
+
+        def many(*mutations):
+            return lambda t: [m(t) for m in mutations]
+
         fails += broken("bad value on line 5", set_line("mdreal-0-stat-3.csv", 5, "0.1,abc"),
-                        ["mdreal-0-stat-3.csv: line 5", "runtime"])
+                        ["mdreal-0-stat-3.csv:5", "runtime"], ["mdreal-0-stat-3.csv: line 5", "runtime"])
         fails += broken("NaN runtime", set_line("mdreal-0-stat-3.csv", 4, "0.1,nan"),
-                        ["mdreal-0-stat-3.csv: line 4"])
+                        ["mdreal-0-stat-3.csv:4"], ["mdreal-0-stat-3.csv: line 4", "runtime"])
         fails += broken("runtime 1e308", set_line("mdreal-0-read-2.csv", 3, "0.1,1e308"),
-                        ["mdreal-0-read-2.csv: line 3"])
-        fails += broken("one column", set_line("mdreal-0-stat-1.csv", 2, "0.1"), ["mdreal-0-stat-1.csv: line 2"])
+                        ["mdreal-0-read-2.csv:3"], ["mdreal-0-read-2.csv: line 3", "out of range"])
+        fails += broken("one column", set_line("mdreal-0-stat-1.csv", 2, "0.1"), ["mdreal-0-stat-1.csv:2"],
+                        ["mdreal-0-stat-1.csv: line 2", "columns"])
         fails += broken("object-size=abc", write("mdreal.txt", "\tobject-size=abc \n"),
-                        ["mdreal.txt: line 1", "object-size"])
+                        ["mdreal.txt:1", "object-size"], ["mdreal.txt: line 1", "object-size"])
         fails += broken("headers that disagree on the object size",
                         lambda t: (open(os.path.join(t, "mdreal.txt"), "a").write("\tobject-size=3900 \n"),
                                    open(os.path.join(t, "stdout.txt"), "w").write("\tobject-size=100 \n")),
+                        ["stdout.txt:1", "object-size", "100", "mdreal.txt"],
                         ["stdout.txt: line 1", "object-size 100", "mdreal.txt"])
         fails += expect_bad_input("--object-size against the header", d, ["--object-size", "4000"],
-                                  ["--object-size 4000", "mdreal.txt"], out)
+                                  ["--object-size 4000", "3900"], out)
         fails += broken("File stat 1.2.3", write("mdtest.txt", "head\n   File stat   :   1.2.3   1.0\n"),
                         ["mdtest.txt: line 2", "File stat"])
-        fails += broken("rank file beyond the ranks",
-                        lambda t: shutil.copy(os.path.join(t, "mdreal-0-stat-0.csv"),
-                                              os.path.join(t, "mdreal-0-stat-99999999999.csv")),
-                        ["mdreal-0-stat-8.csv", "missing"])
+        fails += broken("rank file beyond the ranks", copy_file("mdreal-0-stat-0.csv", "mdreal-0-stat-99999999999.csv"),
+                        ["mdreal-0-stat-99999999999.csv"], ["mdreal-0-stat-8.csv", "missing"])
         fails += broken("missing rank file", lambda t: os.unlink(os.path.join(t, "mdreal-0-read-7.csv")),
-                        ["mdreal-0-read-7.csv", "missing"])
+                        ["mdreal-0-read-7.csv", "missing"], ["mdreal-0-read-7.csv", "missing"])
 
         def header_only(t):
             for r in range(N):
                 open(os.path.join(t, f"mdreal-0-stat-{r}.csv"), "w").write("time,runtime\n")
-        fails += broken("header-only stat files", header_only, ["no 'stat' operations"])
+        fails += broken("header-only stat files", header_only, ["mdreal-0-stat-0.csv", "rows"],
+                        ["no 'stat' operations"])
+        # What pfsim replay rejects, the fit rejects (it runs pfsim's importer first), with pfsim's message.
+        fails += broken("truncated last line (a cut-off value)", edit("mdreal-0-read-2.csv", lambda x: x[:-4]),
+                        ["mdreal-0-read-2.csv:11", "truncated"], ["mdreal-0-read-2.csv: line 11", "truncated"])
+        fails += broken("negative time", set_line("mdreal-0-stat-3.csv", 4, "-0.5,0.0003"),
+                        ["mdreal-0-stat-3.csv:4", "negative"], ["mdreal-0-stat-3.csv: line 4", "negative"])
+        fails += broken("trailing empty line", edit("mdreal-0-stat-3.csv", lambda x: x + "\n"),
+                        ["mdreal-0-stat-3.csv:12", "empty line"], ["mdreal-0-stat-3.csv: line 12", "empty line"])
+        fails += broken("space in the header", edit("mdreal-0-stat-3.csv", lambda x: x.replace(",", ", ", 1)),
+                        ["mdreal-0-stat-3.csv:1", "runtime"], ["mdreal-0-stat-3.csv: line 1", "runtime"])
+        fails += broken("space before a value", set_line("mdreal-0-stat-3.csv", 2, "0.0, 3.0e-04"),
+                        ["mdreal-0-stat-3.csv:2", "runtime"], ["mdreal-0-stat-3.csv: line 2", "runtime"])
+        fails += broken("header-only file of one rank", write("mdreal-0-stat-5.csv", "time,runtime\n"),
+                        ["mdreal-0-stat-5.csv", "rows"])
+        fails += broken("two traces in one directory", copy_file("mdreal-0-stat-0.csv", "other-0-stat-0.csv"),
+                        ["several traces"], ["several traces", "other", "mdreal"])
+        fails += broken("a second file of rank 1 (-01)", copy_file("mdreal-0-stat-1.csv", "mdreal-0-stat-01.csv"),
+                        ["mdreal-0-stat-01.csv", "second file"], ["mdreal-0-stat-01.csv", "second file"])
+        fails += broken("a precreate of iteration 1",
+                        many(*(copy_file(f"mdreal-0-precreate-{r}.csv", f"mdreal-1-precreate-{r}.csv")
+                               for r in range(N))), ["mdreal-1-precreate-0.csv", "precreate"])
+        fails += broken("an unknown operation", copy_file("mdreal-0-stat-0.csv", "mdreal-0-rename-0.csv"),
+                        ["mdreal-0-rename-0.csv", "unknown operation"])
+
+        # A FIFO named like a latency file or a header is never opened (it would block forever).
+        for name in ("mdreal-0-stat-3.csv", "stdout.txt"):
+            def fifo(t, name=name):
+                if os.path.exists(os.path.join(t, name)):
+                    os.unlink(os.path.join(t, name))
+                os.mkfifo(os.path.join(t, name))
+            try:
+                fails += broken(f"a FIFO named {name}", fifo, [name, "not a regular file"])
+            except subprocess.TimeoutExpired:
+                print(f"FAIL: a FIFO named {name}: the fit blocked")
+                fails += 1
+        shutil.rmtree(t)
+
+        # --out naming a file of the trace: refused before the fit, the recorded file unchanged.
+        copy()
+        victim = os.path.join(t, "mdreal-0-stat-0.csv")
+        before = open(victim).read()
+        for target, needle in ((victim, "is a file of the trace"), (os.path.join(t, "new.csv"), "would add")):
+            r = subprocess.run(FIT_CMD + [t, "--out", target], capture_output=True, text=True, timeout=120)
+            ok = (r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1
+                  and open(victim).read() == before and not os.path.exists(os.path.join(t, "new.csv")))
+            print(f"{'ok' if ok else 'FAIL'}: --out {os.path.basename(target)} in the trace -> exit {r.returncode}: "
+                  f"{r.stderr.strip()[:160]}")
+            fails += not ok
+
+        # Accepted as pfsim accepts them: a UTF-8 byte order mark, and the columns named in another order (read by
+        # name): the same floors as the original files. Run with PFSIM set instead of --pfsim and without --out:
+        # stdout is the platform JSON alone (the summary goes to stderr).
+        def platform_on_stdout(cmd, **kw):  # (exit status, the JSON on stdout or None, stderr)
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, **kw)
+            try:
+                return r.returncode, json.loads(r.stdout), r.stderr
+            except ValueError:
+                return r.returncode, None, r.stderr
+        ref = platform_on_stdout(FIT_CMD + [d])[1]
+
+        def swap_columns(text):
+            rows = text.splitlines()[1:]
+            return "runtime,time\n" + "".join(",".join(reversed(r.split(","))) + "\n" for r in rows)
+        copy(many(edit("mdreal-0-stat-3.csv", lambda x: "\ufeff" + x), edit("mdreal-0-read-2.csv", swap_columns),
+                  edit("mdreal-0-precreate-1.csv", swap_columns)))
+        code, got, err = platform_on_stdout([sys.executable, FIT, t], env=dict(os.environ, PFSIM=pfsim))
+        ok = (code == 0 and got is not None and ref is not None and got["mds"] == ref["mds"]
+              and got["oss"] == ref["oss"])
+        print(f"{'ok' if ok else 'FAIL'}: byte order mark and header 'runtime,time' read as pfsim reads them; stdout "
+              f"is the platform JSON alone (exit {code}{'' if got is not None else ', stdout not JSON'}) "
+              + err.strip()[-160:] * (code != 0))
+        fails += not ok
+
+        # A demand that comes out negative is named with its numbers: reads as fast as a stat leave no OST time.
+        fails += broken("OST read time negative",
+                        many(*(edit(f"mdreal-0-read-{r}.csv",
+                                    lambda x: "".join(l.split(",")[0] + ",3.0e-04\n" if i else l + "\n"
+                                                      for i, l in enumerate(x.splitlines())))
+                               for r in range(N))),
+                        ["the OST read time", "comes out -", "read floor 300.0 us", "open ", "close "])
+        shutil.rmtree(t)
     return fails
+
+
+def rank0_warning(pfsim, d):
+    """md-workbench -L files (rank 0's only): the fit warns, as pfsim does, that the run's other ranks are not in
+    the trace."""
+    plat = os.path.join(ROOT, "platforms", "mistral-lustre02.json")
+    r = subprocess.run([pfsim, "mdworkbench", "--platform", plat, "--ranks", "4", "-I", "30", "-P", "40", "-D", "1",
+                        "-R", "1", "-S", "3900", "--latency-dir", d, "--quiet"], capture_output=True, text=True)
+    f = subprocess.run(FIT_CMD + [d, "--name", "t", "--out", os.path.join(d, "fit.json")], capture_output=True,
+                       text=True)
+    ok = (r.returncode == 0 and f.returncode == 0
+          and any(l.startswith("fit_mdrealio: warning:") and "rank 0" in l for l in f.stderr.splitlines()))
+    print(f"{'ok' if ok else 'FAIL'}: -L files of rank 0: the fit warns (pfsim exit {r.returncode}, fit exit "
+          f"{f.returncode}) {f.stderr.strip()[:200] if not ok else ''}")
+    return not ok
 
 
 def fitted_laws(d, out, args):
     """fit_mdrealio on the trace in `d` (quantile 0, extra `args`) into `out`: its load laws, None if it failed."""
-    r = subprocess.run([sys.executable, FIT, d, "--name", "test", "--quantile", "0", "--out", out] + args,
+    r = subprocess.run(FIT_CMD + [d, "--name", "test", "--quantile", "0", "--out", out] + args,
                        capture_output=True, text=True)
     if r.returncode != 0:
         print("FAIL: fit", " ".join(args), "exited", r.returncode, r.stderr)
@@ -192,7 +335,7 @@ def closed_loop(pfsim):
                                                      "1" if ranks == 4 else "10", "--latency-dir", trace, "--quiet"]
                                + args[1:], capture_output=True, text=True)
             out = os.path.join(d, "fit.json")
-            f = subprocess.run([sys.executable, FIT, trace, "--name", "t", "--out", out] + fixed,
+            f = subprocess.run(FIT_CMD + [trace, "--name", "t", "--out", out] + fixed,
                                capture_output=True, text=True)
             if r.returncode or f.returncode:
                 print(f"FAIL: closed loop {form}: pfsim exit {r.returncode}, fit exit {f.returncode}: "
@@ -220,6 +363,7 @@ def closed_loop(pfsim):
 
 def main():
     pfsim = sys.argv[1]
+    FIT_CMD.extend(["--pfsim", pfsim])
     fails = closed_loop(pfsim)
     with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, "mdreal.txt"), "w") as f:
@@ -268,19 +412,17 @@ def main():
         fails += not ok
         fails += not replays(pfsim, d, out_md, "the md_ops_in_flight platform")
         fails += not replays(pfsim, d, out, "the fitted platform")
-        fails += bad_input_checks(d)
+        fails += bad_input_checks(d, pfsim)
         bad = os.path.join(d, "mdreal-0-stat-3.csv")
         with open(bad, "w") as f:
             f.write("time,runtime\n0.0,not-a-number\n")
-        r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "fit_mdrealio.py"), d, "--out", out],
+        r = subprocess.run(FIT_CMD + [d, "--out", out],
                            capture_output=True, text=True)
         ok = r.returncode == 2 and "mdreal-0-stat-3.csv" in r.stderr
         print(f"{'ok' if ok else 'FAIL'}: malformed file -> exit {r.returncode}, names the file")
         fails += not ok
     # --latency-all files split into ranks of equal row counts, also where time does not restart at every rank
     # (-I 1: every rank's one stat starts at its phase's time 0): pfsim's own files of 4 ranks read back as 4.
-    sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    import fit_mdrealio  # noqa: E402
     with tempfile.TemporaryDirectory() as d:
         r = subprocess.run([pfsim, "mdworkbench", "--platform", os.path.join(ROOT, "platforms", "mistral-lustre02.json"),
                             "--ranks", "4", "-I", "1", "-P", "2", "-D", "1", "-R", "1", "-S", "3900", "--latency-all",
@@ -290,6 +432,8 @@ def main():
         print(f"{'ok' if ok else 'FAIL'}: --latency-all files of 4 ranks with -I 1 split into 4 ranks "
               f"({ {k: len(v) for k, v in data.items()} })")
         fails += not ok
+    with tempfile.TemporaryDirectory() as d:
+        fails += rank0_warning(pfsim, d)
     return 1 if fails else 0
 
 

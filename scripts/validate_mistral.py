@@ -240,7 +240,7 @@ def run_cases(a, cases, pfsim, measured):
         fits.append((t50, plat50, "mistral-lustre02"))
     for trace, plat, name in fits:
         r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "fit_mdrealio.py"), trace, "--out", plat,
-                            "--quantile", str(RESIDUAL_Q), "--name", name] +
+                            "--quantile", str(RESIDUAL_Q), "--name", name, "--pfsim", pfsim] +
                            (["--population", a.population] if a.population else []),
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if r.returncode != 0:
