@@ -54,6 +54,8 @@ Method (documented in validation/mistral/README.md):
      benchmark deletes): excess over each (iteration, kind)'s q-floor, rank-normalised within each kind, binned
      by the population, Theil-Sen as in step 5. The benchmark runs its creates and deletes with ~10 metadata
      operations in flight at 50 ranks and precreate/cleanup with ~45, which spans the line.
+  7. Rank placement (clients.placement): the placement under which some phase's operations were serialised per
+     client node, as scripts/trace_node_serialization.py finds it (--ranks-per-node); block when none is.
 The MDS core count is not in the trace; it is an ASSUMPTION stated in the output's "sources", checked against the
 utilization law with the run's mdtest stat rate when mdtest.txt is present.
 The object size comes from the headers (mdreal.txt's or stdout.txt's object-size=, md-workbench's Args -S), or from
@@ -848,6 +850,13 @@ def main():
         print(f"fit_mdrealio: WARNING: --mds-cores {a.mds_cores} cannot serve the recorded mdtest stat rate "
               f"({mdtest_stat:.0f}/s x {d_stat * 1e6:.0f} us = {busy:.1f} busy cores): the stat floor holds client "
               "time the split assigns to the MDS", file=sys.stderr)
+    # Step 7: the rank placement, from the operations a client node serialised (trace_node_serialization.py): a
+    # node's operations end at least its held section apart, the operations of different nodes do not.
+    from trace_node_serialization import analyse as node_serialization  # imports read_trace from this module
+    ser_phases, placement = node_serialization(data, a.ranks_per_node)
+    serial_note = "; ".join(f"{r['phase']} (iteration {r['iteration']}) {p} {v['gap_s'] * 1e6:.1f} us against "
+                            f"{r['control_gap_s'] * 1e6:.1f} us for random groups"
+                            for r in ser_phases for p, v in r["placements"].items() if v["serialised"])
     us = lambda s: fmt_us(s * 1e6, 1)
     src = os.path.basename(os.path.normpath(a.trace_dir))
     fit_note = (f"scripts/fit_mdrealio.py on {src} ({ranks} ranks), quantile {q}: floors (s) " +
@@ -867,10 +876,17 @@ def main():
                                       "(mdtest.txt 'launched with 50 total task(s) on 5 node(s)').",
             "clients.max_rpcs_in_flight": "Lustre mdc/osc max_rpcs_in_flight default 8.",
             "clients.max_mod_rpcs_in_flight": "ASSUMPTION 7 (Lustre >= 2.8's default, max_rpcs_in_flight - 1; Lustre "
-                                              "refuses a value that equals max_rpcs_in_flight): the trace shows 4.4k "
-                                              "creates/s per client node at a minimum create latency of 0.44 ms, "
-                                              "impossible with one modifying RPC in flight per node (the pre-2.8 mdc "
-                                              "rpc_lock), so it did not bind.",
+                                              "refuses a value that equals max_rpcs_in_flight). The cleanup's unlinks "
+                                              "are not serialised per client node (scripts/trace_node_serialization.py), "
+                                              "so no pre-2.8 mdc rpc_lock (which takes unlinks too) bound them; "
+                                              "precreate's creates were serialised per node by a resource the trace "
+                                              "cannot name (validation/mistral/README.md), which the create load law "
+                                              "describes instead.",
+            "clients.placement": ("from the trace (scripts/trace_node_serialization.py, fit step 7): " +
+                                  (f"{placement}: operations serialised per node under that placement only: "
+                                   f"{serial_note}" if placement in ("block", "cyclic") else
+                                   f"{placement}: no phase shows per-node serialisation under one placement only; "
+                                   "ASSUMPTION block (mpirun's and SLURM's default)")),
             "clients.rpc_overhead": f"ASSUMPTION {a.rpc_overhead_us:g} us client ptlrpc processing per RPC (not separable "
                                     "in the trace; --rpc-overhead-us).",
             "network": "FDR InfiniBand 4x: 56 Gbit/s signalling, 64b/66b -> 6.79 GB/s; ~0.7 us per hop (Mellanox FDR "
@@ -905,6 +921,7 @@ def main():
         },
         "clients": {
             "ranks_per_node": a.ranks_per_node,
+            "placement": placement if placement in ("block", "cyclic") else "block",
             "max_rpcs_in_flight": 8,
             "max_mod_rpcs_in_flight": 7,
             "rpc_overhead": us(rpc_overhead_s),
