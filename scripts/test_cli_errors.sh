@@ -88,6 +88,16 @@ expect_error bad-unit "$tmp/bad-unit.json" "network.client_link.latency" "parsec
   metabench --platform "$tmp/bad-unit.json" --ranks 4 --files 100
 expect_error bad-set "mds.threds" -- \
   metabench --platform "$good_platform" --set mds.threds.max=64 --ranks 4 --files 100
+# SimGrid options: values SimGrid accepts but that crash (precision -1: SIGSEGV) or hang (concurrency-limit 0) a run,
+# and what SimGrid itself refuses (a bad number, an unknown key), are the user's error: exit 2, one line.
+expect_error cfg-precision-negative "--cfg=maxmin/precision:-1" "positive" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --cfg=maxmin/precision:-1
+expect_error cfg-concurrency-zero "--cfg=maxmin/concurrency-limit:0" "at least 1" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --cfg=maxmin/concurrency-limit:0
+expect_error cfg-unknown-key "network/bogus" "--cfg=help" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --cfg=network/bogus:1
+expect_error cfg-bad-number "network/latency-factor:abc" "SimGrid refused" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --cfg=network/latency-factor:abc
 # --latency-all names md-workbench's files: with another output format it is refused, not ignored.
 expect_error latency-all-mdtest-format "--latency-all" "mdtest" -- \
   replay "$tool_outputs/mdtest" --platform "$good_platform" --latency-all --quiet

@@ -7,6 +7,8 @@
 #include "model/servers.hpp"
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 #include <memory>
@@ -54,6 +56,39 @@ std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes)
       "vm.max_map_count is " + std::to_string(limit) + ": use more ranks per node (--ranks-per-node), or raise the "
       "limit (sysctl vm.max_map_count=" + std::to_string(2 * (actors + spare)) + ")");
 }
+
+// SimGrid options that SimGrid itself accepts but that break a run: a non-positive max-min precision crashes the
+// solver, a concurrency limit of 0 lets no transfer start (the run never ends), a negative TCP window is meaningless.
+void check_simgrid_cfg(const std::vector<std::string>& args)
+{
+  for (const auto& a : args) {
+    if (a.rfind("--cfg=", 0) != 0)
+      continue;
+    const std::string kv = a.substr(6);
+    const auto colon = kv.find(':');
+    if (colon == std::string::npos || colon == 0)
+      throw std::invalid_argument(a + ": expected --cfg=<key>:<value> (--cfg=help lists SimGrid's keys)");
+    const std::string key = kv.substr(0, colon);
+    const std::string value = kv.substr(colon + 1);
+    auto number = [&](double& v) {
+      char* end = nullptr;
+      v = std::strtod(value.c_str(), &end);
+      return !value.empty() && end != nullptr && *end == '\0' && std::isfinite(v);
+    };
+    double v = 0;
+    if (key == "maxmin/precision" || key == "surf/precision") {
+      if (!number(v) || v <= 0)
+        throw std::invalid_argument(a + ": expected a positive number (the max-min solver's precision)");
+    } else if (key == "maxmin/concurrency-limit") {
+      if (!number(v) || v != std::floor(v) || (v < 1 && v != -1))
+        throw std::invalid_argument(a + ": expected an integer of at least 1, or -1 for no limit (0 lets no "
+                                        "transfer start)");
+    } else if (key == "network/TCP-gamma") {
+      if (!number(v) || v < 0)
+        throw std::invalid_argument(a + ": expected a TCP window of at least 0 bytes (0: no window)");
+    }
+  }
+}
 }  // namespace
 
 RunRecords run_simulation(const config::PlatformConfig& platform, const Workload& workload,
@@ -77,7 +112,21 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   for (auto& a : args)
     argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
-  sg4::Engine engine(&argc, argv.data());
+  check_simgrid_cfg(options.simgrid_args);
+  // SimGrid reads its --cfg/--log options here; what it refuses is the user's option: exit status 2, one line.
+  std::unique_ptr<sg4::Engine> engine_owner;
+  try {
+    engine_owner = std::make_unique<sg4::Engine>(&argc, argv.data());
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    what = what.substr(0, what.find('\n'));
+    std::string given;
+    for (const auto& a : options.simgrid_args)
+      given += (given.empty() ? "" : " ") + a;
+    throw std::invalid_argument("SimGrid refused its options (" + given + "): " + what +
+                                " (--cfg=help lists SimGrid's keys)");
+  }
+  sg4::Engine& engine = *engine_owner;
   configure_engine(platform);
 
   int rpn = options.ranks_per_node > 0 ? options.ranks_per_node : platform.clients.ranks_per_node;
