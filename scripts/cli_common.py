@@ -71,7 +71,10 @@ def output_problem(path):
         return "is a directory; expected a file name"
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
-        return f"directory '{os.path.dirname(path) or parent}' does not exist"
+        shown = os.path.dirname(path) or parent
+        if os.path.exists(parent):
+            return f"'{shown}' is not a directory"
+        return f"directory '{shown}' does not exist"
     if not os.access(parent, os.W_OK):
         return f"directory '{parent}' is not writable"
     if os.path.exists(path) and not os.path.isfile(path):
@@ -126,3 +129,17 @@ def run_pfsim(prog, cmd, quiet_stderr=True, **kw):
         what = pfsim_error_line(r.stderr) if quiet_stderr else "see its message above"
         fail(prog, f"pfsim {cmd[1] if len(cmd) > 1 else ''} failed (exit status {r.returncode}): {what}", status)
     return r
+
+
+def pfsim_arg(doc):
+    """The pfsim binary a test script is given as its one argument (ctest passes it); --help prints the script's
+    docstring, a missing or non-executable binary is a usage error (exit 2)."""
+    prog = os.path.basename(sys.argv[0])
+    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
+        print(doc.strip())
+        sys.exit(0)
+    if len(sys.argv) != 2:
+        fail(prog, "usage: " + prog + " PATH/TO/pfsim")
+    if not (os.path.isfile(sys.argv[1]) and os.access(sys.argv[1], os.X_OK)):
+        fail(prog, f"{sys.argv[1]}: not an executable pfsim binary (usage: {prog} PATH/TO/pfsim)")
+    return sys.argv[1]

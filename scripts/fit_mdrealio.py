@@ -112,8 +112,11 @@ def low_quantile(s):
                                                       "latency; method step 2)")
 
 
+PROG = "fit_mdrealio"  # the prefix of die()'s messages; a script reusing read_trace sets its own name
+
+
 def die(msg):
-    print(f"fit_mdrealio: {msg}", file=sys.stderr)
+    print(f"{PROG}: {msg}", file=sys.stderr)
     sys.exit(2)
 
 
@@ -703,8 +706,8 @@ def out_problem(out, trace_dir):
     if (os.path.samefile(os.path.dirname(os.path.abspath(out)), trace_dir)
             and os.path.basename(out).lower().endswith((".csv", ".txt"))):
         if os.path.lexists(out):
-            return (f"is a file of the trace {trace_dir}: the fit does not overwrite the recorded run (write the "
-                    "platform elsewhere)")
+            return (f"is a file of the trace {trace_dir}: an output never overwrites the recorded run (write it "
+                    "elsewhere)")
         return (f"would add a .csv or .txt file to the trace {trace_dir}, whose latency files and headers are its "
                 ".csv and .txt files (write the platform elsewhere)")
     return None

@@ -3,6 +3,10 @@
 # stderr naming the file / field / option at fault, and no --out file (nothing half-written).
 #
 # usage: scripts/test_cli_errors.sh PATH/TO/pfsim
+case "${1:-}" in
+  -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+esac
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then echo "$(basename "$0"): usage: $0 PATH/TO/pfsim (an executable pfsim binary)" >&2; exit 2; fi
 set -uo pipefail
 
 pfsim=${1:?usage: $0 PATH/TO/pfsim}

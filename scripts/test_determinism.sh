@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Same inputs and seed must give byte-identical outputs (results JSON, latency files, sweep CSV); a
 # different seed must change a run that samples service times.
+case "${1:-}" in
+  -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+esac
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then echo "$(basename "$0"): usage: $0 PATH/TO/pfsim (an executable pfsim binary)" >&2; exit 2; fi
 set -euo pipefail
 pfsim=$1
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -51,6 +51,7 @@ def write_phase(d, it, phase, counts, latency_of):
 FIT = os.path.join(ROOT, "scripts", "fit_mdrealio.py")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import fit_mdrealio  # noqa: E402
+from cli_common import pfsim_arg  # noqa: E402
 FIT_CMD = [sys.executable, FIT]  # + ["--pfsim", argv[1]] (main): the fit checks every trace with pfsim's importer
 
 
@@ -362,7 +363,7 @@ def closed_loop(pfsim):
 
 
 def main():
-    pfsim = sys.argv[1]
+    pfsim = pfsim_arg(__doc__)
     FIT_CMD.extend(["--pfsim", pfsim])
     fails = closed_loop(pfsim)
     with tempfile.TemporaryDirectory() as d:

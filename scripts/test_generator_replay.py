@@ -28,6 +28,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import pfsim_arg  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MDWB = ["-I", "100", "-P", "200", "-D", "2", "-R", "2", "-S", "3900", "--offset", "2"]
 
@@ -48,7 +51,7 @@ def rates(path):
 
 
 def main():
-    pfsim = sys.argv[1]
+    pfsim = pfsim_arg(__doc__)
     fails = 0
     with tempfile.TemporaryDirectory() as d:
         p = json.load(open(os.path.join(ROOT, "platforms", "mistral-lustre02.json")))

@@ -20,6 +20,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import pfsim_arg  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(os.path.dirname(ROOT), "shared", "data", "tool-outputs")
 if not os.path.isdir(DATA):
@@ -79,7 +82,7 @@ def expected_stat(p):
 
 
 def main():
-    pfsim = sys.argv[1]
+    pfsim = pfsim_arg(__doc__)
     tmp = tempfile.mkdtemp(prefix="pfsim-formats-")
 
     # md-real-io 2017: phase lines and one file per rank.

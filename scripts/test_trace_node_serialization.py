@@ -17,6 +17,9 @@ import sys
 import tarfile
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import pfsim_arg  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "trace_node_serialization.py")
 MISTRAL = "/work/shared/data/mistral-mdrealio/results-5-7217624.tar.xz"
@@ -48,7 +51,7 @@ def phase(res, name):
 
 
 def main():
-    pfsim = sys.argv[1]
+    pfsim = pfsim_arg(__doc__)
     fails = 0
 
     def check(ok, what):
@@ -88,6 +91,12 @@ def main():
                           for v in p["placements"].values()), "Mistral 50 ranks: no other phase serialised")
         else:
             print(f"skipped: {MISTRAL} not found")
+            victim = os.path.join(tmp, "results-5-7217624", "mdreal-0-stat-21.csv")
+            before = open(victim).read()
+            r = subprocess.run([sys.executable, SCRIPT, os.path.dirname(victim), "--json", victim],
+                               capture_output=True, text=True)
+            check(r.returncode == 2 and "file of the trace" in r.stderr and open(victim).read() == before,
+                  f"--json naming a file of the trace: exit {r.returncode}, the file unchanged")
         r = subprocess.run([sys.executable, SCRIPT, os.path.join(tmp, "nonexistent")], capture_output=True, text=True)
         check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "not a directory" in r.stderr,
               f"missing trace directory: exit {r.returncode}, {r.stderr.strip()[:100]}")

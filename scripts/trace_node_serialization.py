@@ -33,8 +33,9 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import Parser, check_output, non_negative_float, positive_int, write_atomic  # noqa: E402
-from fit_mdrealio import read_trace  # noqa: E402
+from cli_common import Parser, non_negative_float, positive_int, write_atomic  # noqa: E402
+import fit_mdrealio  # noqa: E402
+from fit_mdrealio import out_problem, read_trace  # noqa: E402
 
 PLACEMENTS = ("block", "cyclic")
 CONTROL_SHUFFLES = 5
@@ -64,8 +65,8 @@ def analyse(data, ranks_per_node, factor=10.0, min_gap_s=20e-6, min_ops=200, see
     phases = []
     for (it, phase), per_rank in sorted(data.items()):
         ranks = max(per_rank) + 1
-        if ranks < 2 or ranks_per_node < 2:
-            continue
+        if ranks <= ranks_per_node or ranks_per_node < 2:
+            continue  # one node, or one rank per node: the placements cannot differ
         ends = {r: (a[:, 0] + a[:, 1]) if len(a) else np.zeros(0) for r, a in per_rank.items()}
         for r in range(ranks):
             ends.setdefault(r, np.zeros(0))
@@ -121,7 +122,10 @@ def main():
     if not os.path.isdir(a.trace_dir):
         ap.error(f"{a.trace_dir}: not a directory (expected a trace directory)")
     if a.json:
-        check_output(ap.prog, "--json", a.json)
+        problem = out_problem(a.json, a.trace_dir)  # also: never a file of the trace it reads
+        if problem:
+            ap.error(f"--json {a.json}: {problem}")
+    fit_mdrealio.PROG = ap.prog  # read_trace's messages name this script
     data = read_trace(a.trace_dir)
     phases, placement = analyse(data, a.ranks_per_node, a.factor, a.min_gap_us * 1e-6, a.min_ops)
     print(f"{'iteration':>9} {'phase':<10} {'ops':>7} {'random gap':>11}  "
@@ -137,6 +141,14 @@ def main():
     print(f"gap = 0.1 % quantile of the gaps between a node's consecutive operation ends; * = serialised per node "
           f"(>= {a.factor:g} x random and >= {a.min_gap_us:g} us)")
     print(f"placement: {placement}")
+    if not phases:
+        ranks = max((max(per_rank) + 1 for per_rank in data.values()), default=0)
+        print(f"(no phase analysed: {ranks} rank(s) in the trace, --ranks-per-node {a.ranks_per_node}, phases of "
+              f"at least --min-ops {a.min_ops} operations, 2 or more ranks per node and 2 or more nodes are needed; "
+              "md-workbench -L files hold rank 0 only)")
+    elif placement == "undetermined":
+        print("(no phase's operations end further apart within a node than within random groups: nothing the run "
+              "serialised per node tells the placement)")
     if a.json:
         write_atomic(a.json, json.dumps({"trace": a.trace_dir, "ranks_per_node": a.ranks_per_node,
                                          "placement": placement, "phases": phases}, indent=1) + "\n")
