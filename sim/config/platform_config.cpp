@@ -175,7 +175,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       c.fail("request_size", "expected at least 1 byte (an RPC always carries a header)");
     if (c.has("load_delay")) {
       Reader ld = c.object("load_delay");
-      cc.load_delay.enabled = ld.boolean("enabled", true);
+      cc.load_delay.enabled = ld.boolean("enabled", false);  // off unless enabled, as every mechanism
       auto population_of = [](Reader& r, LoadPopulation fallback) {
         return r.choice("population", population_name(fallback), {"active_ranks", "md_ops_in_flight"}) ==
                        "active_ranks"

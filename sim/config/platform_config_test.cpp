@@ -453,3 +453,16 @@ TEST_CASE("a JSON number beyond a double's range names the file, the field and i
   }
   CHECK_THAT(msg, Catch::Contains("--set x.y={...}") && Catch::Contains("field 'x.y.a[1]'"));
 }
+
+// A load_delay block is off unless it says "enabled": true, as every mechanism: --set of one of its fields on a
+// platform without it (clients.load_delay.per_op.stat.base=10us) used to switch the delay center on.
+TEST_CASE("clients.load_delay: a block without enabled stays off", "[config][load_delay]")
+{
+  auto p = parse_platform(nlohmann::json{{"clients", {{"load_delay", {{"per_op", {{"stat", {{"base", "10us"}}}}}}}}}},
+                          "ld.json");
+  CHECK_FALSE(p.clients.load_delay.enabled);
+  auto q = parse_platform(
+      nlohmann::json{{"clients", {{"load_delay", {{"enabled", true}, {"per_op", {{"stat", {{"base", "10us"}}}}}}}}}},
+      "ld.json");
+  CHECK(q.clients.load_delay.enabled);
+}
