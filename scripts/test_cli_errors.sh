@@ -258,7 +258,7 @@ expect_error mdtest-F-and-D "-F and -D" -- \
 expect_error mdtest-huge-w "-w" "1 PB" -- \
   mdtest --platform "$good_platform" --ranks 1 -n 1 -w 100000000000000000
 expect_error mds-service-missing "mds.service.create" "missing" -- \
-  metabench --platform "$good_platform" --ranks 2 --files 10 --set 'mds.service={"stat":"1ms"}'
+  metabench --platform "$good_platform" --ranks 2 --files 10 --set 'mds.service={"create":null}'
 expect_error load-delay-shape-mean "shape" "averaging 1" -- \
   mdtest --platform "$good_platform" --ranks 2 -n 5 -u -F \
   --set 'clients.load_delay={"enabled":true,"per_op":{"stat":{"base":"1ms","shape":[0,1e300]}}}'

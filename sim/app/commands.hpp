@@ -15,7 +15,8 @@
 namespace pfsim::app {
 
 // --set PATH=VALUE overrides applied to a platform's JSON before it is parsed (so they are validated like the
-// file); a bad path or value is a ConfigError naming the --set (exit status 2). (sim/app/platform_cli.cpp)
+// file); a bad path or value is a ConfigError naming the --set (exit status 2). An object value is merged into the
+// object at its path (its fields override, the others stay, a null field is removed); any other value replaces. (sim/app/platform_cli.cpp)
 nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets);
 // The platform file with its --set overrides; an error in an overridden field names the --set.
 config::PlatformConfig load_platform(const std::string& file, const std::vector<std::string>& sets);

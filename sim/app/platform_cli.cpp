@@ -12,6 +12,25 @@
 
 namespace pfsim::app {
 
+namespace {
+// An object given to --set is merged into the file's object at that path, field by field and recursively: the
+// fields it names override, the others stay (--set 'mds.threads={"max":64}' keeps the file's threads.min), and a
+// field given as null is removed (JSON merge patch).
+void merge_into(nlohmann::json& into, const nlohmann::json& from)
+{
+  if (!into.is_object() || !from.is_object()) {
+    into = from;
+    return;
+  }
+  for (auto it = from.begin(); it != from.end(); ++it) {
+    if (it.value().is_null())
+      into.erase(it.key());  // null removes the field (JSON merge patch, RFC 7386)
+    else
+      merge_into(into[it.key()], it.value());
+  }
+}
+}  // namespace
+
 nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets)
 {
   for (const auto& s : sets) {
@@ -55,7 +74,10 @@ nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets
         v = value;  // a bare string such as 200us
       }
     }
-    (*node)[parts.back()] = v;
+    if (node->contains(parts.back()))
+      merge_into((*node)[parts.back()], v);
+    else
+      (*node)[parts.back()] = v;
   }
   return j;
 }

@@ -1,5 +1,6 @@
 // Platform file parsing: every error names the file and the field path; the effective configuration
 // written into results (to_json) parses back to itself.
+#include "app/commands.hpp"
 #include "config/platform_config.hpp"
 #include "config/reader.hpp"
 
@@ -465,4 +466,27 @@ TEST_CASE("clients.load_delay: a block without enabled stays off", "[config][loa
       nlohmann::json{{"clients", {{"load_delay", {{"enabled", true}, {"per_op", {{"stat", {{"base", "10us"}}}}}}}}}},
       "ld.json");
   CHECK(q.clients.load_delay.enabled);
+}
+
+// --set with an object merges into the file's object: the fields it names override, the others stay. It replaced
+// the whole object: --set 'mds.mechanisms={"contention":{"enabled":true}}' silently switched serial_section and
+// per_client off.
+TEST_CASE("set overrides: an object value is merged into the object at its path", "[config][set]")
+{
+  nlohmann::json file = {{"mds", {{"threads", {{"min", 2}, {"max", 512}}},
+                                  {"mechanisms", {{"per_client", {{"enabled", true}, {"x", 1}}}}}}}};
+  auto j = pfsim::app::apply_sets(file, {"mds.threads={\"max\":64}",
+                                         "mds.mechanisms={\"contention\":{\"enabled\":true},\"per_client\":{\"x\":2}}"});
+  CHECK(j["mds"]["threads"]["min"] == 2);
+  CHECK(j["mds"]["threads"]["max"] == 64);
+  CHECK(j["mds"]["mechanisms"]["per_client"]["enabled"] == true);
+  CHECK(j["mds"]["mechanisms"]["per_client"]["x"] == 2);
+  CHECK(j["mds"]["mechanisms"]["contention"]["enabled"] == true);
+  // null removes a field (JSON merge patch).
+  auto n = pfsim::app::apply_sets(file, {"mds.threads={\"min\":null}"});
+  CHECK_FALSE(n["mds"]["threads"].contains("min"));
+  CHECK(n["mds"]["threads"]["max"] == 512);
+  // A value that is not an object replaces.
+  auto k = pfsim::app::apply_sets(file, {"mds.threads=8"});
+  CHECK(k["mds"]["threads"] == 8);
 }
