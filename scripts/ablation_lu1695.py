@@ -59,11 +59,20 @@ def main():
     ap.add_argument("--append", action="store_true",
                     help="keep the rows of the existing ablation.json (a row of the same mechanisms is replaced)")
     a = ap.parse_args()
-    for combo in a.combos.split(";"):
-        for m in combo.split(","):
+    # Every combination is checked before the first fit (an error after hours of fitting wrote half a table).
+    combos = a.combos.split(";")
+    for combo in combos:
+        names = combo.split(",")
+        for m in names:
             if m not in MECHANISM_PARAMS and m != "none":
                 fail(PROG, f"--combos: unknown mechanism '{m}' in '{combo}'; expected ','-separated names from "
                            f"{', '.join(MECHANISM_PARAMS)} or none, combinations separated by ';'")
+        if len(set(names)) != len(names):
+            fail(PROG, f"--combos: '{combo}' names a mechanism twice")
+        if "none" in names and len(names) > 1:
+            fail(PROG, f"--combos: '{combo}': none stands alone (no mechanism), not beside others")
+    if len(set(combos)) != len(combos):
+        fail(PROG, f"--combos: a combination is given twice ({a.combos})")
     out_dir = a.out_dir
     if not os.path.isdir(out_dir):
         fail(PROG, f"--out-dir {out_dir}: not an existing directory")
@@ -79,9 +88,9 @@ def main():
             fail(PROG, f"--append: cannot read the existing rows of {path}: {e}")
         if not isinstance(results, list) or not all(isinstance(e, dict) and "mechanisms" in e for e in results):
             fail(PROG, f"--append: {path}: expected a list of rows with 'mechanisms'")
-        new = set(a.combos.split(";"))
+        new = set(combos)
         results = [e for e in results if e["mechanisms"] not in new]
-    for combo in a.combos.split(";"):
+    for combo in combos:
         with tempfile.TemporaryDirectory() as tmp:
             pf, rep = os.path.join(tmp, "p.json"), os.path.join(tmp, "r.json")
             print(f"== {combo}: fitting", flush=True)
@@ -99,7 +108,8 @@ def main():
         u = M.sweep(platform, "unique", RANKS, a.files, a.jobs)
         s = M.sweep(platform, "shared", RANKS, a.files, a.jobs)
         entry = {"mechanisms": combo, "features": features(u, s), "unique": errors(u, M.measured("unique")),
-                 "shared": errors(s, M.measured("shared")), "fit": report}
+                 "shared": errors(s, M.measured("shared")), "fit": report,
+                 "budget": {"files": a.files, "max_evals": a.max_evals}}
         print(json.dumps({k: entry[k] for k in ("mechanisms", "features", "unique", "shared")}), flush=True)
         results.append(entry)
         M.write_atomic(os.path.join(out_dir, "ablation.json"), json.dumps(results, indent=1))
@@ -111,9 +121,17 @@ def main():
         lines.append(f"| {e['mechanisms']} | {yn(f['rise'])} | {yn(f['peak64'])} | {yn(f['decline'])} | {yn(f['flatstat'])} | "
                      f"{yn(f['collapse'])} | {100 * u['rms_rel_error']:.1f}% | {100 * u['max_abs_rel_error']:.1f}% | "
                      f"{u['points_within_10pct']}/{u['points']} | {100 * sh['rms_rel_error']:.1f}% |")
+    # With --append the rows may come from runs of different budgets: the header says so rather than claiming
+    # this run's budget for all (rows from before budgets were recorded: unknown).
+    budgets = {(e.get("budget", {}).get("files"), e.get("budget", {}).get("max_evals")) for e in results}
+    if budgets == {(a.files, a.max_evals)}:
+        budget = f"{a.files} files per run, {a.max_evals} evaluations per fit"
+    else:
+        budget = "rows fitted with different budgets: " + "; ".join(
+            f"{e['mechanisms']}: {e.get('budget', {}).get('files', 'unknown')} files, "
+            f"{e.get('budget', {}).get('max_evals', 'unknown')} evaluations" for e in results)
     M.write_atomic(os.path.join(out_dir, "ablation.md"),
-                   f"Ablation (scripts/ablation_lu1695.py, {a.files} files per run, {a.max_evals} evaluations per fit)\n\n"
-                   + "\n".join(lines) + "\n")
+                   f"Ablation (scripts/ablation_lu1695.py, {budget})\n\n" + "\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
 

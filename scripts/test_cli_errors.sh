@@ -482,6 +482,21 @@ for c in run sweep mdtest metabench replay mdworkbench; do
   fi
 done
 
+# The ablation checks every combination before its first fit (a bad one used to stop it after fitting the others,
+# with half a table written): exit 2, one line, nothing in --out-dir.
+mkdir -p "$tmp/ablation"
+for combos in 'none;contention,contention' 'none,contention' 'none;none'; do
+  python3 "$root/scripts/ablation_lu1695.py" --combos "$combos" --files 200 --max-evals 1 --out-dir "$tmp/ablation" \
+    >/dev/null 2>"$tmp/ablation.stderr"
+  rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/ablation.stderr")" -eq 1 ] && [ -z "$(ls -A "$tmp/ablation")" ]; then
+    echo "ok   ablation --combos '$combos': $(cat "$tmp/ablation.stderr")"
+  else
+    echo "FAIL ablation --combos '$combos': exit $rc, $(cat "$tmp/ablation.stderr"), left: $(ls "$tmp/ablation")"
+    failures=$((failures + 1))
+  fi
+done
+
 # Control: the same command line with good inputs succeeds and writes the --out file, so the checks
 # above fail for the reason they name and not because the invocation itself is wrong.
 if "$pfsim" run --platform "$good_platform" --workload "$tmp/good-workload.json" --ranks 4 --quiet \
