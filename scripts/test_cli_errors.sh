@@ -92,6 +92,11 @@ expect_error bad-unit "$tmp/bad-unit.json" "network.client_link.latency" "parsec
   metabench --platform "$tmp/bad-unit.json" --ranks 4 --files 100
 expect_error bad-set "mds.threds" -- \
   metabench --platform "$good_platform" --set mds.threds.max=64 --ranks 4 --files 100
+# An option given twice with different values: the last one won silently and the results recorded only it.
+expect_error option-twice "--dir-mode" "twice" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 10 --dir-mode unique --dir-mode shared
+expect_error option-twice-replay-style "-I" "twice" -- \
+  mdworkbench --platform "$good_platform" --ranks 2 -I=5 -I 6 -P 10
 # SimGrid options: values SimGrid accepts but that crash (precision -1: SIGSEGV) or hang (concurrency-limit 0) a run,
 # and what SimGrid itself refuses (a bad number, an unknown key), are the user's error: exit 2, one line.
 expect_error cfg-precision-negative "--cfg=maxmin/precision:-1" "positive" -- \

@@ -140,6 +140,15 @@ void print_help(const std::string& cmd)
   std::cout << "  --log=... --cfg=...       passed to SimGrid\n";
 }
 
+// One value per option (-I=5 and -I 5 alike): a second, different one silently won, and the results recorded only it.
+void set_once(Args& a, const std::string& option, const std::string& value)
+{
+  if (a.opts.count(option) && a.opts[option] != value)
+    throw std::invalid_argument("option " + option + " given twice (" + a.opts[option] + " and " + value +
+                                "); give it once");
+  a.opts[option] = value;
+}
+
 Args parse(int argc, char** argv)
 {
   Args a;
@@ -160,7 +169,7 @@ Args parse(int argc, char** argv)
                                       a.command + " --help lists them)");
         if (eq + 1 == s.size())
           throw std::invalid_argument("option " + s.substr(0, eq) + " needs a non-empty value");
-        a.opts[s.substr(0, eq)] = s.substr(eq + 1);
+        set_once(a, s.substr(0, eq), s.substr(eq + 1));
         continue;
       }
       const OptSpec* spec = find_opt(a.command, s);
@@ -178,7 +187,7 @@ Args parse(int argc, char** argv)
       if (s == "--set")
         a.sets.emplace_back(argv[++i]);
       else
-        a.opts[s] = argv[++i];
+        set_once(a, s, argv[++i]);
     } else {
       a.positional.push_back(s);
     }

@@ -175,10 +175,15 @@ Cli parse_cli(int argc, char** argv)
         throw UsageError("option " + a + " needs a value");
       if (argv[i + 1][0] == '\0')
         throw UsageError("option " + a + " needs a non-empty value");
-      if (a == "--set")
+      if (a == "--set") {
         cli.sets.emplace_back(argv[++i]);
-      else
+      } else {
+        // One value per option: a second one silently won, and the results recorded only it.
+        if (cli.opts.count(a) && cli.opts[a] != argv[i + 1])
+          throw UsageError("option " + a + " given twice (" + cli.opts[a] + " and " + argv[i + 1] +
+                           "); give it once");
         cli.opts[a] = argv[++i];
+      }
     } else {
       throw UsageError("unexpected argument \"" + a + "\"");
     }
