@@ -154,8 +154,18 @@ def main():
                          "the directory-lock holds, e.g. after a change to the lock or core model")
     ap.add_argument("--out", default=os.path.join(M.ROOT, "platforms", "cray-xe6-lustre2.1-fitted.json"))
     ap.add_argument("--report", default=os.path.join(M.ROOT, "validation", "lu1695", "fit.json"))
+    given = sys.argv[1:]
     a = ap.parse_args()
-    mechs = [m for m in a.mechanisms.split(",") if m and m != "none"]
+    names = a.mechanisms.split(",")
+    if "" in names:
+        fail(PROG, f"--mechanisms '{a.mechanisms}': an empty name; expected ','-separated names from "
+                   f"{', '.join(MECHANISM_PARAMS)}, or none")
+    if "none" in names and len(names) > 1:
+        fail(PROG, f"--mechanisms '{a.mechanisms}': none stands alone (no mechanism), not beside others")
+    if a.shared_only and any(x == "--mechanisms" or x.startswith("--mechanisms=") for x in given):
+        fail(PROG, "--mechanisms chooses what step 1 fits; --shared-only refits step 2 on the existing platform, "
+                   "whose mechanisms it keeps")
+    mechs = [m for m in names if m != "none"]
     for m in mechs:
         if m not in MECHANISM_PARAMS:
             print(f"calibrate: --mechanisms: unknown mechanism '{m}'; expected one of {', '.join(MECHANISM_PARAMS)} "

@@ -114,7 +114,8 @@ def main():
             return 2
     real, sim = load(a.real, a.prefix), load(a.sim, a.prefix)
     if not real or not sim:
-        print("plot_latency_cdf: no latency files found", file=sys.stderr)
+        empty = a.real if not real else a.sim
+        print(f"plot_latency_cdf: {empty}: no latency files with prefix '{a.prefix}' found", file=sys.stderr)
         return 2
     fig, axes = plt.subplots(2, 3, figsize=(13, 7), sharey=True)
     for ax, key in zip(axes.flat, PANELS):

@@ -52,6 +52,8 @@ def main():
             counts.append(positive_int(c.strip()))
         except argparse.ArgumentTypeError as e:
             fail(PROG, f"--counts: {e}")
+    if len(set(counts)) != len(counts):
+        fail(PROG, f"--counts {a.counts}: a partition count is given twice")
     if not os.path.isdir(a.out_dir):
         fail(PROG, f"--out-dir {a.out_dir}: not an existing directory")
     for name in ("smp-partitions.json", "smp-partitions.md"):

@@ -205,7 +205,7 @@ def main():
     pfsim = a.pfsim or next((p for p in (os.path.join(ROOT, d, "pfsim") for d in ("build", "build-replay"))
                              if os.access(p, os.X_OK)), None)
     if not pfsim or not os.access(pfsim, os.X_OK):
-        die("no pfsim binary (build first or pass --pfsim)")
+        die(f"{pfsim or 'build/pfsim'}: no executable pfsim binary (build first: scripts/build, or pass --pfsim BIN)")
     try:
         measured = json.load(open(os.path.join(ROOT, "validation", "mistral", "measured.json")))["runs"]
     except (OSError, ValueError, KeyError) as e:
