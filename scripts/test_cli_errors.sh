@@ -92,6 +92,10 @@ expect_error bad-unit "$tmp/bad-unit.json" "network.client_link.latency" "parsec
   metabench --platform "$tmp/bad-unit.json" --ranks 4 --files 100
 expect_error bad-set "mds.threds" -- \
   metabench --platform "$good_platform" --set mds.threds.max=64 --ranks 4 --files 100
+# A NUL byte after the JSON: nlohmann's parser stopped there and the file was accepted.
+printf '{"name": "x"}\0garbage' >"$tmp/nul.json"
+expect_error json-with-nul "$tmp/nul.json" "NUL" -- \
+  metabench --platform "$tmp/nul.json" --ranks 4 --files 10
 # An option given twice with different values: the last one won silently and the results recorded only it.
 expect_error option-twice "--dir-mode" "twice" -- \
   metabench --platform "$good_platform" --ranks 4 --files 10 --dir-mode unique --dir-mode shared

@@ -152,7 +152,11 @@ nlohmann::json load_json_file(const std::string& path)
     throw ConfigError(path + ": cannot open file");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_json_strict(text.str(), path);
+  const std::string s = text.str();
+  // nlohmann's parser stops at a NUL byte and ignores what follows; a JSON file has none.
+  if (const auto nul = s.find('\0'); nul != std::string::npos)
+    throw ConfigError(path + ": byte " + std::to_string(nul + 1) + " is a NUL; expected a JSON text file");
+  return parse_json_strict(s, path);
 }
 
 Reader::Reader(const nlohmann::json& node, std::string file, std::string path)

@@ -2,6 +2,9 @@
 
 #include "config/reader.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace pfsim {
 
 using config::ConfigError;
@@ -25,9 +28,13 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
     auto phases = m.string_list("phases", {"create", "stat", "unlink"});
     if (phases.empty())
       m.fail("phases", "expected at least one of create, stat, unlink");
-    for (const auto& ph : phases)
+    for (size_t k = 0; k < phases.size(); ++k) {
+      const auto& ph = phases[k];
       if (ph != "create" && ph != "stat" && ph != "unlink")
         m.fail("phases", "unknown phase \"" + ph + "\"; expected create, stat or unlink");
+      if (std::find(phases.begin(), phases.begin() + static_cast<long>(k), ph) != phases.begin() + static_cast<long>(k))
+        m.fail("phases", "phase \"" + ph + "\" given twice; metabench runs each of create, stat, unlink once");
+    }
     m.finish();
     if (top.has("mdtest"))
       top.fail("mdtest", "not allowed with generator \"metabench\"");
@@ -46,6 +53,10 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
     o.read_bytes = m.size_B("e", 0);
     if (o.write_bytes > kMaxFileBytes)
       m.fail("w", "expected at most 1 PB per file");
+    if (o.write_bytes != std::floor(o.write_bytes))
+      m.fail("w", "expected a whole number of bytes (mdtest -w takes an integer)");
+    if (o.read_bytes != std::floor(o.read_bytes))
+      m.fail("e", "expected a whole number of bytes (mdtest -e takes an integer)");
     if (o.read_bytes > kMaxFileBytes)
       m.fail("e", "expected at most 1 PB per file");
     if (!o.dirs_only && o.read_bytes > o.write_bytes)

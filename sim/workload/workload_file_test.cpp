@@ -256,3 +256,15 @@ TEST_CASE("a workload file with a number beyond a double's range names the file 
   }
   CHECK_THAT(msg, Catch::Contains("w.json") && Catch::Contains("'think_time'") && Catch::Contains("out of range"));
 }
+
+// Inputs that ran silently: a metabench phase twice, fractional mdtest byte counts.
+TEST_CASE("workload files: a metabench phase twice and fractional -w/-e bytes are errors", "[workload]")
+{
+  CHECK_THAT(error_of({{"generator", "metabench"}, {"ranks", 4},
+                       {"metabench", {{"files", 100}, {"phases", {"create", "stat", "stat"}}}}}),
+             Catch::Contains("metabench.phases") && Catch::Contains("twice"));
+  CHECK_THAT(error_of({{"generator", "mdtest"}, {"ranks", 4}, {"mdtest", {{"n", 10}, {"w", "1.5B"}}}}),
+             Catch::Contains("mdtest.w") && Catch::Contains("whole number"));
+  CHECK(error_of({{"generator", "mdtest"}, {"ranks", 4}, {"mdtest", {{"n", 10}, {"w", "3901B"}, {"e", "3901B"}}}})
+            .empty());
+}
