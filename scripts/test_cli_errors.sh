@@ -22,9 +22,12 @@ failures=0
 
 # expect_error NAME NEEDLE... -- ARGS...: runs pfsim ARGS --out $tmp/NAME.json and checks the contract;
 # every NEEDLE must appear (fixed string) in the single stderr line.
-expect_error() {
-  local name=$1
-  shift
+# expect_refused NAME NEEDLE... -- ARGS...: the same without adding --out (the command line names its own outputs).
+expect_error() { check_refusal yes "$@"; }
+expect_refused() { check_refusal no "$@"; }
+check_refusal() {
+  local with_out=$1 name=$2
+  shift 2
   local needles=()
   while [ "$1" != "--" ]; do
     needles+=("$1")
@@ -32,7 +35,11 @@ expect_error() {
   done
   shift
   local out=$tmp/out-$name.json
-  "$pfsim" "$@" --out "$out" >"$tmp/$name.stdout" 2>"$tmp/$name.stderr"
+  if [ "$with_out" = yes ]; then
+    "$pfsim" "$@" --out "$out" >"$tmp/$name.stdout" 2>"$tmp/$name.stderr"
+  else
+    "$pfsim" "$@" >"$tmp/$name.stdout" 2>"$tmp/$name.stderr"
+  fi
   local rc=$?
   local lines
   lines=$(wc -l <"$tmp/$name.stderr")
@@ -382,31 +389,6 @@ else
   failures=$((failures + 1))
 fi
 
-# expect_refused NAME NEEDLE... -- ARGS...: as expect_error, without adding --out (the command line names its own
-# outputs): exit status 2 and exactly one stderr line naming every NEEDLE.
-expect_refused() {
-  local name=$1
-  shift
-  local needles=()
-  while [ "$1" != "--" ]; do
-    needles+=("$1")
-    shift
-  done
-  shift
-  "$pfsim" "$@" >"$tmp/$name.stdout" 2>"$tmp/$name.stderr"
-  local rc=$? ok=1
-  [ "$rc" -eq 2 ] || { echo "FAIL $name: exit status $rc, expected 2"; ok=0; }
-  [ "$(wc -l <"$tmp/$name.stderr")" -eq 1 ] || { echo "FAIL $name: $(wc -l <"$tmp/$name.stderr") stderr lines, expected 1"; ok=0; }
-  for n in "${needles[@]}"; do
-    grep -qF -- "$n" "$tmp/$name.stderr" || { echo "FAIL $name: stderr does not name \"$n\""; ok=0; }
-  done
-  if [ "$ok" -eq 1 ]; then
-    echo "ok   $name: $(cat "$tmp/$name.stderr")"
-  else
-    echo "     stderr was: $(head -c 600 "$tmp/$name.stderr")"
-    failures=$((failures + 1))
-  fi
-}
 
 # pfsim replay --check: the import and every check of a replay, nothing simulated or written, no platform needed.
 "$pfsim" replay "$tool_outputs/md-real-io-2017" --check >"$tmp/check.stdout" 2>"$tmp/check.stderr"
