@@ -390,6 +390,19 @@ else
 fi
 
 
+# A reused --latency-dir: the files of an earlier, larger run that this one does not rewrite are named in a warning
+# (a replay of the directory would read them too); a rerun of the same size rewrites everything and warns nothing.
+"$pfsim" mdtest --platform "$good_platform" --ranks 4 -n 5 -u -F --latency-dir "$tmp/reused" --quiet 2>/dev/null
+"$pfsim" mdtest --platform "$good_platform" --ranks 2 -n 5 -u -F --latency-dir "$tmp/reused" --quiet 2>"$tmp/reused2.err"
+"$pfsim" mdtest --platform "$good_platform" --ranks 4 -n 5 -u -F --latency-dir "$tmp/reused" --quiet 2>"$tmp/reused3.err"
+if grep -q "warning: --latency-dir .*mdtest-perop-\*.csv) were not written by it" "$tmp/reused2.err" &&
+  ! grep -q "warning" "$tmp/reused3.err"; then
+  echo "ok   reused --latency-dir: $(grep warning "$tmp/reused2.err" | cut -c1-140)"
+else
+  echo "FAIL reused --latency-dir: $(cat "$tmp/reused2.err") / $(cat "$tmp/reused3.err")"
+  failures=$((failures + 1))
+fi
+
 # pfsim replay --check: the import and every check of a replay, nothing simulated or written, no platform needed.
 "$pfsim" replay "$tool_outputs/md-real-io-2017" --check >"$tmp/check.stdout" 2>"$tmp/check.stderr"
 rc=$?

@@ -417,6 +417,10 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   if (!lat_dir.empty()) {
     if (!o.keep_samples)
       throw std::invalid_argument("--latency-dir needs per-operation samples (drop --no-samples)");
+    const std::string prefix = opt(a, "--latency-prefix", format == ReportFormat::MdReal2017    ? "mdreal"
+                                                          : format == ReportFormat::MdWorkbench ? "lat"
+                                                                                                : "mdtest-perop");
+    const auto before = snapshot_latency_dir(lat_dir, prefix);
     switch (format) {
       case ReportFormat::MdReal2017:
         write_mdreal_latency_files(lat_dir, opt(a, "--latency-prefix", "mdreal"), phases, w.ranks());
@@ -433,6 +437,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
                                    tr->params.object_size_B);
         break;
     }
+    warn_stale_latency_files(before);
   }
   const SimulatedParams simulated = simulated_params(w);  // for the header printed and the one in --out
   std::string out = opt(a, "--out");

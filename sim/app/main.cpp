@@ -362,6 +362,8 @@ int cmd_run(const Cli& c)
   pfsim::RunRecords records;
   auto results = run_point(c, platform, spec, &records);
   std::string latency_dir = opt(c, "--latency-dir");
+  const auto before = pfsim::app::snapshot_latency_dir(
+      latency_dir, opt(c, "--latency-prefix", c.command == "mdtest" ? "mdtest-perop" : "latency"));
   if (!latency_dir.empty() && c.command == "mdtest") {
     std::vector<size_t> rpcs;
     for (const auto& ph : spec.params.phases)
@@ -372,6 +374,7 @@ int cmd_run(const Cli& c)
   } else if (!latency_dir.empty()) {
     pfsim::write_latency_files(latency_dir, opt(c, "--latency-prefix", "latency"), records);
   }
+  pfsim::app::warn_stale_latency_files(before);
   std::string out = opt(c, "--out");
   if (!out.empty())
     pfsim::write_file_atomic(out, results.dump(2) + "\n");

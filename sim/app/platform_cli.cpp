@@ -1,10 +1,12 @@
 #include "app/commands.hpp"
 #include "config/reader.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
@@ -160,6 +162,38 @@ void check_output_file(const std::string& option, const std::string& path)
   if (!can_create_in(parent))
     throw std::invalid_argument(option + " " + path + ": cannot create a file in " + parent.string() + " (" +
                                 std::strerror(errno) + ")");
+}
+
+LatencyDirSnapshot snapshot_latency_dir(const std::string& dir, const std::string& prefix)
+{
+  LatencyDirSnapshot s{dir, prefix, {}};
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec))
+    return s;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file(ec) && name.rfind(prefix + "-", 0) == 0 && name.size() > 4 &&
+        name.compare(name.size() - 4, 4, ".csv") == 0)
+      s.files.emplace_back(name, fs::last_write_time(e.path(), ec));
+  }
+  std::sort(s.files.begin(), s.files.end());
+  return s;
+}
+
+void warn_stale_latency_files(const LatencyDirSnapshot& before)
+{
+  std::vector<std::string> stale;
+  std::error_code ec;
+  for (const auto& [name, time] : before.files) {
+    const auto p = fs::path(before.dir) / name;
+    if (fs::exists(p, ec) && fs::last_write_time(p, ec) == time)
+      stale.push_back(name);
+  }
+  if (stale.empty())
+    return;
+  std::cerr << "pfsim: warning: --latency-dir " << before.dir << ": " << stale.size() << " file(s) named like this "
+            << "run's (" << before.prefix << "-*.csv) were not written by it, e.g. " << stale.front()
+            << " (an earlier run's ranks or phases?); a replay of the directory would read them too\n";
 }
 
 void check_output_dir(const std::string& option, const std::string& path)
