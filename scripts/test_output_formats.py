@@ -167,6 +167,18 @@ def main():
     check(rank_lines_ok(os.path.join("md-workbench-ior", "run1-L-process-reports"), ["--process-reports"],
                         lambda l: " process max:" in l, r"objects:(\d+)"),
           "md-workbench --process-reports: per-rank lines shaped as md-workbench's, objects add up")
+    # md-workbench's Args line lists the options that shaped its output (-L=<prefix>, --latency-all, --process-reports),
+    # as the real one does (run1: "-L=lat" "--process-reports"), and the replay reads them back.
+    with tempfile.TemporaryDirectory() as t2:
+        lat = os.path.join(t2, "lat")
+        out = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "4", "-P", "8", "-D", "1", "-R", "1",
+                          "--latency-dir", lat, "--latency-all", "--process-reports"]).stdout
+        args = next((l for l in out.splitlines() if l.startswith("Args: md-workbench ")), "")
+        real_args = next(l for l in open(os.path.join(DATA, "md-workbench-ior", "run1-L-process-reports",
+                                                      "stdout.txt")).read().splitlines() if l.startswith("Args:"))
+        check(all(x in args for x in ('"-L=lat"', '"--latency-all"', '"--process-reports"')) and
+              '"-L=lat"' in real_args and '"--process-reports"' in real_args,
+              f"md-workbench Args line lists its output options: {args}")
     # Both tools end with "Total runtime: <s>s time: <date>"; pfsim prints it without the date (a simulation has none).
     for trace in ("md-real-io-2017", os.path.join("md-workbench-ior", "run2-latency-all")):
         real_last = open(os.path.join(DATA, trace, "stdout.txt")).read().splitlines()[-1]

@@ -302,7 +302,9 @@ nlohmann::json simulated_params_json(const SimulatedParams& s, const ReplayWorkl
           {"object_size_B", p.object_size_B}, {"offset", p.offset}, {"read_only", s.read_only}};
 }
 
-std::string tool_header(ReportFormat format, const SimulatedParams& s, const ReplayWorkload& w)
+// `extra_args`: md-workbench's output options as its Args line lists them ("-L=lat", "--latency-all", ...).
+std::string tool_header(ReportFormat format, const SimulatedParams& s, const ReplayWorkload& w,
+                        const std::vector<std::string>& extra_args = {})
 {
   if (!s.valid)
     return {};
@@ -321,7 +323,10 @@ std::string tool_header(ReportFormat format, const SimulatedParams& s, const Rep
   std::ostringstream o;
   if (format == ReportFormat::MdWorkbench) {
     o << "Args: md-workbench \"-I=" << I << "\" \"-P=" << P << "\" \"-D=" << d << "\" \"-R=" << R << "\" \"-S=" << size
-      << "\" \"--offset=" << p.offset << "\"" << (read_only ? " \"--read-only\"" : "") << "\n"
+      << "\" \"--offset=" << p.offset << "\"" << (read_only ? " \"--read-only\"" : "");
+    for (const auto& x : extra_args)
+      o << " \"" << x << "\"";
+    o << "\n"
       << "MD-Workbench" << totals;
   } else {
     o << "MD-REAL-IO" << totals << "\toffset=" << p.offset << " \n\tobj-per-proc=" << I
@@ -414,6 +419,15 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
                records.end_s, info.wall_s);
   auto phases = mdreal_phases(w, records);
   std::string lat_dir = opt(a, "--latency-dir");
+  // md-workbench's Args line lists the options that shaped its output; so does ours.
+  const bool all_ranks_files = flag(a, "--latency-all") || (a.command == "replay" && tr->format != "md-workbench-rank0");
+  std::vector<std::string> mdw_output_args;
+  if (!lat_dir.empty())
+    mdw_output_args.push_back("-L=" + opt(a, "--latency-prefix", "lat"));
+  if (!lat_dir.empty() && all_ranks_files)
+    mdw_output_args.push_back("--latency-all");
+  if (process_reports)
+    mdw_output_args.push_back("--process-reports");
   if (!lat_dir.empty()) {
     if (!o.keep_samples)
       throw std::invalid_argument("--latency-dir needs per-operation samples (drop --no-samples)");
@@ -429,8 +443,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         // A trace with every rank's latencies (md-real-io 2017, --latency-all, mdtest) gives every rank's back;
         // an -L trace (rank 0 only) gives rank 0's files, and so does pfsim mdworkbench, as md-workbench -L does.
         write_mdworkbench_latency_files(
-            lat_dir, opt(a, "--latency-prefix", "lat"), phases,
-            flag(a, "--latency-all") || (a.command == "replay" && tr->format != "md-workbench-rank0"));
+            lat_dir, opt(a, "--latency-prefix", "lat"), phases, all_ranks_files);
         break;
       case ReportFormat::Mdtest:
         write_mdtest_latency_files(lat_dir, opt(a, "--latency-prefix", "mdtest-perop"), phases, w.ranks(),
@@ -468,7 +481,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     // the latency directory's mdreal.txt or stdout.txt, as the real tools' output is, describes the trace the
     // latency files form: pfsim replay then reads -D, -S and the offset back instead of assuming them.
     if (format != ReportFormat::Mdtest)
-      std::cout << tool_header(format, simulated, w);
+      std::cout << tool_header(format, simulated, w, mdw_output_args);
     if (format == ReportFormat::Mdtest)
       std::cout << mdtest_summary_of(phases);
     for (const auto& p : phases)
