@@ -103,6 +103,10 @@ expect_error bad-set "mds.threds" -- \
 printf '{"name": "x"}\0garbage' >"$tmp/nul.json"
 expect_error json-with-nul "$tmp/nul.json" "NUL" -- \
   metabench --platform "$tmp/nul.json" --ranks 4 --files 10
+# A replay refused by a check made before its simulation prints that one line, not the import line before it.
+expect_error replay-refused-one-line "mds.service.stat" "missing" -- \
+  replay "$tool_outputs/md-real-io-2017" --platform "$root/platforms/mistral-lustre02.json" \
+  --set 'mds.service={"stat":null}'
 # An option given twice with different values: the last one won silently and the results recorded only it.
 expect_error option-twice "--dir-mode" "twice" -- \
   metabench --platform "$good_platform" --ranks 4 --files 10 --dir-mode unique --dir-mode shared

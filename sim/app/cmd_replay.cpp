@@ -380,8 +380,11 @@ ReportFormat check_run_options(const Args& a, const std::string& trace_format, R
   return format;
 }
 
+// `before_run`: what to print on stderr once every check has passed, just before the simulation (the import line
+// and its warnings), so that a refused run prints one line.
 int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<const trace::Trace> tr,
-        const ReplayOptions& ro, nlohmann::json inputs, ReportFormat default_format)
+        const ReplayOptions& ro, nlohmann::json inputs, ReportFormat default_format,
+        const std::string& before_run = "")
 {
   const ReportFormat format = check_run_options(a, tr->format, default_format);
   inputs["output_format"] = report_format_name(format);
@@ -413,6 +416,8 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   if (!flag(a, "--verbose"))
     o.simgrid_args.push_back("--log=root.thres:warning");
   o.simgrid_args.insert(o.simgrid_args.end(), a.simgrid.begin(), a.simgrid.end());
+  check_before_run(platform, w, o);
+  std::fputs(before_run.c_str(), stderr);
   RunInfo info;
   RunRecords records = run_simulation(platform, w, o, &info);
   std::fprintf(stderr, "pfsim: %d ranks on %d nodes, %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
@@ -559,13 +564,18 @@ int cmd_replay(int argc, char** argv)
   auto wall0 = std::chrono::steady_clock::now();
   auto tr = std::make_shared<const trace::Trace>(trace::load_trace(a.positional[0], io));
   double import_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  if (!flag(a, "--quiet"))
-    std::fprintf(stderr, "pfsim: imported %s trace %s: %d ranks, %zu phases, %llu operations in %.2f s\n",
-                 tr->format.c_str(), tr->path.c_str(), tr->ranks, tr->phases.size(),
-                 static_cast<unsigned long long>(tr->op_count()), import_s);
+  std::string note;
+  if (!flag(a, "--quiet")) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f", import_s);
+    note = "pfsim: imported " + tr->format + " trace " + tr->path + ": " + std::to_string(tr->ranks) + " ranks, " +
+           std::to_string(tr->phases.size()) + " phases, " + std::to_string(tr->op_count()) + " operations in " +
+           seconds + " s\n";
+  }
   for (const auto& w : tr->warnings)
-    std::fprintf(stderr, "pfsim: warning: %s\n", w.c_str());
+    note += "pfsim: warning: " + w + "\n";
   if (check_only) {
+    std::fputs(note.c_str(), stderr);
     const ReportFormat f = check_run_options(a, tr->format, report_format_of_trace(tr->format));
     ReplayWorkload w(tr, ro);  // what the replay builds before it simulates (rank mapping, limits, residual floors)
     if (f == ReportFormat::MdReal2017 && flag(a, "--no-samples") && !flag(a, "--quiet") &&
@@ -575,7 +585,7 @@ int cmd_replay(int argc, char** argv)
     return 0;
   }
   return run(a, *platform, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}},
-             report_format_of_trace(tr->format));
+             report_format_of_trace(tr->format), note);
 }
 
 int cmd_mdworkbench(int argc, char** argv)

@@ -91,6 +91,14 @@ void check_simgrid_cfg(const std::vector<std::string>& args)
 }
 }  // namespace
 
+void check_before_run(const config::PlatformConfig& platform, const Workload& workload, const RunOptions& options)
+{
+  check_service_demands(platform, workload);
+  check_simgrid_cfg(options.simgrid_args);
+  const int rpn = options.ranks_per_node > 0 ? options.ranks_per_node : platform.clients.ranks_per_node;
+  actor_guard_arg(platform, (workload.ranks() + rpn - 1) / rpn);  // throws when the run cannot fit
+}
+
 RunRecords run_simulation(const config::PlatformConfig& platform, const Workload& workload,
                           const RunOptions& options, RunInfo* info)
 {

@@ -36,5 +36,9 @@ struct RunInfo {
 
 RunRecords run_simulation(const config::PlatformConfig& platform, const Workload& workload,
                           const RunOptions& options, RunInfo* info = nullptr);
+// The checks run_simulation makes before it starts (service demands of the workload's operations, SimGrid options,
+// the actor count against vm.max_map_count): a caller that prints progress runs them first, so that a refused run
+// says one thing. Throws as run_simulation does.
+void check_before_run(const config::PlatformConfig& platform, const Workload& workload, const RunOptions& options);
 
 }  // namespace pfsim
