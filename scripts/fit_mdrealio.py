@@ -120,6 +120,11 @@ def die(msg):
     sys.exit(2)
 
 
+def kind_of(mode):
+    """What a file that is not a regular one is, from its stat mode, for the messages."""
+    return "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+
+
 def read_regular(path, what="a latency file (time,runtime CSV)"):
     """The text of `path`, which must be a regular file: a FIFO, device or directory is never opened for reading
     (a FIFO would block the fit forever). Exit status 2 naming the file otherwise."""
@@ -130,9 +135,7 @@ def read_regular(path, what="a latency file (time,runtime CSV)"):
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
-                    else "a device or socket")
-            die(f"{path}: not a regular file ({kind}), expected {what}")
+            die(f"{path}: not a regular file ({kind_of(st.st_mode)}), expected {what}")
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb") as fh:
             fd = None
@@ -227,11 +230,6 @@ def bad_line(f, lines, t_col, r_col, ncols):
     die(f"{f}: malformed latency file, expected time,runtime rows")  # not reached
 
 
-def read_csv(f):
-    """(time, runtime) rows of one latency file; exit status 2 naming the file and line on malformed input."""
-    return parse_latency_csv(f)
-
-
 def check_rank_groups(trace_dir, groups):
     """Per-rank formats: every (iteration, phase) must hold the files of ranks 0..N-1, N the most ranks any of
     them has (as pfsim replay requires); a whole missing phase is allowed (pfsim replay --allow-missing)."""
@@ -303,8 +301,7 @@ def require_regular(path, what):
     except OSError as e:
         die(f"{path}: {e.strerror or e}, expected {what}")
     if not stat.S_ISREG(mode):
-        kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket")
-        die(f"{path}: not a regular file ({kind}), expected {what}")
+        die(f"{path}: not a regular file ({kind_of(mode)}), expected {what}")
 
 
 def scan_trace(trace_dir):
@@ -347,9 +344,9 @@ def read_trace(trace_dir):
         if fmt == "md-real-io-2017":
             groups.setdefault(key, (set(), lambda r, p=prefix, k=key: f"{p}-{k[0]}-{k[1]}-{r}.csv"))[0].add(rank)
         elif fmt == "md-workbench-all":
-            all_files.append((f, key, read_csv(f)))
+            all_files.append((f, key, parse_latency_csv(f)))
         elif fmt == "md-workbench-rank0":
-            data.setdefault(key, {})[0] = read_csv(f)
+            data.setdefault(key, {})[0] = parse_latency_csv(f)
         else:
             m = PAT_MDTEST.match(os.path.basename(f))
             groups.setdefault(key, (set(), lambda r, m=m: f"{m.group(1)}-{m.group(2)}-"
@@ -361,7 +358,7 @@ def read_trace(trace_dir):
     check_rank_groups(trace_dir, groups)
     for f, fmt, prefix, key, rank in files:
         if rank is not None:
-            data.setdefault(key, {})[rank] = read_csv(f)
+            data.setdefault(key, {})[rank] = parse_latency_csv(f)
     if not data:
         die(f"{trace_dir}: no latency files (md-real-io 2017, md-workbench -L/--latency-all, mdtest per-op)")
     return data

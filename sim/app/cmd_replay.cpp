@@ -380,6 +380,23 @@ ReportFormat check_run_options(const Args& a, const std::string& trace_format, R
   return format;
 }
 
+// The latency files' name prefix: --latency-prefix, else the one the output format's tool uses.
+std::string latency_prefix(const Args& a, ReportFormat format)
+{
+  return opt(a, "--latency-prefix", format == ReportFormat::MdReal2017    ? "mdreal"
+                                    : format == ReportFormat::MdWorkbench ? "lat"
+                                                                          : "mdtest-perop");
+}
+
+// md-real-io's phase lines carry the slowest operation ("max <s>s") only with per-operation samples.
+void warn_no_samples_max(const Args& a, const trace::Trace& tr, ReportFormat format)
+{
+  if (format == ReportFormat::MdReal2017 && flag(a, "--no-samples") && !flag(a, "--quiet") &&
+      std::any_of(tr.reported.begin(), tr.reported.end(), [](const auto& r) { return r.has_max; }))
+    std::fprintf(stderr, "pfsim: warning: --no-samples: the phase lines leave out 'max <s>s' (the slowest "
+                         "operation needs per-operation samples)\n");
+}
+
 // `before_run`: what to print on stderr once every check has passed, just before the simulation (the import line
 // and its warnings), so that a refused run prints one line.
 int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<const trace::Trace> tr,
@@ -407,9 +424,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   // histograms, so the run's memory does not grow with its length.
   o.latency_histograms = !o.keep_samples;
   o.rank_times = true;  // per-process times of the phase lines (8 bytes per rank and phase)
-  if (flag(a, "--no-samples") && with_max && !flag(a, "--quiet"))
-    std::fprintf(stderr, "pfsim: warning: --no-samples: the phase lines leave out 'max <s>s' (the slowest "
-                         "operation needs per-operation samples)\n");
+  warn_no_samples_max(a, *tr, format);
   // md-workbench's per-rank lines: asked for, or the recorded run printed them (and is replayed in its form).
   const bool process_reports =
       format != ReportFormat::Mdtest && (flag(a, "--process-reports") || tr->process_reports);
@@ -427,31 +442,27 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   // md-workbench's Args line lists the options that shaped its output; so does ours.
   const bool all_ranks_files = flag(a, "--latency-all") || (a.command == "replay" && tr->format != "md-workbench-rank0");
   std::vector<std::string> mdw_output_args;
+  const std::string prefix = latency_prefix(a, format);
   if (!lat_dir.empty())
-    mdw_output_args.push_back("-L=" + opt(a, "--latency-prefix", "lat"));
+    mdw_output_args.push_back("-L=" + prefix);
   if (!lat_dir.empty() && all_ranks_files)
     mdw_output_args.push_back("--latency-all");
   if (process_reports)
     mdw_output_args.push_back("--process-reports");
-  if (!lat_dir.empty()) {
-    if (!o.keep_samples)
-      throw std::invalid_argument("--latency-dir needs per-operation samples (drop --no-samples)");
-    const std::string prefix = opt(a, "--latency-prefix", format == ReportFormat::MdReal2017    ? "mdreal"
-                                                          : format == ReportFormat::MdWorkbench ? "lat"
-                                                                                                : "mdtest-perop");
+  if (!lat_dir.empty()) {  // (check_run_options refused --latency-dir with --no-samples: samples are kept)
     const auto before = snapshot_latency_dir(lat_dir, prefix);
     switch (format) {
       case ReportFormat::MdReal2017:
-        write_mdreal_latency_files(lat_dir, opt(a, "--latency-prefix", "mdreal"), phases, w.ranks());
+        write_mdreal_latency_files(lat_dir, prefix, phases, w.ranks());
         break;
       case ReportFormat::MdWorkbench:
         // A trace with every rank's latencies (md-real-io 2017, --latency-all, mdtest) gives every rank's back;
         // an -L trace (rank 0 only) gives rank 0's files, and so does pfsim mdworkbench, as md-workbench -L does.
         write_mdworkbench_latency_files(
-            lat_dir, opt(a, "--latency-prefix", "lat"), phases, all_ranks_files);
+            lat_dir, prefix, phases, all_ranks_files);
         break;
       case ReportFormat::Mdtest:
-        write_mdtest_latency_files(lat_dir, opt(a, "--latency-prefix", "mdtest-perop"), phases, w.ranks(),
+        write_mdtest_latency_files(lat_dir, prefix, phases, w.ranks(),
                                    tr->params.object_size_B);
         break;
     }
@@ -555,11 +566,8 @@ int cmd_replay(int argc, char** argv)
   std::vector<RunInput> inputs{{"the platform file", opt(a, "--platform")}, {"the trace directory", files.dir}};
   for (const auto& f : files.files)
     inputs.push_back({"a file of the trace", f});
-  const std::string default_prefix =
-      format == ReportFormat::MdReal2017 ? "mdreal" : format == ReportFormat::MdWorkbench ? "lat" : "mdtest-perop";
   check_outputs_spare_inputs({{"--out", opt(a, "--out"), false, "", ""},
-                              {"--latency-dir", opt(a, "--latency-dir"), true,
-                               opt(a, "--latency-prefix", default_prefix), ".csv"}},
+                              {"--latency-dir", opt(a, "--latency-dir"), true, latency_prefix(a, format), ".csv"}},
                              inputs);
   auto wall0 = std::chrono::steady_clock::now();
   auto tr = std::make_shared<const trace::Trace>(trace::load_trace(a.positional[0], io));
@@ -578,10 +586,7 @@ int cmd_replay(int argc, char** argv)
     std::fputs(note.c_str(), stderr);
     const ReportFormat f = check_run_options(a, tr->format, report_format_of_trace(tr->format));
     ReplayWorkload w(tr, ro);  // what the replay builds before it simulates (rank mapping, limits, residual floors)
-    if (f == ReportFormat::MdReal2017 && flag(a, "--no-samples") && !flag(a, "--quiet") &&
-        std::any_of(tr->reported.begin(), tr->reported.end(), [](const auto& r) { return r.has_max; }))
-      std::fprintf(stderr, "pfsim: warning: --no-samples: the phase lines leave out 'max <s>s' (the slowest "
-                           "operation needs per-operation samples)\n");
+    warn_no_samples_max(a, *tr, f);
     return 0;
   }
   return run(a, *platform, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}},
@@ -609,7 +614,7 @@ int cmd_mdworkbench(int argc, char** argv)
   check_run_options(a, "md-workbench-generated", ReportFormat::MdWorkbench);
   check_output_paths(a);
   check_outputs_spare_inputs({{"--out", opt(a, "--out"), false, "", ""},
-                              {"--latency-dir", opt(a, "--latency-dir"), true, opt(a, "--latency-prefix", "lat"),
+                              {"--latency-dir", opt(a, "--latency-dir"), true, latency_prefix(a, ReportFormat::MdWorkbench),
                                ".csv"}},
                              {{"the platform file", opt(a, "--platform")}});
   auto platform = platform_of(a);

@@ -327,6 +327,12 @@ int iterations_of(const pfsim::RunRecords& r)
   return it;
 }
 
+// The latency files' name prefix: --latency-prefix, else mdtest's (mdtest) or pfsim's own.
+std::string latency_prefix(const Cli& c)
+{
+  return opt(c, "--latency-prefix", c.command == "mdtest" ? "mdtest-perop" : "latency");
+}
+
 void check_output_paths(const Cli& c)
 {
   using namespace pfsim::app;
@@ -349,7 +355,7 @@ void check_output_paths(const Cli& c)
        {"--csv", csv, false, "", ""},
        {"--csv (its configuration file)", csv.empty() ? csv : csv + ".json", false, "", ""},
        {"--latency-dir", opt(c, "--latency-dir"), true,
-        opt(c, "--latency-prefix", c.command == "mdtest" ? "mdtest-perop" : "latency"), ".csv"},
+        latency_prefix(c), ".csv"},
        {"--results-dir", opt(c, "--results-dir"), true, "ranks-", ".json"}},
       {{"the platform file", opt(c, "--platform")}, {"the workload file", opt(c, "--workload")}});
 }
@@ -362,17 +368,17 @@ int cmd_run(const Cli& c)
   pfsim::RunRecords records;
   auto results = run_point(c, platform, spec, &records);
   std::string latency_dir = opt(c, "--latency-dir");
-  const auto before = pfsim::app::snapshot_latency_dir(
-      latency_dir, opt(c, "--latency-prefix", c.command == "mdtest" ? "mdtest-perop" : "latency"));
+  const std::string prefix = latency_prefix(c);
+  const auto before = pfsim::app::snapshot_latency_dir(latency_dir, prefix);
   if (!latency_dir.empty() && c.command == "mdtest") {
     std::vector<size_t> rpcs;
     for (const auto& ph : spec.params.phases)
       rpcs.push_back(ph.item_ops.size());
     const double w = static_cast<double>(opt_int(c, "-w", 0, 0, kNoMax));
-    pfsim::write_mdtest_perop_files(latency_dir, opt(c, "--latency-prefix", "mdtest-perop"), records, rpcs,
+    pfsim::write_mdtest_perop_files(latency_dir, prefix, records, rpcs,
                                     w > 0 ? w : static_cast<double>(opt_int(c, "-e", 0, 0, kNoMax)));
   } else if (!latency_dir.empty()) {
-    pfsim::write_latency_files(latency_dir, opt(c, "--latency-prefix", "latency"), records);
+    pfsim::write_latency_files(latency_dir, prefix, records);
   }
   pfsim::app::warn_stale_latency_files(before);
   std::string out = opt(c, "--out");
@@ -391,7 +397,7 @@ int cmd_run(const Cli& c)
         if (has_flag(c, f))
           std::cout << " '" << f << "'";
       if (!latency_dir.empty())
-        std::cout << " '--savePerOpDataCSV=" << opt(c, "--latency-prefix", "mdtest-perop") << "'";
+        std::cout << " '--savePerOpDataCSV=" << prefix << "'";
       std::cout << "\n";
       // mdtest's "<tasks> tasks, <ranks x -n> files/directories" (files with -F, directories with -D)
       std::cout << spec.params.ranks << " tasks, "

@@ -102,7 +102,7 @@ void check_before_run(const config::PlatformConfig& platform, const Workload& wo
 RunRecords run_simulation(const config::PlatformConfig& platform, const Workload& workload,
                           const RunOptions& options, RunInfo* info)
 {
-  check_service_demands(platform, workload);
+  check_before_run(platform, workload, options);
   auto wall0 = std::chrono::steady_clock::now();
   std::vector<std::string> args{"pfsim"};
   // No TCP window: SimGrid bounds a flow at TCP-gamma / (2 x route latency) (4 MiB by default, also under CM02),
@@ -120,7 +120,6 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   for (auto& a : args)
     argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
-  check_simgrid_cfg(options.simgrid_args);
   // SimGrid reads its --cfg/--log options here; what it refuses is the user's option: exit status 2, one line.
   std::unique_ptr<sg4::Engine> engine_owner;
   try {
