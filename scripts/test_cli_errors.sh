@@ -291,6 +291,15 @@ expect_error latency-dir-is-a-fifo "$tmp/fifo" "expected a directory" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --latency-dir "$tmp/fifo"
 expect_error latency-dir-uncreatable "$tmp/fifo/sub" "cannot be created" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --latency-dir "$tmp/fifo/sub"
+# A directory named like a latency file the run would write: refused before the run, nothing written there.
+mkdir -p "$tmp/obstacle/mdreal-0-create-0.csv"
+expect_error latency-dir-obstacle "$tmp/obstacle/mdreal-0-create-0.csv" "not a regular file" -- \
+  replay "$tool_outputs/md-real-io-2017" --platform "$root/platforms/mistral-lustre02.json" \
+  --output-format mdreal2017 --latency-dir "$tmp/obstacle"
+if [ "$(ls "$tmp/obstacle" | wc -l)" -ne 1 ]; then
+  echo "FAIL latency-dir-obstacle: files were written to $tmp/obstacle: $(ls "$tmp/obstacle" | tr '\n' ' ')"
+  failures=$((failures + 1))
+fi
 expect_error latency-prefix-slash "--latency-prefix" "a/b" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --latency-dir "$tmp/ld" --latency-prefix a/b
 expect_error bad-log "--log=bogus" -- \

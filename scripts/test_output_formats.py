@@ -246,6 +246,31 @@ def main():
     fmt, ranks, nops = imported(pfsim, out)
     check(fmt == "mdtest-perop" and ranks == 3 and nops == count_rows(glob.glob(out + "/*.csv")),
           f"mdtest: simulated files read back ({fmt}, {ranks} ranks, {nops} operations)")
+    # The replay's stdout saved beside its per-op files (as mdtest users save theirs) states the run: a shared-directory
+    # trace (no -u) stays shared when the replay's own files are replayed, with no assumption made.
+    shared = os.path.join(tmp, "mdtest-shared")
+    os.makedirs(shared)
+    for f in glob.glob(os.path.join(DATA, "mdtest", "mdtest-perop-*.csv")):
+        shutil.copy(f, shared)
+    with open(os.path.join(DATA, "mdtest", "mdtest-allopts.txt")) as f:
+        text = f.read()
+    with open(os.path.join(shared, "stdout.txt"), "w") as f:
+        f.write(text.replace("'-u' ", ""))
+    out = os.path.join(tmp, "mdtest-shared-replayed")
+    r = run(pfsim, ["replay", shared, "--platform", PLATFORM, "--ranks", "4", "--latency-dir", out])
+    cmd = re.search(r"^Command line used: mdtest (.*)$", r.stdout, re.M)
+    check(cmd is not None and "'-u'" not in cmd.group(1) and "'-n' '50'" in cmd.group(1) and
+          "'--savePerOpDataCSV=mdtest-perop'" in cmd.group(1) and "4 tasks, 200 files" in r.stdout,
+          f"mdtest replay: mdtest's Command line used (no -u, -n 50, the per-op prefix) and tasks line "
+          f"({cmd.group(0) if cmd else None})")
+    with open(os.path.join(out, "stdout.txt"), "w") as f:
+        f.write(r.stdout)
+    res = os.path.join(tmp, "mdtest-shared-again.json")
+    r = run(pfsim, ["replay", out, "--platform", PLATFORM, "--out", res])
+    with open(res) as f:
+        tr = json.load(f)["workload"]["trace"]
+    check(r.returncode == 0 and tr["shared_dir"] is True and tr["warnings"] == [] and tr["ranks"] == 4,
+          f"mdtest replay of a replay: shared directory kept, nothing assumed ({tr['shared_dir']}, {tr['warnings']})")
 
     # pfsim mdtest (synthetic) writes the same files: one row per mdtest operation (not per RPC), last iteration,
     # and the SUMMARY header says "iterations" as mdtest does even for one.

@@ -292,6 +292,49 @@ SimulatedParams simulated_params(const ReplayWorkload& w)
   return out;
 }
 
+// mdtest's "Command line used:" and "<tasks> tasks, <files> files" lines for an mdtest trace's replay, as pfsim
+// mdtest prints them: saved beside the per-op files as the tool's stdout, they tell a replay of those files whether
+// the ranks shared a directory (-u), the files per rank (-n, when every rank replays as many), the phases (-C -T -E
+// -r when not all four), the bytes (-w, -e) and the files' prefix.
+std::string mdtest_command_line(const ReplayWorkload& w, const std::string& perop_prefix)
+{
+  const auto& t = w.trace();
+  std::ostringstream os;
+  std::map<std::string, int> phase_of;
+  for (int ph = 0; ph < w.phase_count(); ++ph)
+    phase_of.emplace(w.phase_name(ph), ph);
+  int64_t n = -1;
+  if (w.phase_count() > 0) {
+    n = static_cast<int64_t>(w.compound_count(0, 0));
+    for (int r = 1; r < std::min(w.ranks(), t.ranks) && n >= 0; ++r)
+      if (static_cast<int64_t>(w.compound_count(r, 0)) != n)
+        n = -1;  // ranks replay different counts: no -n states them
+  }
+  os << "Command line used: mdtest";
+  if (n >= 0)
+    os << " '-n' '" << n << "'";
+  const double size = t.params.object_size_B;
+  if (size > 0 && phase_of.count("File creation"))
+    os << " '-w' '" << static_cast<long long>(std::llround(size)) << "'";
+  if (size > 0 && phase_of.count("File read"))
+    os << " '-e' '" << static_cast<long long>(std::llround(size)) << "'";
+  if (!t.shared_dir)
+    os << " '-u'";
+  os << " '-F'";
+  if (phase_of.size() < 4)
+    for (const auto& [name, flag] : std::vector<std::pair<std::string, std::string>>{
+             {"File creation", "-C"}, {"File stat", "-T"}, {"File read", "-E"}, {"File removal", "-r"}})
+      if (phase_of.count(name))
+        os << " '" << flag << "'";
+  if (!perop_prefix.empty())
+    os << " '--savePerOpDataCSV=" << perop_prefix << "'";
+  os << "\n";
+  if (n >= 0)
+    os << w.ranks() << " tasks, " << static_cast<unsigned long long>(n) * static_cast<unsigned long long>(w.ranks())
+       << " files\n";
+  return os.str();
+}
+
 // The parameters the run simulated, for the results JSON (what a header-less trace left to the counts).
 nlohmann::json simulated_params_json(const SimulatedParams& s, const ReplayWorkload& w)
 {
@@ -499,7 +542,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     if (format != ReportFormat::Mdtest)
       std::cout << tool_header(format, simulated, w, mdw_output_args);
     if (format == ReportFormat::Mdtest)
-      std::cout << mdtest_summary_of(phases);
+      std::cout << mdtest_command_line(w, lat_dir.empty() ? std::string() : prefix) << mdtest_summary_of(phases);
     for (const auto& p : phases)
       if (format == ReportFormat::MdReal2017) {
         std::cout << mdreal_phase_line(p, with_max && !p.samples.empty()) << "\n";

@@ -267,6 +267,18 @@ void check_outputs_spare_inputs(const std::vector<RunOutput>& outputs, const std
   for (const auto& out : outputs) {
     if (out.path.empty() || !fs::exists(out.path, ec))
       continue;  // nothing there yet: nothing to replace
+    // A directory, FIFO or link named like the files written there would stop the writing after the run, with
+    // some files written: refused now.
+    if (out.dir && fs::is_directory(out.path, ec))
+      for (const auto& e : fs::directory_iterator(out.path, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind(out.prefix, 0) == 0 && name.size() >= out.suffix.size() &&
+            name.compare(name.size() - out.suffix.size(), std::string::npos, out.suffix) == 0 &&
+            !fs::is_regular_file(fs::symlink_status(e.path(), ec)))
+          throw std::invalid_argument(out.option + " " + out.path + ": " + e.path().string() +
+                                      " exists and is not a regular file; the files written there (" + out.prefix +
+                                      "*" + out.suffix + ") would have to replace it");
+      }
     for (const auto& in : inputs) {
       if (in.path.empty() || !fs::exists(in.path, ec))
         continue;

@@ -57,22 +57,33 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
   // the D data sets in turn: a limit on the operations keeps whole objects in every data set (rounded down, at
   // least one per set), so that the phase line's objects and rates stay those of the tool and the run has a true
   // header (-P and -I per data set).
+  // Every benchmark iteration keeps the same objects, sized by the iteration with the most kinds (an iteration
+  // whose reads are missing, --allow-missing, replays those objects' three other operations), so the header's -I
+  // holds for every iteration.
   limit_.assign(P, opt_.max_ops_per_phase);
+  std::vector<uint64_t> kinds(P, 1);
+  uint64_t most_kinds = 1;
   for (size_t p = 0; p < P && opt_.max_ops_per_phase > 0; ++p) {
-    if (trace_->phases[p].kind == PhaseKind::Other)
+    if (trace_->phases[p].kind != PhaseKind::Benchmark)
       continue;
-    uint64_t unit = static_cast<uint64_t>(D_);
-    if (trace_->phases[p].kind == PhaseKind::Benchmark) {
-      std::array<uint64_t, trace::kTraceOpCount> seen{};
-      for (const auto& s : trace_->streams) {
-        const int ph = static_cast<int>(p);
-        const auto c = s.counts(ph, s.end(ph) - s.begin(ph));
-        for (size_t k = 0; k < seen.size(); ++k)
-          seen[k] += c[k];
-      }
-      unit *= std::max<uint64_t>(1, static_cast<uint64_t>(seen.size() - std::count(seen.begin(), seen.end(), 0u)));
+    std::array<uint64_t, trace::kTraceOpCount> seen{};
+    for (const auto& s : trace_->streams) {
+      const int ph = static_cast<int>(p);
+      const auto c = s.counts(ph, s.end(ph) - s.begin(ph));
+      for (size_t k = 0; k < seen.size(); ++k)
+        seen[k] += c[k];
     }
-    limit_[p] = std::max<uint64_t>(unit, opt_.max_ops_per_phase / unit * unit);
+    kinds[p] = std::max<uint64_t>(1, static_cast<uint64_t>(seen.size() - std::count(seen.begin(), seen.end(), 0u)));
+    most_kinds = std::max(most_kinds, kinds[p]);
+  }
+  for (size_t p = 0; p < P && opt_.max_ops_per_phase > 0; ++p) {
+    const PhaseKind kind = trace_->phases[p].kind;
+    if (kind == PhaseKind::Other)
+      continue;
+    const uint64_t D = static_cast<uint64_t>(D_);
+    const uint64_t per_object = kind == PhaseKind::Benchmark ? most_kinds : 1;
+    const uint64_t objects_per_set = std::max<uint64_t>(1, opt_.max_ops_per_phase / (D * per_object));
+    limit_[p] = objects_per_set * D * kinds[p];
   }
 
   // Items per phase as the tool counts them: objects created (precreate), deleted (cleanup), or operations (mdtest
@@ -201,6 +212,13 @@ ReplayWorkload::Slot ReplayWorkload::slot(int phase, uint64_t n, uint64_t item) 
   if (dsets == 0) {
     out.k = item;
     out.set = static_cast<uint32_t>((kind == PhaseKind::Benchmark ? item / 4 : item) % D);
+    // Left out (--no-dataset-ops), the mkdirs and rmdirs still took the recorded gaps they sat in: those gaps are
+    // not think time either (the first precreate object; in the cleanup, the first object of every set after the
+    // first, when the rows split into the sets).
+    if (kind == PhaseKind::Precreate)
+      out.after_dataset_op = item == 0;
+    else if (kind == PhaseKind::Cleanup && n > 0 && n % D == 0)
+      out.after_dataset_op = item > 0 && item % (n / D) == 0;
   } else if (kind == PhaseKind::Precreate) {  // md-workbench: every mkdir, then the objects, sets interleaved
     out.dataset = item < dsets;
     out.k = out.dataset ? 0 : item - dsets;

@@ -11,7 +11,8 @@
 //     updated by two ranks (shared, so it locks) unless 2K(d+1) is a multiple of M (then one rank does both); the data-set directories are
 //     created (mkdir, all before the precreate's objects) and removed (rmdir, each after its set's objects in the
 //     cleanup) in the shared root directory, which stays shared (and locked) at every M; the recorded gap before
-//     the first object after them held those directory operations, so it is not replayed as think time;
+//     the first object after them held those directory operations, so it is not replayed as think time (nor when
+//     --no-dataset-ops leaves them out);
 //   - an md-real-io operation becomes the client operations it performs: stat = Stat; read = Open, Read
 //     (object size), Close; create = Create, Write (object size), Close; delete = Unlink. Data goes to an OSS.
 //   - optional trace-driven residuals (ReplayOptions::residual_quantile): the part of each recorded latency above

@@ -1810,9 +1810,21 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
       found.emplace_back(where, u);
       stated.push_back(st);
       if (named) {
-        matching = where;
-        matching_u = u;
-        matching_stated = st;
+        // Two outputs that both name these files (copies of one run's stdout, or two runs with one prefix) must
+        // state the same run; otherwise which one made the files is a guess (it was the file name's order).
+        if (!matching.empty() &&
+            (u != matching_u || st.items != matching_stated.items || st.tasks != matching_stated.tasks ||
+             st.phases != matching_stated.phases || st.write_B != matching_stated.write_B ||
+             st.read_B != matching_stated.read_B))
+          throw ConfigError(matching_stated.line_at + " and " + st.line_at + ": two mdtest command lines name "
+                            "--savePerOpDataCSV=" + prefix + " but state different runs (-u, -n, -w, -e, the "
+                            "phases or the task count); expected one output per set of per-op files (move the "
+                            "other out of the directory)");
+        if (matching.empty()) {
+          matching = where;
+          matching_u = u;
+          matching_stated = st;
+        }
       }
     }
   }

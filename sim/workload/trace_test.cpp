@@ -285,6 +285,32 @@ TEST_CASE("mdtest per-op files: every rank's file of a phase has the same row co
   }
 }
 
+TEST_CASE("mdtest: two outputs naming the per-op files must state the same run", "[trace]")
+{
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/mdtest"))
+    fs::copy(e.path(), d.path / e.path().filename());
+  // A second copy of the output that made the files: the same run, accepted.
+  fs::copy(d.path / "mdtest-allopts.txt", d.path / "zz-copy.txt");
+  CHECK(error_of(d.str()).empty());
+  // The copy without -u: shared or unique directories would depend on which file name sorts first.
+  {
+    std::ifstream in(d.path / "mdtest-allopts.txt");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find("'-u' ");
+    REQUIRE(at != std::string::npos);
+    text.erase(at, 5);
+    for (const char* name : {"aa-shared.txt", "zz-copy.txt"}) {
+      INFO(name);
+      fs::remove(d.path / "aa-shared.txt");
+      fs::remove(d.path / "zz-copy.txt");
+      d.write(name, text);
+      CHECK_THAT(error_of(d.str()), Catch::Contains(name) && Catch::Contains("mdtest-allopts.txt:4") &&
+                                        Catch::Contains("state different runs"));
+    }
+  }
+}
+
 TEST_CASE("md-real-io: a missing rank or rank file is named / also against the header rank count", "[trace]")
 {
   TempDir d;
@@ -583,6 +609,54 @@ TEST_CASE("replay --max-ops-per-phase keeps whole benchmark objects in every dat
     CHECK(w.phase_items(1) == 2 * objects_per_rank);  // 2 ranks
     CHECK(w.compound_count(0, 1) == 4 * objects_per_rank);
     CHECK(w.phase_items(0) == 2 * precreate_per_rank);  // precreate: one object per operation
+  }
+}
+
+TEST_CASE("replay --max-ops-per-phase: an iteration without reads (--allow-missing) keeps the others' objects", "[replay]")
+{
+  // The 2017 tool output without iteration 0's read files: its objects are 3 operations, the others' 4. Every
+  // iteration must replay the same objects, or the header's -I is wrong for some of them.
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-real-io-2017"))
+    if (e.path().filename().string().rfind("lat-0-read-", 0) != 0)
+      fs::copy_file(e.path(), d.path / e.path().filename());
+  ImportOptions io;
+  io.allow_missing = true;
+  auto t = std::make_shared<const Trace>(load_trace(d.str(), io));
+  REQUIRE(t->phases[1].kind == pfsim::trace::PhaseKind::Benchmark);
+  REQUIRE(t->phases[2].kind == pfsim::trace::PhaseKind::Benchmark);
+  for (uint32_t k : {8u, 12u, 17u}) {
+    pfsim::ReplayOptions o;
+    o.max_ops_per_phase = k;
+    pfsim::ReplayWorkload w(t, o);
+    INFO("K = " << k);
+    const uint64_t objects = w.phase_items(2) / 2;  // 2 ranks
+    CHECK(objects == std::max<uint64_t>(2, k / 8 * 2));  // 2 data sets, 4 operations per object
+    CHECK(w.phase_items(1) == w.phase_items(2));
+    CHECK(w.compound_count(0, 1) == 3 * objects);
+    CHECK(w.compound_count(0, 2) == 4 * objects);
+  }
+}
+
+TEST_CASE("replay --no-dataset-ops: the gaps the mkdirs and rmdirs took are not think time", "[replay]")
+{
+  // Leaving the data-set operations out must not turn the recorded time they took into idle think time: every
+  // phase's think time sums to the same with and without them.
+  auto t = std::make_shared<const Trace>(load_trace(kToolOutputs + "/md-real-io-2017"));
+  auto thinks = [&t](bool dataset_ops, int phase) {
+    pfsim::ReplayOptions o;
+    o.dataset_ops = dataset_ops;
+    pfsim::ReplayWorkload w(t, o);
+    pfsim::RankCursor c;
+    pfsim::OpRequest op;
+    double sum = 0;
+    while (w.next(0, phase, c, op))
+      sum += op.think_s;
+    return sum;
+  };
+  for (int phase = 0; phase < static_cast<int>(t->phases.size()); ++phase) {
+    INFO("phase " << t->phases[static_cast<size_t>(phase)].name);
+    CHECK(thinks(false, phase) == Approx(thinks(true, phase)).epsilon(1e-9));
   }
 }
 
