@@ -277,7 +277,7 @@ expect_error mdtest-F-and-D "-F and -D" -- \
   mdtest --platform "$good_platform" --ranks 1 -n 1 -F -D
 expect_error mdtest-huge-w "-w" "1 PB" -- \
   mdtest --platform "$good_platform" --ranks 1 -n 1 -w 100000000000000000
-expect_error mds-service-missing "mds.service.create" "missing" -- \
+expect_error mds-service-missing "mds.service.create" "missing" "--set mds.service={\"create\":null}" "$good_platform" -- \
   metabench --platform "$good_platform" --ranks 2 --files 10 --set 'mds.service={"create":null}'
 expect_error load-delay-shape-mean "shape" "averaging 1" -- \
   mdtest --platform "$good_platform" --ranks 2 -n 5 -u -F \
@@ -513,6 +513,19 @@ for combos in 'none;contention,contention' 'none,contention' 'none;none'; do
     failures=$((failures + 1))
   fi
 done
+
+# MDS threads start on demand: a thread limit far above what one node's requests can start runs (it was refused as
+# 100,000 actors); OSS threads all start, and too many of them are refused naming oss.threads, not the ranks.
+if "$pfsim" metabench --platform "$good_platform" --ranks 1 --files 10 --set mds.threads.max=100000 --quiet \
+  --out "$tmp/many-threads.json" >/dev/null 2>"$tmp/many-threads.stderr" && [ -s "$tmp/many-threads.json" ]; then
+  echo "ok   mds.threads.max=100000 with 1 rank runs (threads start on demand)"
+else
+  echo "FAIL mds.threads.max=100000 with 1 rank: $(cat "$tmp/many-threads.stderr")"
+  failures=$((failures + 1))
+fi
+# (10 million: above any vm.max_map_count a CI machine has, 65530 by default)
+expect_error too-many-oss-threads "oss.threads" "10000000 OSS threads" -- \
+  metabench --platform "$good_platform" --ranks 1 --files 10 --set oss.count=100 --set oss.threads=100000
 
 # Control: the same command line with good inputs succeeds and writes the --out file, so the checks
 # above fail for the reason they name and not because the invocation itself is wrong.

@@ -53,4 +53,18 @@ a, b = (json.load(open(f)) for f in sys.argv[1:])
 rates = lambda j: [(p["name"], p["rate_items_per_s"], p["time_s"]) for p in j["phases"]]
 sys.exit(0 if rates(a) == rates(b) and b["resends"] == 0 else 1)
 PY
-echo "determinism: 5 passed, 0 failed"
+# The effective configuration reruns the run: the results' "platform" (with the ranks per node the run had, here
+# --ranks-per-node 4 against the file's 16) given back as --platform, without the option, gives the same phases.
+"$pfsim" metabench --platform "$plat" --ranks 32 --ranks-per-node 4 --files 640 --quiet --out "$tmp/e1.json" 2>/dev/null
+python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["platform"], open(sys.argv[2], "w"))' \
+  "$tmp/e1.json" "$tmp/e-platform.json"
+"$pfsim" metabench --platform "$tmp/e-platform.json" --ranks 32 --files 640 --quiet --out "$tmp/e2.json" 2>/dev/null
+python3 - "$tmp/e1.json" "$tmp/e2.json" <<'PY' || { echo "FAIL: the recorded platform does not rerun the run"; exit 1; }
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+rates = lambda j: [(p["name"], p["rate_items_per_s"], p["time_s"]) for p in j["phases"]]
+ok = a["platform"]["clients"]["ranks_per_node"] == 4 and a["run"]["nodes"] == 8 and rates(a) == rates(b) and \
+    b["run"]["nodes"] == 8
+sys.exit(0 if ok else 1)
+PY
+echo "determinism: 6 passed, 0 failed"

@@ -518,7 +518,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         {"pfsim_command", a.command},
         {"seed", o.seed},
         {"inputs", inputs},
-        {"platform", config::to_json(platform)},
+        {"platform", config::effective_json(platform, info.ranks_per_node)},
         {"workload", w.describe()},
         // No wall time here: same inputs and seed must give byte-identical files (it is printed on stderr).
         {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},

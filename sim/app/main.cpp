@@ -309,7 +309,7 @@ nlohmann::json run_point(const Cli& c, const pfsim::config::PlatformConfig& plat
         {"set", c.sets},                      // already applied in "platform"
         {"simgrid_args", c.simgrid_args},    // --cfg/--log passed to SimGrid (they can change results)
         {"options", pfsim::app::recorded_options(c.opts, c.flags)}}},
-      {"platform", pfsim::config::to_json(platform)},
+      {"platform", pfsim::config::effective_json(platform, info.ranks_per_node)},
       {"workload", workload.describe()},
       {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
   };

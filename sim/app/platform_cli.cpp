@@ -88,7 +88,10 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
 {
   auto j = apply_sets(config::load_json_file(file), sets);
   try {
-    return config::parse_platform(j, file);
+    auto platform = config::parse_platform(j, file);
+    platform.file = file;
+    platform.sets = sets;
+    return platform;
   } catch (const config::ConfigError& e) {
     // Name the --set override at fault: the last one (it overrides the earlier ones) whose path is the field or
     // contains it. Only when none does, one whose path lies inside the field or beside it (a value that the

@@ -417,6 +417,14 @@ PlatformConfig load_platform(const std::string& file)
   return parse_platform(load_json_file(file), file);
 }
 
+nlohmann::json effective_json(const PlatformConfig& p, int ranks_per_node)
+{
+  PlatformConfig q = p;
+  if (ranks_per_node > 0)
+    q.clients.ranks_per_node = ranks_per_node;
+  return to_json(q);
+}
+
 nlohmann::json to_json(const PlatformConfig& p)
 {
   const auto& m = p.mds;

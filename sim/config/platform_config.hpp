@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace pfsim::config {
 
@@ -250,6 +251,10 @@ struct OssConfig {
 
 struct PlatformConfig {
   std::string name;
+  // Where it was read from (not part of the platform: not written by to_json): the file and the --set overrides
+  // applied to it, for errors found later (e.g. a service demand the workload needs).
+  std::string file;
+  std::vector<std::string> sets;
   std::string description;
   nlohmann::json sources;  // "sources": where each figure comes from (documentation, kept verbatim)
   NetworkConfig network;
@@ -261,5 +266,8 @@ struct PlatformConfig {
 PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file);
 PlatformConfig load_platform(const std::string& file);
 nlohmann::json to_json(const PlatformConfig& p);
+// The platform a run used, as a results file records it: to_json with the ranks per node the run had (a
+// --ranks-per-node or a workload's value overrides clients.ranks_per_node), so the file reruns that run.
+nlohmann::json effective_json(const PlatformConfig& p, int ranks_per_node);
 
 }  // namespace pfsim::config

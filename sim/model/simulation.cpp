@@ -25,21 +25,41 @@ void check_service_demands(const config::PlatformConfig& platform, const Workloa
 {
   const PerOp<bool> used = workload.kinds_used();
   for (Op op : kAllOps)
-    if (used[op] && op != Op::Write && op != Op::Read && !platform.mds.service_given[op])
-      throw config::ConfigError("platform " + platform.name + ": mds.service." + op_name(op) + ": missing; the workload sends " +
+    if (used[op] && op != Op::Write && op != Op::Read && !platform.mds.service_given[op]) {
+      // The file, and the --set that removed the field if one did (the last whose path holds it).
+      const std::string field = std::string("mds.service.") + op_name(op);
+      std::string where = platform.file.empty() ? "platform " + platform.name : platform.file;
+      for (auto it = platform.sets.rbegin(); it != platform.sets.rend(); ++it) {
+        const std::string path = it->substr(0, it->find('='));
+        if (field == path || field.rfind(path + ".", 0) == 0) {
+          where = "--set " + *it + " (" + where + ")";
+          break;
+        }
+      }
+      throw config::ConfigError(where + ": " + field + ": missing; the workload sends " +
                                 op_name(op) + " requests to the MDS (expected a CPU demand, e.g. \"100us\"; "
                                 "\"0us\" if it is really free)");
+    }
 }
 // SimGrid maps each actor's stack (and a guard page after it, a second mapping) into the process; Linux refuses
 // more than vm.max_map_count mappings (65530 by default), and SimGrid then aborts ("Failed to protect stack").
-// The actors are known before the run: one per client node, the MDS and OSS service threads (at most their
-// maximum), their reply senders, the journal and the watchdog. Without guard pages a run fits twice as many
-// (guard pages only catch a stack overflow of the simulator itself); beyond that it is refused with what to change.
+// The actors are known before the run: one per client node, the MDS threads (started on demand: never more than
+// the requests that can wait at once, nodes x max_rpcs_in_flight, times the copies resends leave in the queues),
+// the OSS threads (all started at once), their reply senders, the journal and the watchdog. Without guard pages a
+// run fits twice as many (guard pages only catch a stack overflow of the simulator itself); beyond that it is
+// refused with what to change.
 std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes)
 {
   const auto& m = platform.mds;
-  const long long per_mds = static_cast<long long>(m.threads.max) + m.readpage_threads.max +
-                            platform.network.reply_senders + 2;
+  const auto& to = m.timeouts;
+  const long long copies = to.enabled ? static_cast<long long>(to.max_resends) + 1 : 1;
+  const long long waiting = static_cast<long long>(nodes) * platform.clients.max_rpcs_in_flight * copies;
+  const int parts = m.partitions.enabled ? m.partitions.count : 1;
+  auto started = [&](const config::ThreadConfig& t) {  // at most max; at least min (and one per partition)
+    return std::min<long long>(t.max, std::max<long long>({waiting + parts, t.min, parts}));
+  };
+  const long long mds_threads = started(m.threads) + started(m.readpage_threads);
+  const long long per_mds = mds_threads + platform.network.reply_senders + 2;
   const long long per_oss = static_cast<long long>(platform.oss.threads) + platform.network.reply_senders;
   const long long actors = nodes + m.count * per_mds + platform.oss.count * per_oss + 8;
   long long limit = 65530;
@@ -50,11 +70,19 @@ std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes)
     return {};
   if (actors + spare <= limit)
     return "--cfg=contexts/guard-size:0";
+  // Name what to change: the client nodes, or the servers' thread counts when they are most of the actors.
+  const long long server_threads = m.count * mds_threads + platform.oss.count * static_cast<long long>(platform.oss.threads);
+  const std::string what =
+      server_threads > nodes
+          ? "lower the servers' threads (mds.threads.max, mds.readpage_threads.max: " + std::to_string(m.count * mds_threads) +
+                " MDS threads can start; oss.threads: " +
+                std::to_string(platform.oss.count * static_cast<long long>(platform.oss.threads)) + " OSS threads)"
+          : "use more ranks per node (--ranks-per-node)";
   throw config::ConfigError(
       "this run needs about " + std::to_string(actors) + " simulated actors (" + std::to_string(nodes) +
       " client nodes, one each, plus the servers' threads and reply senders), each with its own stack mapping, but "
-      "vm.max_map_count is " + std::to_string(limit) + ": use more ranks per node (--ranks-per-node), or raise the "
-      "limit (sysctl vm.max_map_count=" + std::to_string(2 * (actors + spare)) + ")");
+      "vm.max_map_count is " + std::to_string(limit) + ": " + what + ", or raise the limit (sysctl "
+      "vm.max_map_count=" + std::to_string(2 * (actors + spare)) + ")");
 }
 
 // SimGrid options that SimGrid itself accepts but that break a run: a non-positive max-min precision crashes the
