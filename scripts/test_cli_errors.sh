@@ -514,6 +514,19 @@ for combos in 'none;contention,contention' 'none,contention' 'none;none'; do
   fi
 done
 
+# A workload file without "ranks": run and sweep take --ranks; without it the run is refused naming the file.
+echo '{"generator": "metabench", "metabench": {"files": 64}}' >"$tmp/no-ranks.json"
+expect_error workload-no-ranks "$tmp/no-ranks.json" "--ranks" -- \
+  run --platform "$good_platform" --workload "$tmp/no-ranks.json"
+expect_refused sweep-no-ranks "$tmp/no-ranks.json" "--ranks" -- \
+  sweep --platform "$good_platform" --workload "$tmp/no-ranks.json" --csv "$tmp/no-ranks.csv"
+if "$pfsim" run --platform "$good_platform" --workload "$tmp/no-ranks.json" --ranks 4 --quiet \
+  --out "$tmp/no-ranks-4.json" >/dev/null 2>&1 && grep -q '"ranks": 4' "$tmp/no-ranks-4.json"; then
+  echo "ok   a workload without \"ranks\" runs with run --ranks 4"
+else
+  echo "FAIL a workload without \"ranks\" and run --ranks 4 did not run 4 ranks"
+  failures=$((failures + 1))
+fi
 # MDS threads start on demand: a thread limit far above what one node's requests can start runs (it was refused as
 # 100,000 actors); OSS threads all start, and too many of them are refused naming oss.threads, not the ranks.
 if "$pfsim" metabench --platform "$good_platform" --ranks 1 --files 10 --set mds.threads.max=100000 --quiet \

@@ -267,6 +267,9 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     if (file.empty())
       throw UsageError("missing --workload FILE");
     spec = pfsim::load_workload(file);
+    if (!spec.ranks_given && !c.opts.count("--ranks"))
+      throw UsageError("the workload file " + file + " states no \"ranks\" and the command line gives no --ranks: "
+                       "the rank count is the question a run answers, give one of them");
     if (c.opts.count("--ranks") && c.command == "run")
       spec = pfsim::with_ranks(spec, static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks)));
   }

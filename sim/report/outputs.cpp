@@ -111,8 +111,11 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
                        {"abandoned_served", s.abandoned},
                        {"threads_started", s.threads_started},
                        {"busy_thread_seconds", s.busy_time_s},
-                       {"cpu_seconds", s.cpu_s},
-                       {"cpu_utilization", s.cores > 0 && span > 0 ? s.cpu_s / (s.cores * span) : 0.0},
+                       // Servers without a core model (an OSS: its threads' service is busy_thread_seconds) have
+                       // no CPU figures: null, not a 0 that reads as an idle server.
+                       {"cpu_seconds", s.cores > 0 ? nlohmann::json(s.cpu_s) : nlohmann::json()},
+                       {"cpu_utilization", s.cores > 0 ? nlohmann::json(span > 0 ? s.cpu_s / (s.cores * span) : 0.0)
+                                                       : nlohmann::json()},
                        {"mean_in_system", span > 0 ? s.area_in_system / span : 0.0},
                        {"throughput_per_s", span > 0 ? static_cast<double>(s.served) / span : 0.0},
                        {"mean_sojourn_s", s.served ? s.sojourn_sum_s / static_cast<double>(s.served) : 0.0},

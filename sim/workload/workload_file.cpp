@@ -15,7 +15,9 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
   Reader top(j, file, "");
   WorkloadSpec spec;
   std::string gen = top.choice("generator", "", {"metabench", "mdtest"});
-  int ranks = static_cast<int>(top.integer("ranks", 1, 10000000));
+  // "ranks" may be left to the command line (run --ranks, sweep --ranks); a run without either is refused there.
+  spec.ranks_given = top.has("ranks");
+  int ranks = static_cast<int>(top.integer("ranks", 1, 1, 10000000));
   // Absent: the platform's clients.ranks_per_node (0 here); given: at least 1, as on the command line.
   spec.ranks_per_node = static_cast<int>(top.integer("ranks_per_node", 0, 1, 4096));
   spec.seed = static_cast<uint64_t>(top.integer("seed", 1, 0, INT64_MAX));
@@ -62,7 +64,7 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
     if (!o.dirs_only && o.read_bytes > o.write_bytes)
       m.fail("e", "expected at most \"w\" (the bytes written per file; mdtest: read bytes must be smaller than "
                   "write bytes)");
-    o.iterations = static_cast<int>(m.integer("i", 1, 1, 1000000));
+    o.iterations = static_cast<int>(m.integer("i", 1, 1, 10000));  // as pfsim mdtest -i (kMaxIterations)
     m.finish();
     if (top.has("metabench"))
       top.fail("metabench", "not allowed with generator \"mdtest\"");

@@ -20,6 +20,7 @@ struct WorkloadSpec {
   SyntheticParams params;
   int ranks_per_node = 0;  // 0 = platform default
   uint64_t seed = 1;
+  bool ranks_given = true;  // the file states "ranks" (else 1 stands in, and the command line must give --ranks)
 };
 
 WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file);
