@@ -516,6 +516,7 @@ struct HeaderInfo {
   // -1 -2 -3 options): bits 1 precreate, 2 benchmark, 4 cleanup; -1 = the header does not say.
   int run_phases = -1;
   std::string run_phases_at;
+  std::string read_only_at;  // where md-workbench's --read-only was given ("": not given)
 };
 
 // md-workbench's defaults for the options an Args line does not give (IOR 4.x and the 2019 standalone tool).
@@ -699,6 +700,8 @@ void read_args_line(const std::string& file, size_t n, const std::string& rest, 
         o = &c;
         break;
       }
+    if (o && o->long_name && std::string(o->long_name) == "read-only")
+      h.read_only_at = h.args_at;
     if (o && (o->short_name == '1' || o->short_name == '2' || o->short_name == '3')) {  // -1 -2 -3: phases run
       h.run_phases = std::max(h.run_phases, 0) | (1 << (o->short_name - '1'));
       h.run_phases_at = h.args_at;
@@ -1351,6 +1354,19 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                                                            std::to_string(cleanup_iter)
                                                      : std::string("iteration 0")) +
                         "): files of another run in the same directory?");
+  // Files of a phase the header says did not run (-1 -2 -3, run-precreate ...), and a --read-only benchmark (stat and
+  // read only) with create or delete files: files of another run, or a header of another run.
+  for (const auto& g : groups) {
+    const std::string& kind = g.first.second;
+    const int bit = kind == "precreate" ? 1 : kind == "cleanup" ? 4 : 2;
+    const std::string phase = bit == 1 ? "precreate" : bit == 4 ? "cleanup" : "benchmark";
+    if (h.run_phases >= 0 && (h.run_phases & bit) == 0)
+      throw ConfigError(g.second.begin()->second + ": a " + phase + " file, but " + h.run_phases_at +
+                        " states the phases the run ran without the " + phase + " (files of another run?)");
+    if (!h.read_only_at.empty() && bit == 2 && (kind == "create" || kind == "delete"))
+      throw ConfigError(g.second.begin()->second + ": a benchmark " + kind + " file, but " + h.read_only_at +
+                        " states --read-only (the benchmark only stats and reads; files of another run?)");
+  }
   // md-workbench -t F (its files are named <prefix>-<F>-...): each operation was followed by a wait of F x its
   // runtime. The replay keeps the recorded gaps, so those waits are fixed think times, not F x the simulated runtime.
   {
@@ -1888,7 +1904,8 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
                      std::snprintf(rank, sizeof rank, "%05d", r);
                      return (fs::path(dir) / (L.prefix + "-" + name + "-" + rank + ".csv")).string();
                    }});
-  ranks = check_rank_groups(rgs, 0, "");
+  // The task count the output states ("launched with N total task(s)") names a file beyond it as such.
+  ranks = check_rank_groups(rgs, std::max(0, stated.tasks), "the mdtest output (" + stated.tasks_at + ")");
   t.ranks = ranks;
   t.streams.resize(static_cast<size_t>(ranks));
   std::vector<std::pair<float, float>> rows;

@@ -285,6 +285,29 @@ TEST_CASE("mdtest per-op files: every rank's file of a phase has the same row co
   }
 }
 
+TEST_CASE("md-workbench: files of a phase the Args line says did not run (-1 -2 -3, --read-only) are an error", "[trace]")
+{
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run2-latency-all"))
+    fs::copy_file(e.path(), d.path / e.path().filename());
+  std::ifstream in(d.path / "stdout.txt");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const auto eol = text.find('\n');
+  REQUIRE(error_of(d.str()).empty());
+  // Benchmark only (-2): the precreate and cleanup files belong to another run.
+  d.write("stdout.txt", text.substr(0, eol) + " \"-2\"" + text.substr(eol));
+  CHECK_THAT(error_of(d.str()), Catch::Contains("precreate") && Catch::Contains("stdout.txt:1") &&
+                                    Catch::Contains("without the"));
+  // All three phases named: accepted.
+  d.write("stdout.txt", text.substr(0, eol) + " \"-1\" \"-2\" \"-3\"" + text.substr(eol));
+  CHECK(error_of(d.str()).empty());
+  // --read-only: the benchmark only stats and reads, so create and delete files contradict it.
+  d.write("stdout.txt", text.substr(0, eol) + " \"--read-only\"" + text.substr(eol));
+  CHECK_THAT(error_of(d.str()), Catch::Contains("--read-only") && Catch::Contains("stdout.txt:1") &&
+                                    (Catch::Contains("create-all.csv") || Catch::Contains("delete-all.csv")));
+}
+
 TEST_CASE("mdtest: two outputs naming the per-op files must state the same run", "[trace]")
 {
   TempDir d;
@@ -1263,7 +1286,12 @@ TEST_CASE("mdtest traces: the output's task count and -n must match the per-op f
   d.write("mdtest.txt", "mdtest-4.1.0 was launched with 2 total task(s) on 1 node(s)\n" + cmd);
   REQUIRE(error_of(d.str()).empty());
   d.write("mdtest.txt", "mdtest-4.1.0 was launched with 3 total task(s) on 1 node(s)\n" + cmd);
-  CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest.txt:1: states 3 tasks") && Catch::Contains("2 ranks"));
+  CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest.txt:1) states 3 ranks") &&
+                                    Catch::Contains("File creation-00002.csv: missing file"));
+  // A file of a rank beyond the stated tasks is named as such (it was called a missing File creation file).
+  d.write("mdtest.txt", "mdtest-4.1.0 was launched with 1 total task(s) on 1 node(s)\n" + cmd);
+  CHECK_THAT(error_of(d.str()), Catch::Contains("File creation-00001.csv: rank 1 is beyond the 1 ranks") &&
+                                    Catch::Contains("mdtest.txt:1"));
   d.write("mdtest.txt", "mdtest-4.1.0 was launched with 2 total task(s) on 1 node(s)\n"
                         "Command line used: mdtest '-n' '5' '-u' '-C' '--savePerOpDataCSV=mdtest-perop'\n");
   CHECK_THAT(error_of(d.str()), Catch::Contains("File creation-00000.csv: holds 2 operations") &&
