@@ -1712,6 +1712,7 @@ struct MdtestStated {
   // The File phases the command line runs: all four unless -C, -T, -E or -r selects some; none with -D.
   std::set<std::string> phases;
   double write_B = -1, read_B = -1;  // -w, -e (bytes; -1: not given, mdtest's default 0)
+  bool dir_phases = false;  // no -F: mdtest also ran its Directory (and Tree) phases, which write no per-op files
   std::string error;  // a malformed value on the line, thrown when the line is the one used
 };
 
@@ -1768,7 +1769,7 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
       st.tasks = tasks;
       st.tasks_at = tasks_at;
       st.line_at = (f.parent_path() / f.filename()).string() + ":" + std::to_string(n);
-      bool dirs_only = false;
+      bool dirs_only = false, files_only = false;
       std::vector<std::string> toks;
       const std::string args = line.substr(at + 18);
       for (std::sregex_iterator it(args.begin(), args.end(), token_re), end; it != end; ++it)
@@ -1796,6 +1797,7 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
         if (auto o = only.find(tok); o != only.end())
           st.phases.insert(o->second);
         dirs_only |= tok == "-D";
+        files_only |= tok == "-F";
         // -w B, -w=B, -wB and -e (bytes written / read per file)
         for (const char* name : {"-w", "-e"}) {
           std::string b;
@@ -1820,6 +1822,7 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
         st.phases = {"File creation", "File stat", "File read", "File removal"};
       if (dirs_only)
         st.phases.clear();
+      st.dir_phases = !files_only;
       if (tree)
         st.items = -1;
       const std::string where = f.filename().string() + ": line " + std::to_string(n);
@@ -1989,6 +1992,9 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
             rows != static_cast<uint64_t>(stated.items))
           throw ConfigError(path + ": holds " + std::to_string(rows) + " operations, but " + stated.items_at +
                             " states -n " + std::to_string(stated.items) + " (files per rank)");
+  if (L.mdtest_dir_files == 0 && stated.dir_phases && !stated.line_at.empty())
+    t.warnings.push_back(stated.line_at + ": the mdtest run has no -F, so it also ran its Directory and Tree phases; "
+                         "mdtest writes no per-op files for them and the replay has only the File phases");
   if (L.mdtest_dir_files > 0)
     t.warnings.push_back(dir + ": " + std::to_string(L.mdtest_dir_files) + " files of mdtest's Directory and Tree phases are "
                          "not replayed (" + L.mdtest_dir_phases + "; the importer replays the File phases only)");

@@ -1087,11 +1087,28 @@ TEST_CASE("an object size no file states is a warning (md-workbench and mdtest)"
   TempDir m;
   for (int r = 0; r < 2; ++r)
     m.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv", "time,runtime\n0.0,1.0e-4\n");
-  m.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-u' '-C'\n");
+  m.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-u' '-F' '-C'\n");
   Trace t = load_trace(m.str());
   REQUIRE(t.warnings.size() == 1);
   CHECK_THAT(t.warnings[0], Catch::Contains("tp column") && Catch::Contains("assumed 0 B"));
   CHECK(load_trace(m.str(), o).params.object_size_B == 5000);
+}
+
+TEST_CASE("mdtest without -F: a warning that its Directory and Tree phases are not in the trace", "[trace]")
+{
+  // The real mdtest 4.x run (no -F): its output reports Directory and Tree phases, which have no per-op files.
+  Trace t = load_trace(kToolOutputs + "/mdtest");
+  bool said = false;
+  for (const auto& w : t.warnings)
+    said |= w.find("mdtest-allopts.txt:4") != std::string::npos && w.find("no -F") != std::string::npos;
+  CHECK(said);
+  // With -F nothing is left out: no such warning.
+  TempDir m;
+  for (int r = 0; r < 2; ++r)
+    m.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv", "time,runtime,tp\n0.0,1.0e-4,1.0e4\n");
+  m.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-u' '-F' '-C'\n");
+  for (const auto& w : load_trace(m.str()).warnings)
+    CHECK_THAT(w, !Catch::Contains("no -F"));
 }
 
 TEST_CASE("inconsistent timings: one summary warning per trace, think time clamped to 0", "[trace]")
