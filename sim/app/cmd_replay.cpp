@@ -492,8 +492,9 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     mdw_output_args.push_back("--latency-all");
   if (process_reports)
     mdw_output_args.push_back("--process-reports");
+  OutputBatch batch;  // the latency files and --out land together, or none of them
+  const auto before = snapshot_latency_dir(lat_dir, prefix);
   if (!lat_dir.empty()) {  // (check_run_options refused --latency-dir with --no-samples: samples are kept)
-    const auto before = snapshot_latency_dir(lat_dir, prefix);
     switch (format) {
       case ReportFormat::MdReal2017:
         write_mdreal_latency_files(lat_dir, prefix, phases, w.ranks());
@@ -509,7 +510,6 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
                                    tr->params.object_size_B);
         break;
     }
-    warn_stale_latency_files(before);
   }
   const SimulatedParams simulated = simulated_params(w);  // for the header printed and the one in --out
   std::string out = opt(a, "--out");
@@ -529,6 +529,8 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     results["mdreal"] = mdreal_json(phases);
     write_file_atomic(out, results.dump(2) + "\n");
   }
+  batch.commit();
+  warn_stale_latency_files(before);
   if (!flag(a, "--quiet")) {
     const auto& t = *tr;
     std::cout << "pfsim " << (a.command == "replay" ? "replay of " + t.format + " " + t.path : std::string("mdworkbench"))

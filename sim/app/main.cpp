@@ -373,6 +373,7 @@ int cmd_run(const Cli& c)
   std::string latency_dir = opt(c, "--latency-dir");
   const std::string prefix = latency_prefix(c);
   const auto before = pfsim::app::snapshot_latency_dir(latency_dir, prefix);
+  pfsim::OutputBatch batch;  // the latency files and --out land together, or none of them
   if (!latency_dir.empty() && c.command == "mdtest") {
     std::vector<size_t> rpcs;
     for (const auto& ph : spec.params.phases)
@@ -383,10 +384,11 @@ int cmd_run(const Cli& c)
   } else if (!latency_dir.empty()) {
     pfsim::write_latency_files(latency_dir, prefix, records);
   }
-  pfsim::app::warn_stale_latency_files(before);
   std::string out = opt(c, "--out");
   if (!out.empty())
     pfsim::write_file_atomic(out, results.dump(2) + "\n");
+  batch.commit();
+  pfsim::app::warn_stale_latency_files(before);
   if (!has_flag(c, "--quiet")) {
     std::cout << "pfsim " << kVersion << " simulated " << spec.params.generator << " with " << spec.params.ranks
               << " task(s) on " << results["run"]["nodes"] << " node(s), platform " << platform.name << "\n";

@@ -46,10 +46,42 @@ void AtomicFile::commit()
     std::remove(tmp_.c_str());
     throw std::runtime_error(path_ + ": write failed");
   }
+  if (OutputBatch* batch = OutputBatch::current()) {  // renamed with the run's other outputs
+    batch->add(tmp_, path_);
+    return;
+  }
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
     std::remove(tmp_.c_str());
     throw std::runtime_error(path_ + ": cannot rename temporary file into place");
   }
+}
+
+namespace {
+thread_local OutputBatch* current_batch = nullptr;
+}
+
+OutputBatch::OutputBatch() : previous_(current_batch) { current_batch = this; }
+
+OutputBatch::~OutputBatch()
+{
+  current_batch = previous_;
+  if (!done_)
+    for (const auto& f : files_)
+      std::remove(f.first.c_str());
+}
+
+OutputBatch* OutputBatch::current() { return current_batch; }
+
+void OutputBatch::commit()
+{
+  current_batch = previous_;
+  done_ = true;
+  for (size_t i = 0; i < files_.size(); ++i)
+    if (std::rename(files_[i].first.c_str(), files_[i].second.c_str()) != 0) {
+      for (size_t j = i; j < files_.size(); ++j)
+        std::remove(files_[j].first.c_str());
+      throw std::runtime_error(files_[i].second + ": cannot rename temporary file into place");
+    }
 }
 
 void write_file_atomic(const std::string& path, const std::string& content)

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace pfsim {
 
@@ -28,6 +29,26 @@ private:
 };
 
 void write_file_atomic(const std::string& path, const std::string& content);
+
+// The outputs of one run, committed together. While a batch is open (in this thread), every AtomicFile and
+// write_file_atomic writes its temporary file in full and is renamed into place only by commit(); a batch that
+// ends without commit() (an exception: a full disk, a file that cannot be written) removes the temporary files,
+// so a failed run leaves none of its latency files and no --out rather than some of them.
+class OutputBatch {
+public:
+  OutputBatch();
+  ~OutputBatch();
+  OutputBatch(const OutputBatch&) = delete;
+  OutputBatch& operator=(const OutputBatch&) = delete;
+  void commit();
+  static OutputBatch* current();
+  void add(std::string tmp, std::string path) { files_.emplace_back(std::move(tmp), std::move(path)); }
+
+private:
+  std::vector<std::pair<std::string, std::string>> files_;  // (temporary, final)
+  OutputBatch* previous_;
+  bool done_ = false;
+};
 
 // Per-phase rate in items per second as the tools report it (items / phase wall time).
 double phase_rate(const PhaseRecord& p);
