@@ -522,6 +522,7 @@ int cmd_sweep(const Cli& c)
       out << line;
     }
   }
+  pfsim::OutputBatch batch;  // the CSV and its configuration file land together
   pfsim::write_file_atomic(csv, out.str());
   // The sweep's effective configuration (defaults filled in) beside the CSV: platform, workload, seed, and
   // every point's phases, so a CSV is never separated from what produced it.
@@ -541,6 +542,7 @@ int cmd_sweep(const Cli& c)
   meta["ranks"] = ranks;
   meta["points"] = pts;
   pfsim::write_file_atomic(csv + ".json", meta.dump(1) + "\n");
+  batch.commit();
   if (!tmpdir.empty())
     std::filesystem::remove_all(tmpdir);
   if (!has_flag(c, "--quiet"))
