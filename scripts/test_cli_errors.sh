@@ -220,6 +220,8 @@ expect_error unknown-option "--rank" "metabench" -- \
   metabench --platform "$good_platform" --rank 4 --files 100
 expect_error unknown-option-replay "--platfrom" "replay" -- \
   replay "$tmp" --platfrom "$good_platform"
+expect_error mdworkbench-no-ranks "--ranks" -- \
+  mdworkbench --platform "$good_platform" -I 3 -P 5 -R 1
 expect_error unknown-option-workbench "-Q" "mdworkbench" -- \
   mdworkbench --platform "$good_platform" -Q=3
 expect_error mdtest-items-overflow "-n" "64-bit" -- \
@@ -266,7 +268,7 @@ done
 expect_error time-limit-not-a-duration "--time-limit" "abc" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --time-limit abc
 expect_error time-limit-zero "--time-limit" "positive" -- \
-  mdworkbench --platform "$good_platform" -I 2 --time-limit 0s
+  mdworkbench --platform "$good_platform" --ranks 2 -I 2 --time-limit 0s
 expect_error set-empty-path "--set =5" "dotted field path" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --set =5
 expect_error set-into-value "--set mds.cores.x=5" "mds.cores" -- \

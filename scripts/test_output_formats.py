@@ -343,6 +343,14 @@ def main():
               f"pfsim mdworkbench {' '.join(extra) or '(default)'}: {'every rank' if suffix else 'rank 0'}'s files "
               f"({names[:2]}...)")
 
+    # pfsim mdworkbench in md-real-io 2017 form prints the later 2017 build's 'max <s>s' (the slowest operation of the
+    # phase; it was left out), on the phase and per-rank lines.
+    r = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "5", "-P", "10", "-R", "1",
+                    "--output-format", "mdreal2017", "--process-reports"])
+    lines = [l for l in r.stdout.splitlines() if re.match(r"^(\d+: )?(precreate|benchmark|cleanup) ", l)]
+    check(len(lines) == 9 and all(re.search(r" max \d\.\d{4}e[-+]\d\ds \(0 errs\)$", l) for l in lines),
+          f"pfsim mdworkbench --output-format mdreal2017: 'max <s>s' on every phase and rank line ({lines[:1]})")
+
     # --no-samples: the results JSON's percentiles come from constant-memory histograms; they must agree with the
     # exact nearest-rank percentiles of the same run within the histogram's resolution (0.14%), counts exactly.
     exact, hist = os.path.join(tmp, "exact.json"), os.path.join(tmp, "hist.json")

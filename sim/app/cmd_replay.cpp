@@ -101,7 +101,8 @@ const std::vector<OptSpec> kReplayOpts{
 
 const std::vector<OptSpec> kWorkbenchOpts{
     {"--ranks", true, "N ranks"},
-    {"-I", true, "OBJ objects per rank and data set per benchmark iteration"},
+    {"-I", true, "OBJ objects per rank and data set per benchmark iteration (at most -P: md-workbench warns and "
+                 "runs past the precreated objects, pfsim refuses)"},
     {"-P", true, "OBJ objects precreated per rank and data set"},
     {"-D", true, "SETS data sets (directories) per rank"},
     {"-R", true, "ITER benchmark iterations"},
@@ -296,10 +297,11 @@ SimulatedParams simulated_params(const ReplayWorkload& w)
 // mdtest prints them: saved beside the per-op files as the tool's stdout, they tell a replay of those files whether
 // the ranks shared a directory (-u), the files per rank (-n, when every rank replays as many), the phases (-C -T -E
 // -r when not all four), the bytes (-w, -e) and the files' prefix.
-std::string mdtest_command_line(const ReplayWorkload& w, const std::string& perop_prefix)
+std::string mdtest_command_line(const ReplayWorkload& w, const std::string& perop_prefix, int nodes)
 {
   const auto& t = w.trace();
   std::ostringstream os;
+  os << "pfsim (replayed mdtest) was launched with " << w.ranks() << " total task(s) on " << nodes << " node(s)\n";
   std::map<std::string, int> phase_of;
   for (int ph = 0; ph < w.phase_count(); ++ph)
     phase_of.emplace(w.phase_name(ph), ph);
@@ -432,10 +434,17 @@ std::string latency_prefix(const Args& a, ReportFormat format)
 }
 
 // md-real-io's phase lines carry the slowest operation ("max <s>s") only with per-operation samples.
+// md-real-io 2017's later build prints each phase's slowest operation ("max 2.5807e-04s"), the Mistral runs' build
+// does not: a replay prints it as the recorded lines do; pfsim mdworkbench, with no recorded lines, as the later build.
+bool prints_max(const Args& a, const trace::Trace& tr)
+{
+  return a.command == "mdworkbench" ||
+         std::any_of(tr.reported.begin(), tr.reported.end(), [](const auto& r) { return r.has_max; });
+}
+
 void warn_no_samples_max(const Args& a, const trace::Trace& tr, ReportFormat format)
 {
-  if (format == ReportFormat::MdReal2017 && flag(a, "--no-samples") && !flag(a, "--quiet") &&
-      std::any_of(tr.reported.begin(), tr.reported.end(), [](const auto& r) { return r.has_max; }))
+  if (format == ReportFormat::MdReal2017 && flag(a, "--no-samples") && !flag(a, "--quiet") && prints_max(a, tr))
     std::fprintf(stderr, "pfsim: warning: --no-samples: the phase lines leave out 'max <s>s' (the slowest "
                          "operation needs per-operation samples)\n");
 }
@@ -459,8 +468,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   // Per-operation samples (16 bytes each) are kept only where a report reads them: latency files, the
   // results JSON (per-kind latencies of md-real-io operations), md-workbench and mdtest summaries.
   // A later md-real-io 2017 build prints each phase's slowest operation: replayed in the same form.
-  const bool with_max = format == ReportFormat::MdReal2017 &&
-                        std::any_of(tr->reported.begin(), tr->reported.end(), [](const auto& r) { return r.has_max; });
+  const bool with_max = format == ReportFormat::MdReal2017 && prints_max(a, *tr);
   o.keep_samples = !flag(a, "--no-samples") && (!opt(a, "--latency-dir").empty() || !opt(a, "--out").empty() ||
                                                 format != ReportFormat::MdReal2017 || with_max);
   // Without samples nothing needs every latency: the JSON's per-RPC percentiles come from constant-memory
@@ -544,7 +552,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     if (format != ReportFormat::Mdtest)
       std::cout << tool_header(format, simulated, w, mdw_output_args);
     if (format == ReportFormat::Mdtest)
-      std::cout << mdtest_command_line(w, lat_dir.empty() ? std::string() : prefix) << mdtest_summary_of(phases);
+      std::cout << mdtest_command_line(w, lat_dir.empty() ? std::string() : prefix, info.nodes) << mdtest_summary_of(phases);
     for (const auto& p : phases)
       if (format == ReportFormat::MdReal2017) {
         std::cout << mdreal_phase_line(p, with_max && !p.samples.empty()) << "\n";
@@ -648,6 +656,9 @@ int cmd_mdworkbench(int argc, char** argv)
   if (!a.positional.empty())
     throw std::invalid_argument("unexpected argument \"" + a.positional[0] + "\"");
   MdWorkbenchParams p;
+  // The rank count is the question a run answers: never a silent default (as pfsim mdtest and metabench).
+  if (!a.opts.count("--ranks"))
+    throw std::invalid_argument("mdworkbench needs --ranks N (MPI ranks)");
   p.ranks = opt_int(a, "--ranks", 1, 1, kMaxRanks);
   p.obj_per_proc = opt_int(a, "-I", p.obj_per_proc, 0);
   p.precreate_per_set = opt_int(a, "-P", p.precreate_per_set, 0);

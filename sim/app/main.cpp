@@ -378,9 +378,8 @@ int cmd_run(const Cli& c)
     std::vector<size_t> rpcs;
     for (const auto& ph : spec.params.phases)
       rpcs.push_back(ph.item_ops.size());
-    const double w = static_cast<double>(opt_int(c, "-w", 0, 0, kNoMax));
-    pfsim::write_mdtest_perop_files(latency_dir, prefix, records, rpcs,
-                                    w > 0 ? w : static_cast<double>(opt_int(c, "-e", 0, 0, kNoMax)));
+    const double w = spec.params.params.value("w", 0.0);
+    pfsim::write_mdtest_perop_files(latency_dir, prefix, records, rpcs, w > 0 ? w : spec.params.params.value("e", 0.0));
   } else if (!latency_dir.empty()) {
     pfsim::write_latency_files(latency_dir, prefix, records);
   }
@@ -390,24 +389,30 @@ int cmd_run(const Cli& c)
   batch.commit();
   pfsim::app::warn_stale_latency_files(before);
   if (!has_flag(c, "--quiet")) {
-    std::cout << "pfsim " << kVersion << " simulated " << spec.params.generator << " with " << spec.params.ranks
-              << " task(s) on " << results["run"]["nodes"] << " node(s), platform " << platform.name << "\n";
-    if (c.command == "mdtest") {
+    // mdtest's "mdtest-4.1.0 was launched with N total task(s) on K node(s)", which scripts (and pfsim replay) read
+    std::cout << "pfsim " << kVersion << " (simulated " << spec.params.generator << ") was launched with "
+              << spec.params.ranks << " total task(s) on " << results["run"]["nodes"] << " node(s), platform "
+              << platform.name << "\n";
+    if (spec.params.generator == "mdtest") {  // pfsim mdtest, or pfsim run of an mdtest workload file
       // mdtest's own line: saved beside the per-op files, it tells pfsim replay whether ranks shared a directory.
+      const auto& m = spec.params.params;  // n, u, F, D, w, e, i as simulated
       std::cout << "Command line used: mdtest";
-      for (const char* o : {"-n", "-w", "-e", "-i"})
-        if (c.opts.count(o))
-          std::cout << " '" << o << "' '" << c.opts.at(o) << "'";
-      for (const char* f : {"-u", "-F", "-D"})
-        if (has_flag(c, f))
-          std::cout << " '" << f << "'";
-      if (!latency_dir.empty())
+      for (const char* o : {"n", "w", "e", "i"}) {
+        const auto v = m.value(o, nlohmann::json());
+        if (v.is_number() && (std::string(o) == "n" || v.get<double>() > 0) &&
+            !(std::string(o) == "i" && v.get<double>() == 1))
+          std::cout << " '-" << o << "' '" << static_cast<unsigned long long>(v.get<double>()) << "'";
+      }
+      for (const char* f : {"u", "F", "D"})
+        if (m.value(f, false))
+          std::cout << " '-" << f << "'";
+      if (!latency_dir.empty() && c.command == "mdtest")  // (pfsim run writes its own latency files)
         std::cout << " '--savePerOpDataCSV=" << prefix << "'";
       std::cout << "\n";
       // mdtest's "<tasks> tasks, <ranks x -n> files/directories" (files with -F, directories with -D)
       std::cout << spec.params.ranks << " tasks, "
                 << static_cast<unsigned long long>(spec.params.ranks) * spec.params.items_per_rank
-                << (has_flag(c, "-F") ? " files" : has_flag(c, "-D") ? " directories" : " files/directories")
+                << (m.value("F", false) ? " files" : m.value("D", false) ? " directories" : " files/directories")
                 << "\n";
     }
     std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)));

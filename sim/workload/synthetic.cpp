@@ -92,9 +92,16 @@ nlohmann::json SyntheticWorkload::describe() const
       ops.push_back(op_name(op));
     phases.push_back({{"name", ph.name}, {"item_ops", ops}, {"iteration", ph.iteration}});
   }
+  // The same run as a workload file (pfsim run --workload; the ranks per node are in the results' platform).
+  nlohmann::json as_file = {{"generator", p_.generator},
+                            {"ranks", p_.ranks},
+                            {"seed", p_.seed},
+                            {"think_time", p_.think_s},
+                            {"think_distribution", p_.think_exponential ? "exponential" : "constant"},
+                            {p_.generator, p_.params}};
   return {{"generator", p_.generator}, {"ranks", p_.ranks},         {"parameters", p_.params},
           {"think_time_s", p_.think_s}, {"think_distribution", p_.think_exponential ? "exponential" : "constant"},
-          {"unique_dir", p_.unique_dir}, {"phases", phases}};
+          {"unique_dir", p_.unique_dir}, {"phases", phases}, {"workload_file", as_file}};
 }
 
 SyntheticParams metabench_params(int ranks, uint64_t files, const std::string& dir_mode,
