@@ -343,6 +343,20 @@ def main():
               f"pfsim mdworkbench {' '.join(extra) or '(default)'}: {'every rank' if suffix else 'rank 0'}'s files "
               f"({names[:2]}...)")
 
+    # -I 0: md-workbench still writes every benchmark iteration's four latency files, header only; they read back.
+    out = os.path.join(tmp, "mdwb-I0")
+    r = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "0", "-P", "4", "-R", "2",
+                    "--latency-dir", out])
+    names = sorted(os.listdir(out)) if os.path.isdir(out) else []
+    bench = [n for n in names if re.match(r"^lat-0\.00-[01]-(stat|read|delete|create)\.csv$", n)]
+    with open(os.path.join(out, "stdout.txt"), "w") as f:
+        f.write(r.stdout)
+    fmt, ranks, nops = imported(pfsim, out)
+    check(len(bench) == 8 and all(open(os.path.join(out, n)).read() == "time,runtime\n" for n in bench) and
+          fmt == "md-workbench-rank0" and nops == 8,
+          f"pfsim mdworkbench -I 0: header-only benchmark files for both iterations, read back ({len(bench)} files, "
+          f"{fmt}, {nops} operations)")
+
     # pfsim mdworkbench in md-real-io 2017 form prints the later 2017 build's 'max <s>s' (the slowest operation of the
     # phase; it was left out), on the phase and per-rank lines.
     r = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "5", "-P", "10", "-R", "1",

@@ -365,10 +365,14 @@ void write_mdworkbench_latency_files(const std::string& dir, const std::string& 
 {
   std::filesystem::create_directories(dir);
   for (const auto& ph : phases) {
+    // A benchmark iteration without objects (-I 0): md-workbench still writes its four files, header only.
+    const bool empty_iteration = ph.kind == PhaseKind::Benchmark && ph.samples.empty();
     for (int k = 0; k < trace::kTraceOpCount; ++k) {
       // Samples are in rank order (mdreal_phases), so the -all file is every rank's rows concatenated.
       std::string body = latency_body(ph.samples, k, all_ranks ? -1 : 0);
-      if (body.empty())
+      const auto op = static_cast<TraceOp>(k);
+      if (body.empty() && !(empty_iteration && (op == TraceOp::Stat || op == TraceOp::Read ||
+                                                op == TraceOp::Delete || op == TraceOp::Create)))
         continue;
       std::string name = ph.kind == PhaseKind::Benchmark ? trace::trace_op_name(static_cast<TraceOp>(k)) : ph.name;
       std::replace(name.begin(), name.end(), ' ', '_');
