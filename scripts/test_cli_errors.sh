@@ -265,6 +265,15 @@ for form in "--offset=2" "-O 2" "-O=2"; do
     echo "ok   mdworkbench $form = --offset 2"
   fi
 done
+# mdtest and metabench take -n=10 / --ranks=4 as IOR's option parser does: the same run as -n 10 --ranks 4.
+a=$("$pfsim" mdtest --platform "$good_platform" --ranks 4 -n 10 -F -u 2>/dev/null)
+b=$("$pfsim" mdtest --platform "$good_platform" --ranks=4 -n=10 -F -u 2>/dev/null)
+if [ -z "$a" ] || [ "$a" != "$b" ]; then
+  echo "FAIL mdtest --ranks=4 -n=10: not the same run as --ranks 4 -n 10"
+  failures=$((failures + 1))
+else
+  echo "ok   mdtest --ranks=4 -n=10 = --ranks 4 -n 10"
+fi
 expect_error time-limit-not-a-duration "--time-limit" "abc" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --time-limit abc
 expect_error time-limit-zero "--time-limit" "positive" -- \

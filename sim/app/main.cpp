@@ -163,6 +163,17 @@ Cli parse_cli(int argc, char** argv)
       pfsim::app::check_simgrid_arg(a);
       cli.simgrid_args.push_back(a);
     } else if (a.size() > 1 && a[0] == '-') {
+      // -n=10 and --ranks=4, as IOR's option parser (mdtest 4.x) reads them, for options that take a value
+      bool inline_given = false;
+      std::string inline_value;
+      if (const auto eq = a.find('='); eq != std::string::npos && eq > 1) {
+        const OptSpec* s = find_opt(cli.command, a.substr(0, eq));
+        if (s && s->value) {
+          inline_value = a.substr(eq + 1);
+          a = a.substr(0, eq);
+          inline_given = true;
+        }
+      }
       const OptSpec* spec = find_opt(cli.command, a);
       if (!spec)
         throw UsageError("unknown option " + a + " for \"" + cli.command + "\" (pfsim " + cli.command +
@@ -171,18 +182,18 @@ Cli parse_cli(int argc, char** argv)
         cli.flags.push_back(a);
         continue;
       }
-      if (i + 1 >= argc)
+      if (!inline_given && i + 1 >= argc)
         throw UsageError("option " + a + " needs a value");
-      if (argv[i + 1][0] == '\0')
+      const std::string value = inline_given ? inline_value : std::string(argv[++i]);
+      if (value.empty())
         throw UsageError("option " + a + " needs a non-empty value");
       if (a == "--set") {
-        cli.sets.emplace_back(argv[++i]);
+        cli.sets.push_back(value);
       } else {
         // One value per option: a second one silently won, and the results recorded only it.
-        if (cli.opts.count(a) && cli.opts[a] != argv[i + 1])
-          throw UsageError("option " + a + " given twice (" + cli.opts[a] + " and " + argv[i + 1] +
-                           "); give it once");
-        cli.opts[a] = argv[++i];
+        if (cli.opts.count(a) && cli.opts[a] != value)
+          throw UsageError("option " + a + " given twice (" + cli.opts[a] + " and " + value + "); give it once");
+        cli.opts[a] = value;
       }
     } else {
       throw UsageError("unexpected argument \"" + a + "\"");
