@@ -2,7 +2,8 @@
 """Ablation of the LU-1695 decline mechanisms: for each combination of mechanisms, fit the platform with
 scripts/calibrate_lu1695.py (same objective and method, smaller budget), then sweep the fitted platform over
 the measured rank counts in unique and shared directories and report which LU-1695 features it
-reproduces and with what error. Writes ablation.json and ablation.md into --out-dir (default validation/lu1695).
+reproduces and with what error. Writes ablation.json and ablation.md into --out-dir (default validation/lu1695),
+both at the end; while it runs, the rows done so far are in ablation.partial.json (removed at the end).
 
 Features (from the simulated rates):
   rise      creates and unlinks at 1024 ranks above 512 ranks
@@ -76,8 +77,8 @@ def main():
     out_dir = a.out_dir
     if not os.path.isdir(out_dir):
         fail(PROG, f"--out-dir {out_dir}: not an existing directory")
-    for name in ("ablation.json", "ablation.md"):
-        check_output(PROG, "--out-dir", os.path.join(out_dir, name))
+    for name in ("ablation.json", "ablation.md", "ablation.partial.json"):
+        check_output(PROG, "--out-dir", os.path.join(out_dir, name), M.INPUTS)
     results = []
     if a.append:
         path = os.path.join(out_dir, "ablation.json")
@@ -112,7 +113,9 @@ def main():
                  "budget": {"files": a.files, "max_evals": a.max_evals}}
         print(json.dumps({k: entry[k] for k in ("mechanisms", "features", "unique", "shared")}), flush=True)
         results.append(entry)
-        M.write_atomic(os.path.join(out_dir, "ablation.json"), json.dumps(results, indent=1))
+        # Progress of a long run goes to its own file; ablation.json and ablation.md are replaced together at the
+        # end (an interrupted run left a json of its new rows only beside the old table, the earlier rows lost).
+        M.write_atomic(os.path.join(out_dir, "ablation.partial.json"), json.dumps(results, indent=1))
     lines = ["| mechanisms | rise | peak at 64 nodes | decline | flat stats | shared collapse | unique RMS err | unique max err | unique pts within 10% | shared RMS err |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     yn = lambda b: "yes" if b else "no"
@@ -125,13 +128,17 @@ def main():
     # this run's budget for all (rows from before budgets were recorded: unknown).
     budgets = {(e.get("budget", {}).get("files"), e.get("budget", {}).get("max_evals")) for e in results}
     if budgets == {(a.files, a.max_evals)}:
-        budget = f"{a.files} files per run, {a.max_evals} evaluations per fit"
+        budget = f"{a.files} files per run, --max-evals {a.max_evals} per fit (calibrate_lu1695.py's budget)"
     else:
         budget = "rows fitted with different budgets: " + "; ".join(
             f"{e['mechanisms']}: {e.get('budget', {}).get('files', 'unknown')} files, "
             f"{e.get('budget', {}).get('max_evals', 'unknown')} evaluations" for e in results)
+    M.write_atomic(os.path.join(out_dir, "ablation.json"), json.dumps(results, indent=1))
     M.write_atomic(os.path.join(out_dir, "ablation.md"),
                    f"Ablation (scripts/ablation_lu1695.py, {budget})\n\n" + "\n".join(lines) + "\n")
+    partial = os.path.join(out_dir, "ablation.partial.json")
+    if os.path.exists(partial):
+        os.unlink(partial)
     print("\n".join(lines))
     return 0
 

@@ -178,8 +178,13 @@ def main():
     if a.shared_only and a.x0:
         fail(PROG, "--x0 sets step-1 starting values; it does not apply to --shared-only")
     # Output paths first: a wrong one must not cost a whole fit.
-    check_output(PROG, "--out", a.out)
-    check_output(PROG, "--report", a.report)
+    # The fitted platform is calibrate's own output (--shared-only updates it): not among the inputs here.
+    reads = [i for i in M.INPUTS if i[1] != M.FITTED_PLATFORM]
+    check_output(PROG, "--out", a.out, reads)
+    check_output(PROG, "--report", a.report, reads)
+    if os.path.abspath(a.out) == os.path.abspath(a.report) or (
+            os.path.exists(a.out) and os.path.exists(a.report) and os.path.samefile(a.out, a.report)):
+        fail(PROG, f"--out and --report name the same file {a.out}; expected two files")
     if os.path.abspath(a.out) == os.path.abspath(a.report):
         fail(PROG, f"--out and --report name the same file {a.out}")
     t0 = time.time()

@@ -90,23 +90,45 @@ def output_problem(path):
     return None
 
 
-def check_output(prog, option, path):
+def check_output(prog, option, path, inputs=()):
+    """PATH can be written as OPTION's file and is none of INPUTS ((what, path) of the files the run reads)."""
     problem = output_problem(path)
     if problem:
         fail(prog, f"{option} {path}: {problem}")
+    check_spares_inputs(prog, option, path, inputs)
+
+
+def temp_beside(path, suffix=".tmp"):
+    """A new file of a unique name in PATH's directory (never a file the user has there, nor another run's),
+    for writing PATH and renaming it into place; returns its name."""
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=suffix,
+                               dir=os.path.dirname(os.path.abspath(path)))
+    os.close(fd)
+    return tmp
 
 
 def write_atomic(path, text):
     """Writes `text` under a temporary name and renames it into place (nothing half-written on failure)."""
-    tmp = path + ".tmp"
+    tmp = temp_beside(path)
     try:
         with open(tmp, "w") as f:
             f.write(text)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         if os.path.lexists(tmp) and not os.path.isdir(tmp):
             os.unlink(tmp)
         raise
+
+
+def check_spares_inputs(prog, option, path, inputs):
+    """An output must not replace a file the run reads: INPUTS is a list of (what, path)."""
+    if not path or not os.path.exists(path):
+        return
+    for what, inp in inputs:
+        if inp and os.path.exists(inp) and os.path.samefile(path, inp):
+            fail(prog, f"{option} {path} is {what}, which this run reads; an output never replaces an input "
+                       "(write it elsewhere)")
 
 
 def pfsim_error_line(stderr):

@@ -61,7 +61,7 @@ def main():
     ap.add_argument("--jobs", type=positive_int, default=2)
     ap.add_argument("--out", default=os.path.join(M.ROOT, "validation", "lu1695", "dir-rwsem.md"))
     a = ap.parse_args()
-    check_output("dir_rwsem_lu1695", "--out", a.out)  # before the sweeps, not after them
+    check_output("dir_rwsem_lu1695", "--out", a.out, M.INPUTS)  # before the sweeps, not after them
     with open(FITTED) as f:
         base = json.load(f)
     fitted = {op: M.parse_time_us(M.get_path(base, f"mds.dir_lock.hold.{op}"), op) for op in UPDATES}

@@ -681,6 +681,10 @@ def pfsim_check(pfsim, trace_dir, object_size):
     lines = [line.strip() for line in r.stderr.splitlines() if line.strip()]
     last = lines[-1] if lines else "(no message)"
     if r.returncode == 0:
+        # pfsim's check says what it imported; a program that exits 0 without it checked nothing (--pfsim /bin/true)
+        if not any(line.startswith("pfsim: imported ") for line in lines):
+            die(f"--pfsim {pfsim}: 'replay --check' printed no 'pfsim: imported ...' line: not pfsim, or a pfsim "
+                "that did not check the trace; give the path of pfsim (build/pfsim)")
         for line in lines:
             if "warning" in line:
                 print(line, file=sys.stderr)
@@ -689,7 +693,8 @@ def pfsim_check(pfsim, trace_dir, object_size):
         die(f"{pfsim} has no 'replay --check' (an older build): rebuild pfsim (scripts/build) or give --pfsim PATH")
     if r.returncode == 2:
         die(last)
-    print(f"fit_mdrealio: {pfsim} replay --check failed (exit status {r.returncode}): {last}", file=sys.stderr)
+    print(f"fit_mdrealio: {pfsim} replay --check failed (exit status {r.returncode}): "
+          f"{last if lines else '(no message: is --pfsim pfsim?)'}", file=sys.stderr)
     sys.exit(1)
 
 
@@ -713,7 +718,8 @@ def out_problem(out, trace_dir):
 def demand_problem(floor, fixed, write_s, d):
     """The first fitted demand that is not positive, as a message naming it and the numbers it came from."""
     us = lambda x: f"{x * 1e6:.1f} us"
-    fx = f"fixed = --rpc-overhead-us + 4 x --net-latency-us = {us(fixed)}"
+    fx = (f"fixed = --rpc-overhead-us + 4 x --net-latency-us + (request + reply bytes) / link bandwidth "
+          f"({REQUEST_B} + {REPLY_B} B at {FDR_BPS / 1e9:g} GB/s) = {us(fixed)}")
     if d["stat"] <= 0:
         return (f"the MDS stat demand (stat floor - fixed) comes out {us(d['stat'])}: stat floor {us(floor['stat'])} "
                 f"- fixed {us(fixed)} ({fx}): the fixed costs exceed the floor (a local file system needs smaller "

@@ -65,7 +65,7 @@ def main():
     if a.files < 1 or a.jobs < 1:
         print("journal_credits_lu1695: --files and --jobs must be positive", file=sys.stderr)
         return 2
-    check_output("journal_credits_lu1695", "--out", a.out)  # before the sweeps, not after them
+    check_output("journal_credits_lu1695", "--out", a.out, M.INPUTS)  # before the sweeps, not after them
     pfsim = os.path.join(os.environ.get("PFSIM_BUILD") or os.path.join(M.ROOT, "build"), "pfsim")
     platform = os.path.join(M.ROOT, "platforms", "cray-xe6-lustre2.1-fitted.json")
     lines = [f"Shared directory, {a.files} files, platforms/cray-xe6-lustre2.1-fitted.json "

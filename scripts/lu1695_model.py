@@ -15,6 +15,12 @@ import cli_common  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEASURED = os.path.join(ROOT, "validation", "lu1695", "measured.csv")
 BASE_PLATFORM = os.path.join(ROOT, "platforms", "cray-xe6-lustre2.1.json")
+FITTED_PLATFORM = os.path.join(ROOT, "platforms", "cray-xe6-lustre2.1-fitted.json")
+# The files the LU-1695 scripts read, as (what, path): no output of theirs may replace one.
+INPUTS = [("the measured LU-1695 table", MEASURED), ("the base platform", BASE_PLATFORM),
+          ("the fitted platform", FITTED_PLATFORM),
+          ("a validation workload", os.path.join(ROOT, "validation", "lu1695", "workload-unique.json")),
+          ("a validation workload", os.path.join(ROOT, "validation", "lu1695", "workload-shared.json"))]
 COLUMNS = {"create": "creates", "stat": "stats", "unlink": "unlinks"}
 
 

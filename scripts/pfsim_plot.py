@@ -36,8 +36,13 @@ def save_atomic(fig, path, **kw):
     """Saves the figure under a temporary name in the same directory and renames it into place (format from
     PATH's extension, PNG when it has none)."""
     import os
+    from cli_common import temp_beside
     fmt = os.path.splitext(path)[1][1:].lower() or "png"
-    tmp = path + ".tmp"
+    tmp = temp_beside(path)
+    # No creation date in PDF/SVG/PS metadata: the same inputs give the same bytes (PNG has none).
+    meta = {"pdf": {"CreationDate": None}, "svg": {"Date": None}, "ps": {"CreationDate": None}}.get(fmt)
+    if meta is not None and "metadata" not in kw:
+        kw["metadata"] = meta
     try:
         fig.savefig(tmp, dpi=kw.pop("dpi", 110), format=fmt, **kw)
         os.replace(tmp, path)

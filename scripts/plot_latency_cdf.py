@@ -2,9 +2,12 @@
 """Latency CDFs per md-real-io operation, real vs simulated, from two md-real-io latency directories
 (<prefix>-<iter>-<phase>-<rank>.csv with time,runtime; pfsim replay --latency-dir writes the same files).
 
-usage: plot_latency_cdf.py REAL_DIR SIM_DIR --out FILE.png [--prefix mdreal]
-Benchmark iterations are pooled per operation (stat, read, create, delete); precreate and cleanup are panels
-of their own. Exit status 2 on bad input.
+usage: plot_latency_cdf.py REAL_DIR SIM_DIR --out FILE.png [--prefix P | --real-prefix P --sim-prefix P]
+                           [--labels measured,simulated]
+Each directory's prefix is found from its file names when not given (a recorded md-real-io run writes lat-... or
+mdreal-..., pfsim replay writes mdreal-... unless --latency-prefix). Benchmark iterations are pooled per operation
+(stat, read, create, delete); precreate and cleanup are panels of their own; an operation that only one directory
+has is named in a warning. Exit status 2 on bad input.
 """
 import argparse
 import glob
@@ -27,6 +30,17 @@ from pfsim_plot import save_atomic  # noqa: E402
 PROG = "plot_latency_cdf"
 
 PANELS = ["precreate", "benchmark-stat", "benchmark-read", "benchmark-create", "benchmark-delete", "cleanup"]
+
+
+FILE_RE = re.compile(r"^(.+)-(\d+)-(precreate|stat|read|create|delete|cleanup)-(\d+)\.csv$")
+
+
+def find_prefix(d, option):
+    """The one prefix of md-real-io latency files in D (exits naming the ones found when there are several)."""
+    found = sorted({m.group(1) for m in (FILE_RE.match(f) for f in os.listdir(d)) if m})
+    if len(found) > 1:
+        fail(PROG, f"{d}: latency files of several prefixes ({', '.join(found)}); choose one with {option}")
+    return found[0] if found else "mdreal"
 
 
 def load(d, prefix):
@@ -94,8 +108,14 @@ def main():
     ap.add_argument("real")
     ap.add_argument("sim")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--prefix", default="mdreal")
+    ap.add_argument("--prefix", help="prefix of both directories' files (default: found in each directory)")
+    ap.add_argument("--real-prefix", help="prefix of REAL_DIR's files")
+    ap.add_argument("--sim-prefix", help="prefix of SIM_DIR's files")
+    ap.add_argument("--labels", default="measured,simulated", help="legend names of the two directories")
     a = ap.parse_args()
+    labels = a.labels.split(",")
+    if len(labels) != 2 or not all(l.strip() for l in labels):
+        fail(PROG, f"--labels {a.labels}: expected two comma-separated names, e.g. measured,simulated")
     # The output path first: a directory, a missing extension or an unknown format is an error, not a guess.
     if os.path.isdir(a.out):
         fail(PROG, f"--out {a.out}: is a directory; expected an image file name such as {a.out.rstrip('/')}.png")
@@ -112,19 +132,27 @@ def main():
         if not os.path.isdir(d):
             print(f"plot_latency_cdf: {d}: not a directory", file=sys.stderr)
             return 2
-    real, sim = load(a.real, a.prefix), load(a.sim, a.prefix)
+    if a.prefix and (a.real_prefix or a.sim_prefix):
+        fail(PROG, "--prefix sets both directories' prefix: give it, or --real-prefix/--sim-prefix, not both")
+    real_prefix = a.real_prefix or a.prefix or find_prefix(a.real, "--real-prefix")
+    sim_prefix = a.sim_prefix or a.prefix or find_prefix(a.sim, "--sim-prefix")
+    real, sim = load(a.real, real_prefix), load(a.sim, sim_prefix)
     if not real or not sim:
-        empty = a.real if not real else a.sim
-        print(f"plot_latency_cdf: {empty}: no latency files with prefix '{a.prefix}' found", file=sys.stderr)
+        empty, prefix = (a.real, real_prefix) if not real else (a.sim, sim_prefix)
+        print(f"plot_latency_cdf: {empty}: no latency files with prefix '{prefix}' found", file=sys.stderr)
         return 2
+    for key in PANELS:  # an operation one side lacks (a deleted or missing file set) is said, not left blank
+        if (key in real) != (key in sim):
+            print(f"plot_latency_cdf: warning: {key}: only in {a.real if key in real else a.sim}", file=sys.stderr)
     fig, axes = plt.subplots(2, 3, figsize=(13, 7), sharey=True)
     for ax, key in zip(axes.flat, PANELS):
-        for data, label, style in ((real.get(key), "measured", "-"), (sim.get(key), "simulated", "--")):
+        for data, label, style in ((real.get(key), labels[0].strip(), "-"), (sim.get(key), labels[1].strip(), "--")):
             if data is None or len(data) == 0:
                 continue
             y = np.arange(1, len(data) + 1) / len(data)
-            ax.plot(data * 1e3, y, style, label=f"{label} (p50 {np.median(data) * 1e3:.2f} ms, "
-                                                 f"p99 {np.percentile(data, 99) * 1e3:.1f} ms)")
+            # three significant digits: microsecond latencies read 0.00 ms with fixed decimals
+            ax.plot(data * 1e3, y, style, label=f"{label} (p50 {np.median(data) * 1e3:.3g} ms, "
+                                                 f"p99 {np.percentile(data, 99) * 1e3:.3g} ms)")
         ax.set_xscale("log")
         ax.set_title(key)
         ax.set_xlabel("latency (ms)")
@@ -132,7 +160,8 @@ def main():
         ax.legend(fontsize=7, loc="lower right")
     for ax in axes[:, 0]:
         ax.set_ylabel("fraction of operations")
-    fig.suptitle(f"md-real-io latency CDF: {os.path.basename(os.path.normpath(a.real))} vs pfsim replay")
+    fig.suptitle(f"md-real-io latency CDF: {os.path.basename(os.path.normpath(a.real))} ({labels[0].strip()}) vs "
+                 f"{os.path.basename(os.path.normpath(a.sim))} ({labels[1].strip()})")
     fig.tight_layout()
     save_atomic(fig, a.out, dpi=110)
     return 0

@@ -57,7 +57,7 @@ def main():
     if not os.path.isdir(a.out_dir):
         fail(PROG, f"--out-dir {a.out_dir}: not an existing directory")
     for name in ("smp-partitions.json", "smp-partitions.md"):
-        check_output(PROG, "--out-dir", os.path.join(a.out_dir, name))
+        check_output(PROG, "--out-dir", os.path.join(a.out_dir, name), M.INPUTS)
     try:
         with open(FITTED) as f:
             base = json.load(f)

@@ -525,6 +525,26 @@ for combos in 'none;contention,contention' 'none,contention' 'none;none'; do
   fi
 done
 
+# Script outputs never replace the inputs they read. Checked through symbolic links to the inputs: were the
+# check missing, the link would be replaced, not the file it points to.
+ln -s "$root/validation/lu1695/measured.csv" "$tmp/measured-link.csv"
+ln -s "$root/platforms/cray-xe6-lustre2.1-fitted.json" "$tmp/fitted-link.json"
+for cmd in "calibrate_lu1695.py --mechanisms none --files 200 --max-evals 1 --no-shared --out $tmp/measured-link.csv --report $tmp/r.json" \
+           "journal_credits_lu1695.py --files 200 --out $tmp/fitted-link.json" \
+           "dir_rwsem_lu1695.py --files 200 --out $tmp/measured-link.csv" \
+           "validate --json $tmp/measured-link.csv --build $(dirname "$pfsim") lu1695"; do
+  # shellcheck disable=SC2086
+  python3 "$root/scripts/"$cmd >/dev/null 2>"$tmp/spare.stderr"
+  rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/spare.stderr")" -eq 1 ] && grep -q "measured\|fitted" "$tmp/spare.stderr" &&
+     [ -L "$tmp/measured-link.csv" ] && [ -L "$tmp/fitted-link.json" ]; then
+    echo "ok   ${cmd%% *} refuses to replace an input: $(cat "$tmp/spare.stderr")"
+  else
+    echo "FAIL ${cmd%% *}: exit $rc, $(cat "$tmp/spare.stderr")"
+    failures=$((failures + 1))
+  fi
+done
+
 # A workload file without "ranks": run and sweep take --ranks; without it the run is refused naming the file.
 echo '{"generator": "metabench", "metabench": {"files": 64}}' >"$tmp/no-ranks.json"
 expect_error workload-no-ranks "$tmp/no-ranks.json" "--ranks" -- \

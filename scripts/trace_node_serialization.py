@@ -144,8 +144,8 @@ def main():
     if not phases:
         ranks = max((max(per_rank) + 1 for per_rank in data.values()), default=0)
         print(f"(no phase analysed: {ranks} rank(s) in the trace, --ranks-per-node {a.ranks_per_node}, phases of "
-              f"at least --min-ops {a.min_ops} operations, 2 or more ranks per node and 2 or more nodes are needed; "
-              "md-workbench -L files hold rank 0 only)")
+              f"at least --min-ops {a.min_ops} operations, 2 or more ranks per node and 2 or more nodes are needed"
+              + ("; md-workbench -L files hold rank 0 only)" if ranks == 1 else ")"))
     elif placement == "undetermined":
         print("(no phase's operations end further apart within a node than within random groups: nothing the run "
               "serialised per node tells the placement)")

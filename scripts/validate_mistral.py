@@ -171,9 +171,8 @@ def plot_rates(points, out):
         ax.set_ylabel("ops/s or obj/s")
         ax.legend(fontsize=7)
     fig.tight_layout()
-    tmp = out + ".tmp.png"
-    fig.savefig(tmp, dpi=110)
-    os.replace(tmp, out)
+    from pfsim_plot import save_atomic  # a unique temporary name, removed on failure
+    save_atomic(fig, out, dpi=110)
 
 
 def main():
