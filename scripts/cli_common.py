@@ -104,6 +104,9 @@ def temp_beside(path, suffix=".tmp"):
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=suffix,
                                dir=os.path.dirname(os.path.abspath(path)))
     os.close(fd)
+    mask = os.umask(0)  # mkstemp makes it 0600: give it the mode a plain open() would (0666 less the umask)
+    os.umask(mask)
+    os.chmod(tmp, 0o666 & ~mask)
     return tmp
 
 
@@ -113,7 +116,6 @@ def write_atomic(path, text):
     try:
         with open(tmp, "w") as f:
             f.write(text)
-        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         if os.path.lexists(tmp) and not os.path.isdir(tmp):

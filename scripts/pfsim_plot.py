@@ -2,6 +2,7 @@
 import matplotlib
 
 matplotlib.use("Agg")
+matplotlib.rcParams["svg.hashsalt"] = "pfsim"  # SVG ids from a fixed salt: the same plot gives the same bytes
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -39,8 +40,9 @@ def save_atomic(fig, path, **kw):
     from cli_common import temp_beside
     fmt = os.path.splitext(path)[1][1:].lower() or "png"
     tmp = temp_beside(path)
-    # No creation date in PDF/SVG/PS metadata: the same inputs give the same bytes (PNG has none).
-    meta = {"pdf": {"CreationDate": None}, "svg": {"Date": None}, "ps": {"CreationDate": None}}.get(fmt)
+    # No creation date in PDF/SVG metadata: the same inputs give the same bytes (PNG has none; PostScript keeps
+    # its date whatever is asked).
+    meta = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}.get(fmt)
     if meta is not None and "metadata" not in kw:
         kw["metadata"] = meta
     try:

@@ -356,6 +356,14 @@ def main():
           fmt == "md-workbench-rank0" and nops == 8,
           f"pfsim mdworkbench -I 0: header-only benchmark files for both iterations, read back ({len(bench)} files, "
           f"{fmt}, {nops} operations)")
+    out = os.path.join(tmp, "mdwb-I0-all")  # the same with every rank's files (--latency-all)
+    r = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "0", "-P", "4", "-R", "2",
+                    "--latency-all", "--latency-dir", out])
+    with open(os.path.join(out, "stdout.txt"), "w") as f:
+        f.write(r.stdout)
+    fmt, ranks, nops = imported(pfsim, out)
+    check(fmt == "md-workbench-all" and ranks == 2 and nops == 16,
+          f"pfsim mdworkbench -I 0 --latency-all: header-only -all files read back ({fmt}, {ranks} ranks, {nops} ops)")
 
     # pfsim mdworkbench in md-real-io 2017 form prints the later 2017 build's 'max <s>s' (the slowest operation of the
     # phase; it was left out), on the phase and per-rank lines.

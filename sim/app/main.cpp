@@ -555,6 +555,10 @@ int cmd_sweep(const Cli& c)
               {"workload", pfsim::SyntheticWorkload(spec.params).describe()}};
     pts.push_back({{"run", j["run"]}, {"phases", j["phases"]}, {"servers", j["servers"]}});
   }
+  if (!spec.ranks_given) {  // the file states no rank count (1 stood in): each point's is in "ranks" and its "run"
+    meta["workload"]["ranks"] = nullptr;
+    meta["workload"]["workload_file"].erase("ranks");
+  }
   meta["ranks"] = ranks;
   meta["points"] = pts;
   pfsim::write_file_atomic(csv + ".json", meta.dump(1) + "\n");

@@ -102,11 +102,9 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
     if (q2 != std::string::npos) {
       std::string field = msg.substr(q1 + 1, q2 - q1 - 1);
       auto path_of = [](const std::string& s) { return s.substr(0, s.find('=')); };
-      for (auto it = sets.rbegin(); it != sets.rend(); ++it) {
-        std::string path = path_of(*it);
-        if (field == path || field.rfind(path + ".", 0) == 0)
+      for (auto it = sets.rbegin(); it != sets.rend(); ++it)  // the last that gives the field (merge: not a parent)
+        if (config::set_gives_field(*it, field))
           throw config::ConfigError("--set " + *it + ": " + msg);
-      }
       for (const auto& s : sets) {
         std::string path = path_of(s);
         auto dot = path.rfind('.');
@@ -267,6 +265,19 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 void check_outputs_spare_inputs(const std::vector<RunOutput>& outputs, const std::vector<RunInput>& inputs)
 {
   std::error_code ec;
+  // A file output named like the files a directory output writes (--out lat/<prefix>-x.csv beside --latency-dir
+  // lat): one would replace the other.
+  for (const auto& d : outputs)
+    for (const auto& f : outputs) {
+      if (!d.dir || f.dir || d.path.empty() || f.path.empty())
+        continue;
+      const fs::path p = fs::absolute(f.path, ec).lexically_normal();
+      const std::string name = p.filename().string();
+      if (fs::absolute(d.path, ec).lexically_normal() / "" == p.parent_path() / "" && name.rfind(d.prefix, 0) == 0 &&
+          name.size() >= d.suffix.size() && name.compare(name.size() - d.suffix.size(), std::string::npos, d.suffix) == 0)
+        throw std::invalid_argument(f.option + " " + f.path + " is named like the files " + d.option + " " + d.path +
+                                    " receives (" + d.prefix + "*" + d.suffix + "); expected another name");
+    }
   for (const auto& out : outputs) {
     if (out.path.empty() || !fs::exists(out.path, ec))
       continue;  // nothing there yet: nothing to replace

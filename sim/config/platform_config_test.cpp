@@ -490,3 +490,17 @@ TEST_CASE("set overrides: an object value is merged into the object at its path"
   auto k = pfsim::app::apply_sets(file, {"mds.threads=8"});
   CHECK(k["mds"]["threads"] == 8);
 }
+
+TEST_CASE("set_gives_field: which --set gives a field (a merge only gives what its value holds)", "[config]")
+{
+  using pfsim::config::set_gives_field;
+  CHECK(set_gives_field("mds.service.create=100us", "mds.service.create"));
+  CHECK(set_gives_field("mds.service={\"create\":null}", "mds.service.create", true));
+  CHECK(set_gives_field("mds.service.create=null", "mds.service.create", true));
+  CHECK_FALSE(set_gives_field("mds.service.create=100us", "mds.service.create", true));
+  // A parent path whose value does not hold the field leaves it as the file has it.
+  CHECK_FALSE(set_gives_field("mds={\"threads\":{\"max\":32}}", "mds.service.create"));
+  CHECK(set_gives_field("mds={\"service\":{\"create\":\"1us\"}}", "mds.service.create"));
+  CHECK_FALSE(set_gives_field("mds.services.create=1us", "mds.service.create"));
+  CHECK_FALSE(set_gives_field("no-equals-sign", "mds"));
+}

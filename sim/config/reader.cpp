@@ -142,6 +142,29 @@ nlohmann::json parse_json_strict(const std::string& text, const std::string& whe
   return j;
 }
 
+bool set_gives_field(const std::string& set, const std::string& field, bool only_null)
+{
+  const auto eq = set.find('=');
+  if (eq == std::string::npos)
+    return false;
+  const std::string path = set.substr(0, eq);
+  if (field != path && field.rfind(path + ".", 0) != 0)
+    return false;
+  nlohmann::json v = nlohmann::json::parse(set.substr(eq + 1), nullptr, false);
+  if (field == path)  // the value itself (a bare word such as 5us does not parse as JSON: not null)
+    return !only_null || v.is_null();
+  for (size_t at = path.size() + 1; at <= field.size();) {  // down to the field
+    const size_t dot = std::min(field.find('.', at), field.size());
+    const std::string key = field.substr(at, dot - at);
+    if (!v.is_object() || !v.contains(key))
+      return false;
+    nlohmann::json next = v[key];
+    v = std::move(next);
+    at = dot + 1;
+  }
+  return !only_null || v.is_null();
+}
+
 nlohmann::json load_json_file(const std::string& path)
 {
   std::error_code ec;

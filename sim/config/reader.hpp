@@ -24,6 +24,10 @@ nlohmann::json parse_json_strict(const std::string& text, const std::string& whe
 // Loads a JSON file; a syntax error names the file and the byte where parsing stopped.
 nlohmann::json load_json_file(const std::string& path);
 
+// Whether a "--set path=value" override gives FIELD (a dotted path): its path is the field, or its value is an
+// object that holds the field. With only_null, whether it sets the field to null (removes it).
+bool set_gives_field(const std::string& set, const std::string& field, bool only_null = false);
+
 class Reader {
 public:
   Reader(const nlohmann::json& node, std::string file, std::string path);

@@ -6,6 +6,7 @@
 #include "model/platform.hpp"
 #include "model/servers.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -27,16 +28,15 @@ void check_service_demands(const config::PlatformConfig& platform, const Workloa
   const PerOp<bool> used = workload.kinds_used();
   for (Op op : kAllOps)
     if (used[op] && op != Op::Write && op != Op::Read && !platform.mds.service_given[op]) {
-      // The file, and the --set that removed the field if one did (the last whose path holds it).
+      // The file, and the --set that removed the field if one did: the last whose value sets it to null (a --set
+      // merges into the file's object, so only an explicit null removes a field).
       const std::string field = std::string("mds.service.") + op_name(op);
       std::string where = platform.file.empty() ? "platform " + platform.name : platform.file;
-      for (auto it = platform.sets.rbegin(); it != platform.sets.rend(); ++it) {
-        const std::string path = it->substr(0, it->find('='));
-        if (field == path || field.rfind(path + ".", 0) == 0) {
+      for (auto it = platform.sets.rbegin(); it != platform.sets.rend(); ++it)
+        if (config::set_gives_field(*it, field, true)) {
           where = "--set " + *it + " (" + where + ")";
           break;
         }
-      }
       throw config::ConfigError(where + ": " + field + ": missing; the workload sends " +
                                 op_name(op) + " requests to the MDS (expected a CPU demand, e.g. \"100us\"; "
                                 "\"0us\" if it is really free)");
@@ -49,12 +49,14 @@ void check_service_demands(const config::PlatformConfig& platform, const Workloa
 // the OSS threads (all started at once), their reply senders, the journal and the watchdog. Without guard pages a
 // run fits twice as many (guard pages only catch a stack overflow of the simulator itself); beyond that it is
 // refused with what to change.
-std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes)
+std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes, int ranks_per_node)
 {
   const auto& m = platform.mds;
   const auto& to = m.timeouts;
   const long long copies = to.enabled ? static_cast<long long>(to.max_resends) + 1 : 1;
-  const long long waiting = static_cast<long long>(nodes) * platform.clients.max_rpcs_in_flight * copies;
+  // A rank has one request out at a time: a node sends at most min(its ranks, max_rpcs_in_flight).
+  const long long per_node = std::min(std::max(1, ranks_per_node), platform.clients.max_rpcs_in_flight);
+  const long long waiting = static_cast<long long>(nodes) * per_node * copies;
   const int parts = m.partitions.enabled ? m.partitions.count : 1;
   auto started = [&](const config::ThreadConfig& t) {  // at most max; at least min (and one per partition)
     return std::min<long long>(t.max, std::max<long long>({waiting + parts, t.min, parts}));
@@ -125,7 +127,7 @@ void check_before_run(const config::PlatformConfig& platform, const Workload& wo
   check_service_demands(platform, workload);
   check_simgrid_cfg(options.simgrid_args);
   const int rpn = options.ranks_per_node > 0 ? options.ranks_per_node : platform.clients.ranks_per_node;
-  actor_guard_arg(platform, (workload.ranks() + rpn - 1) / rpn);  // throws when the run cannot fit
+  actor_guard_arg(platform, (workload.ranks() + rpn - 1) / rpn, rpn);  // throws when the run cannot fit
 }
 
 RunRecords run_simulation(const config::PlatformConfig& platform, const Workload& workload,
@@ -148,7 +150,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   args.push_back("--cfg=network/TCP-gamma:0");
   {
     const int rpn0 = options.ranks_per_node > 0 ? options.ranks_per_node : platform.clients.ranks_per_node;
-    const std::string guard = actor_guard_arg(platform, (workload.ranks() + rpn0 - 1) / rpn0);
+    const std::string guard = actor_guard_arg(platform, (workload.ranks() + rpn0 - 1) / rpn0, rpn0);
     if (!guard.empty())
       args.push_back(guard);
   }

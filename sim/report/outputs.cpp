@@ -3,6 +3,7 @@
 #include "report/stats.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,8 +16,13 @@
 
 namespace pfsim {
 
+namespace {
+std::atomic<unsigned long> temp_serial{0};  // temporary names unique within the process, not only per path
+}
+
 AtomicFile::AtomicFile(std::string path)
-    : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid()))
+    : path_(std::move(path)),
+      tmp_(path_ + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(temp_serial.fetch_add(1)))
 {
   // The rename would replace whatever is at the path: a FIFO, a link, a device or a directory is refused.
   std::error_code ec;

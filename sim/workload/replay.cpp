@@ -212,6 +212,8 @@ ReplayWorkload::Slot ReplayWorkload::slot(int phase, uint64_t n, uint64_t item) 
   if (dsets == 0) {
     out.k = item;
     out.set = static_cast<uint32_t>((kind == PhaseKind::Benchmark ? item / 4 : item) % D);
+    if (kind == PhaseKind::Cleanup && n > 0 && n % D == 0)  // set after set, as with the rmdirs
+      out.set = static_cast<uint32_t>(item / (n / D));
     // Left out (--no-dataset-ops), the mkdirs and rmdirs still took the recorded gaps they sat in: those gaps are
     // not think time either (the first precreate object; in the cleanup, the first object of every set after the
     // first, when the rows split into the sets).
@@ -325,8 +327,14 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   out.begins = c.step == 0;
   out.metadata = kind != TraceOp::Read;
   if (c.step == 0) {
-    // The recorded gap before the first operation after data-set mkdirs/rmdirs held them; they are simulated.
-    out.think_s = sl.after_dataset_op ? 0.f : s.think_at(i);
+    // The recorded gap before the first operation after data-set mkdirs/rmdirs held them; they are simulated (or
+    // left out). Where the recording's own set boundaries lie matters too when --max-ops-per-phase cut the rows:
+    // the cleanup's recorded rmdir gaps sit at multiples of the recorded rows per set, not of the replayed ones.
+    const uint64_t recorded = s.end(phase) - s.begin(phase);
+    const uint64_t D = static_cast<uint64_t>(D_);
+    const bool recorded_rmdir_gap = ph.kind == PhaseKind::Cleanup && D > 1 && recorded % D == 0 && k > 0 &&
+                                    k % (recorded / D) == 0;
+    out.think_s = sl.after_dataset_op || recorded_rmdir_gap ? 0.f : s.think_at(i);
     if (opt_.residual_quantile >= 0) {
       out.excess_s = std::max(0.f, s.runtime_at(i) - floor_[static_cast<size_t>(phase)][s.op_at(phase, i)]);
       out.recorded_active = active_[static_cast<size_t>(rank % trace_->ranks)][i];

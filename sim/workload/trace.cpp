@@ -1599,6 +1599,8 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
           f.per_rank_what = bench ? iter_what : set_what;
         }
         read_latency_csv(f.path, f.rows, nullptr);
+        if (f.rows.empty() && bench && iter_zero)
+          continue;  // -I 0: a benchmark iteration's files hold their header only (md-workbench and pfsim write them)
         if (f.rows.empty())
           fail(f.path, 2, "no data rows");
         check_zero(f.path, f.rows.size(), bench);
@@ -1831,8 +1833,11 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
       if (named) {
         // Two outputs that both name these files (copies of one run's stdout, or two runs with one prefix) must
         // state the same run; otherwise which one made the files is a guess (it was the file name's order).
+        // (-n and the task count only where both state them: a saved command line without mdtest's "launched
+        // with" line states no task count)
+        auto differ = [](long long a, long long b) { return a >= 0 && b >= 0 && a != b; };
         if (!matching.empty() &&
-            (u != matching_u || st.items != matching_stated.items || st.tasks != matching_stated.tasks ||
+            (u != matching_u || differ(st.items, matching_stated.items) || differ(st.tasks, matching_stated.tasks) ||
              st.phases != matching_stated.phases || st.write_B != matching_stated.write_B ||
              st.read_B != matching_stated.read_B))
           throw ConfigError(matching_stated.line_at + " and " + st.line_at + ": two mdtest command lines name "
@@ -1843,6 +1848,15 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
           matching = where;
           matching_u = u;
           matching_stated = st;
+        } else {  // what only the later output states
+          if (matching_stated.tasks < 0) {
+            matching_stated.tasks = st.tasks;
+            matching_stated.tasks_at = st.tasks_at;
+          }
+          if (matching_stated.items < 0) {
+            matching_stated.items = st.items;
+            matching_stated.items_at = st.items_at;
+          }
         }
       }
     }
@@ -1972,6 +1986,11 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
       throw ConfigError(dir + ": --object-size " + bytes(opt.object_size_B) + " but " + stated.line_at +
                         " states -w " + bytes(stated.write_B));
     t.params.object_size_B = stated.write_B;
+  } else if (stated.read_B > 0 && !groups.count("File creation")) {  // reads only (-E): the bytes each read moves
+    if (opt.object_size_B > 0 && opt.object_size_B != stated.read_B)
+      throw ConfigError(dir + ": --object-size " + bytes(opt.object_size_B) + " but " + stated.line_at +
+                        " states -e " + bytes(stated.read_B));
+    t.params.object_size_B = stated.read_B;
   } else if (opt.object_size_B > 0) {
     t.params.object_size_B = opt.object_size_B;
   } else if (groups.count("File creation") || groups.count("File read")) {
