@@ -280,12 +280,12 @@ def run_cases(a, cases, pfsim, measured):
         if a.plots:
             os.makedirs(a.plots, exist_ok=True)
             subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "plot_latency_cdf.py"), t50,
-                            os.path.join(a.work, "replay50", "lat"), "--out",
+                            os.path.join(a.work, "replay50", "lat"), "--labels", "measured,pfsim replay", "--out",
                             os.path.join(a.plots, "mistral-replay50-latency-cdf.png")], check=False)
     if a.plots and "predict100" in results:
         # Real 100-rank latencies against the 100-rank prediction from the 50-rank fit.
         subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "plot_latency_cdf.py"), t100,
-                        os.path.join(a.work, "predict100", "lat"), "--out",
+                        os.path.join(a.work, "predict100", "lat"), "--labels", "measured,pfsim (fit on 50)", "--out",
                         os.path.join(a.plots, "mistral-predict100-latency-cdf.png")], check=False)
     for case, rk, mk, ranks, mdrun in (("predict100", "predict100", "100", 100, "mdtest100"),
                                        ("predict50", "predict50", "50", 50, "mdtest50")):
