@@ -3,6 +3,10 @@
 #include "report/stats.hpp"
 
 #include <algorithm>
+#include <csignal>
+#include <pthread.h>
+#include <signal.h>
+#include <unordered_set>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
@@ -18,7 +22,59 @@ namespace pfsim {
 
 namespace {
 std::atomic<unsigned long> temp_serial{0};  // temporary names unique within the process, not only per path
+
+// Temporary files not yet renamed into place or removed. SIGINT, SIGTERM or SIGHUP (Ctrl-C, a batch system's
+// kill) removes them before the process dies of the signal, so an interrupted run leaves neither outputs nor
+// temporaries. The set changes only with those signals blocked, so the handler never sees it half-changed.
+std::unordered_set<std::string>& live_temps()
+{
+  static std::unordered_set<std::string> s;
+  return s;
 }
+
+void remove_temps_and_die(int sig)
+{
+  for (const auto& t : live_temps())
+    ::unlink(t.c_str());
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+class SignalsBlocked {
+public:
+  SignalsBlocked()
+  {
+    sigset_t s;
+    sigemptyset(&s);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP})
+      sigaddset(&s, sig);
+    pthread_sigmask(SIG_BLOCK, &s, &old_);
+  }
+  ~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+
+private:
+  sigset_t old_;
+};
+
+void track_temp(const std::string& tmp)
+{
+  SignalsBlocked b;
+  // Taken over only from the default action: a signal ignored (nohup) or handled by someone else stays so.
+  if (live_temps().empty())
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction now {};
+      if (sigaction(sig, nullptr, &now) == 0 && now.sa_handler == SIG_DFL && !(now.sa_flags & SA_SIGINFO))
+        std::signal(sig, remove_temps_and_die);
+    }
+  live_temps().insert(tmp);
+}
+
+void untrack_temp(const std::string& tmp)
+{
+  SignalsBlocked b;
+  live_temps().erase(tmp);
+}
+}  // namespace
 
 AtomicFile::AtomicFile(std::string path)
     : path_(std::move(path)),
@@ -29,9 +85,12 @@ AtomicFile::AtomicFile(std::string path)
   auto st = std::filesystem::symlink_status(path_, ec);
   if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
     throw std::runtime_error(path_ + ": exists and is not a regular file (not replaced)");
+  track_temp(tmp_);
   out_.open(tmp_, std::ios::binary | std::ios::trunc);
-  if (!out_)
+  if (!out_) {
+    untrack_temp(tmp_);
     throw std::runtime_error(path_ + ": cannot write (temporary " + tmp_ + ")");
+  }
 }
 
 AtomicFile::~AtomicFile()
@@ -39,6 +98,7 @@ AtomicFile::~AtomicFile()
   if (!done_) {
     out_.close();
     std::remove(tmp_.c_str());
+    untrack_temp(tmp_);
   }
 }
 
@@ -50,16 +110,19 @@ void AtomicFile::commit()
   done_ = true;
   if (!ok) {
     std::remove(tmp_.c_str());
+    untrack_temp(tmp_);
     throw std::runtime_error(path_ + ": write failed");
   }
-  if (OutputBatch* batch = OutputBatch::current()) {  // renamed with the run's other outputs
+  if (OutputBatch* batch = OutputBatch::current()) {  // renamed with the run's other outputs (still tracked)
     batch->add(tmp_, path_);
     return;
   }
-  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+  const bool renamed = std::rename(tmp_.c_str(), path_.c_str()) == 0;
+  if (!renamed)
     std::remove(tmp_.c_str());
+  untrack_temp(tmp_);
+  if (!renamed)
     throw std::runtime_error(path_ + ": cannot rename temporary file into place");
-  }
 }
 
 namespace {
@@ -72,8 +135,10 @@ OutputBatch::~OutputBatch()
 {
   current_batch = previous_;
   if (!done_)
-    for (const auto& f : files_)
+    for (const auto& f : files_) {
       std::remove(f.first.c_str());
+      untrack_temp(f.first);
+    }
 }
 
 OutputBatch* OutputBatch::current() { return current_batch; }
@@ -82,12 +147,16 @@ void OutputBatch::commit()
 {
   current_batch = previous_;
   done_ = true;
-  for (size_t i = 0; i < files_.size(); ++i)
+  for (size_t i = 0; i < files_.size(); ++i) {
     if (std::rename(files_[i].first.c_str(), files_[i].second.c_str()) != 0) {
-      for (size_t j = i; j < files_.size(); ++j)
+      for (size_t j = i; j < files_.size(); ++j) {
         std::remove(files_[j].first.c_str());
+        untrack_temp(files_[j].first);
+      }
       throw std::runtime_error(files_[i].second + ": cannot rename temporary file into place");
     }
+    untrack_temp(files_[i].first);
+  }
 }
 
 void write_file_atomic(const std::string& path, const std::string& content)

@@ -3,7 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <csignal>
 #include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -54,5 +57,31 @@ TEST_CASE("output batch: files appear only at commit; a batch ended by an error 
     pfsim::write_file_atomic(a, "x\n");
     CHECK(fs::exists(a));
     CHECK(d.entries() == 1);
+  }
+}
+
+TEST_CASE("a run killed while its outputs are written (SIGTERM, SIGINT) leaves no temporary file", "[outputs]")
+{
+  for (int sig : {SIGTERM, SIGINT}) {
+    Dir d;
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {  // the child: a batch of two written files and one being written, then the signal
+      for (int s : {SIGINT, SIGTERM, SIGHUP})  // a plain process's dispositions (Catch installs its own handlers)
+        std::signal(s, SIG_DFL);
+      pfsim::OutputBatch batch;
+      pfsim::write_file_atomic((d.path / "a.csv").string(), "x\n");
+      pfsim::write_file_atomic((d.path / "b.csv").string(), "y\n");
+      pfsim::AtomicFile open_one((d.path / "c.json").string());
+      open_one.out() << "{";
+      std::raise(sig);
+      ::_exit(0);  // not reached: the signal ends the process
+    }
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    INFO("signal " << sig);
+    CHECK(WIFSIGNALED(status));  // it still dies of the signal (exit status 128 + sig for the shell)
+    CHECK((WIFSIGNALED(status) && WTERMSIG(status) == sig));
+    CHECK(d.entries() == 0);
   }
 }
