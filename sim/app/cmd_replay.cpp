@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -302,9 +303,9 @@ std::string mdtest_command_line(const ReplayWorkload& w, const std::string& pero
   const auto& t = w.trace();
   std::ostringstream os;
   os << "pfsim (replayed mdtest) was launched with " << w.ranks() << " total task(s) on " << nodes << " node(s)\n";
-  std::map<std::string, int> phase_of;
+  std::set<std::string> phase_of;  // the File phases the trace has
   for (int ph = 0; ph < w.phase_count(); ++ph)
-    phase_of.emplace(w.phase_name(ph), ph);
+    phase_of.insert(w.phase_name(ph));
   int64_t n = -1;
   if (w.phase_count() > 0) {
     n = static_cast<int64_t>(w.compound_count(0, 0));
@@ -312,28 +313,21 @@ std::string mdtest_command_line(const ReplayWorkload& w, const std::string& pero
       if (static_cast<int64_t>(w.compound_count(r, 0)) != n)
         n = -1;  // ranks replay different counts: no -n states them
   }
-  os << "Command line used: mdtest";
-  if (n >= 0)
-    os << " '-n' '" << n << "'";
+  MdtestCommand cmd;
+  cmd.n = n;
   const double size = t.params.object_size_B;
-  if (size > 0 && phase_of.count("File creation"))
-    os << " '-w' '" << static_cast<long long>(std::llround(size)) << "'";
-  if (size > 0 && phase_of.count("File read"))
-    os << " '-e' '" << static_cast<long long>(std::llround(size)) << "'";
-  if (!t.shared_dir)
-    os << " '-u'";
-  os << " '-F'";
+  cmd.w = phase_of.count("File creation") ? size : 0;
+  cmd.e = phase_of.count("File read") ? size : 0;
+  cmd.u = !t.shared_dir;
+  cmd.F = true;
   if (phase_of.size() < 4)
     for (const auto& [name, flag] : std::vector<std::pair<std::string, std::string>>{
              {"File creation", "-C"}, {"File stat", "-T"}, {"File read", "-E"}, {"File removal", "-r"}})
       if (phase_of.count(name))
-        os << " '" << flag << "'";
-  if (!perop_prefix.empty())
-    os << " '--savePerOpDataCSV=" << perop_prefix << "'";
-  os << "\n";
-  if (n >= 0)
-    os << w.ranks() << " tasks, " << static_cast<unsigned long long>(n) * static_cast<unsigned long long>(w.ranks())
-       << " files\n";
+        cmd.only_phases.push_back(flag);
+  cmd.perop_prefix = perop_prefix;
+  cmd.tasks = w.ranks();
+  os << mdtest_command_lines(cmd);
   return os.str();
 }
 

@@ -405,26 +405,20 @@ int cmd_run(const Cli& c)
               << spec.params.ranks << " total task(s) on " << results["run"]["nodes"] << " node(s), platform "
               << platform.name << "\n";
     if (spec.params.generator == "mdtest") {  // pfsim mdtest, or pfsim run of an mdtest workload file
-      // mdtest's own line: saved beside the per-op files, it tells pfsim replay whether ranks shared a directory.
+      // mdtest's own lines: saved beside the per-op files, they tell pfsim replay whether ranks shared a directory.
       const auto& m = spec.params.params;  // n, u, F, D, w, e, i as simulated
-      std::cout << "Command line used: mdtest";
-      for (const char* o : {"n", "w", "e", "i"}) {
-        const auto v = m.value(o, nlohmann::json());
-        if (v.is_number() && (std::string(o) == "n" || v.get<double>() > 0) &&
-            !(std::string(o) == "i" && v.get<double>() == 1))
-          std::cout << " '-" << o << "' '" << static_cast<unsigned long long>(v.get<double>()) << "'";
-      }
-      for (const char* f : {"u", "F", "D"})
-        if (m.value(f, false))
-          std::cout << " '-" << f << "'";
+      pfsim::MdtestCommand cmd;
+      cmd.n = static_cast<long long>(spec.params.items_per_rank);
+      cmd.w = m.value("w", 0.0);
+      cmd.e = m.value("e", 0.0);
+      cmd.iterations = m.value("i", 1LL);
+      cmd.u = m.value("u", false);
+      cmd.F = m.value("F", false);
+      cmd.D = m.value("D", false);
       if (!latency_dir.empty() && c.command == "mdtest")  // (pfsim run writes its own latency files)
-        std::cout << " '--savePerOpDataCSV=" << prefix << "'";
-      std::cout << "\n";
-      // mdtest's "<tasks> tasks, <ranks x -n> files/directories" (files with -F, directories with -D)
-      std::cout << spec.params.ranks << " tasks, "
-                << static_cast<unsigned long long>(spec.params.ranks) * spec.params.items_per_rank
-                << (m.value("F", false) ? " files" : m.value("D", false) ? " directories" : " files/directories")
-                << "\n";
+        cmd.perop_prefix = prefix;
+      cmd.tasks = spec.params.ranks;
+      std::cout << pfsim::mdtest_command_lines(cmd);
     }
     std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)));
   }

@@ -265,6 +265,11 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 void check_outputs_spare_inputs(const std::vector<RunOutput>& outputs, const std::vector<RunInput>& inputs)
 {
   std::error_code ec;
+  // A file name among those a directory output writes (<prefix>*<suffix>).
+  auto named_like = [](const std::string& name, const RunOutput& d) {
+    return name.rfind(d.prefix, 0) == 0 && name.size() >= d.suffix.size() &&
+           name.compare(name.size() - d.suffix.size(), std::string::npos, d.suffix) == 0;
+  };
   // A file output named like the files a directory output writes (--out lat/<prefix>-x.csv beside --latency-dir
   // lat): one would replace the other.
   for (const auto& d : outputs)
@@ -273,8 +278,7 @@ void check_outputs_spare_inputs(const std::vector<RunOutput>& outputs, const std
         continue;
       const fs::path p = fs::absolute(f.path, ec).lexically_normal();
       const std::string name = p.filename().string();
-      if (fs::absolute(d.path, ec).lexically_normal() / "" == p.parent_path() / "" && name.rfind(d.prefix, 0) == 0 &&
-          name.size() >= d.suffix.size() && name.compare(name.size() - d.suffix.size(), std::string::npos, d.suffix) == 0)
+      if (fs::absolute(d.path, ec).lexically_normal() / "" == p.parent_path() / "" && named_like(name, d))
         throw std::invalid_argument(f.option + " " + f.path + " is named like the files " + d.option + " " + d.path +
                                     " receives (" + d.prefix + "*" + d.suffix + "); expected another name");
     }
@@ -286,9 +290,7 @@ void check_outputs_spare_inputs(const std::vector<RunOutput>& outputs, const std
     if (out.dir && fs::is_directory(out.path, ec))
       for (const auto& e : fs::directory_iterator(out.path, ec)) {
         const std::string name = e.path().filename().string();
-        if (name.rfind(out.prefix, 0) == 0 && name.size() >= out.suffix.size() &&
-            name.compare(name.size() - out.suffix.size(), std::string::npos, out.suffix) == 0 &&
-            !fs::is_regular_file(fs::symlink_status(e.path(), ec)))
+        if (named_like(name, out) && !fs::is_regular_file(fs::symlink_status(e.path(), ec)))
           throw std::invalid_argument(out.option + " " + out.path + ": " + e.path().string() +
                                       " exists and is not a regular file; the files written there (" + out.prefix +
                                       "*" + out.suffix + ") would have to replace it");
@@ -312,8 +314,7 @@ void check_outputs_spare_inputs(const std::vector<RunOutput>& outputs, const std
       const fs::path p(in.path);
       const std::string name = p.filename().string();
       const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-      if (fs::equivalent(out.path, parent, ec) && name.rfind(out.prefix, 0) == 0 && name.size() >= out.suffix.size() &&
-          name.compare(name.size() - out.suffix.size(), std::string::npos, out.suffix) == 0)
+      if (fs::equivalent(out.path, parent, ec) && named_like(name, out))
         throw std::invalid_argument(out.option + " " + out.path + " holds " + in.what + " " + in.path +
                                     ", which the files written there (" + out.prefix + "*" + out.suffix +
                                     ") could overwrite");

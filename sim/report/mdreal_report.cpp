@@ -370,9 +370,7 @@ void write_mdworkbench_latency_files(const std::string& dir, const std::string& 
     for (int k = 0; k < trace::kTraceOpCount; ++k) {
       // Samples are in rank order (mdreal_phases), so the -all file is every rank's rows concatenated.
       std::string body = latency_body(ph.samples, k, all_ranks ? -1 : 0);
-      const auto op = static_cast<TraceOp>(k);
-      if (body.empty() && !(empty_iteration && (op == TraceOp::Stat || op == TraceOp::Read ||
-                                                op == TraceOp::Delete || op == TraceOp::Create)))
+      if (body.empty() && !empty_iteration)
         continue;
       std::string name = ph.kind == PhaseKind::Benchmark ? trace::trace_op_name(static_cast<TraceOp>(k)) : ph.name;
       std::replace(name.begin(), name.end(), ' ', '_');

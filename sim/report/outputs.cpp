@@ -3,11 +3,9 @@
 #include "report/stats.hpp"
 
 #include <algorithm>
-#include <csignal>
-#include <pthread.h>
-#include <signal.h>
-#include <unordered_set>
 #include <atomic>
+#include <csignal>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,7 +14,10 @@
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
+#include <unordered_set>
 
 namespace pfsim {
 
@@ -74,6 +75,12 @@ void untrack_temp(const std::string& tmp)
   SignalsBlocked b;
   live_temps().erase(tmp);
 }
+
+void discard_temp(const std::string& tmp)
+{
+  std::remove(tmp.c_str());
+  untrack_temp(tmp);
+}
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path)
@@ -88,7 +95,7 @@ AtomicFile::AtomicFile(std::string path)
   track_temp(tmp_);
   out_.open(tmp_, std::ios::binary | std::ios::trunc);
   if (!out_) {
-    untrack_temp(tmp_);
+    discard_temp(tmp_);
     throw std::runtime_error(path_ + ": cannot write (temporary " + tmp_ + ")");
   }
 }
@@ -97,8 +104,7 @@ AtomicFile::~AtomicFile()
 {
   if (!done_) {
     out_.close();
-    std::remove(tmp_.c_str());
-    untrack_temp(tmp_);
+    discard_temp(tmp_);
   }
 }
 
@@ -109,20 +115,18 @@ void AtomicFile::commit()
   out_.close();
   done_ = true;
   if (!ok) {
-    std::remove(tmp_.c_str());
-    untrack_temp(tmp_);
+    discard_temp(tmp_);
     throw std::runtime_error(path_ + ": write failed");
   }
   if (OutputBatch* batch = OutputBatch::current()) {  // renamed with the run's other outputs (still tracked)
     batch->add(tmp_, path_);
     return;
   }
-  const bool renamed = std::rename(tmp_.c_str(), path_.c_str()) == 0;
-  if (!renamed)
-    std::remove(tmp_.c_str());
-  untrack_temp(tmp_);
-  if (!renamed)
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    discard_temp(tmp_);
     throw std::runtime_error(path_ + ": cannot rename temporary file into place");
+  }
+  untrack_temp(tmp_);
 }
 
 namespace {
@@ -135,10 +139,8 @@ OutputBatch::~OutputBatch()
 {
   current_batch = previous_;
   if (!done_)
-    for (const auto& f : files_) {
-      std::remove(f.first.c_str());
-      untrack_temp(f.first);
-    }
+    for (const auto& f : files_)
+      discard_temp(f.first);
 }
 
 OutputBatch* OutputBatch::current() { return current_batch; }
@@ -149,10 +151,8 @@ void OutputBatch::commit()
   done_ = true;
   for (size_t i = 0; i < files_.size(); ++i) {
     if (std::rename(files_[i].first.c_str(), files_[i].second.c_str()) != 0) {
-      for (size_t j = i; j < files_.size(); ++j) {
-        std::remove(files_[j].first.c_str());
-        untrack_temp(files_[j].first);
-      }
+      for (size_t j = i; j < files_.size(); ++j)
+        discard_temp(files_[j].first);
       throw std::runtime_error(files_[i].second + ": cannot rename temporary file into place");
     }
     untrack_temp(files_[i].first);
@@ -164,6 +164,34 @@ void write_file_atomic(const std::string& path, const std::string& content)
   AtomicFile f(path);
   f.out() << content;
   f.commit();
+}
+
+std::string mdtest_command_lines(const MdtestCommand& c)
+{
+  std::ostringstream os;
+  os << "Command line used: mdtest";
+  auto count = [&os](const char* opt, double v) { os << " '" << opt << "' '" << static_cast<long long>(std::llround(v)) << "'"; };
+  if (c.n >= 0)
+    count("-n", static_cast<double>(c.n));
+  if (c.w > 0)
+    count("-w", c.w);
+  if (c.e > 0)
+    count("-e", c.e);
+  if (c.iterations > 1)
+    count("-i", static_cast<double>(c.iterations));
+  for (const auto& [on, flag] : {std::pair{c.u, "-u"}, {c.F, "-F"}, {c.D, "-D"}})
+    if (on)
+      os << " '" << flag << "'";
+  for (const auto& f : c.only_phases)
+    os << " '" << f << "'";
+  if (!c.perop_prefix.empty())
+    os << " '--savePerOpDataCSV=" << c.perop_prefix << "'";
+  os << "\n";
+  // mdtest's "<tasks> tasks, <tasks x -n> files/directories" (files with -F, directories with -D)
+  if (c.n >= 0)
+    os << c.tasks << " tasks, " << static_cast<unsigned long long>(c.tasks) * static_cast<unsigned long long>(c.n)
+       << (c.F ? " files" : c.D ? " directories" : " files/directories") << "\n";
+  return os.str();
 }
 
 double phase_rate(const PhaseRecord& p)

@@ -56,6 +56,20 @@ double phase_rate(const PhaseRecord& p);
 // `header` carries the effective configuration (platform, workload, seed, run shape).
 nlohmann::json results_json(RunRecords& records, const nlohmann::json& header);
 
+// mdtest's "Command line used: mdtest '-n' '50' ..." and "<tasks> tasks, <tasks x n> files" lines, which pfsim replay
+// reads back from a saved stdout (-u: unique directories; -n, -w, -e: counts and bytes). n < 0: not stated (no
+// -n, no tasks line); w, e <= 0 and iterations <= 1 are left out; only_phases: -C -T -E -r when not all four ran.
+struct MdtestCommand {
+  long long n = -1;
+  double w = 0, e = 0;
+  long long iterations = 1;
+  bool u = false, F = false, D = false;
+  std::vector<std::string> only_phases;
+  std::string perop_prefix;  // --savePerOpDataCSV=<prefix> ("": none)
+  long long tasks = 0;
+};
+std::string mdtest_command_lines(const MdtestCommand& c);
+
 // mdtest 4.x "SUMMARY rate (in ops/sec): (of N iterations)" table, phases grouped by name.
 std::string mdtest_summary(const RunRecords& records, int iterations);
 // The same table from rates per operation, in the given order (one rate per iteration).
