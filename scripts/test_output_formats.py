@@ -186,6 +186,14 @@ def main():
         check(re.match(r"^Total runtime: \d+s time: ", real_last) is not None and
               re.match(r"^Total runtime: \d+s$", sim_last) is not None,
               f"{trace}: the last line is the tool's 'Total runtime' line ('{sim_last}' for '{real_last}')")
+    # ... and stdout begins as the tool's does (md-workbench's "Args:", md-real-io's "MD-REAL-IO total objects:"):
+    # what pfsim ran is said on stderr, so a script that reads the real tools' first line reads pfsim's too.
+    for trace in ("md-real-io-2017", os.path.join("md-workbench-ior", "run2-latency-all")):
+        real_first = open(os.path.join(DATA, trace, "stdout.txt")).read().splitlines()[0]
+        r = run(pfsim, ["replay", os.path.join(DATA, trace), "--platform", PLATFORM])
+        sim_first = r.stdout.splitlines()[0]
+        check(real_first.split(" ")[0] == sim_first.split(" ")[0] and "pfsim replay of" in r.stderr,
+              f"{trace}: the first line is the tool's ('{sim_first}' for '{real_first}')")
     # md-real-io 2017 prints its per-rank lines too ("0: precreate 0.0s ... (0 errs)"); its recorded output has
     # them, so its replay prints them by default.
     check(rank_lines_ok("md-real-io-2017", [], lambda l: re.match(r"^(precreate|benchmark|cleanup) [\d.]+s ", l),

@@ -535,11 +535,13 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   warn_stale_latency_files(before);
   if (!flag(a, "--quiet")) {
     const auto& t = *tr;
-    std::cout << "pfsim " << (a.command == "replay" ? "replay of " + t.format + " " + t.path : std::string("mdworkbench"))
+    // What ran goes to stderr, so that stdout is the tool's own output from its first line (md-workbench's Args:,
+    // md-real-io's parameter block, mdtest's "was launched with" line), as scripts reading the real tools expect.
+    std::cerr << "pfsim " << (a.command == "replay" ? "replay of " + t.format + " " + t.path : std::string("mdworkbench"))
               << ": " << w.ranks() << " ranks";
     if (a.command == "replay")
-      std::cout << " (recorded " << std::max(t.ranks, t.recorded_ranks) << ")";
-    std::cout << ", platform " << platform.name << "\n";
+      std::cerr << " (recorded " << std::max(t.ranks, t.recorded_ranks) << ")";
+    std::cerr << ", platform " << platform.name << "\n";
     // The tool's own header (md-real-io's parameter lines, md-workbench's Args line), so that this output saved as
     // the latency directory's mdreal.txt or stdout.txt, as the real tools' output is, describes the trace the
     // latency files form: pfsim replay then reads -D, -S and the offset back instead of assuming them.
