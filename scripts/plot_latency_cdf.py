@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Latency CDFs per md-real-io operation, real vs simulated, from two md-real-io latency directories
-(<prefix>-<iter>-<phase>-<rank>.csv with time,runtime; pfsim replay --latency-dir writes the same files).
+"""Latency CDFs per md-real-io / md-workbench operation, real vs simulated, from two latency directories:
+md-real-io 2017 (<prefix>-<iter>-<phase>-<rank>.csv) or md-workbench (<prefix>-<waiting factor>-<iter>-<phase>.csv,
+-L, or ...-<phase>-all.csv, --latency-all), with columns time,runtime; pfsim replay --latency-dir writes the same
+files. The two directories may be of different forms.
 
 usage: plot_latency_cdf.py REAL_DIR SIM_DIR --out FILE.png [--prefix P | --real-prefix P --sim-prefix P]
                            [--labels measured,simulated]
 Each directory's prefix is found from its file names when not given (a recorded md-real-io run writes lat-... or
-mdreal-..., pfsim replay writes mdreal-... unless --latency-prefix). Benchmark iterations are pooled per operation
+mdreal-..., md-workbench lat-0.00-..., pfsim replay writes mdreal-... or lat-0.00-... unless --latency-prefix). Benchmark iterations are pooled per operation
 (stat, read, create, delete); precreate and cleanup are panels of their own; an operation that only one directory
 has is named in a warning. Exit status 2 on bad input.
 """
@@ -21,6 +23,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -32,47 +35,66 @@ PROG = "plot_latency_cdf"
 PANELS = ["precreate", "benchmark-stat", "benchmark-read", "benchmark-create", "benchmark-delete", "cleanup"]
 
 
-FILE_RE = re.compile(r"^(.+)-(\d+)-(precreate|stat|read|create|delete|cleanup)-(\d+)\.csv$")
+PHASES = r"(precreate|stat|read|create|delete|cleanup)"
+# md-real-io 2017: <prefix>-<iter>-<phase>-<rank>.csv; md-workbench (IOR 4.x, 2019 standalone):
+# <prefix>-<waiting factor>-<iter>-<phase>.csv (-L, rank 0) or ...-<phase>-all.csv (--latency-all, every rank).
+FORMS = {"md-real-io": (r"-(\d+)-" + PHASES + r"-(\d+)\.csv$", 2),
+         "md-workbench": (r"-\d+\.\d+-(\d+)-" + PHASES + r"(-all)?\.csv$", 2)}
+
+
+def file_match(prefix, name):
+    """(form, phase) of a latency file NAME with PREFIX (a regex or an escaped string), or None."""
+    for form, (tail, group) in FORMS.items():
+        m = re.match(r"^(" + prefix + r")" + tail, name)
+        if m:
+            return form, m.group(1), m.group(group + 1)
+    return None
 
 
 def find_prefix(d, option):
-    """The one prefix of md-real-io latency files in D (exits naming the ones found when there are several)."""
-    found = sorted({m.group(1) for m in (FILE_RE.match(f) for f in os.listdir(d)) if m})
-    if len(found) > 1:
-        fail(PROG, f"{d}: latency files of several prefixes ({', '.join(found)}); choose one with {option}")
-    return found[0] if found else "mdreal"
+    """The one prefix of md-real-io or md-workbench latency files in D (exits naming the ones found when there
+    are several)."""
+    found = sorted({(m[0], m[1]) for m in (file_match(r".+?", f) for f in os.listdir(d)) if m})
+    prefixes = sorted({p for _, p in found})
+    if len(prefixes) > 1:
+        fail(PROG, f"{d}: latency files of several prefixes ({', '.join(prefixes)}); choose one with {option}")
+    return prefixes[0] if prefixes else "mdreal"
 
 
 def load(d, prefix):
-    pat = re.compile(r"^" + re.escape(prefix) + r"-(\d+)-(precreate|stat|read|create|delete|cleanup)-(\d+)\.csv$")
     pools = {}
-    for f in glob.glob(os.path.join(d, prefix + "-*.csv")):
-        m = pat.match(os.path.basename(f))
+    forms = set()
+    for f in glob.glob(os.path.join(d, glob.escape(prefix) + "-*.csv")):
+        m = file_match(re.escape(prefix), os.path.basename(f))
         if not m:
             continue
-        key = m.group(2) if m.group(2) in ("precreate", "cleanup") else "benchmark-" + m.group(2)
+        forms.add(m[0])
+        key = m[2] if m[2] in ("precreate", "cleanup") else "benchmark-" + m[2]
         pools.setdefault(key, []).append(read_runtimes(f))
+    if len(forms) > 1:
+        fail(PROG, f"{d}: files '{prefix}-*' of both md-real-io and md-workbench form; expected one run's files")
     return {k: np.sort(np.concatenate(v)) for k, v in pools.items() if sum(len(x) for x in v)}
 
 
-def bad_line(f):
-    """Exits (status 2) naming the first malformed line of a latency file."""
+def bad_line(f, cols=("time", "runtime")):
+    """Exits (status 2) naming the first malformed line of a latency file with header columns COLS."""
     with open(f, errors="replace") as fh:
         for n, line in enumerate(fh, start=1):
             text = line.strip()
             if n == 1 or not text or text.startswith("#"):
                 continue
             fields = text.split(",")
-            if len(fields) < 2:
-                fail(PROG, f"{f}: line {n}: expected the 2 columns time,runtime, got '{text[:60]}'")
-            for col, x in enumerate(fields[:2]):
+            if len(fields) != len(cols):
+                fail(PROG, f"{f}: line {n}: expected the {len(cols)} columns {','.join(cols)}, got '{text[:60]}'")
+            for name, x in zip(cols, fields):
+                if name not in ("time", "runtime"):
+                    continue
                 try:
                     v = float(x)
                 except ValueError:
-                    fail(PROG, f"{f}: line {n}: {('time', 'runtime')[col]}: expected a number, got '{x.strip()[:40]}'")
-                if not math.isfinite(v) or (col == 1 and v < 0):
-                    fail(PROG, f"{f}: line {n}: {('time', 'runtime')[col]}: expected a finite non-negative number, "
-                               f"got '{x.strip()[:40]}'")
+                    fail(PROG, f"{f}: line {n}: {name}: expected a number, got '{x.strip()[:40]}'")
+                if not math.isfinite(v) or (name == "runtime" and v < 0):
+                    fail(PROG, f"{f}: line {n}: {name}: expected a finite non-negative number, got '{x.strip()[:40]}'")
     fail(PROG, f"{f}: expected finite non-negative numbers in columns time,runtime")
 
 
@@ -87,8 +109,10 @@ def read_runtimes(f):
         if not head.strip():
             fail(PROG, f"{f}: line 1: expected the header 'time,runtime', the file is empty")
         cols = [c.strip() for c in head.lstrip("\ufeff").strip().split(",")]
-        if cols[:2] != ["time", "runtime"]:
+        # the columns by name, as pfsim's importer reads them (mdtest adds tp; any order)
+        if "time" not in cols or "runtime" not in cols:
             fail(PROG, f"{f}: line 1: expected the header 'time,runtime', got '{head.strip()[:60]}'")
+        col = cols.index("runtime")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # header only: numpy warns "Empty input file"
             a = np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
@@ -98,9 +122,9 @@ def read_runtimes(f):
         bad_line(f)
     if a.size == 0:
         return np.zeros(0)
-    if a.shape[1] < 2 or not np.all(np.isfinite(a[:, :2])) or np.any(a[:, 1] < 0):
-        bad_line(f)
-    return a[:, 1]
+    if a.shape[1] != len(cols) or not np.all(np.isfinite(a[:, :2])) or np.any(a[:, col] < 0):
+        bad_line(f, cols)
+    return a[:, col]
 
 
 def main():
@@ -154,13 +178,14 @@ def main():
             ax.plot(data * 1e3, y, style, label=f"{label} (p50 {np.median(data) * 1e3:.3g} ms, "
                                                  f"p99 {np.percentile(data, 99) * 1e3:.3g} ms)")
         ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())  # labels at the decades only
         ax.set_title(key)
         ax.set_xlabel("latency (ms)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, loc="lower right")
     for ax in axes[:, 0]:
         ax.set_ylabel("fraction of operations")
-    fig.suptitle(f"md-real-io latency CDF: {os.path.basename(os.path.normpath(a.real))} ({labels[0].strip()}) vs "
+    fig.suptitle(f"latency CDF: {os.path.basename(os.path.normpath(a.real))} ({labels[0].strip()}) vs "
                  f"{os.path.basename(os.path.normpath(a.sim))} ({labels[1].strip()})")
     fig.tight_layout()
     save_atomic(fig, a.out, dpi=110)

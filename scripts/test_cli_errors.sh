@@ -461,6 +461,12 @@ expect_refused latency-dir-is-trace "--latency-dir" "the trace directory" -- \
   replay "$tmp/trace-in" --platform "$good_platform" --quiet --latency-dir "$tmp/trace-in/." --latency-prefix lat
 expect_refused out-is-trace-file "--out" "a file of the trace" -- \
   replay "$tmp/trace-in" --platform "$good_platform" --quiet --out "$tmp/trace-in/stdout.txt"
+# A trace directory of symbolic links into an archive: --latency-dir naming the archive would replace the recorded
+# files through the links (md-real-io 2017 names: prefix lat, as the links' targets).
+mkdir "$tmp/trace-links"
+for f in "$tmp/trace-in"/*; do ln -s "$f" "$tmp/trace-links/"; done
+expect_refused latency-dir-is-link-target "--latency-dir" "a link to" "could overwrite" -- \
+  replay "$tmp/trace-links" --platform "$good_platform" --quiet --latency-dir "$tmp/trace-in" --latency-prefix lat
 ln "$tmp/plat-in.json" "$tmp/plat-hardlink.json"
 expect_refused run-out-is-workload "--out" "the workload file" -- \
   run --platform "$good_platform" --workload "$tmp/work-in.json" --quiet --out "$tmp/work-in.json"

@@ -311,13 +311,23 @@ void check_outputs_spare_inputs(const std::vector<RunOutput>& outputs, const std
                                       ": the files written there would overwrite or mix with the recorded ones");
         continue;
       }
-      const fs::path p(in.path);
-      const std::string name = p.filename().string();
-      const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-      if (fs::equivalent(out.path, parent, ec) && named_like(name, out))
-        throw std::invalid_argument(out.option + " " + out.path + " holds " + in.what + " " + in.path +
-                                    ", which the files written there (" + out.prefix + "*" + out.suffix +
-                                    ") could overwrite");
+      // The file where it is named, and where it is stored if that name is a symbolic link (a trace directory of
+      // links into an archive: writing into the archive's directory would replace the recorded files).
+      std::vector<fs::path> places{fs::path(in.path)};
+      if (fs::is_symlink(fs::symlink_status(in.path, ec))) {
+        const fs::path target = fs::canonical(in.path, ec);
+        if (!ec)
+          places.push_back(target);
+      }
+      for (const auto& p : places) {
+        const std::string name = p.filename().string();
+        const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+        if (fs::equivalent(out.path, parent, ec) && named_like(name, out))
+          throw std::invalid_argument(out.option + " " + out.path + " holds " + in.what + " " + in.path +
+                                      (p.string() == in.path ? std::string() : " (a link to " + p.string() + ")") +
+                                      ", which the files written there (" + out.prefix + "*" + out.suffix +
+                                      ") could overwrite");
+      }
     }
   }
 }

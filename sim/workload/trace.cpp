@@ -517,6 +517,10 @@ struct HeaderInfo {
   int run_phases = -1;
   std::string run_phases_at;
   std::string read_only_at;  // where md-workbench's --read-only was given ("": not given)
+  // The latency files' prefix the output states (md-real-io's "latency=", md-workbench's -L) and where; whether
+  // md-workbench's Args line has --latency-all (then it wrote only -all files) and where.
+  std::string latency, latency_at;
+  std::string latency_all_at;
 };
 
 // md-workbench's defaults for the options an Args line does not give (IOR 4.x and the 2019 standalone tool).
@@ -702,6 +706,8 @@ void read_args_line(const std::string& file, size_t n, const std::string& rest, 
       }
     if (o && o->long_name && std::string(o->long_name) == "read-only")
       h.read_only_at = h.args_at;
+    if (o && o->long_name && std::string(o->long_name) == "latency-all")
+      h.latency_all_at = h.args_at;
     if (o && (o->short_name == '1' || o->short_name == '2' || o->short_name == '3')) {  // -1 -2 -3: phases run
       h.run_phases = std::max(h.run_phases, 0) | (1 << (o->short_name - '1'));
       h.run_phases_at = h.args_at;
@@ -720,7 +726,10 @@ void read_args_line(const std::string& file, size_t n, const std::string& rest, 
     } else {
       fail(file, n, "option " + name + " has no value (the Args line ends)");
     }
-    if (o->param >= 0)
+    if (o->short_name == 'L') {
+      h.latency = v;
+      h.latency_at = h.args_at;
+    } else if (o->param >= 0)
       last[static_cast<size_t>(o->param)] = option_int(file, n, shown, v);
     else if (o->param == -2)
       h.stonewall = option_int(file, n, shown, v) > 0;
@@ -788,6 +797,10 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
         set_param(p, h, key->second, to_int(file, n, k, v), file, n);
       else if (k == "stonewall-timer")
         h.stonewall = to_int(file, n, k, v) > 0;
+      else if (k == "latency") {
+        h.latency = v;
+        h.latency_at = at();
+      }
       continue;
     }
     std::smatch m;
@@ -808,7 +821,15 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
       }
       continue;
     }
-    if (std::regex_match(s, m, mdw_phase_re)) {
+    // A phase line cut short (a truncated output) or garbled: its counts would be taken for a run's.
+    static const std::regex mdreal_start_re(R"(^(precreate|benchmark|cleanup) [0-9.]+s( |$).*)");
+    static const std::regex errs_re(R"(\([0-9]+ errs\))");
+    const bool mdw_line = std::regex_match(s, m, mdw_phase_re);
+    if ((mdw_line || std::regex_match(s, mdreal_start_re)) &&
+        (!(mdw_line || std::regex_match(s, phase_re)) || !std::regex_search(s, errs_re)))
+      fail(file, n, "a phase line cut short or garbled (a truncated output?): expected \"<phase> <s>s <x> iops/s ... "
+           "(<n> errs)\" or md-workbench's \"<phase> process max:... (<n> errs) ...\", got " + excerpt(s));
+    if (mdw_line) {
       std::smatch x;
       if (m[1] != "benchmark" && h.dsets == 0 && std::regex_search(s, x, mdw_dsets_re)) {
         h.dsets = to_u64(file, n, "dsets", x[1]);
@@ -1239,6 +1260,18 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
       read_mdreal_header((fs::path(dir) / "mdreal.txt").string(), t, h);
   }
   read_mdreal_header((fs::path(dir) / "stdout.txt").string(), t, h);
+  // An output that names other latency files is another run's (a stdout saved beside renamed or other files): what
+  // it states is used, and errors below if it contradicts the files, but said.
+  // (md-workbench's files are <-L>-<waiting factor>-...: "lat-0.00" is -L=lat's)
+  std::string named_prefix = L.prefix;
+  if (L.format != "md-real-io-2017" && named_prefix.rfind('-') != std::string::npos)
+    named_prefix.erase(named_prefix.rfind('-'));
+  if (!h.latency.empty() && fs::path(h.latency).filename().string() != named_prefix)
+    t.warnings.push_back(h.latency_at + ": the output states latency files " + excerpt(h.latency) + ", but these are " +
+                         L.prefix + "-*: it may be another run's output (its parameters are used)");
+  if (!h.latency_all_at.empty() && L.format == "md-workbench-rank0")
+    t.warnings.push_back(h.latency_all_at + ": the output's run had --latency-all, which writes only -all files, but "
+                         "these are rank 0's -L files: it may be another run's output (its parameters are used)");
   auto& prm = t.params;
   // What the header states; then --data-sets / --object-size; then, with an Args line, md-workbench's defaults
   // (the command line is complete); then assumptions, each said in a warning.
@@ -1253,7 +1286,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   if (h.stated[HeaderInfo::kD]) {
     if (opt.data_sets > 0 && opt.data_sets != prm.data_sets)
       throw ConfigError(dir + ": --data-sets " + std::to_string(opt.data_sets) + " but the trace's header states " +
-                        "data-sets=" + std::to_string(prm.data_sets));
+                        "data-sets=" + std::to_string(prm.data_sets) + " (" + h.stated_at[HeaderInfo::kD] + ")");
   } else if (opt.data_sets > 0) {
     prm.data_sets = opt.data_sets;
     known[HeaderInfo::kD] = true;
@@ -1282,7 +1315,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
       return std::string(buf);
     };
     throw ConfigError(dir + ": --object-size " + bytes(opt.object_size_B) + " but the trace's header states " +
-                      "object-size=" + bytes(prm.object_size_B));
+                      "object-size=" + bytes(prm.object_size_B) + " (" + h.stated_at[HeaderInfo::kS] + ")");
   }
   if (!h.stated[HeaderInfo::kS]) {
     if (opt.object_size_B > 0) {
@@ -1300,7 +1333,8 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     if (opt.offset != prm.offset)
       throw ConfigError(dir + ": --offset " + std::to_string(opt.offset) + " but the trace's header states offset=" +
                         std::to_string(prm.offset) +
-                        (h.stated[HeaderInfo::kO] ? std::string() : " (md-workbench's default: the Args line at " +
+                        (h.stated[HeaderInfo::kO] ? " (" + h.stated_at[HeaderInfo::kO] + ")"
+                                                  : " (md-workbench's default: the Args line at " +
                                                                         h.args_at + " does not give it)"));
   } else if (opt.offset >= 0) {
     prm.offset = opt.offset;
@@ -1700,8 +1734,8 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
 
 // mdtest --savePerOpDataCSV: one phase per operation kind, in mdtest's order; object size = tp x runtime.
 // mdtest's "Command line used: mdtest '-n' '50' '-u' ..." in the directory's text files (the tool's saved stdout)
-// says whether every rank had its own directory (-u) or all shared one. The line whose --savePerOpDataCSV names
-// these files wins; otherwise the lines must agree. None: -u assumed, in a warning.
+// says whether every rank had its own directory (-u) or all shared one. Only a line whose --savePerOpDataCSV names
+// these files states their run (several must agree); lines of other runs are ignored. None: -u assumed, in a warning.
 // What the mdtest output that made these files states about their counts: "-n N" of its Command line (files per
 // rank when the line has no -I, -z, -b or -L, which spread items over a tree, and no -W, a stonewall timer that
 // stops each rank early) and "launched with N total task(s)".
@@ -1741,8 +1775,7 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
 {
   static const std::regex token_re(R"('([^']*)'|(\S+))");
   static const std::regex launched_re(R"(launched with ([0-9]{1,9}) total task)");
-  std::vector<std::pair<std::string, bool>> found;  // (where, -u)
-  std::vector<MdtestStated> stated;                 // per command line found
+  std::vector<std::string> others;                  // command lines of other runs (they name no such files)
   std::string matching;
   bool matching_u = false;
   MdtestStated matching_stated;
@@ -1767,6 +1800,7 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
       if (at == std::string::npos || line.find("mdtest", at) == std::string::npos)
         continue;
       bool u = false, named = false, tree = false;
+      std::string perop;  // its --savePerOpDataCSV value ("": none)
       MdtestStated st;
       st.tasks = tasks;
       st.tasks_at = tasks_at;
@@ -1779,7 +1813,14 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
       for (size_t i = 0; i < toks.size(); ++i) {
         const std::string& tok = toks[i];
         u |= tok == "-u" || tok == "--unique-dir-per-task";
-        named |= tok == "--savePerOpDataCSV=" + prefix;
+        // --savePerOpDataCSV=P (or P as the next word): the files are P-<phase>-<rank>.csv, P possibly with a path
+        if (tok.rfind("--savePerOpDataCSV", 0) == 0) {
+          std::string v = tok.size() > 18 && tok[18] == '=' ? tok.substr(19)
+                          : tok.size() == 18 && i + 1 < toks.size() ? toks[i + 1]
+                                                                    : std::string();
+          perop = v.empty() ? "(empty)" : v;
+          named |= !v.empty() && fs::path(v).filename().string() == prefix;
+        }
         // -I/-z/-b/-L spread -n over a tree; -W (stonewall timer, IO500's mdtest-hard) stops each rank early
         tree |= tok.rfind("-I", 0) == 0 || tok.rfind("-z", 0) == 0 || tok.rfind("-b", 0) == 0 ||
                 tok.rfind("-L", 0) == 0 || tok.rfind("-W", 0) == 0 || tok.rfind("--stonewall-timer", 0) == 0;
@@ -1828,8 +1869,12 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
       if (tree)
         st.items = -1;
       const std::string where = f.filename().string() + ": line " + std::to_string(n);
-      found.emplace_back(where, u);
-      stated.push_back(st);
+      if (!named) {
+        // Not the run that wrote these files: it wrote no per-op files, or files of another prefix.
+        others.push_back(where + (perop.empty() ? std::string(" (no --savePerOpDataCSV)")
+                                                : " (--savePerOpDataCSV=" + excerpt(perop) + ")"));
+        continue;
+      }
       if (named) {
         // Two outputs that both name these files (copies of one run's stdout, or two runs with one prefix) must
         // state the same run; otherwise which one made the files is a guess (it was the file name's order).
@@ -1865,21 +1910,18 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
     t.shared_dir = !matching_u;
     return matching_stated;
   }
-  // Counts only from the one command line there is (several lines that do not name the files: which one made them?)
-  const MdtestStated sole = stated.size() == 1 ? stated.front() : MdtestStated{};
-  const bool all_u = std::all_of(found.begin(), found.end(), [](const auto& x) { return x.second; });
-  const bool none_u = std::none_of(found.begin(), found.end(), [](const auto& x) { return x.second; });
-  if (!found.empty() && (all_u || none_u)) {
-    t.shared_dir = none_u;
-    return sole;
-  }
-  t.warnings.push_back(dir + ": " +
-                       (found.empty() ? std::string("no mdtest output (a .txt file with 'Command line used:') says")
-                                      : "the mdtest command lines in " + found.front().first + " and " +
-                                            found.back().first + " disagree on") +
-                       " whether each rank had its own directory; assumed -u (unique directories: no directory is "
-                       "shared, none locks)");
-  return sole;
+  // Only the command line that wrote these files states their run: mdtest writes per-op files only with
+  // --savePerOpDataCSV, so a line without it, or naming another prefix, is another run's (a saved stdout of an earlier
+  // run beside them) and says nothing about these.
+  std::string ignored;
+  for (const auto& o : others)
+    ignored += (ignored.empty() ? "" : ", ") + o;
+  t.warnings.push_back(dir + ": no mdtest output (a .txt file with 'Command line used: ... --savePerOpDataCSV=" +
+                       prefix + "') states the run of these files" +
+                       (others.empty() ? std::string() : " (other runs' command lines ignored: " + ignored + ")") +
+                       "; assumed -u (unique directories: no directory is shared, none locks) and the counts of the "
+                       "files");
+  return MdtestStated{};
 }
 
 Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions& opt)
@@ -1930,6 +1972,7 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
   std::vector<Row> merged;
   std::vector<double> sizes;
   bool size_known = false;  // rank 0's File creation file has the tp column (tp 0: mdtest -w 0)
+  std::pair<std::string, bool> tp_files;  // the first file read, and whether it has the tp column
   TimingCheck timing;
   for (const auto& name : order) {
     t.phases.push_back({name, PhaseKind::Other, 0});
@@ -1941,6 +1984,13 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
       tp.clear();
       bool has_tp = false;
       read_latency_csv(groups[name][r], rows, &tp, &has_tp);
+      // One mdtest wrote every file of a trace, all with its tp column or (older mdtest) none: a file without it
+      // among files with it is cut or edited.
+      if (tp_files.first.empty())
+        tp_files = {groups[name][r], has_tp};
+      else if (has_tp != tp_files.second)
+        fail(groups[name][r], 1, std::string("the header ") + (has_tp ? "has" : "lacks") + " mdtest's tp column, as " +
+             tp_files.first + " does not; expected the same columns in every per-op file of one run");
       size_known |= op == TraceOp::Create && r == 0 && has_tp;
       counts.add(groups[name][r], rows.size(), rows.size() + 1);
       const uint32_t id = timing.file_id(groups[name][r]);

@@ -763,7 +763,7 @@ TEST_CASE("mdtest Directory-phase files: said to be skipped, and alone an error 
     both.write(std::string("mdtest-perop-Tree removal-") + rank + ".csv", rows);
     dirs.write(std::string("mdtest-perop-Directory creation-") + rank + ".csv", rows);
   }
-  both.write("mdtest.txt", "Command line used: mdtest '-n' '2' '-u' '-C'\n");  // -u stated: no assumption to warn about
+  both.write("mdtest.txt", "Command line used: mdtest '-n' '2' '-u' '-C' '--savePerOpDataCSV=mdtest-perop'\n");  // -u stated
   Trace t = load_trace(both.str());
   CHECK(t.phases.size() == 1);
   REQUIRE(t.warnings.size() == 1);
@@ -1097,7 +1097,7 @@ TEST_CASE("an object size no file states is a warning (md-workbench and mdtest)"
   TempDir m;
   for (int r = 0; r < 2; ++r)
     m.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv", "time,runtime\n0.0,1.0e-4\n");
-  m.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-u' '-F' '-C'\n");
+  m.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-u' '-F' '-C' '--savePerOpDataCSV=mdtest-perop'\n");
   Trace t = load_trace(m.str());
   REQUIRE(t.warnings.size() == 1);
   CHECK_THAT(t.warnings[0], Catch::Contains("tp column") && Catch::Contains("assumed 0 B"));
@@ -1116,7 +1116,7 @@ TEST_CASE("mdtest without -F: a warning that its Directory and Tree phases are n
   TempDir m;
   for (int r = 0; r < 2; ++r)
     m.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv", "time,runtime,tp\n0.0,1.0e-4,1.0e4\n");
-  m.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-u' '-F' '-C'\n");
+  m.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-u' '-F' '-C' '--savePerOpDataCSV=mdtest-perop'\n");
   for (const auto& w : load_trace(m.str()).warnings)
     CHECK_THAT(w, !Catch::Contains("no -F"));
 }
@@ -1296,6 +1296,23 @@ TEST_CASE("mdtest traces: 'Command line used' without -u makes the replay share 
     }
   }
   CHECK(dirs.size() == 1);
+  // Command lines that wrote no such per-op files state another run: ignored, named in the warning. (A saved stdout
+  // of an earlier run without -u would have made a unique-directory run a shared one.)
+  TempDir other;
+  for (int r = 0; r < 2; ++r)
+    other.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv", "time,runtime,tp\n0.0,1.0e-4,1.0e4\n");
+  other.write("a.txt", "Command line used: mdtest '-n' '1' '-C' '-w' '1'\n");
+  other.write("b.txt", "Command line used: mdtest '-n' '1' '-C' '-w' '1' '--savePerOpDataCSV=zzz'\n");
+  Trace ot = load_trace(other.str());
+  CHECK_FALSE(ot.shared_dir);
+  CHECK_THAT(ot.warnings.back(), Catch::Contains("assumed -u") && Catch::Contains("a.txt: line 1 (no --savePerOpDataCSV)") &&
+                                     Catch::Contains("b.txt: line 1 (--savePerOpDataCSV=\"zzz\")"));
+  // The per-op option with a path names the files by its last component; as a separate word too.
+  other.write("b.txt", "Command line used: mdtest '-n' '1' '-C' '-w' '1' '--savePerOpDataCSV' '/scratch/out/mdtest-perop'\n");
+  Trace pt = load_trace(other.str());
+  CHECK(pt.shared_dir);
+  for (const auto& wn : pt.warnings)
+    CHECK_THAT(wn, !Catch::Contains("assumed -u"));
   // The tool outputs' commands all have -u: unique directories, no warning about it.
   Trace u = load_trace(kToolOutputs + "/mdtest");
   CHECK_FALSE(u.shared_dir);
@@ -1589,4 +1606,87 @@ TEST_CASE("error messages quote at most 60 characters of input, non-printable by
   static const char nul[] = "time,runtime\n0.0006\0x,2.0e-4\n";
   d.write("mdreal-0-stat-1.csv", std::string(nul, sizeof nul - 1));
   CHECK_THAT(error_of(d.str()), Catch::Contains("\"0.0006\\x00x\""));
+}
+
+TEST_CASE("an output naming other latency files than the trace's is said to be maybe another run's", "[trace]")
+{
+  // md-real-io 2017: the files renamed foo-*, the saved stdout still says latency=lat.
+  TempDir m;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-real-io-2017")) {
+    const std::string name = e.path().filename().string();
+    fs::copy(e.path(), m.path / (name.rfind("lat-", 0) == 0 ? "foo-" + name.substr(4) : name));
+  }
+  auto said = [](const Trace& t, const std::string& what) {
+    for (const auto& w : t.warnings)
+      if (w.find(what) != std::string::npos && w.find("another run's output") != std::string::npos)
+        return true;
+    return false;
+  };
+  CHECK(said(load_trace(m.str()), "stdout.txt:5: the output states latency files \"lat\", but these are foo-*"));
+  // The real files name their own prefix: no such warning (md-real-io, and md-workbench's <-L>-<waiting factor>).
+  for (const char* d : {"/md-real-io-2017", "/md-workbench-ior/run2-latency-all", "/md-workbench-standalone-2019"})
+    CHECK_FALSE(said(load_trace(kToolOutputs + d), "latency files"));
+  // md-workbench: an Args line with --latency-all beside rank 0's -L files (which that run did not write).
+  TempDir w;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run1-L-process-reports"))
+    fs::copy(e.path(), w.path / e.path().filename());
+  std::ifstream in(w.path / "stdout.txt");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  CHECK_FALSE(said(load_trace(w.str()), "--latency-all"));
+  const auto at = text.find("\"--process-reports\"");
+  REQUIRE(at != std::string::npos);
+  w.write("stdout.txt", text.substr(0, at) + "\"--latency-all\" " + text.substr(at));
+  CHECK(said(load_trace(w.str()), "had --latency-all, which writes only -all files"));
+}
+
+TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest files with and without tp: errors", "[trace]")
+{
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-real-io-2017"))
+    fs::copy(e.path(), d.path / e.path().filename());
+  std::ifstream in(d.path / "stdout.txt");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const auto bench = text.find("\nbenchmark ");
+  REQUIRE(bench != std::string::npos);
+  // cut in the middle of the first benchmark line (no "(0 errs)", no newline)
+  d.write("stdout.txt", text.substr(0, text.find(" obj ", bench) + 1));
+  const size_t line = static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(bench) + 1, '\n')) + 1;
+  CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:" + std::to_string(line) + ": a phase line cut short"));
+  // a number replaced by text
+  std::string garbled = text;
+  garbled.replace(garbled.find(" iops/s", bench) - 7, 7, "abc.def");
+  d.write("stdout.txt", garbled);
+  CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:" + std::to_string(line) + ": a phase line cut short or garbled"));
+  d.write("stdout.txt", text);
+  CHECK_NOTHROW(load_trace(d.str()));
+  // md-workbench's --print-detailed-stats table rows ("precreate \t4\t0...", run4) are not phase lines
+  TempDir w;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run2-latency-all"))
+    fs::copy(e.path(), w.path / e.path().filename());
+  std::ifstream t4(kToolOutputs + "/md-workbench-ior/run4-detailed-stats/stdout.txt");
+  std::string table, l4;
+  while (std::getline(t4, l4))
+    if (l4.rfind("precreate \t", 0) == 0 || l4.rfind("benchmark \t", 0) == 0)
+      table += l4 + "\n";
+  REQUIRE(!table.empty());
+  std::ifstream s2(w.path / "stdout.txt");
+  std::string out2((std::istreambuf_iterator<char>(s2)), std::istreambuf_iterator<char>());
+  s2.close();
+  w.write("stdout.txt", out2 + table);
+  CHECK_NOTHROW(load_trace(w.str()));
+
+  TempDir m;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/mdtest"))
+    fs::copy(e.path(), m.path / e.path().filename());
+  std::ifstream f(m.path / "mdtest-perop-File stat-00001.csv");
+  std::string rows, row;
+  std::getline(f, row);
+  rows = "time,runtime\n";
+  while (std::getline(f, row))
+    rows += row.substr(0, row.rfind(',')) + "\n";
+  f.close();
+  m.write("mdtest-perop-File stat-00001.csv", rows);
+  CHECK_THAT(error_of(m.str()), Catch::Contains("mdtest-perop-File stat-00001.csv:1: the header lacks mdtest's tp column"));
 }

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Checks scripts/plot_latency_cdf.py on the real tools' latency files (../shared/data/tool-outputs):
+  - md-real-io 2017 and md-workbench (-L rank 0 and --latency-all) directories are read, each prefix found from the
+    file names, and every row of every file of an operation lands in its panel (the counts are the files' rows);
+  - columns are read by name (a runtime,time file gives the same latencies);
+  - a malformed row, and one directory holding both forms under one prefix, exit 2 naming the file;
+  - the plot is written (PNG) and is byte-identical between two runs.
+usage: test_plot_latency_cdf.py  (no arguments; exit 0 when every check passes)
+"""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import plot_latency_cdf as plc  # noqa: E402
+
+DATA = os.path.join(HERE, "..", "..", "shared", "data", "tool-outputs")
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok   " if cond else "FAIL ") + what)
+    failures += 0 if cond else 1
+
+
+def rows(pattern):
+    n = 0
+    for f in glob.glob(pattern):
+        with open(f) as fh:
+            n += sum(1 for line in fh) - 1
+    return n
+
+
+def plot(real, sim, out, *extra):
+    return subprocess.run([sys.executable, os.path.join(HERE, "plot_latency_cdf.py"), real, sim, "--out", out, *extra],
+                          capture_output=True, text=True)
+
+
+def main():
+    mdreal = os.path.join(DATA, "md-real-io-2017")
+    mdw_all = os.path.join(DATA, "md-workbench-ior", "run2-latency-all")
+    mdw_l = os.path.join(DATA, "md-workbench-ior", "run1-L-process-reports")
+    for d, pattern in ((mdreal, "lat-*-{op}-[0-9]*.csv"), (mdw_all, "lat-0.00-*-{op}-all.csv"),
+                       (mdw_l, "lat-0.00-*-{op}.csv")):
+        prefix = plc.find_prefix(d, "--prefix")
+        pools = plc.load(d, prefix)
+        want = {("benchmark-" + op if op not in ("precreate", "cleanup") else op): rows(os.path.join(d, pattern.format(op=op)))
+                for op in ("precreate", "stat", "read", "create", "delete", "cleanup")}
+        got = {k: len(v) for k, v in pools.items()}
+        check(prefix == "lat" and got == want and all(n > 0 for n in want.values()),
+              f"{os.path.relpath(d, DATA)}: prefix {prefix}, rows per panel {got} (files: {want})")
+    with tempfile.TemporaryDirectory() as tmp:
+        # columns by name: the runtime column first
+        swapped = os.path.join(tmp, "swapped")
+        os.mkdir(swapped)
+        for f in glob.glob(os.path.join(mdreal, "lat-*.csv")):
+            with open(f) as fh:
+                lines = fh.read().splitlines()
+            with open(os.path.join(swapped, os.path.basename(f)), "w") as fh:
+                fh.write("\n".join(",".join(reversed(line.split(","))) for line in lines) + "\n")
+        a, b = plc.load(mdreal, "lat"), plc.load(swapped, "lat")
+        check(a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a),
+              "a runtime,time file gives the same latencies as time,runtime")
+        # a malformed row: exit 2, the file and line named
+        bad = os.path.join(tmp, "bad")
+        shutil.copytree(mdreal, bad)
+        victim = os.path.join(bad, "lat-0-stat-1.csv")
+        with open(victim) as fh:
+            lines = fh.read().splitlines()
+        lines[3] = "0.001,abc"
+        with open(victim, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+        r = plot(bad, mdreal, os.path.join(tmp, "x.png"))
+        check(r.returncode == 2 and "lat-0-stat-1.csv: line 4: runtime: expected a number" in r.stderr
+              and not os.path.exists(os.path.join(tmp, "x.png")),
+              f"a malformed row: exit {r.returncode}, {r.stderr.strip()[:160]}")
+        # both forms under one prefix in one directory: which run is it?
+        mixed = os.path.join(tmp, "mixed")
+        shutil.copytree(mdreal, mixed)
+        for f in glob.glob(os.path.join(mdw_all, "lat-*.csv")):
+            shutil.copy(f, mixed)
+        r = plot(mixed, mdreal, os.path.join(tmp, "y.png"))
+        check(r.returncode == 2 and "both md-real-io and md-workbench form" in r.stderr,
+              f"md-real-io and md-workbench files in one directory: exit {r.returncode}, {r.stderr.strip()[:160]}")
+        # md-workbench against md-real-io, written twice: the same bytes
+        outs = [os.path.join(tmp, f"cdf{i}.png") for i in (1, 2)]
+        rcs = [plot(mdw_all, mdreal, o, "--labels", "IOR md-workbench,md-real-io").returncode for o in outs]
+        same = all(os.path.exists(o) for o in outs) and open(outs[0], "rb").read() == open(outs[1], "rb").read()
+        check(rcs == [0, 0] and same, f"md-workbench vs md-real-io plot written, byte-identical twice (exit {rcs})")
+    print(f"{failures} plot_latency_cdf check(s) failed" if failures else "all plot_latency_cdf checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
