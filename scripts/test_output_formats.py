@@ -179,6 +179,19 @@ def main():
         check(all(x in args for x in ('"-L=lat"', '"--latency-all"', '"--process-reports"')) and
               '"-L=lat"' in real_args and '"--process-reports"' in real_args,
               f"md-workbench Args line lists its output options: {args}")
+    # md-real-io's option block does the same: "latency=<prefix>", "latency-all", "process-reports" (as the real one)
+    with tempfile.TemporaryDirectory() as t3:
+        lat = os.path.join(t3, "lat")
+        out = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "4", "-P", "8", "-D", "1", "-R", "1",
+                          "--output-format", "mdreal2017", "--latency-dir", lat, "--latency-prefix", "lat",
+                          "--process-reports"]).stdout
+        block = [l.strip() for l in out.split("\n\n")[0].splitlines()[1:]]
+        real = [l.strip() for l in open(os.path.join(DATA, "md-real-io-2017", "stdout.txt")).read().split("\n\n")[0]
+                .splitlines()[1:]]
+        keys, real_keys = [l.split("=")[0] for l in block], [l.split("=")[0] for l in real]
+        check(all(x in block and x in real for x in ("latency=lat", "latency-all", "process-reports")) and
+              keys == [k for k in real_keys if k in keys],
+              f"md-real-io option block lists its output options in md-real-io's order: {block}")
     # Both tools end with "Total runtime: <s>s time: <date>"; pfsim prints it without the date (a simulation has none).
     for trace in ("md-real-io-2017", os.path.join("md-workbench-ior", "run2-latency-all")):
         real_last = open(os.path.join(DATA, trace, "stdout.txt")).read().splitlines()[-1]

@@ -368,9 +368,25 @@ std::string tool_header(ReportFormat format, const SimulatedParams& s, const Rep
     o << "\n"
       << "MD-Workbench" << totals;
   } else {
-    o << "MD-REAL-IO" << totals << "\toffset=" << p.offset << " \n\tobj-per-proc=" << I
-      << " \n\tprecreate-per-set=" << P << " \n\tdata-sets=" << d << " \n\tobject-size=" << size
-      << " \n\titerations=" << R << " \n\n";
+    // md-real-io prints its options in this order; the output options as the real one's do (-L=lat --latency-all
+    // --process-reports: "latency=lat", "latency-all", "process-reports").
+    std::string latency;
+    bool reports = false;
+    for (const auto& x : extra_args) {
+      if (x.rfind("-L=", 0) == 0)
+        latency = x.substr(3);
+      reports |= x == "--process-reports";
+    }
+    o << "MD-REAL-IO" << totals << "\toffset=" << p.offset << " \n\tobj-per-proc=" << I << " \n";
+    if (!latency.empty())
+      o << "\tlatency=" << latency << "\n";
+    o << "\tprecreate-per-set=" << P << " \n\tdata-sets=" << d << " \n\tobject-size=" << size
+      << " \n\titerations=" << R << " \n";
+    if (!latency.empty())
+      o << "\tlatency-all\n";
+    if (reports)
+      o << "\tprocess-reports\n";
+    o << "\n";
   }
   return o.str();
 }
@@ -484,7 +500,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
                records.end_s, info.wall_s);
   auto phases = mdreal_phases(w, records);
   std::string lat_dir = opt(a, "--latency-dir");
-  // md-workbench's Args line lists the options that shaped its output; so does ours.
+  // md-workbench's Args line (and md-real-io's option block) lists the options that shaped its output; so does ours.
   const bool all_ranks_files = flag(a, "--latency-all") || (a.command == "replay" && tr->format != "md-workbench-rank0");
   std::vector<std::string> mdw_output_args;
   const std::string prefix = latency_prefix(a, format);
