@@ -888,6 +888,11 @@ def main():
                                               "precreate's creates were serialised per node by a resource the trace "
                                               "cannot name (validation/mistral/README.md), which the create load law "
                                               "describes instead.",
+            "clients.open_rpcs": "Lustre: an open intent is a modifying RPC (obd_skip_mod_rpc_slot spares only "
+                                 "getattr, lookup, readdir and read layouts), so opens take the modifying slots.",
+            "clients.close_rpcs": "modifying: with Lustre >= 2.8's slots (the ASSUMPTION above), mdc_close takes a "
+                                  "modifying slot, and one close may pass when every slot is taken "
+                                  "(obd_get_mod_rpc_slot); no separate cl_close_lock as before 2.8.",
             "clients.placement": ("from the trace (scripts/trace_node_serialization.py, fit step 7): " +
                                   (f"{placement}: operations serialised per node under that placement only: "
                                    f"{serial_note}" if placement in ("block", "cyclic") else
@@ -930,6 +935,8 @@ def main():
             "placement": placement if placement in ("block", "cyclic") else "block",
             "max_rpcs_in_flight": 8,
             "max_mod_rpcs_in_flight": 7,
+            "open_rpcs": "modifying",
+            "close_rpcs": "modifying",
             "rpc_overhead": us(rpc_overhead_s),
             "request_size": f"{REQUEST_B}B",
             "reply_size": f"{REPLY_B}B",

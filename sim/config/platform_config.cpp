@@ -166,6 +166,11 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       c.fail("max_mod_rpcs_in_flight", "expected less than max_rpcs_in_flight (" +
                                            std::to_string(cc.max_rpcs_in_flight) +
                                            ", as Lustre requires: a modifying RPC also holds one of those slots)");
+    cc.open_rpcs = c.choice("open_rpcs", cc.open_rpcs, {"modifying", "unlimited"});
+    // Not given: the rule of the Lustre generation max_mod_rpcs_in_flight describes (1: before 2.8, its
+    // cl_close_lock; more: 2.8's slots, which replaced the rpc_lock and the close lock).
+    cc.close_rpcs = c.choice("close_rpcs", cc.max_mod_rpcs_in_flight == 1 ? "own_lock" : "modifying",
+                             {"own_lock", "modifying", "unlimited"});
     cc.rpc_overhead_s = c.duration_s("rpc_overhead", cc.rpc_overhead_s);
     cc.op_overhead_s = read_per_op_durations(c.object("op_overhead"), cc.op_overhead_s);
     cc.request_size_B = c.size_B("request_size", cc.request_size_B);
@@ -447,6 +452,8 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"placement", c.placement},
         {"max_rpcs_in_flight", c.max_rpcs_in_flight},
         {"max_mod_rpcs_in_flight", c.max_mod_rpcs_in_flight},
+        {"open_rpcs", c.open_rpcs},
+        {"close_rpcs", c.close_rpcs},
         {"rpc_overhead", c.rpc_overhead_s},
         {"op_overhead", per_op_json(c.op_overhead_s)},
         {"request_size", c.request_size_B},

@@ -90,6 +90,17 @@ struct ClientConfig {
   // "max_mod_rpcs_in_flight": modifying metadata RPCs in flight per client node. Lustre clients before 2.8
   // serialised them with the mdc rpc_lock (one at a time); LU-5319 (2.8) made it tunable, default 7.
   int max_mod_rpcs_in_flight = 1;
+  // "open_rpcs": an open of an existing file (the open intent) is a modifying RPC to the client, as in every Lustre
+  // version (before 2.8 mdc_enqueue takes the rpc_lock for every intent but getattr and lookup; from 2.8
+  // obd_skip_mod_rpc_slot spares only getattr, lookup, readdir and read layouts): "modifying" (default) takes a
+  // max_mod_rpcs_in_flight slot; "unlimited": only max_rpcs_in_flight bounds it (the model before 2026-11-26).
+  std::string open_rpcs = "modifying";
+  // "close_rpcs": how a node's closes are limited. "own_lock" (default, Lustre before 2.8): mdc_close holds the
+  // per-MDC cl_close_lock, one close in flight per node and MDS, apart from the modifying RPCs; "modifying" (Lustre
+  // >= 2.8): a close takes a max_mod_rpcs_in_flight slot, and one close may go when they are all taken
+  // (obd_get_mod_rpc_slot); "unlimited": only max_rpcs_in_flight (the model before 2026-11-26). Not given: own_lock
+  // with one modifying slot, modifying with more (the two Lustre generations).
+  std::string close_rpcs = "own_lock";
   // "rpc_overhead": client processing per RPC while holding its slot (pack, send, wake-up, unpack), s.
   double rpc_overhead_s = 20e-6;
   PerOp<double> op_overhead_s;         // "op_overhead.<op>": client CPU per operation outside the slot, s

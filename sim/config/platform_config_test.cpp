@@ -504,3 +504,18 @@ TEST_CASE("set_gives_field: which --set gives a field (a merge only gives what i
   CHECK_FALSE(set_gives_field("mds.services.create=1us", "mds.service.create"));
   CHECK_FALSE(set_gives_field("no-equals-sign", "mds"));
 }
+
+TEST_CASE("clients.close_rpcs: without a value, the rule of the Lustre generation the modifying slots describe", "[config]")
+{
+  // one slot (the pre-2.8 rpc_lock): closes have their own cl_close_lock; 2.8's slots: closes take them
+  CHECK(parse_platform(json::object(), "p.json").clients.close_rpcs == "own_lock");
+  CHECK(parse_platform({{"clients", {{"max_mod_rpcs_in_flight", 7}}}}, "p.json").clients.close_rpcs == "modifying");
+  CHECK(parse_platform({{"clients", {{"max_mod_rpcs_in_flight", 7}, {"close_rpcs", "own_lock"}}}}, "p.json")
+            .clients.close_rpcs == "own_lock");
+  CHECK(parse_platform(json::object(), "p.json").clients.open_rpcs == "modifying");
+  CHECK_THAT(error_of({{"clients", {{"close_rpcs", "lock"}}}}), Catch::Contains("clients.close_rpcs"));
+  CHECK_THAT(error_of({{"clients", {{"open_rpcs", "free"}}}}), Catch::Contains("clients.open_rpcs"));
+  // the effective configuration records the rule applied
+  auto p = parse_platform({{"clients", {{"max_mod_rpcs_in_flight", 3}}}}, "p.json");
+  CHECK(pfsim::config::to_json(p)["clients"]["close_rpcs"] == "modifying");
+}

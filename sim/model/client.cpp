@@ -29,6 +29,11 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
     : ctx_(ctx), node_(node), first_rank_(first_rank), stride_(stride), ranks_(static_cast<size_t>(ranks)),
       in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       mod_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
+      close_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
+      open_kind_(ctx.platform.clients.open_rpcs == "modifying" ? SlotKind::Modifying : SlotKind::None),
+      close_kind_(ctx.platform.clients.close_rpcs == "own_lock"    ? SlotKind::CloseLock
+                  : ctx.platform.clients.close_rpcs == "modifying" ? SlotKind::ModifyingClose
+                                                                   : SlotKind::None),
       place_by_node_(ctx.platform.oss.placement == "node"),
       rng_state_(ctx.seed * kGolden64 + static_cast<uint64_t>(node) * 0xD1B54A32D192ED03ULL + 1)
 {
@@ -277,7 +282,35 @@ bool ClientNode::slot_free(const RankState& s) const
   const size_t t = target_of(s.op.op, s.op.dir, s.op.object);
   if (in_flight_per_target_[t] >= c.max_rpcs_in_flight)
     return false;
-  return is_data(s.op.op) || !is_update(s.op.op) || mod_in_flight_per_target_[t] < c.max_mod_rpcs_in_flight;
+  switch (slot_kind(s.op.op)) {
+    case SlotKind::Modifying:
+      return mod_in_flight_per_target_[t] < c.max_mod_rpcs_in_flight;
+    case SlotKind::CloseLock:
+      return close_in_flight_per_target_[t] == 0;
+    case SlotKind::ModifyingClose:  // obd_get_mod_rpc_slot: a free slot, or the one extra close
+      return mod_in_flight_per_target_[t] < c.max_mod_rpcs_in_flight || close_in_flight_per_target_[t] == 0;
+    case SlotKind::None:
+      break;
+  }
+  return true;
+}
+
+ClientNode::SlotKind ClientNode::slot_kind(Op op) const
+{
+  if (is_data(op))
+    return SlotKind::None;
+  if (is_update(op))
+    return SlotKind::Modifying;
+  return op == Op::Open ? open_kind_ : op == Op::Close ? close_kind_ : SlotKind::None;
+}
+
+void ClientNode::take_slot(Op op, size_t t, int by)
+{
+  const SlotKind k = slot_kind(op);
+  if (k == SlotKind::Modifying || k == SlotKind::ModifyingClose)
+    mod_in_flight_per_target_[t] += by;
+  if (k == SlotKind::CloseLock || k == SlotKind::ModifyingClose)
+    close_in_flight_per_target_[t] += by;
 }
 
 void ClientNode::try_send(uint32_t r)
@@ -293,8 +326,7 @@ void ClientNode::send(uint32_t r)
   auto& s = ranks_[r];
   const size_t t = target_of(s.op.op, s.op.dir, s.op.object);
   in_flight_per_target_[t]++;
-  if (!is_data(s.op.op) && is_update(s.op.op))
-    mod_in_flight_per_target_[t]++;
+  take_slot(s.op.op, t, +1);
   auto* q = new Request();
   q->node = static_cast<uint32_t>(node_);
   q->local_rank = r;
@@ -373,8 +405,7 @@ void ClientNode::complete(uint32_t r)
   s.outstanding = nullptr;
   const size_t t = target_of(s.op.op, s.op.dir, s.op.object);
   in_flight_per_target_[t]--;
-  if (!is_data(s.op.op) && is_update(s.op.op))
-    mod_in_flight_per_target_[t]--;
+  take_slot(s.op.op, t, -1);
   double now = sg4::Engine::get_clock();
   auto& ph = ctx_.records.phases[phase_];
   const double runtime_s = now - s.op_start_s;

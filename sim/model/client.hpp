@@ -119,6 +119,13 @@ private:
   size_t target_of(Op op, uint32_t dir, uint64_t object) const;
   std::vector<int> in_flight_per_target_;
   std::vector<int> mod_in_flight_per_target_;  // modifying metadata RPCs (max_mod_rpcs_in_flight), MDS only
+  std::vector<int> close_in_flight_per_target_;  // closes (clients.close_rpcs), MDS only
+  // Which per-node limit besides max_rpcs_in_flight an RPC of `op` takes (clients.open_rpcs, close_rpcs).
+  enum class SlotKind : unsigned char { None, Modifying, CloseLock, ModifyingClose };
+  SlotKind slot_kind(Op op) const;
+  void take_slot(Op op, size_t target, int by);  // by +1 when sent, -1 when completed
+  SlotKind open_kind_;   // clients.open_rpcs
+  SlotKind close_kind_;  // clients.close_rpcs
   bool place_by_node_ = false;                 // oss.placement "node"
   int phase_ = 0;
   int done_ranks_ = 0;

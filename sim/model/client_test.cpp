@@ -110,3 +110,79 @@ TEST_CASE("clients.placement cyclic: ranks that do not fill the last node", "[cl
 {
   CHECK(unlink_phase_s(slot_platform(1, 0, "cyclic"), 5, 2, 10) == Approx(4 * round_trip_s(0)).epsilon(0.01));
 }
+
+// clients.open_rpcs and close_rpcs: which per-node limit an open and a close take (Lustre's mdc rpc_lock /
+// cl_close_lock before 2.8, the modifying-RPC slots from 2.8). 8 identical ranks on one node each open (or close)
+// `per_rank` files; with nothing else limiting them, the phase runs at (RPCs the node may have in flight) / round trip.
+namespace {
+double items_rate(std::vector<pfsim::Op> ops, int max_mod, const std::string& open_rpcs, const std::string& close_rpcs,
+                  double open_s = kUnlink_s)
+{
+  json j = slot_platform(max_mod, 0, "block");
+  j["clients"]["open_rpcs"] = open_rpcs;
+  j["clients"]["close_rpcs"] = close_rpcs;
+  j["mds"]["service"] = {{"open", open_s}, {"close", kUnlink_s}};
+  j["mds"]["readpage_threads"] = {{"min", 64}, {"max", 64}};  // (closes are served by the readpage threads)
+  auto platform = pfsim::config::parse_platform(j, "test");
+  constexpr int kRanks = 8, kPerRank = 200;
+  pfsim::SyntheticParams p;
+  p.generator = "metabench";
+  p.ranks = kRanks;
+  p.total_items = kRanks * kPerRank;
+  p.phases.push_back({"items", ops, std::vector<double>(ops.size(), 0.0), false, 0});
+  pfsim::SyntheticWorkload workload(p);
+  pfsim::RunOptions o;
+  o.ranks_per_node = kRanks;
+  o.simgrid_args.push_back("--log=root.thres:warning");
+  auto rec = pfsim::run_simulation(platform, workload, o);
+  const auto& ph = rec.phases.at(0);
+  REQUIRE(ph.ops == static_cast<uint64_t>(kRanks * kPerRank) * ops.size());
+  return static_cast<double>(kRanks * kPerRank) / (ph.end_s - ph.start_s);
+}
+double one_op_rate(pfsim::Op op, int max_mod, const std::string& open_rpcs, const std::string& close_rpcs)
+{
+  return items_rate({op}, max_mod, open_rpcs, close_rpcs);
+}
+}  // namespace
+
+// (one simulation per TEST_CASE: one SimGrid engine per process)
+TEST_CASE("clients.open_rpcs modifying: a node's opens take its one modifying slot (the pre-2.8 rpc_lock)", "[client]")
+{
+  CHECK(one_op_rate(pfsim::Op::Open, 1, "modifying", "own_lock") == Approx(1 / round_trip_s(0)).epsilon(0.005));
+}
+TEST_CASE("clients.open_rpcs modifying: 3 modifying slots, 3 opens in flight", "[client]")
+{
+  CHECK(one_op_rate(pfsim::Op::Open, 3, "modifying", "own_lock") == Approx(3 / round_trip_s(0)).epsilon(0.005));
+}
+TEST_CASE("clients.open_rpcs unlimited: only max_rpcs_in_flight bounds the opens (all 8 ranks in flight)", "[client]")
+{
+  CHECK(one_op_rate(pfsim::Op::Open, 1, "unlimited", "own_lock") == Approx(8 / round_trip_s(0)).epsilon(0.005));
+}
+TEST_CASE("clients.close_rpcs own_lock: one close in flight per node (cl_close_lock)", "[client]")
+{
+  CHECK(one_op_rate(pfsim::Op::Close, 1, "modifying", "own_lock") == Approx(1 / round_trip_s(0)).epsilon(0.005));
+}
+TEST_CASE("clients.close_rpcs own_lock: one close in flight whatever the modifying slots", "[client]")
+{
+  CHECK(one_op_rate(pfsim::Op::Close, 7, "modifying", "own_lock") == Approx(1 / round_trip_s(0)).epsilon(0.005));
+}
+// Lustre's rule (obd_mod_rpc_slot_avail_locked): a slot is free when fewer than max_mod_rpcs_in_flight modifying
+// RPCs are in flight, or for a close when no other close is: the extra slot lets one close pass opens holding every
+// slot, but closes alone have max_mod_rpcs_in_flight of them in flight.
+TEST_CASE("clients.close_rpcs modifying: closes alone take the modifying slots (3 in flight)", "[client]")
+{
+  CHECK(one_op_rate(pfsim::Op::Close, 3, "modifying", "modifying") == Approx(3 / round_trip_s(0)).epsilon(0.005));
+}
+// Open then close, the open 10 times longer, one modifying slot: the opens hold it back to back, and each close
+// passes beside the next open (no other close in flight), so items run at 1 / open round trip; closes that had to
+// wait for the slot would make it 1 / (open + close round trips), 9% slower.
+TEST_CASE("clients.close_rpcs modifying: a close passes opens that hold every modifying slot", "[client]")
+{
+  const double open_rt = round_trip_s(0) + 9 * kUnlink_s;
+  CHECK(items_rate({pfsim::Op::Open, pfsim::Op::Close}, 1, "modifying", "modifying", 10 * kUnlink_s) ==
+        Approx(1 / open_rt).epsilon(0.005));
+}
+TEST_CASE("clients.close_rpcs unlimited: all 8 ranks' closes in flight", "[client]")
+{
+  CHECK(one_op_rate(pfsim::Op::Close, 3, "modifying", "unlimited") == Approx(8 / round_trip_s(0)).epsilon(0.005));
+}
