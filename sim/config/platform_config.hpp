@@ -155,8 +155,9 @@ struct TimeoutConfig {
 
 struct OversubscriptionConfig {
   bool enabled = false;
-  // "cost_per_extra_thread": extra CPU per request times (running threads / cores - 1) when more service
-  // threads exist than cores (context switches, cache refills), s.
+  // "cost_per_extra_thread": extra CPU per request times (runnable threads / cores - 1) when more service threads
+  // are runnable than cores (context switches, cache refills), s. Runnable: inside a request and not asleep on a
+  // lock or the journal; per CPU partition, against its cores.
   double cost_per_extra_thread_s = 0;
 };
 

@@ -347,8 +347,10 @@ void ClientNode::transmit(Request* q)
   sg4::Host* target = t < ctx_.mds_hosts.size() ? ctx_.mds_hosts[t] : ctx_.oss_hosts[t - ctx_.mds_hosts.size()];
   double bytes = c.request_size_B + (q->op == Op::Write ? q->bytes : 0);
   in_flight_.push_back(InFlight{sg4::Comm::sendto_async(host_, target, static_cast<uint64_t>(bytes)), q});
+  // mds.mechanisms.timeouts: the MDS's overload mechanism, so metadata RPCs only (a bulk write of a MiB to an OSS
+  // is not held to a metadata RPC's timeout).
   const auto& to = ctx_.platform.mds.timeouts;
-  if (to.enabled)
+  if (to.enabled && !is_data(q->op))
     timers_.push(Timer{sg4::Engine::get_clock() + to.timeout_s, q->local_rank, TimerKind::Timeout, q->seq});
 }
 

@@ -414,3 +414,70 @@ TEST_CASE("an operation that times out max_resends times in a row stops the run"
                     Catch::Contains("stat request of rank 0 timed out 21 times") &&
                         Catch::Contains("below its round trip"));
 }
+
+// Mechanism (e), oversubscription: every request's demand grows by cost x (runnable threads / cores - 1) when more
+// threads are runnable than the cores. 8 one-rank nodes keep 8 stats at an MDS of 8 threads on 2 cores (1 ms each,
+// network time 0.4% of a cycle): all 8 threads are runnable, the demand is 1 ms + 100 us x (8/2 - 1), and the two
+// cores serve 2 / 1.3 ms.
+TEST_CASE("oversubscription: 8 runnable threads on 2 cores pay cost x (8/2 - 1) per request", "[queueing][mechanisms]")
+{
+  json j = mds_platform(2, 1e-3, "deterministic");
+  j["mds"]["threads"] = {{"min", 8}, {"max", 8}};
+  j["mds"]["mechanisms"] = {{"oversubscription", {{"enabled", true}, {"cost_per_extra_thread", 100e-6}}}};
+  auto rec = run_stats(j, 8, 8 * 400);
+  const auto& ph = rec.phases.at(0);
+  const double rate = static_cast<double>(ph.ops) / (ph.end_s - ph.start_s);
+  INFO("rate " << rate << "/s, 2 / 1.3 ms = " << 2 / 1.3e-3);
+  CHECK(rate == Approx(2 / 1.3e-3).epsilon(0.01));
+}
+
+// Threads asleep on a lock are not runnable. 16 one-rank nodes unlink in unique directories through the MDT-wide
+// section of mechanism (h) (1 ms per unlink, 10 us of CPU before it) on 12 cores with 16 threads: one thread is in
+// the section and the others sleep on its lock, so at most 2 are runnable and oversubscription costs nothing. CPU
+// per request stays 10 us + 1 ms (counting the 16 threads inside requests as runnable cost (16/12 - 1) x 100 us =
+// 33 us more per request), and the rate is 1 / 1 ms.
+TEST_CASE("oversubscription: threads asleep on the MDT-wide section are not runnable", "[queueing][mechanisms]")
+{
+  json j = mds_platform(12, 1e-3, "deterministic");
+  j["mds"]["threads"] = {{"min", 16}, {"max", 16}};
+  j["mds"]["service"] = {{"unlink", 10e-6}};
+  j["mds"]["mechanisms"] = {{"oversubscription", {{"enabled", true}, {"cost_per_extra_thread", 100e-6}}},
+                            {"serial_section", {{"enabled", true}, {"hold", {{"unlink", 1e-3}}}}}};
+  auto platform = pfsim::config::parse_platform(j, "test");
+  pfsim::SyntheticWorkload workload(pfsim::metabench_params(16, 16 * 200, "unique", {"unlink"}));
+  auto opts = quiet_options();
+  opts.ranks_per_node = 1;
+  auto rec = pfsim::run_simulation(platform, workload, opts);
+  const auto& s = rec.servers.at(0);
+  const double cpu_per_request = s.cpu_s / static_cast<double>(s.served);
+  INFO("CPU per request " << cpu_per_request * 1e6 << " us, expected 1010 us");
+  CHECK(cpu_per_request == Approx(1010e-6).epsilon(0.002));
+  const auto& ph = rec.phases.at(0);
+  CHECK(static_cast<double>(ph.ops) / (ph.end_s - ph.start_s) == Approx(1000).epsilon(0.01));
+}
+
+// mds.mechanisms.timeouts is the MDS's: a 1 MiB write to an OSS whose disk takes 10 ms is not timed out by a 1 ms
+// metadata timeout (it was resent until max_resends stopped the run), while the metadata RPCs around it are quick.
+TEST_CASE("timeouts: data RPCs to the OSSes are not held to the metadata timeout", "[queueing][timeouts]")
+{
+  json j = mds_platform(16, 10e-6, "deterministic");
+  j["mds"]["threads"] = {{"min", 16}, {"max", 16}};
+  j["mds"]["service"] = {{"create", 10e-6}, {"close", 10e-6}, {"stat", 10e-6}, {"open", 10e-6},
+                         {"unlink", 10e-6}, {"mkdir", 10e-6}, {"rmdir", 10e-6}};
+  j["mds"]["mechanisms"] = {{"timeouts", {{"enabled", true}, {"timeout", 1e-3}, {"max_resends", 3}}}};
+  j["oss"] = {{"count", 1}, {"threads", 4}, {"rpc_service", 0.0}, {"disk_write", 1048576 / 10e-3},
+              {"disk_read", 1048576 / 10e-3}};
+  auto platform = pfsim::config::parse_platform(j, "test");
+  pfsim::MdtestOptions o;
+  o.ranks = 2;
+  o.items_per_rank = 5;
+  o.unique_dir = true;
+  o.files_only = true;
+  o.write_bytes = 1048576;
+  pfsim::SyntheticWorkload workload(pfsim::mdtest_params(o));
+  auto opts = quiet_options();
+  opts.ranks_per_node = 1;
+  auto rec = pfsim::run_simulation(platform, workload, opts);
+  CHECK(rec.resends == 0);
+  CHECK(rec.phases.at(0).ops > 0);
+}

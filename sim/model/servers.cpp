@@ -201,6 +201,7 @@ MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, s
     parts_[p].max_threads = std::max(1, share_of(cfg_.threads.max, nparts, p));
     rdpg_[p].max_threads = std::max(1, share_of(cfg_.readpage_threads.max, nparts, p));
     parts_[p].cores = std::make_shared<CorePool>(std::max(1, cfg_.cores / nparts), preempt);
+    parts_[p].core_count = std::max(1, cfg_.cores / nparts);
     for (int n = p; n < client_nodes; n += nparts)
       parts_[p].clients++;
   }
@@ -355,9 +356,12 @@ double MdsServer::demand_s(const Request& r, int p)
   }
   if (cfg_.per_client.enabled)
     d += part.clients * cfg_.per_client.cost_per_client_s[r.op];
-  // Runnable threads beyond the cores: every request pays switches and cache refills.
-  if (cfg_.oversubscription.enabled && busy_total_ > cfg_.cores)
-    d += cfg_.oversubscription.cost_per_extra_thread_s * (static_cast<double>(busy_total_) / cfg_.cores - 1.0);
+  // Runnable threads beyond the partition's cores: every request pays switches and cache refills. Runnable: inside a
+  // request and not asleep on a lock or the journal (running, or waiting for a core). The threads of a CPU partition
+  // run on its cores only.
+  const int runnable = part.busy - part.blocked;
+  if (cfg_.oversubscription.enabled && runnable > part.core_count)
+    d += cfg_.oversubscription.cost_per_extra_thread_s * (static_cast<double>(runnable) / part.core_count - 1.0);
   return d;
 }
 
@@ -378,7 +382,10 @@ void MdsServer::compute_then_serial(ThreadPoolQueue& part, double seconds, bool 
   bool core_urgent = urgent;
   if (!serial_mutex_->try_lock()) {
     part.cores->release(preempted ? ran : 0, core_urgent);
-    serial_mutex_->lock();
+    {
+      Asleep asleep(part);
+      serial_mutex_->lock();
+    }
     core_urgent = holders_first_;
     preempted = part.cores->acquire(core_urgent);
     ran = 0;
@@ -459,7 +466,10 @@ void MdsServer::serve(Request& r, int p)
   const double lookup = r.shared_dir && cfg_.dir_lock.enabled ? cfg_.dir_lock.lookup_hold_s[r.op] : 0;
   if (lookup > 0) {
     DirState& ds = dir(r.dir);
-    lock_dir(ds, false);
+    {
+      Asleep asleep(part);
+      lock_dir(ds, false);
+    }
     compute(part, lookup, true);
     unlock_dir(ds, false);
   }
@@ -475,18 +485,26 @@ void MdsServer::serve(Request& r, int p)
   const double credits = handle ? std::max(cfg_.journal.credits[r.op], cfg_.journal.bytes_per_update_B /
                                                                            cfg_.journal.block_size_B)
                                 : 0;
-  if (handle)
+  if (handle) {
+    Asleep asleep(part);
     journal_.start_handle(credits);
+  }
 
   if (locks_dir) {
     DirState& ds = dir(r.dir);
     if (update) {
-      lock_dir(ds, true);
+      {
+        Asleep asleep(part);
+        lock_dir(ds, true);
+      }
       if (cfg_.lock_callbacks.enabled) {
         int revoke = ds.holders - (ds.holder[r.node] ? 1 : 0);
         if (revoke > 0) {
           XBT_DEBUG("dir %u: revoking %d cached locks", r.dir, revoke);
-          sg4::this_actor::sleep_for(cfg_.lock_callbacks.rtt_s);
+          {
+            Asleep asleep(part);
+            sg4::this_actor::sleep_for(cfg_.lock_callbacks.rtt_s);
+          }
           compute(part, revoke * cfg_.lock_callbacks.cpu_per_callback_s, true);
         }
         std::fill(ds.holder.begin(), ds.holder.end(), 0);
@@ -503,10 +521,12 @@ void MdsServer::serve(Request& r, int p)
       ds.holders++;
     }
   }
-  if (handle)
+  if (handle) {
     journal_.stop_handle(credits, cfg_.journal.bytes_per_update_B);
-  else if (update)
+  } else if (update) {
+    Asleep asleep(part);
     journal_.reserve(cfg_.journal.bytes_per_update_B);
+  }
 
   double now = sg4::Engine::get_clock();
   part.busy--;

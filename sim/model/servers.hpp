@@ -126,6 +126,8 @@ struct ThreadPoolQueue {
   int started = 0;
   int busy = 0;
   int busy_updates = 0;
+  int blocked = 0;  // threads inside a request asleep on a lock or the journal (not runnable)
+  int core_count = 1;  // the cores the pool's threads run on
   int max_threads = 1;
   int clients = 0;  // client nodes bound to this queue
   // Cores this pool's threads run on (see CorePool).
@@ -181,6 +183,15 @@ private:
   int threads_total_ = 0;
   int busy_updates_total_ = 0;
   int busy_total_ = 0;  // threads inside a request, all partitions
+  // A thread inside a request asleep on a directory lock, the section of mechanism (h), a lock callback or the
+  // journal: counted while it sleeps, so that oversubscription (e) sees the runnable threads only.
+  struct Asleep {
+    Asleep(ThreadPoolQueue& part) : part_(part) { part_.blocked++; }
+    ~Asleep() { part_.blocked--; }
+    Asleep(const Asleep&) = delete;
+    Asleep& operator=(const Asleep&) = delete;
+    ThreadPoolQueue& part_;
+  };
   bool holders_first_ = true;  // lock holders get a core first (core_scheduling preempt or lock_holder_first)
 };
 
