@@ -1,9 +1,8 @@
 #include "config/platform_config.hpp"
 
-#include <algorithm>
-
 #include "config/reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -142,13 +141,18 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     p.network.model = n.choice("model", p.network.model, {"CM02", "LV08"});
     p.network.crosstraffic = n.boolean("crosstraffic", p.network.crosstraffic);
     p.network.duplex = n.choice("duplex", p.network.duplex, {"full", "half"});
-    p.network.reply_senders = static_cast<int>(n.integer("reply_senders", p.network.reply_senders, 1, 4096));
     p.network.client_link = read_link(n.object("client_link"), p.network.client_link);
     p.network.server_link = read_link(n.object("server_link"), p.network.server_link);
     Reader r = n.object("routers");
     p.network.router_count = static_cast<int>(r.integer("count", 0, 0, 100000));
     p.network.router_link = read_link(r.object("link"), p.network.router_link);
     r.finish();
+    // Not given: as many senders as keep a server's reply rate at 16 per 10 us of one-way latency (1.6 M/s) whatever
+    // the latency. A sender holds a reply for its latency too, so a fixed 16 capped a 1 ms path at 16 k replies/s.
+    const double one_way_s = p.network.server_link.latency_s + p.network.client_link.latency_s +
+                             (p.network.router_count > 0 ? p.network.router_link.latency_s : 0.0);
+    const int auto_senders = static_cast<int>(std::min(4096.0, std::max(16.0, std::ceil(16 * one_way_s / 10e-6))));
+    p.network.reply_senders = static_cast<int>(n.integer("reply_senders", auto_senders, 1, 4096));
     n.finish();
   }
   {

@@ -25,7 +25,8 @@ struct NetworkConfig {
   // Ethernet links do: a node's requests and the replies it receives do not share) or "half" (one bandwidth for
   // both directions, SimGrid's shared link).
   std::string duplex = "full";
-  // "reply_senders": replies one server transfers at once (each for its latency and transfer time).
+  // "reply_senders": replies one server transfers at once (each for its latency and transfer time). Not given:
+  // max(16, 16 x one-way latency / 10 us), at most 4096 (16 up to 10 us: every fitted platform).
   int reply_senders = 16;
   LinkConfig client_link;         // "client_link": each client node's injection link
   int router_count = 0;           // "routers.count": LNET routers between client fabric and server network

@@ -519,3 +519,14 @@ TEST_CASE("clients.close_rpcs: without a value, the rule of the Lustre generatio
   auto p = parse_platform({{"clients", {{"max_mod_rpcs_in_flight", 3}}}}, "p.json");
   CHECK(pfsim::config::to_json(p)["clients"]["close_rpcs"] == "modifying");
 }
+
+TEST_CASE("network.reply_senders: without a value, 16 per 10 us of one-way latency (at least 16, at most 4096)", "[config]")
+{
+  CHECK(parse_platform(json::object(), "p.json").network.reply_senders == 16);  // 1 + 1 us
+  json slow = {{"network", {{"client_link", {{"latency", "250us"}}}, {"server_link", {{"latency", "250us"}}}}}};
+  CHECK(parse_platform(slow, "p.json").network.reply_senders == 800);
+  slow["network"]["routers"] = {{"count", 2}, {"link", {{"latency", "500us"}}}};
+  CHECK(parse_platform(slow, "p.json").network.reply_senders == 1600);
+  slow["network"]["reply_senders"] = 32;
+  CHECK(parse_platform(slow, "p.json").network.reply_senders == 32);
+}

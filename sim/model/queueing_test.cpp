@@ -481,3 +481,20 @@ TEST_CASE("timeouts: data RPCs to the OSSes are not held to the metadata timeout
   CHECK(rec.resends == 0);
   CHECK(rec.phases.at(0).ops > 0);
 }
+
+// A long network path must not cap a server's replies: 64 one-rank nodes, 250 us per link (500 us one way), stats
+// of 10 us on 64 cores: every rank has one stat in flight, so the rate is 64 / round trip (63.9k/s). With a fixed
+// 16 reply senders each held for the reply's 500 us latency, the MDS sent at most 16 / 500 us = 32k replies/s.
+TEST_CASE("reply senders: a 500 us path runs at the clients' bound, not 16 senders per latency", "[queueing][network]")
+{
+  json j = mds_platform(64, 10e-6, "deterministic");
+  json link = {{"bandwidth", kLinkBandwidth_Bps}, {"latency", 250e-6}};
+  j["network"]["client_link"] = link;
+  j["network"]["server_link"] = link;
+  auto rec = run_stats(j, 64, 64 * 100);
+  const auto& ph = rec.phases.at(0);
+  const double rt = 500e-6 + kRequest_B / kLinkBandwidth_Bps + 10e-6 + 500e-6 + kReply_B / kLinkBandwidth_Bps;
+  const double rate = static_cast<double>(ph.ops) / (ph.end_s - ph.start_s);
+  INFO("rate " << rate << "/s, 64 / round trip " << 64 / rt << "/s");
+  CHECK(rate == Approx(64 / rt).epsilon(0.01));
+}
