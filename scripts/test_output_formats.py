@@ -89,6 +89,16 @@ def main():
     out = os.path.join(tmp, "mdreal")
     r = run(pfsim, ["replay", os.path.join(DATA, "md-real-io-2017"), "--platform", PLATFORM, "--ranks", "3",
                     "--latency-dir", out, "--out", os.path.join(tmp, "mdreal.json")])
+    # The results' phases name the tool operations latency.item describes: an md-workbench benchmark object is four
+    # (stat, read, delete, create), and Little's law holds with their rate (at most the 3 ranks in flight).
+    with open(os.path.join(tmp, "mdreal.json")) as f:
+        phases = json.load(f)["phases"]
+    bench = [p for p in phases if p["name"] == "benchmark"]
+    check(bench and all(p["tool_operations"] == 4 * p["items"] for p in bench) and
+          all(0 < p["rate_tool_ops_per_s"] * p["latency"]["item"]["mean_s"] <= 3 + 1e-9 for p in phases),
+          "results: tool_operations = 4 x objects in the benchmark; rate_tool_ops_per_s x item latency <= ranks: " +
+          str([(p["name"], p["items"], p["tool_operations"],
+                round(p["rate_tool_ops_per_s"] * p["latency"]["item"]["mean_s"], 2)) for p in phases]))
     lines = [l for l in r.stdout.splitlines() if re.match(r"^(precreate|benchmark|cleanup) ", l)]
     check(len(lines) == 4 and all(re.match(r"^\w+ \d+\.\ds [\d.]+ iops/s .* \(0 errs\)$", l) for l in lines),
           "md-real-io 2017: four phase lines in the tool's form")

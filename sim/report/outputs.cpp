@@ -224,15 +224,24 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
     if (!p.item_histogram.empty())
       lat["item"] = to_json(summarize(p.item_histogram));
     double t = p.end_s - p.start_s;
-    phases.push_back({{"name", p.name},
-                      {"iteration", p.iteration},
-                      {"items", p.items},
-                      {"operations", p.ops},
-                      {"start_s", p.start_s},
-                      {"time_s", t},
-                      {"rate_items_per_s", phase_rate(p)},
-                      {"rate_ops_per_s", t > 0 ? static_cast<double>(p.ops) / t : 0.0},
-                      {"latency", lat}});
+    nlohmann::json ph = {{"name", p.name},
+                         {"iteration", p.iteration},
+                         {"items", p.items},
+                         {"operations", p.ops},
+                         {"start_s", p.start_s},
+                         {"time_s", t},
+                         {"rate_items_per_s", phase_rate(p)},
+                         {"rate_ops_per_s", t > 0 ? static_cast<double>(p.ops) / t : 0.0},
+                         {"latency", lat}};
+    // The tool operations latency.item describes, and their rate: an md-workbench object is four of them (stat,
+    // read, delete, create), so its items are not; Little's law is rate_tool_ops_per_s x latency.item.mean_s
+    // (plus think time) = ranks.
+    if (!p.item_histogram.empty()) {
+      const auto n = p.item_histogram.count();
+      ph["tool_operations"] = n;
+      ph["rate_tool_ops_per_s"] = t > 0 ? static_cast<double>(n) / t : 0.0;
+    }
+    phases.push_back(ph);
   }
   out["phases"] = phases;
   if (records.latency_histograms)
