@@ -374,9 +374,19 @@ def main():
               f"pfsim mdworkbench {' '.join(extra) or '(default)'}: {'every rank' if suffix else 'rank 0'}'s files "
               f"({names[:2]}...)")
 
+    # md-workbench's defaults where no option is given: -D 10 (pfsim had 1), so a copied command line without -D
+    # simulates md-workbench's ten data sets: 10 precreated objects per rank with -P 1.
+    dflt = os.path.join(tmp, "defaults.json")
+    run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "1", "-P", "1", "-R", "1", "--out", dflt,
+                "--quiet"])
+    with open(dflt) as f:
+        d = json.load(f)
+    check(d["inputs"]["mdworkbench"]["D"] == 10 and d["phases"][0]["items"] == 20,
+          f"pfsim mdworkbench defaults to md-workbench's -D 10 ({d['inputs']['mdworkbench']}, "
+          f"precreate {d['phases'][0]['items']} objects)")
     # -I 0: md-workbench still writes every benchmark iteration's four latency files, header only; they read back.
     out = os.path.join(tmp, "mdwb-I0")
-    r = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "0", "-P", "4", "-R", "2",
+    r = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "0", "-P", "4", "-D", "1", "-R", "2",
                     "--latency-dir", out])
     names = sorted(os.listdir(out)) if os.path.isdir(out) else []
     bench = [n for n in names if re.match(r"^lat-0\.00-[01]-(stat|read|delete|create)\.csv$", n)]
@@ -388,7 +398,7 @@ def main():
           f"pfsim mdworkbench -I 0: header-only benchmark files for both iterations, read back ({len(bench)} files, "
           f"{fmt}, {nops} operations)")
     out = os.path.join(tmp, "mdwb-I0-all")  # the same with every rank's files (--latency-all)
-    r = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "0", "-P", "4", "-R", "2",
+    r = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "0", "-P", "4", "-D", "1", "-R", "2",
                     "--latency-all", "--latency-dir", out])
     with open(os.path.join(out, "stdout.txt"), "w") as f:
         f.write(r.stdout)
@@ -434,7 +444,8 @@ def main():
     slow_path = os.path.join(tmp, "slow.json")
     json.dump(slow, open(slow_path, "w"))
     out = os.path.join(tmp, "late")
-    run(pfsim, ["mdworkbench", "--platform", slow_path, "--ranks", "1", "-I", "3", "-P", "3", "-R", "1", "-S", "1000000",
+    run(pfsim, ["mdworkbench", "--platform", slow_path, "--ranks", "1", "-I", "3", "-P", "3", "-D", "1", "-R", "1",
+                "-S", "1000000",
                 "--latency-dir", out, "--quiet"])
     rows = [l.split(",") for l in open(os.path.join(out, "lat-0.00-0-stat.csv")).read().split()[1:]]
     check(len(rows) == 3 and float(rows[-1][0]) > 100 and all(abs(float(r[1]) / expected_stat(slow) - 1) < 0.01

@@ -102,14 +102,14 @@ const std::vector<OptSpec> kReplayOpts{
 
 const std::vector<OptSpec> kWorkbenchOpts{
     {"--ranks", true, "N ranks"},
-    {"-I", true, "OBJ objects per rank and data set per benchmark iteration (at most -P: md-workbench warns and "
-                 "runs past the precreated objects, pfsim refuses)"},
-    {"-P", true, "OBJ objects precreated per rank and data set"},
-    {"-D", true, "SETS data sets (directories) per rank"},
-    {"-R", true, "ITER benchmark iterations"},
-    {"-S", true, "BYTES object size"},
+    {"-I", true, "OBJ objects per rank and data set per benchmark iteration (default 1000; at most -P: md-workbench "
+                 "warns and runs past the precreated objects, pfsim refuses)"},
+    {"-P", true, "OBJ objects precreated per rank and data set (default 3000)"},
+    {"-D", true, "SETS data sets (directories) per rank (default 10, as md-workbench)"},
+    {"-R", true, "ITER benchmark iterations (default 3)"},
+    {"-S", true, "BYTES object size (default 3901)"},
     {"--offset", true, "K in the benchmark rank r looks up, reads and deletes object f of data set d in rank "
-                       "r-K(d+1)'s set d and creates it in rank r+K(d+1)'s (md-workbench's run_benchmark)"},
+                       "r-K(d+1)'s set d and creates it in rank r+K(d+1)'s (md-workbench's run_benchmark; default 1)"},
     {"-O", true, "K the same as --offset (md-workbench's short form)"},
 };
 
@@ -131,6 +131,8 @@ void print_help(const std::string& cmd)
   for (const auto* list : {cmd == "replay" ? &kReplayOpts : &kWorkbenchOpts, &kCommonOpts})
     for (const auto& o : *list) {
       std::string h = o.help, arg;
+      if (cmd != "replay" && std::string(o.name) == "--output-format")  // the generator has no trace, nor mdtest phases
+        h = "F mdreal2017|mdworkbench: phase lines and latency files of that tool (default mdworkbench)";
       if (o.value) {
         auto sp = h.find(' ');
         arg = " " + h.substr(0, sp);

@@ -42,12 +42,13 @@ struct ReplayOptions {
   uint32_t max_ops_per_phase = 0;
 };
 
-// Parameters of `pfsim mdworkbench` (md-workbench / md-real-io command-line names).
+// Parameters of `pfsim mdworkbench` (md-workbench / md-real-io command-line names), with md-workbench's defaults
+// (IOR 4.x and the 2019 tool: -I 1000 -P 3000 -D 10 -R 3 -S 3901 --offset 1; pfsim had -D 1 until 2026-11-26).
 struct MdWorkbenchParams {
   int ranks = 1;
   int obj_per_proc = 1000;       // -I
   int precreate_per_set = 3000;  // -P
-  int data_sets = 1;             // -D
+  int data_sets = 10;            // -D
   int iterations = 3;            // -R
   double object_size_B = 3901;  // -S
   int offset = 1;                // --offset
