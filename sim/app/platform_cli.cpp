@@ -91,6 +91,8 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
     auto platform = config::parse_platform(j, file);
     platform.file = file;
     platform.sets = sets;
+    for (const auto& w : platform.warnings)
+      std::cerr << "pfsim: warning: " << w << "\n";
     return platform;
   } catch (const config::ConfigError& e) {
     // Name the --set override at fault: the last one (it overrides the earlier ones) whose path is the field or

@@ -128,6 +128,20 @@ nlohmann::json link_json(const LinkConfig& l)
 PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
 {
   PlatformConfig p;
+  // Every mechanism is off unless "enabled": true. A block that gives values but no "enabled" at all is most likely
+  // meant on: say that it stays off (a block with "enabled": false is off on purpose, as the fitted platforms' SMP
+  // partitions, kept for --set ...enabled=true).
+  auto unswitched = [&](const nlohmann::json& block, const std::string& path) {
+    if (block.is_object() && !block.contains("enabled") && !block.empty())
+      p.warnings.push_back(file + ": " + path + " gives settings but no \"enabled\": it stays off (add \"enabled\": "
+                           "true to switch it on)");
+  };
+  if (j.is_object() && j.contains("mds") && j["mds"].is_object() && j["mds"].contains("mechanisms") &&
+      j["mds"]["mechanisms"].is_object())
+    for (const auto& [name, block] : j["mds"]["mechanisms"].items())
+      unswitched(block, "mds.mechanisms." + name);
+  if (j.is_object() && j.contains("clients") && j["clients"].is_object() && j["clients"].contains("load_delay"))
+    unswitched(j["clients"]["load_delay"], "clients.load_delay");
   Reader top(j, file, "");
   p.name = top.string("name", "unnamed");
   p.description = top.string("description", "");

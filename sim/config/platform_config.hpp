@@ -268,6 +268,8 @@ struct PlatformConfig {
   // applied to it, for errors found later (e.g. a service demand the workload needs).
   std::string file;
   std::vector<std::string> sets;
+  // Settings that parse but do nothing (a mechanism block with values and no "enabled"), for the command to print.
+  std::vector<std::string> warnings;
   std::string description;
   nlohmann::json sources;  // "sources": where each figure comes from (documentation, kept verbatim)
   NetworkConfig network;

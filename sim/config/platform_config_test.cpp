@@ -530,3 +530,15 @@ TEST_CASE("network.reply_senders: without a value, 16 per 10 us of one-way laten
   slow["network"]["reply_senders"] = 32;
   CHECK(parse_platform(slow, "p.json").network.reply_senders == 32);
 }
+
+TEST_CASE("a mechanism block with settings and no \"enabled\" stays off, with a warning", "[config]")
+{
+  json j = {{"mds", {{"mechanisms", {{"contention", {{"per_busy_thread", {{"create", "10us"}}}}},
+                                     {"partitions", {{"enabled", false}, {"count", 4}}}}}}}};
+  auto p = parse_platform(j, "p.json");
+  CHECK_FALSE(p.mds.contention.enabled);
+  REQUIRE(p.warnings.size() == 1);  // partitions are off on purpose ("enabled": false): no warning
+  CHECK_THAT(p.warnings[0], Catch::Contains("p.json: mds.mechanisms.contention gives settings but no \"enabled\""));
+  CHECK(parse_platform({{"clients", {{"load_delay", {{"per_op", json::object()}}}}}}, "q.json").warnings.size() == 1);
+  CHECK(parse_platform(json::object(), "r.json").warnings.empty());
+}
