@@ -54,7 +54,7 @@ Method (documented in validation/mistral/README.md):
      benchmark deletes): excess over each (iteration, kind)'s q-floor, rank-normalised within each kind, binned
      by the population, Theil-Sen as in step 5. The benchmark runs its creates and deletes with ~10 metadata
      operations in flight at 50 ranks and precreate/cleanup with ~45, which spans the line.
-  7. Rank placement (clients.placement): the placement under which some phase's operations were serialised per
+  6. Rank placement (clients.placement): the placement under which some phase's operations were serialised per
      client node, as scripts/trace_node_serialization.py finds it (--ranks-per-node); block when none is.
 The MDS core count is not in the trace; it is an ASSUMPTION stated in the output's "sources", checked against the
 utilization law with the run's mdtest stat rate when mdtest.txt is present.
@@ -893,7 +893,7 @@ def main():
             "clients.close_rpcs": "modifying: with Lustre >= 2.8's slots (the ASSUMPTION above), mdc_close takes a "
                                   "modifying slot, and one close may pass when every slot is taken "
                                   "(obd_get_mod_rpc_slot); no separate cl_close_lock as before 2.8.",
-            "clients.placement": ("from the trace (scripts/trace_node_serialization.py, fit step 7): " +
+            "clients.placement": ("from the trace (scripts/trace_node_serialization.py, fit step 6): " +
                                   (f"{placement}: operations serialised per node under that placement only: "
                                    f"{serial_note}" if placement in ("block", "cyclic") else
                                    f"{placement}: no phase shows per-node serialisation under one placement only; "

@@ -101,7 +101,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-D", false, "directories only"},
         {"-w", true, "BYTES written per file"},
         {"-e", true, "BYTES read per file"},
-        {"-i", true, "ITERATIONS"},
+        {"-i", true, "N iterations (default 1; the per-op files hold the last, as mdtest's)"},
         {"--out", true, "FILE results JSON; its directory must exist"},
         {"--latency-dir", true, "DIR mdtest --savePerOpDataCSV files: <prefix>-<phase>-<rank %05d>.csv, one row "
                                 "per operation, last iteration, File phases only (as mdtest 4.1)"},

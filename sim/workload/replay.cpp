@@ -391,14 +391,21 @@ nlohmann::json ReplayWorkload::describe() const
         f[trace::trace_op_name(static_cast<TraceOp>(k))] = floor_[p][static_cast<size_t>(k)];
     floors.push_back(f);
   }
-  return {{"generator", trace_->format == "md-workbench-generated" ? "mdworkbench" : "replay"},
+  static const std::string layout =
+      "own data-set directories; benchmark object of set d: stat, read, delete in rank m-offset*(d+1)'s set d, create "
+      "in rank m+offset*(d+1)'s; data-set mkdirs before the precreate, each rmdir after its set in the cleanup, in the "
+      "shared root directory";
+  if (trace_->format == "md-workbench-generated")  // pfsim mdworkbench: no recording, nothing replayed
+    return {{"generator", "mdworkbench"},
+            {"ranks", ranks_},
+            {"rules", "every rank runs md-workbench's phases closed-loop, no think time; " + layout},
+            {"dataset_ops", opt_.dataset_ops},
+            {"max_ops_per_phase", opt_.max_ops_per_phase}};
+  return {{"generator", "replay"},
           {"trace", trace_->describe()},
           {"ranks", ranks_},
-          {"rules",
-           "rank m replays recorded rank m mod N with its think times; own data-set directories; benchmark object "
-           "of set d: stat, read, delete in rank m-offset*(d+1)'s set d, create in rank m+offset*(d+1)'s; data-set "
-           "mkdirs before the precreate, each rmdir after its set in the cleanup, in the shared root directory (the "
-           "recorded gap that held them is not replayed as think time)"},
+          {"rules", "rank m replays recorded rank m mod N with its think times; " + layout +
+                        " (the recorded gap that held them is not replayed as think time)"},
           {"residual_quantile", opt_.residual_quantile},
           {"residual_floors_s", floors},
           {"dataset_ops", opt_.dataset_ops},
