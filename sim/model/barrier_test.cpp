@@ -29,6 +29,7 @@ TEST_CASE("md-workbench with -I 0: the empty benchmark iterations end and cleanu
   p.ranks = 6;
   p.obj_per_proc = 0;
   p.precreate_per_set = 4;
+  p.data_sets = 1;
   p.iterations = 2;
   auto trace = std::make_shared<const pfsim::trace::Trace>(pfsim::mdworkbench_trace(p));
   pfsim::ReplayOptions ro;

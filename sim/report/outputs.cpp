@@ -1,6 +1,10 @@
 #include "report/outputs.hpp"
 
+#include "pfsim_build_info.hpp"  // generated in the build directory (cmake/build_info.cmake)
 #include "report/stats.hpp"
+
+#include <xbt/base.h>  // (simgrid/version.h needs it first)
+#include <simgrid/version.h>
 
 #include <algorithm>
 #include <atomic>
@@ -203,6 +207,10 @@ double phase_rate(const PhaseRecord& p)
 nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
 {
   nlohmann::json out = header;
+  // What made the results: the source commit ("-dirty": with uncommitted changes) and the SimGrid it ran on.
+  out["build"] = {{"commit", PFSIM_COMMIT},
+                  {"simgrid", std::to_string(SIMGRID_VERSION_MAJOR) + "." + std::to_string(SIMGRID_VERSION_MINOR) +
+                                  "." + std::to_string(SIMGRID_VERSION_PATCH)}};
   nlohmann::json phases = nlohmann::json::array();
   for (auto& p : records.phases) {
     nlohmann::json lat;
