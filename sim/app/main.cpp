@@ -255,8 +255,8 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     o.dirs_only = has_flag(c, "-D");
     if (o.files_only && o.dirs_only)
       throw UsageError("-F and -D exclude each other (files only, directories only)");
-    o.write_bytes = static_cast<double>(opt_int(c, "-w", 0, 0, kNoMax));
-    o.read_bytes = static_cast<double>(opt_int(c, "-e", 0, 0, kNoMax));
+    o.write_bytes = static_cast<double>(opt_int(c, "-w", 0, 0, static_cast<long long>(pfsim::kMaxFileBytes)));
+    o.read_bytes = static_cast<double>(opt_int(c, "-e", 0, 0, static_cast<long long>(pfsim::kMaxFileBytes)));
     if (o.write_bytes > pfsim::kMaxFileBytes || o.read_bytes > pfsim::kMaxFileBytes)
       throw UsageError(std::string(o.write_bytes > pfsim::kMaxFileBytes ? "-w" : "-e") +
                        ": expected at most 1 PB (1e15 bytes) per file");
