@@ -943,7 +943,9 @@ def main():
             "load_delay": {"enabled": True, "per_op": {
                 op: {"population": l["population"], "base": us(l["base_s"]),
                      slope_key[l["population"]]: fmt_us(l['per_rank_s'] * 1e6, 3),
-                     "shape": l["shape"], "rank_factors": l["rank_factors"]} for op, l in laws.items()}},
+                     "shape": l["shape"], "rank_factors": l["rank_factors"],
+                     # the largest population the line rests on (a run past twice it says it extrapolates)
+                     "fitted_up_to": math.ceil(max(b[0] for b in l["bins"]))} for op, l in laws.items()}},
         },
         "mds": {
             "count": 1,

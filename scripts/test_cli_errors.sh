@@ -286,7 +286,7 @@ expect_error set-names-override "--set mds.cores=0" "mds.cores" -- \
   replay "$tmp" --platform "$good_platform" --set mds.cores=0
 expect_error mdtest-F-and-D "-F and -D" -- \
   mdtest --platform "$good_platform" --ranks 1 -n 1 -F -D
-expect_error mdtest-huge-w "-w" "1 PB" -- \
+expect_error mdtest-huge-w "-w" "[0, 1000000000000000]" -- \
   mdtest --platform "$good_platform" --ranks 1 -n 1 -w 100000000000000000
 expect_error mds-service-missing "mds.service.create" "missing" "--set mds.service={\"create\":null}" "$good_platform" -- \
   metabench --platform "$good_platform" --ranks 2 --files 10 --set 'mds.service={"create":null}'
@@ -424,6 +424,17 @@ if grep -q "warning: --latency-dir .*mdtest-perop-\*.csv) were not written by it
   echo "ok   reused --latency-dir: $(grep warning "$tmp/reused2.err" | cut -c1-140)"
 else
   echo "FAIL reused --latency-dir: $(cat "$tmp/reused2.err") / $(cat "$tmp/reused3.err")"
+  failures=$((failures + 1))
+fi
+
+# A load law used past twice the population it was fitted on (Mistral's: 50 active ranks) is said; within it, not.
+"$pfsim" mdtest --platform "$root/platforms/mistral-lustre02.json" --ranks 120 -n 2 -u -F --quiet 2>"$tmp/law120.err"
+"$pfsim" mdtest --platform "$root/platforms/mistral-lustre02.json" --ranks 100 -n 2 -u -F --quiet 2>"$tmp/law100.err"
+if grep -q "warning: clients.load_delay create: fitted on populations up to 50; this run of 120 ranks reaches up to 2.4x" "$tmp/law120.err" &&
+  ! grep -q "load_delay" "$tmp/law100.err"; then
+  echo "ok   load-law extrapolation: $(grep -m1 load_delay "$tmp/law120.err" | cut -c1-140)"
+else
+  echo "FAIL load-law extrapolation: $(cat "$tmp/law120.err") / $(cat "$tmp/law100.err")"
   failures=$((failures + 1))
 fi
 

@@ -102,6 +102,8 @@ nlohmann::json load_delay_json(const LoadDelayConfig& d)
       j["shape"] = l.shape;
     if (!l.rank_factors.empty())
       j["rank_factors"] = l.rank_factors;
+    if (l.fitted_up_to > 0)
+      j["fitted_up_to"] = l.fitted_up_to;
     per[op_name(op)] = j;
   }
   return {{"enabled", d.enabled}, {"population", population_name(d.population)}, {"per_op", per}};
@@ -254,6 +256,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
           }
           require_mean_one(lr, "rank_factors", law.rank_factors, "each rank's slowness relative to the mean");
         }
+        law.fitted_up_to = lr.number("fitted_up_to", 0.0, 0.0, 1e9);
         lr.finish();
         cc.load_delay.law[*op] = std::move(law);
       }

@@ -54,6 +54,9 @@ struct LoadDelayLaw {
   // "rank_factors": mean excess of each recorded rank / the overall mean, in recorded rank order (slow nodes,
   // slow OSTs of that rank's files); synthetic rank m uses factor m mod size. Empty = 1 for every rank.
   std::vector<double> rank_factors;
+  // "fitted_up_to": the largest population the law was fitted on (0: not stated). A run whose population can
+  // exceed it extrapolates the line; the run says so (a warning) past twice that.
+  double fitted_up_to = 0;
   double mean_s(double n) const { return base_s + per_unit_s * n; }
   double rank_factor(int rank) const
   {

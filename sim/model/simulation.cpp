@@ -142,6 +142,19 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   if (items > 1e9L && options.time_limit_s <= 0)
     std::fprintf(stderr, "pfsim: warning: this run simulates %.3Lg of the tool's operations, hours to days at 0.02-0.6 "
                          "million per second; --time-limit stops a run that would take longer\n", items);
+  // A load law past its data: the run's population can reach its rank count (active ranks; the other ranks'
+  // metadata operations in flight stay below it), which the line extrapolates beyond twice the fitted range.
+  const auto& ld = platform.clients.load_delay;
+  if (ld.enabled)
+    for (Op op : kAllOps) {
+      const auto& l = ld.law[op];
+      if (l.set && l.fitted_up_to > 0 && l.per_unit_s > 0 && workload.ranks() > 2 * l.fitted_up_to)
+        std::fprintf(stderr, "pfsim: warning: clients.load_delay %s: fitted on populations up to %.0f; this run of %d "
+                             "ranks reaches up to %.1fx that, where the law's line (%.3g us + %.3g us x n) is an "
+                             "extrapolation\n",
+                     op_name(op), l.fitted_up_to, workload.ranks(), workload.ranks() / l.fitted_up_to,
+                     l.base_s * 1e6, l.per_unit_s * 1e6);
+    }
   auto wall0 = std::chrono::steady_clock::now();
   std::vector<std::string> args{"pfsim"};
   // No TCP window: SimGrid bounds a flow at TCP-gamma / (2 x route latency) (4 MiB by default, also under CM02),
