@@ -39,7 +39,8 @@ PHASES = r"(precreate|stat|read|create|delete|cleanup)"
 # md-real-io 2017: <prefix>-<iter>-<phase>-<rank>.csv; md-workbench (IOR 4.x, 2019 standalone):
 # <prefix>-<waiting factor>-<iter>-<phase>.csv (-L, rank 0) or ...-<phase>-all.csv (--latency-all, every rank).
 FORMS = {"md-real-io": (r"-(\d+)-" + PHASES + r"-(\d+)\.csv$", 2),
-         "md-workbench": (r"-\d+\.\d+-(\d+)-" + PHASES + r"(-all)?\.csv$", 2)}
+         "md-workbench --latency-all": (r"-\d+\.\d+-(\d+)-" + PHASES + r"-all\.csv$", 2),
+         "md-workbench -L": (r"-\d+\.\d+-(\d+)-" + PHASES + r"\.csv$", 2)}
 
 
 def file_match(prefix, name):
@@ -71,8 +72,8 @@ def load(d, prefix):
         forms.add(m[0])
         key = m[2] if m[2] in ("precreate", "cleanup") else "benchmark-" + m[2]
         pools.setdefault(key, []).append(read_runtimes(f))
-    if len(forms) > 1:
-        fail(PROG, f"{d}: files '{prefix}-*' of both md-real-io and md-workbench form; expected one run's files")
+    if len(forms) > 1:  # one run writes one form (md-workbench -L writes rank 0's files, --latency-all only -all)
+        fail(PROG, f"{d}: files '{prefix}-*' of {' and '.join(sorted(forms))} form; expected one run's files")
     return {k: np.sort(np.concatenate(v)) for k, v in pools.items() if sum(len(x) for x in v)}
 
 
@@ -119,10 +120,10 @@ def read_runtimes(f):
     except OSError as e:
         fail(PROG, f"{f}: {e.strerror or e}")
     except ValueError:
-        bad_line(f)
+        bad_line(f, cols)
     if a.size == 0:
         return np.zeros(0)
-    if a.shape[1] != len(cols) or not np.all(np.isfinite(a[:, :2])) or np.any(a[:, col] < 0):
+    if a.shape[1] != len(cols) or not np.all(np.isfinite(a[:, [cols.index("time"), col]])) or np.any(a[:, col] < 0):
         bad_line(f, cols)
     return a[:, col]
 

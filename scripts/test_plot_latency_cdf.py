@@ -85,8 +85,27 @@ def main():
         for f in glob.glob(os.path.join(mdw_all, "lat-*.csv")):
             shutil.copy(f, mixed)
         r = plot(mixed, mdreal, os.path.join(tmp, "y.png"))
-        check(r.returncode == 2 and "both md-real-io and md-workbench form" in r.stderr,
+        check(r.returncode == 2 and "md-real-io and md-workbench --latency-all form" in r.stderr,
               f"md-real-io and md-workbench files in one directory: exit {r.returncode}, {r.stderr.strip()[:160]}")
+        # md-workbench -L (rank 0) beside --latency-all files: two runs (rank 0 would count twice)
+        both = os.path.join(tmp, "both-mdw")
+        shutil.copytree(mdw_all, both)
+        for f in glob.glob(os.path.join(mdw_l, "lat-*.csv")):
+            shutil.copy(f, both)
+        r = plot(both, mdreal, os.path.join(tmp, "z.png"))
+        check(r.returncode == 2 and "md-workbench --latency-all and md-workbench -L form" in r.stderr,
+              f"md-workbench -L and --latency-all files in one directory: exit {r.returncode}, {r.stderr.strip()[:160]}")
+        # a malformed runtime in a runtime,time file is named as the runtime
+        bad2 = os.path.join(tmp, "bad2")
+        shutil.copytree(swapped, bad2)
+        with open(os.path.join(bad2, "lat-0-stat-1.csv")) as fh:
+            lines = fh.read().splitlines()
+        lines[2] = "abc," + lines[2].split(",")[1]
+        with open(os.path.join(bad2, "lat-0-stat-1.csv"), "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+        r = plot(bad2, mdreal, os.path.join(tmp, "w.png"))
+        check(r.returncode == 2 and "lat-0-stat-1.csv: line 3: runtime: expected a number" in r.stderr,
+              f"a bad runtime in a runtime,time file: exit {r.returncode}, {r.stderr.strip()[:160]}")
         # md-workbench against md-real-io, written twice: the same bytes
         outs = [os.path.join(tmp, f"cdf{i}.png") for i in (1, 2)]
         rcs = [plot(mdw_all, mdreal, o, "--labels", "IOR md-workbench,md-real-io").returncode for o in outs]

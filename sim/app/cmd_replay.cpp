@@ -554,7 +554,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   if (!flag(a, "--quiet")) {
     const auto& t = *tr;
     // What ran goes to stderr, so that stdout is the tool's own output from its first line (md-workbench's Args:,
-    // md-real-io's parameter block, mdtest's "was launched with" line), as scripts reading the real tools expect.
+    // md-real-io's parameter block), as scripts reading the real tools expect.
     std::cerr << "pfsim " << (a.command == "replay" ? "replay of " + t.format + " " + t.path : std::string("mdworkbench"))
               << ": " << w.ranks() << " ranks";
     if (a.command == "replay")

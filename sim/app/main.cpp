@@ -257,9 +257,6 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
       throw UsageError("-F and -D exclude each other (files only, directories only)");
     o.write_bytes = static_cast<double>(opt_int(c, "-w", 0, 0, static_cast<long long>(pfsim::kMaxFileBytes)));
     o.read_bytes = static_cast<double>(opt_int(c, "-e", 0, 0, static_cast<long long>(pfsim::kMaxFileBytes)));
-    if (o.write_bytes > pfsim::kMaxFileBytes || o.read_bytes > pfsim::kMaxFileBytes)
-      throw UsageError(std::string(o.write_bytes > pfsim::kMaxFileBytes ? "-w" : "-e") +
-                       ": expected at most 1 PB (1e15 bytes) per file");
     if (!o.dirs_only && o.read_bytes > o.write_bytes)
       throw UsageError("-e " + std::to_string(static_cast<long long>(o.read_bytes)) + ": expected at most -w (" +
                        std::to_string(static_cast<long long>(o.write_bytes)) +

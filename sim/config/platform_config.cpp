@@ -130,6 +130,7 @@ nlohmann::json link_json(const LinkConfig& l)
 PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
 {
   PlatformConfig p;
+  bool senders_given = false;
   // Every mechanism is off unless "enabled": true. A block that gives values but no "enabled" at all is most likely
   // meant on: say that it stays off (a block with "enabled": false is off on purpose, as the fitted platforms' SMP
   // partitions, kept for --set ...enabled=true).
@@ -144,6 +145,9 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       unswitched(block, "mds.mechanisms." + name);
   if (j.is_object() && j.contains("clients") && j["clients"].is_object() && j["clients"].contains("load_delay"))
     unswitched(j["clients"]["load_delay"], "clients.load_delay");
+  if (j.is_object() && j.contains("mds") && j["mds"].is_object() && j["mds"].contains("journal") &&
+      j["mds"]["journal"].is_object() && j["mds"]["journal"].contains("credits"))
+    unswitched(j["mds"]["journal"]["credits"], "mds.journal.credits");
   Reader top(j, file, "");
   p.name = top.string("name", "unnamed");
   p.description = top.string("description", "");
@@ -163,12 +167,9 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     p.network.router_count = static_cast<int>(r.integer("count", 0, 0, 100000));
     p.network.router_link = read_link(r.object("link"), p.network.router_link);
     r.finish();
-    // Not given: as many senders as keep a server's reply rate at 16 per 10 us of one-way latency (1.6 M/s) whatever
-    // the latency. A sender holds a reply for its latency too, so a fixed 16 capped a 1 ms path at 16 k replies/s.
-    const double one_way_s = p.network.server_link.latency_s + p.network.client_link.latency_s +
-                             (p.network.router_count > 0 ? p.network.router_link.latency_s : 0.0);
-    const int auto_senders = static_cast<int>(std::min(4096.0, std::max(16.0, std::ceil(16 * one_way_s / 10e-6))));
-    p.network.reply_senders = static_cast<int>(n.integer("reply_senders", auto_senders, 1, 4096));
+    // Not given: set below, once the server counts are known.
+    senders_given = n.has("reply_senders");
+    p.network.reply_senders = static_cast<int>(n.integer("reply_senders", p.network.reply_senders, 1, 4096));
     n.finish();
   }
   {
@@ -435,6 +436,17 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     o.finish();
   }
   top.finish();
+  // network.reply_senders not given: as many senders as keep a server's reply rate at 16 per 10 us of one-way
+  // latency (1.6 M/s) whatever the latency (a sender holds a reply for its latency too, so a fixed 16 capped a 1 ms
+  // path at 16 k replies/s), but at most 16,384 senders over all servers (each is an actor with a stack; 64 OSSes
+  // then get 252 each): 16 on every platform in platforms/.
+  if (!senders_given) {
+    const double one_way_s = p.network.server_link.latency_s + p.network.client_link.latency_s +
+                             (p.network.router_count > 0 ? p.network.router_link.latency_s : 0.0);
+    const double servers = static_cast<double>(p.mds.count) + p.oss.count;
+    const double wanted = std::ceil(16 * one_way_s / 10e-6);
+    p.network.reply_senders = static_cast<int>(std::max(16.0, std::min({wanted, 4096.0, std::floor(16384 / servers)})));
+  }
   return p;
 }
 

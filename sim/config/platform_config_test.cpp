@@ -527,6 +527,9 @@ TEST_CASE("network.reply_senders: without a value, 16 per 10 us of one-way laten
   CHECK(parse_platform(slow, "p.json").network.reply_senders == 800);
   slow["network"]["routers"] = {{"count", 2}, {"link", {{"latency", "500us"}}}};
   CHECK(parse_platform(slow, "p.json").network.reply_senders == 1600);
+  // at most 16,384 over all servers: 1 MDS and 64 OSSes get 252 each
+  slow["oss"] = {{"count", 64}};
+  CHECK(parse_platform(slow, "p.json").network.reply_senders == 252);
   slow["network"]["reply_senders"] = 32;
   CHECK(parse_platform(slow, "p.json").network.reply_senders == 32);
 }
@@ -541,4 +544,5 @@ TEST_CASE("a mechanism block with settings and no \"enabled\" stays off, with a 
   CHECK_THAT(p.warnings[0], Catch::Contains("p.json: mds.mechanisms.contention gives settings but no \"enabled\""));
   CHECK(parse_platform({{"clients", {{"load_delay", {{"per_op", json::object()}}}}}}, "q.json").warnings.size() == 1);
   CHECK(parse_platform(json::object(), "r.json").warnings.empty());
+  CHECK(parse_platform({{"mds", {{"journal", {{"credits", {{"create", 8}}}}}}}}, "s.json").warnings.size() == 1);
 }

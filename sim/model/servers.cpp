@@ -200,8 +200,8 @@ MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, s
     // on never add threads; the configuration asks for at least one per partition.
     parts_[p].max_threads = std::max(1, share_of(cfg_.threads.max, nparts, p));
     rdpg_[p].max_threads = std::max(1, share_of(cfg_.readpage_threads.max, nparts, p));
-    parts_[p].cores = std::make_shared<CorePool>(std::max(1, cfg_.cores / nparts), preempt);
     parts_[p].core_count = std::max(1, cfg_.cores / nparts);
+    parts_[p].cores = std::make_shared<CorePool>(parts_[p].core_count, preempt);
     for (int n = p; n < client_nodes; n += nparts)
       parts_[p].clients++;
   }

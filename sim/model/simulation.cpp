@@ -75,8 +75,12 @@ std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes, i
     return "--cfg=contexts/guard-size:0";
   // Name what to change: the client nodes, or the servers' thread counts when they are most of the actors.
   const long long server_threads = m.count * mds_threads + platform.oss.count * static_cast<long long>(platform.oss.threads);
+  const long long senders = (static_cast<long long>(m.count) + platform.oss.count) * platform.network.reply_senders;
   const std::string what =
-      server_threads > nodes
+      senders > server_threads && senders > nodes
+          ? "lower network.reply_senders (" + std::to_string(platform.network.reply_senders) + " per server, " +
+                std::to_string(senders) + " in all)"
+      : server_threads > nodes
           ? "lower the servers' threads (mds.threads.max, mds.readpage_threads.max: " + std::to_string(m.count * mds_threads) +
                 " MDS threads can start; oss.threads: " +
                 std::to_string(platform.oss.count * static_cast<long long>(platform.oss.threads)) + " OSS threads)"

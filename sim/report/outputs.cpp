@@ -244,11 +244,9 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
     // The tool operations latency.item describes, and their rate: an md-workbench object is four of them (stat,
     // read, delete, create), so its items are not; Little's law is rate_tool_ops_per_s x latency.item.mean_s
     // (plus think time) = ranks.
-    if (!p.item_histogram.empty()) {
-      const auto n = p.item_histogram.count();
-      ph["tool_operations"] = n;
-      ph["rate_tool_ops_per_s"] = t > 0 ? static_cast<double>(n) / t : 0.0;
-    }
+    const auto n = p.item_histogram.count();  // 0 in a phase without operations (md-workbench -I 0)
+    ph["tool_operations"] = n;
+    ph["rate_tool_ops_per_s"] = t > 0 ? static_cast<double>(n) / t : 0.0;
     phases.push_back(ph);
   }
   out["phases"] = phases;

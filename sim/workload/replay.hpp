@@ -46,12 +46,12 @@ struct ReplayOptions {
 // (IOR 4.x and the 2019 tool: -I 1000 -P 3000 -D 10 -R 3 -S 3901 --offset 1; pfsim had -D 1 until 2026-11-26).
 struct MdWorkbenchParams {
   int ranks = 1;
-  int obj_per_proc = 1000;       // -I
-  int precreate_per_set = 3000;  // -P
-  int data_sets = 10;            // -D
-  int iterations = 3;            // -R
-  double object_size_B = 3901;  // -S
-  int offset = 1;                // --offset
+  int obj_per_proc = trace::kMdwDefaultI;         // -I
+  int precreate_per_set = trace::kMdwDefaultP;    // -P
+  int data_sets = trace::kMdwDefaultD;            // -D
+  int iterations = trace::kMdwDefaultR;           // -R
+  double object_size_B = trace::kMdwDefaultS;     // -S
+  int offset = trace::kMdwDefaultOffset;          // --offset
 };
 // One synthetic rank: precreate (P x D creates, data sets interleaved), R benchmark iterations of I x D
 // objects (stat, read, delete, create each), cleanup (P x D deletes). No think time.

@@ -523,8 +523,6 @@ struct HeaderInfo {
   std::string latency_all_at;
 };
 
-// md-workbench's defaults for the options an Args line does not give (IOR 4.x and the 2019 standalone tool).
-constexpr int kMdwDefaultI = 1000, kMdwDefaultP = 3000, kMdwDefaultD = 10, kMdwDefaultR = 3, kMdwDefaultS = 3901;
 
 // A value of an md-workbench integer option as IOR's parser reads it: digits with an optional k, m, g, t or p
 // suffix (either case; powers of 1024: 4k = 4096).
@@ -1875,33 +1873,31 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
                                                 : " (--savePerOpDataCSV=" + excerpt(perop) + ")"));
         continue;
       }
-      if (named) {
-        // Two outputs that both name these files (copies of one run's stdout, or two runs with one prefix) must
-        // state the same run; otherwise which one made the files is a guess (it was the file name's order).
-        // (-n and the task count only where both state them: a saved command line without mdtest's "launched
-        // with" line states no task count)
-        auto differ = [](long long a, long long b) { return a >= 0 && b >= 0 && a != b; };
-        if (!matching.empty() &&
-            (u != matching_u || differ(st.items, matching_stated.items) || differ(st.tasks, matching_stated.tasks) ||
-             st.phases != matching_stated.phases || st.write_B != matching_stated.write_B ||
-             st.read_B != matching_stated.read_B))
-          throw ConfigError(matching_stated.line_at + " and " + st.line_at + ": two mdtest command lines name "
-                            "--savePerOpDataCSV=" + prefix + " but state different runs (-u, -n, -w, -e, the "
-                            "phases or the task count); expected one output per set of per-op files (move the "
-                            "other out of the directory)");
-        if (matching.empty()) {
-          matching = where;
-          matching_u = u;
-          matching_stated = st;
-        } else {  // what only the later output states
-          if (matching_stated.tasks < 0) {
-            matching_stated.tasks = st.tasks;
-            matching_stated.tasks_at = st.tasks_at;
-          }
-          if (matching_stated.items < 0) {
-            matching_stated.items = st.items;
-            matching_stated.items_at = st.items_at;
-          }
+      // Two outputs that both name these files (copies of one run's stdout, or two runs with one prefix) must
+      // state the same run; otherwise which one made the files is a guess (it was the file name's order).
+      // (-n and the task count only where both state them: a saved command line without mdtest's "launched
+      // with" line states no task count)
+      auto differ = [](long long a, long long b) { return a >= 0 && b >= 0 && a != b; };
+      if (!matching.empty() &&
+          (u != matching_u || differ(st.items, matching_stated.items) || differ(st.tasks, matching_stated.tasks) ||
+           st.phases != matching_stated.phases || st.write_B != matching_stated.write_B ||
+           st.read_B != matching_stated.read_B))
+        throw ConfigError(matching_stated.line_at + " and " + st.line_at + ": two mdtest command lines name "
+                          "--savePerOpDataCSV=" + prefix + " but state different runs (-u, -n, -w, -e, the "
+                          "phases or the task count); expected one output per set of per-op files (move the "
+                          "other out of the directory)");
+      if (matching.empty()) {
+        matching = where;
+        matching_u = u;
+        matching_stated = st;
+      } else {  // what only the later output states
+        if (matching_stated.tasks < 0) {
+          matching_stated.tasks = st.tasks;
+          matching_stated.tasks_at = st.tasks_at;
+        }
+        if (matching_stated.items < 0) {
+          matching_stated.items = st.items;
+          matching_stated.items_at = st.items_at;
         }
       }
     }
@@ -1989,8 +1985,10 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
       if (tp_files.first.empty())
         tp_files = {groups[name][r], has_tp};
       else if (has_tp != tp_files.second)
-        fail(groups[name][r], 1, std::string("the header ") + (has_tp ? "has" : "lacks") + " mdtest's tp column, as " +
-             tp_files.first + " does not; expected the same columns in every per-op file of one run");
+        fail(groups[name][r], 1, std::string("the header ") +
+                                     (has_tp ? "has mdtest's tp column, which " + tp_files.first + " lacks"
+                                             : "lacks mdtest's tp column, which " + tp_files.first + " has") +
+                                     "; expected the same columns in every per-op file of one run");
       size_known |= op == TraceOp::Create && r == 0 && has_tp;
       counts.add(groups[name][r], rows.size(), rows.size() + 1);
       const uint32_t id = timing.file_id(groups[name][r]);

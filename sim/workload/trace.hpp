@@ -40,6 +40,11 @@ enum class TraceOp : unsigned char {
   Delete,  // unlink()
 };
 constexpr int kTraceOpCount = 4;
+
+// md-workbench's defaults for the options a command line does not give (IOR 4.x and the 2019 standalone tool:
+// -I 1000 -P 3000 -D 10 -R 3 -S 3901, offset 1): what an Args line without them means, and pfsim mdworkbench's.
+constexpr int kMdwDefaultI = 1000, kMdwDefaultP = 3000, kMdwDefaultD = 10, kMdwDefaultR = 3, kMdwDefaultS = 3901;
+constexpr int kMdwDefaultOffset = 1;
 const char* trace_op_name(TraceOp op);  // "stat", "read", "create", "delete" (md-real-io file names)
 
 enum class PhaseKind : unsigned char { Precreate, Benchmark, Cleanup, Other };

@@ -1688,5 +1688,7 @@ TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest fil
     rows += row.substr(0, row.rfind(',')) + "\n";
   f.close();
   m.write("mdtest-perop-File stat-00001.csv", rows);
-  CHECK_THAT(error_of(m.str()), Catch::Contains("mdtest-perop-File stat-00001.csv:1: the header lacks mdtest's tp column"));
+  CHECK_THAT(error_of(m.str()), Catch::Contains("mdtest-perop-File stat-00001.csv:1: the header lacks mdtest's tp "
+                                                "column, which ") &&
+                                    Catch::Contains("-00000.csv has; expected the same columns"));
 }
