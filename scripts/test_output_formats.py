@@ -374,6 +374,15 @@ def main():
               f"pfsim mdworkbench {' '.join(extra) or '(default)'}: {'every rank' if suffix else 'rank 0'}'s files "
               f"({names[:2]}...)")
 
+    # metabench's latency files: one row per RPC with its rank and kind (a create is two RPCs: create, close)
+    mlat = os.path.join(tmp, "metabench-lat")
+    run(pfsim, ["metabench", "--platform", os.path.join(ROOT, "platforms", "cray-xe6-lustre2.1-fitted.json"),
+                "--ranks", "4", "--files", "8", "--latency-dir", mlat, "--quiet"])
+    with open(os.path.join(mlat, "latency-0-create-all.csv")) as f:
+        rows = [l.split(",") for l in f.read().splitlines()]
+    check(rows[0] == ["time", "runtime", "rank", "op"] and len(rows) == 1 + 16 and
+          sorted({r[3] for r in rows[1:]}) == ["close", "create"] and sorted({r[2] for r in rows[1:]}) == ["0", "1", "2", "3"],
+          f"metabench latency files: time,runtime,rank,op, one row per RPC ({len(rows) - 1} rows for 8 creates)")
     # md-workbench's defaults where no option is given: -D 10 (pfsim had 1), so a copied command line without -D
     # simulates md-workbench's ten data sets: 10 precreated objects per rank with -P 1.
     dflt = os.path.join(tmp, "defaults.json")

@@ -84,7 +84,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--ranks", true, "N override the workload's rank count"},
         {"--out", true,
          "FILE results JSON (effective configuration, rates, latency percentiles); its directory must exist"},
-        {"--latency-dir", true, "DIR per-operation latency files"},
+        {"--latency-dir", true, "DIR per-RPC latency files <prefix>-<iteration>-<phase>-all.csv: time,runtime,rank,op "
+                                "(a create is its create and close RPCs)"},
         {"--latency-prefix", true, "NAME prefix of the latency files (default latency)"}}},
       {"sweep",
        {{"--workload", true, "FILE workload JSON (required)"},
@@ -111,8 +112,9 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--files", true, "F files in all (default 1000000)"},
         {"--dir-mode", true, "unique|shared per-rank directories or one shared directory"},
         {"--out", true, "FILE results JSON; its directory must exist"},
-        {"--latency-dir", true, "DIR per-operation latency files"},
-        {"--latency-prefix", true, "NAME prefix of the latency files"}}},
+        {"--latency-dir", true, "DIR per-RPC latency files <prefix>-<iteration>-<phase>-all.csv: time,runtime,rank,op "
+                                "(a create is its create and close RPCs)"},
+        {"--latency-prefix", true, "NAME prefix of the latency files (default latency)"}}},
   };
   auto it = m.find(cmd);
   if (it == m.end())

@@ -324,10 +324,13 @@ void write_latency_files(const std::string& dir, const std::string& prefix, cons
     std::string name = p.name;
     std::replace(name.begin(), name.end(), ' ', '_');
     AtomicFile f(dir + "/" + prefix + "-" + std::to_string(p.iteration) + "-" + name + "-all.csv");
-    f.out() << "time,runtime\n";
-    char buf[64];
+    // One row per client RPC (a metabench create is two: the create and its close), so the rank and the RPC's kind
+    // are columns: a script can split the file by either (time and runtime as md-workbench writes them).
+    f.out() << "time,runtime,rank,op\n";
+    char buf[96];
     for (uint32_t i : order) {
-      int n = std::snprintf(buf, sizeof buf, "%.7f,%.4e\n", s[i].start_s, s[i].runtime_s);
+      int n = std::snprintf(buf, sizeof buf, "%.7f,%.4e,%u,%s\n", s[i].start_s, s[i].runtime_s,
+                            static_cast<unsigned>(s[i].rank), op_name(s[i].op));
       f.out().write(buf, n);
     }
     f.commit();
