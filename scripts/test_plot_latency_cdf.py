@@ -18,7 +18,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import plot_latency_cdf as plc  # noqa: E402
 
-DATA = os.path.join(HERE, "..", "..", "shared", "data", "tool-outputs")
+DATA = os.path.join(os.path.dirname(os.path.dirname(HERE)), "shared", "data", "tool-outputs")
+if not os.path.isdir(DATA):  # a checkout elsewhere than beside ../shared (CI clones)
+    DATA = "/work/shared/data/tool-outputs"
 failures = 0
 
 
