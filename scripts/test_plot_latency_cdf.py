@@ -81,22 +81,17 @@ def main():
         check(r.returncode == 2 and "lat-0-stat-1.csv: line 4: runtime: expected a number" in r.stderr
               and not os.path.exists(os.path.join(tmp, "x.png")),
               f"a malformed row: exit {r.returncode}, {r.stderr.strip()[:160]}")
-        # both forms under one prefix in one directory: which run is it?
-        mixed = os.path.join(tmp, "mixed")
-        shutil.copytree(mdreal, mixed)
-        for f in glob.glob(os.path.join(mdw_all, "lat-*.csv")):
-            shutil.copy(f, mixed)
-        r = plot(mixed, mdreal, os.path.join(tmp, "y.png"))
-        check(r.returncode == 2 and "md-real-io and md-workbench --latency-all form" in r.stderr,
-              f"md-real-io and md-workbench files in one directory: exit {r.returncode}, {r.stderr.strip()[:160]}")
-        # md-workbench -L (rank 0) beside --latency-all files: two runs (rank 0 would count twice)
-        both = os.path.join(tmp, "both-mdw")
-        shutil.copytree(mdw_all, both)
-        for f in glob.glob(os.path.join(mdw_l, "lat-*.csv")):
-            shutil.copy(f, both)
-        r = plot(both, mdreal, os.path.join(tmp, "z.png"))
-        check(r.returncode == 2 and "md-workbench --latency-all and md-workbench -L form" in r.stderr,
-              f"md-workbench -L and --latency-all files in one directory: exit {r.returncode}, {r.stderr.strip()[:160]}")
+        # two runs' files under one prefix in one directory: which run is it? (md-workbench -L beside --latency-all
+        # files would count rank 0 twice)
+        for name, base, extra, forms in (("mixed", mdreal, mdw_all, "md-real-io and md-workbench --latency-all"),
+                                         ("both-mdw", mdw_all, mdw_l, "md-workbench --latency-all and md-workbench -L")):
+            d = os.path.join(tmp, name)
+            shutil.copytree(base, d)
+            for f in glob.glob(os.path.join(extra, "lat-*.csv")):
+                shutil.copy(f, d)
+            r = plot(d, mdreal, os.path.join(tmp, name + ".png"))
+            check(r.returncode == 2 and f"{forms} form" in r.stderr,
+                  f"{forms} files in one directory: exit {r.returncode}, {r.stderr.strip()[:160]}")
         # a malformed runtime in a runtime,time file is named as the runtime
         bad2 = os.path.join(tmp, "bad2")
         shutil.copytree(swapped, bad2)
