@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 
 namespace pfsim::config {
 namespace {
@@ -139,15 +140,22 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       p.warnings.push_back(file + ": " + path + " gives settings but no \"enabled\": it stays off (add \"enabled\": "
                            "true to switch it on)");
   };
-  if (j.is_object() && j.contains("mds") && j["mds"].is_object() && j["mds"].contains("mechanisms") &&
-      j["mds"]["mechanisms"].is_object())
-    for (const auto& [name, block] : j["mds"]["mechanisms"].items())
+  auto at = [&](std::initializer_list<const char*> path) -> const nlohmann::json* {  // j's block at path, if any
+    const nlohmann::json* n = &j;
+    for (const char* k : path) {
+      if (!n->is_object() || !n->contains(k))
+        return nullptr;
+      n = &(*n)[k];
+    }
+    return n;
+  };
+  if (const auto* m = at({"mds", "mechanisms"}); m && m->is_object())
+    for (const auto& [name, block] : m->items())
       unswitched(block, "mds.mechanisms." + name);
-  if (j.is_object() && j.contains("clients") && j["clients"].is_object() && j["clients"].contains("load_delay"))
-    unswitched(j["clients"]["load_delay"], "clients.load_delay");
-  if (j.is_object() && j.contains("mds") && j["mds"].is_object() && j["mds"].contains("journal") &&
-      j["mds"]["journal"].is_object() && j["mds"]["journal"].contains("credits"))
-    unswitched(j["mds"]["journal"]["credits"], "mds.journal.credits");
+  if (const auto* b = at({"clients", "load_delay"}))
+    unswitched(*b, "clients.load_delay");
+  if (const auto* b = at({"mds", "journal", "credits"}))
+    unswitched(*b, "mds.journal.credits");
   Reader top(j, file, "");
   p.name = top.string("name", "unnamed");
   p.description = top.string("description", "");

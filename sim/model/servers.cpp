@@ -407,7 +407,7 @@ MdsServer::DirState& MdsServer::dir(uint32_t id)
   return it->second;
 }
 
-void MdsServer::lock_dir(DirState& ds, bool write)
+void MdsServer::lock_dir(DirState& ds, bool write, ThreadPoolQueue& part)
 {
   // Actors are cooperative: nothing runs between these tests and the updates of the state.
   if (ds.waiting.empty() && !ds.writer && (!write || ds.readers == 0)) {
@@ -419,6 +419,7 @@ void MdsServer::lock_dir(DirState& ds, bool write)
   }
   auto s = sg4::Semaphore::create(0);
   ds.waiting.emplace_back(write, s);
+  Asleep asleep(part);  // not runnable while it waits (oversubscription)
   s->acquire();  // unlock_dir granted it before the wake-up
 }
 
@@ -466,10 +467,7 @@ void MdsServer::serve(Request& r, int p)
   const double lookup = r.shared_dir && cfg_.dir_lock.enabled ? cfg_.dir_lock.lookup_hold_s[r.op] : 0;
   if (lookup > 0) {
     DirState& ds = dir(r.dir);
-    {
-      Asleep asleep(part);
-      lock_dir(ds, false);
-    }
+    lock_dir(ds, false, part);
     compute(part, lookup, true);
     unlock_dir(ds, false);
   }
@@ -493,10 +491,7 @@ void MdsServer::serve(Request& r, int p)
   if (locks_dir) {
     DirState& ds = dir(r.dir);
     if (update) {
-      {
-        Asleep asleep(part);
-        lock_dir(ds, true);
-      }
+      lock_dir(ds, true, part);
       if (cfg_.lock_callbacks.enabled) {
         int revoke = ds.holders - (ds.holder[r.node] ? 1 : 0);
         if (revoke > 0) {

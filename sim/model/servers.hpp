@@ -153,7 +153,8 @@ private:
     std::vector<char> holder;  // client nodes caching the directory lock
     int holders = 0;
   };
-  static void lock_dir(DirState& ds, bool write);
+  // Takes the lock; a request that has to wait counts as asleep in `part` (not runnable) until it is granted.
+  static void lock_dir(DirState& ds, bool write, ThreadPoolQueue& part);
   static void unlock_dir(DirState& ds, bool write);
   ThreadPoolQueue& pool(int partition, bool readpage) { return readpage ? rdpg_[partition] : parts_[partition]; }
   void start_thread(int partition, bool readpage);
