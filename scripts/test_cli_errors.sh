@@ -112,6 +112,20 @@ expect_error option-twice "--dir-mode" "twice" -- \
   metabench --platform "$good_platform" --ranks 4 --files 10 --dir-mode unique --dir-mode shared
 expect_error option-twice-replay-style "-I" "twice" -- \
   mdworkbench --platform "$good_platform" --ranks 2 -I=5 -I 6 -P 10
+# replay and mdworkbench sweeps (--csv with a --ranks list): the options of a single run are refused, not ignored.
+expect_refused mdworkbench-list-without-csv "--ranks 2,4" "--csv" -- \
+  mdworkbench --platform "$good_platform" --ranks 2,4 -I 5 -P 10
+expect_refused mdworkbench-jobs-without-csv "--jobs" "--csv" -- \
+  mdworkbench --platform "$good_platform" --ranks 2 -I 5 -P 10 --jobs 2
+expect_refused mdworkbench-sweep-repeated-rank "--ranks" "appears twice" -- \
+  mdworkbench --platform "$good_platform" --ranks 2,2 -I 5 -P 10 --csv "$tmp/mdw-sweep-twice.csv"
+expect_refused replay-sweep-latency-dir "--csv" "--latency-dir" -- \
+  replay "$tool_outputs/md-real-io-2017" --platform "$root/platforms/mistral-lustre02.json" --ranks 2,4 \
+  --csv "$tmp/replay-sweep.csv" --latency-dir "$tmp/replay-sweep-lat"
+if [ -e "$tmp/replay-sweep.csv" ] || [ -e "$tmp/replay-sweep-lat" ] || [ -e "$tmp/mdw-sweep-twice.csv" ]; then
+  echo "FAIL replay-sweep-refused: a refused sweep wrote its table or latency directory"
+  failures=$((failures + 1))
+fi
 # SimGrid options: values SimGrid accepts but that crash (precision -1: SIGSEGV) or hang (concurrency-limit 0) a run,
 # and what SimGrid itself refuses (a bad number, an unknown key), are the user's error: exit 2, one line.
 expect_error cfg-precision-negative "--cfg=maxmin/precision:-1" "positive" -- \
@@ -455,7 +469,9 @@ expect_refused replay-check-option-conflict "--output-format mdtest" -- \
   replay "$tool_outputs/md-real-io-2017" --check --output-format mdtest
 expect_refused replay-check-writes-nothing "--check" "--out" -- \
   replay "$tool_outputs/md-real-io-2017" --check --out "$tmp/check.json"
-if "$pfsim" replay --help | grep -q -- "--check"; then
+# (help saved first: grep -q stops reading at its match, and with pipefail a help text longer than one write would
+# fail on SIGPIPE)
+if "$pfsim" replay --help >"$tmp/replay-help.txt" && grep -q -- "--check" "$tmp/replay-help.txt"; then
   echo "ok   replay-check-help"
 else
   echo "FAIL replay-check-help: pfsim replay --help does not list --check"
@@ -519,7 +535,7 @@ expect_error newline-in-value "mds.service.stat" '\n' -- \
 
 # Help exits 0 and lists the options of the command.
 for c in run sweep mdtest metabench replay mdworkbench; do
-  if "$pfsim" "$c" --help 2>&1 | grep -q -- "--platform"; then
+  if "$pfsim" "$c" --help >"$tmp/help-$c.txt" 2>&1 && grep -q -- "--platform" "$tmp/help-$c.txt"; then
     echo "ok   help: pfsim $c --help lists its options"
   else
     echo "FAIL help: pfsim $c --help"

@@ -50,6 +50,28 @@ def rates(path):
     return [(p["name"], p["rate_items_per_s"]) for p in json.load(open(path))["phases"]]
 
 
+def check_sweeps(pfsim, d, trace, form, common):
+    """A sweep (--ranks 8,24 --csv, two points at once) gives each point the results a single run gives (every
+    field but the inputs, which name the list), and its table the rates of those results."""
+    fails = 0
+    for cmd, tag in (([pfsim, "mdworkbench"] + MDWB, "gen"), ([pfsim, "replay", trace], "rep")):
+        res = os.path.join(d, f"sweep-{tag}")
+        csv = os.path.join(d, f"sweep-{tag}.csv")
+        run(cmd + ["--ranks", "8,24", "--csv", csv, "--results-dir", res, "--jobs", "2", "--quiet"] + common)
+        rows = [line.split(",") for line in open(csv).read().splitlines()[1:]]
+        for ranks in (8, 24):
+            point = json.load(open(os.path.join(res, f"ranks-{ranks}.json")))
+            single = json.load(open(os.path.join(d, f"{tag}{ranks}.json")))
+            differ = sorted(k for k in set(point) | set(single) if k != "inputs" and point.get(k) != single.get(k))
+            table = [(r[2], float(r[6])) for r in rows if r[0] == str(ranks)]
+            want = [(n, round(x, 3)) for n, x in rates(os.path.join(d, f"{tag}{ranks}.json"))]
+            ok = not differ and table == want
+            print(f"{'ok' if ok else 'FAIL'}: {form}, {tag} sweep point {ranks} ranks = the single run "
+                  f"(fields differing: {differ}; table {table} / {want})")
+            fails += not ok
+    return fails
+
+
 def main():
     pfsim = pfsim_arg(__doc__)
     fails = 0
@@ -84,6 +106,7 @@ def main():
                     print(f"{'ok' if ok else 'FAIL'}: {form}, {ranks} ranks, {name}: generator {g:.1f}, replay "
                           f"{r:.1f} obj/s ({100 * (r / g - 1):+.2f}%)")
                     fails += not ok
+            fails += check_sweeps(pfsim, d, trace, form, common)
     return 1 if fails else 0
 
 

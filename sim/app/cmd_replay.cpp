@@ -7,6 +7,7 @@
 // (0 errs)"), optionally write md-real-io latency files and a results JSON (effective platform, workload,
 // seed, per-phase rates and per-operation latencies).
 #include "app/commands.hpp"
+#include "app/sweep.hpp"
 #include "config/platform_config.hpp"
 #include "config/reader.hpp"
 #include "model/simulation.hpp"
@@ -73,6 +74,13 @@ const std::vector<OptSpec> kCommonOpts{
                                  "them)"},
     {"--no-dataset-ops", false, "leave out md-workbench's mkdir/rmdir of the data sets"},
     {"--time-limit", true, "T simulated time (e.g. 600s) after which an unfinished run stops with an error"},
+    {"--csv", true, "FILE sweep: --ranks takes a comma-separated list (e.g. 50,100,1000) and each rank count is "
+                    "simulated in its own process; FILE gets one row per point and phase (ranks,nodes,phase,"
+                    "iteration,items,time_s,rate,p50_s,p99_s: items and rate in objects, p50/p99 of the tool's "
+                    "operations), FILE.json the effective configuration and every point's results; printed on stdout "
+                    "unless --quiet (not with --out, --latency-dir or the options of the tool's output)"},
+    {"--jobs", true, "J sweep: points simulated in parallel (default 1)"},
+    {"--results-dir", true, "DIR sweep: keep every point's results JSON there (ranks-<M>.json, as --out writes it)"},
     {"--quiet", false, "no phase lines on stdout"},
     {"--verbose", false, "SimGrid's info messages"},
     {"--help", false, "this text"},
@@ -84,7 +92,7 @@ const std::vector<OptSpec> kReplayOpts{
                        "options), print the import summary and warnings as a replay does, simulate and write nothing: "
                        "exit status 0, or 2 with the one error line (--platform is not needed; given, it is checked)"},
     {"--ranks", true, "M ranks to replay (default: the recorded run's, for -L files as its stdout.txt states); rank m "
-                      "replays recorded rank m mod N"},
+                      "replays recorded rank m mod N; with --csv a comma-separated list (a sweep)"},
     {"--residual-quantile", true, "Q replay each op's excess over the Q-quantile latency of its kind (e.g. 0.01)"},
     {"--allow-missing", false, "import a trace without the files of a phase the recording has (an operation of a "
                                "benchmark iteration, a whole iteration, the precreate, cleanup or an mdtest File "
@@ -101,7 +109,7 @@ const std::vector<OptSpec> kReplayOpts{
 };
 
 const std::vector<OptSpec> kWorkbenchOpts{
-    {"--ranks", true, "N ranks"},
+    {"--ranks", true, "N ranks (with --csv a comma-separated list: a sweep)"},
     {"-I", true, "OBJ objects per rank and data set per benchmark iteration (default 1000; at most -P: md-workbench "
                  "warns and runs past the precreated objects, pfsim refuses)"},
     {"-P", true, "OBJ objects precreated per rank and data set (default 3000)"},
@@ -243,12 +251,53 @@ int opt_int(const Args& a, const std::string& k, int d, int min, long long max =
   return it == a.opts.end() ? d : static_cast<int>(parse_int_option(k, it->second, min, max));
 }
 
+// A sweep (--csv) writes its table, the table's configuration file and --results-dir; a run writes --out and the
+// tool's outputs. Options of the other kind are refused, not ignored.
+void check_sweep_options(const Args& a)
+{
+  const bool sweep = a.opts.count("--csv") > 0;
+  if (sweep) {
+    for (const char* o : {"--out", "--latency-dir", "--latency-prefix", "--output-format"})
+      if (a.opts.count(o))
+        throw std::invalid_argument(std::string("--csv: a sweep writes its table and each point's results "
+                                                "(--results-dir), not ") + o + "; run one rank count for it");
+    for (const char* f : {"--latency-all", "--process-reports", "--check"})
+      if (flag(a, f))
+        throw std::invalid_argument(std::string("--csv: a sweep writes its table and each point's results "
+                                                "(--results-dir); drop ") + f);
+    if (!a.opts.count("--ranks"))
+      throw std::invalid_argument("--csv: a sweep needs --ranks LIST (comma-separated rank counts)");
+  } else {
+    for (const char* o : {"--jobs", "--results-dir"})
+      if (a.opts.count(o))
+        throw std::invalid_argument(std::string(o) + " is an option of a sweep: add --csv FILE and a --ranks list");
+  }
+}
+
 void check_output_paths(const Args& a)
 {
+  check_sweep_options(a);
   check_output_file("--out", opt(a, "--out"));
+  check_output_file("--csv", opt(a, "--csv"));
+  if (!opt(a, "--csv").empty())
+    check_output_file("--csv (its configuration file)", opt(a, "--csv") + ".json");
   check_output_dir("--latency-dir", opt(a, "--latency-dir"));
+  check_output_dir("--results-dir", opt(a, "--results-dir"));
   check_file_prefix("--latency-prefix", opt(a, "--latency-prefix"));
-  check_distinct_outputs({{"--out", opt(a, "--out")}, {"--latency-dir", opt(a, "--latency-dir")}});
+  check_distinct_outputs({{"--out", opt(a, "--out")},
+                          {"--csv", opt(a, "--csv")},
+                          {"--latency-dir", opt(a, "--latency-dir")},
+                          {"--results-dir", opt(a, "--results-dir")}});
+}
+
+// --ranks: one count, or with --csv the sweep's list. 0 = absent (the recorded count).
+std::vector<int> ranks_of(const Args& a)
+{
+  if (a.opts.count("--csv"))
+    return parse_rank_list("--ranks", opt(a, "--ranks"));
+  if (opt(a, "--ranks").find(',') != std::string::npos)
+    throw std::invalid_argument("--ranks " + opt(a, "--ranks") + ": a list of rank counts is a sweep: add --csv FILE");
+  return {opt_int(a, "--ranks", 0, 1, kMaxRanks)};
 }
 
 // md-real-io 2017's or md-workbench's header for what this run simulated (pfsim's importer reads both:
@@ -445,6 +494,17 @@ std::string latency_prefix(const Args& a, ReportFormat format)
                                                                           : "mdtest-perop");
 }
 
+// What the run writes, for check_outputs_spare_inputs.
+std::vector<RunOutput> outputs_of(const Args& a, ReportFormat format)
+{
+  const std::string csv = opt(a, "--csv");
+  return {{"--out", opt(a, "--out"), false, "", ""},
+          {"--csv", csv, false, "", ""},
+          {"--csv (its configuration file)", csv.empty() ? csv : csv + ".json", false, "", ""},
+          {"--latency-dir", opt(a, "--latency-dir"), true, latency_prefix(a, format), ".csv"},
+          {"--results-dir", opt(a, "--results-dir"), true, "ranks-", ".json"}};
+}
+
 // md-real-io's phase lines carry the slowest operation ("max <s>s") only with per-operation samples.
 // md-real-io 2017's later build prints each phase's slowest operation ("max 2.5807e-04s"), the Mistral runs' build
 // does not: a replay prints it as the recorded lines do; pfsim mdworkbench, with no recorded lines, as the later build.
@@ -461,6 +521,101 @@ void warn_no_samples_max(const Args& a, const trace::Trace& tr, ReportFormat for
                          "operation needs per-operation samples)\n");
 }
 
+// The simulation options the command line gives (the same for a run and for every point of a sweep).
+RunOptions run_options_of(const Args& a, ReportFormat format, bool with_max)
+{
+  RunOptions o;
+  o.ranks_per_node = opt_int(a, "--ranks-per-node", 0, 1, kMaxRanksPerNode);  // absent: the platform's
+  o.seed = static_cast<uint64_t>(opt_int(a, "--seed", 1, 0));
+  o.time_limit_s = time_limit_s(opt(a, "--time-limit"));
+  // Per-operation samples (16 bytes each) are kept only where a report reads them: latency files, the
+  // results JSON (per-kind latencies of md-real-io operations; a sweep keeps every point's), md-workbench and mdtest
+  // summaries. A later md-real-io 2017 build prints each phase's slowest operation: replayed in the same form.
+  o.keep_samples = !flag(a, "--no-samples") &&
+                   (!opt(a, "--latency-dir").empty() || !opt(a, "--out").empty() || !opt(a, "--csv").empty() ||
+                    format != ReportFormat::MdReal2017 || with_max);
+  // Without samples nothing needs every latency: the JSON's per-RPC percentiles come from constant-memory
+  // histograms, so the run's memory does not grow with its length.
+  o.latency_histograms = !o.keep_samples;
+  o.rank_times = true;  // per-process times of the phase lines (8 bytes per rank and phase)
+  if (!flag(a, "--verbose"))
+    o.simgrid_args.push_back("--log=root.thres:warning");
+  o.simgrid_args.insert(o.simgrid_args.end(), a.simgrid.begin(), a.simgrid.end());
+  return o;
+}
+
+nlohmann::json inputs_of(const Args& a, nlohmann::json inputs, ReportFormat format)
+{
+  inputs["output_format"] = report_format_name(format);
+  inputs["set"] = a.sets;                // already applied in "platform"
+  inputs["simgrid_args"] = a.simgrid;    // --cfg/--log passed to SimGrid (they can change results)
+  inputs["options"] = recorded_options(a.opts, a.flags);
+  return inputs;
+}
+
+// The results JSON of a run (what --out holds, and each point of a sweep).
+nlohmann::json results_of(const Args& a, const nlohmann::json& inputs, const config::PlatformConfig& platform,
+                          const ReplayWorkload& w, const RunOptions& o, const RunInfo& info, RunRecords& records,
+                          std::vector<MdrealPhase>& phases, ReportFormat format)
+{
+  nlohmann::json header = {
+      {"pfsim_command", a.command},
+      {"seed", o.seed},
+      {"inputs", inputs},
+      {"platform", config::effective_json(platform, info.ranks_per_node)},
+      {"workload", w.describe()},
+      // No wall time here: same inputs and seed must give byte-identical files (it is printed on stderr).
+      {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
+  };
+  if (format != ReportFormat::Mdtest)  // what the printed header states
+    header["workload"]["simulated_parameters"] = simulated_params_json(simulated_params(w), w);
+  auto results = results_json(records, header);
+  results["mdreal"] = mdreal_json(phases);
+  return results;
+}
+
+// A sweep over --ranks LIST with --csv: each point replays the trace at its rank count in a child process (the trace
+// imported once, before the children fork) and keeps the results JSON --out would hold.
+int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<const trace::Trace> tr,
+          const ReplayOptions& ro, const std::vector<int>& ranks, nlohmann::json inputs, ReportFormat default_format,
+          const std::string& before_run)
+{
+  const ReportFormat format = check_run_options(a, tr->format, default_format);
+  inputs = inputs_of(a, std::move(inputs), format);
+  const RunOptions o = run_options_of(a, format, false);
+  for (int r : ranks) {  // every point's checks before the first one runs: a bad point is one error line, exit 2
+    ReplayOptions rr = ro;
+    rr.ranks = r;
+    check_before_run(platform, ReplayWorkload(tr, rr), o);
+  }
+  std::fputs(before_run.c_str(), stderr);
+  SweepSpec spec;
+  spec.ranks = ranks;
+  spec.csv = opt(a, "--csv");
+  spec.jobs = opt_int(a, "--jobs", 1, 1, 1024);
+  spec.results_dir = opt(a, "--results-dir");
+  spec.quiet = flag(a, "--quiet");
+  run_sweep(
+      spec,
+      [&](int r) {
+        ReplayOptions rr = ro;
+        rr.ranks = r;
+        ReplayWorkload w(tr, rr);
+        RunInfo info;
+        RunRecords records = run_simulation(platform, w, o, &info);
+        std::fprintf(stderr, "pfsim: %d ranks on %d nodes, %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
+                     records.end_s, info.wall_s);
+        auto phases = mdreal_phases(w, records);  // (takes the samples it regroups from records first)
+        return results_of(a, inputs, platform, w, o, info, records, phases, format);
+      },
+      [](const nlohmann::json& first) {
+        auto w = first["workload"];  // the first point's; each point's rank count is in "ranks" and its "run"
+        w["ranks"] = nullptr;
+        return w;
+      });
+  return 0;
+}
+
 // `before_run`: what to print on stderr once every check has passed, just before the simulation (the import line
 // and its warnings), so that a refused run prints one line.
 int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<const trace::Trace> tr,
@@ -468,32 +623,14 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         const std::string& before_run = "")
 {
   const ReportFormat format = check_run_options(a, tr->format, default_format);
-  inputs["output_format"] = report_format_name(format);
-  inputs["set"] = a.sets;                // already applied in "platform"
-  inputs["simgrid_args"] = a.simgrid;    // --cfg/--log passed to SimGrid (they can change results)
-  inputs["options"] = recorded_options(a.opts, a.flags);
+  inputs = inputs_of(a, std::move(inputs), format);
   ReplayWorkload w(tr, ro);
-  RunOptions o;
-  o.ranks_per_node = opt_int(a, "--ranks-per-node", 0, 1, kMaxRanksPerNode);  // absent: the platform's
-  o.seed = static_cast<uint64_t>(opt_int(a, "--seed", 1, 0));
-  o.time_limit_s = time_limit_s(opt(a, "--time-limit"));
-  // Per-operation samples (16 bytes each) are kept only where a report reads them: latency files, the
-  // results JSON (per-kind latencies of md-real-io operations), md-workbench and mdtest summaries.
-  // A later md-real-io 2017 build prints each phase's slowest operation: replayed in the same form.
   const bool with_max = format == ReportFormat::MdReal2017 && prints_max(a, *tr);
-  o.keep_samples = !flag(a, "--no-samples") && (!opt(a, "--latency-dir").empty() || !opt(a, "--out").empty() ||
-                                                format != ReportFormat::MdReal2017 || with_max);
-  // Without samples nothing needs every latency: the JSON's per-RPC percentiles come from constant-memory
-  // histograms, so the run's memory does not grow with its length.
-  o.latency_histograms = !o.keep_samples;
-  o.rank_times = true;  // per-process times of the phase lines (8 bytes per rank and phase)
+  const RunOptions o = run_options_of(a, format, with_max);
   warn_no_samples_max(a, *tr, format);
   // md-workbench's per-rank lines: asked for, or the recorded run printed them (and is replayed in its form).
   const bool process_reports =
       format != ReportFormat::Mdtest && (flag(a, "--process-reports") || tr->process_reports);
-  if (!flag(a, "--verbose"))
-    o.simgrid_args.push_back("--log=root.thres:warning");
-  o.simgrid_args.insert(o.simgrid_args.end(), a.simgrid.begin(), a.simgrid.end());
   check_before_run(platform, w, o);
   std::fputs(before_run.c_str(), stderr);
   RunInfo info;
@@ -531,24 +668,10 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         break;
     }
   }
-  const SimulatedParams simulated = simulated_params(w);  // for the header printed and the one in --out
+  const SimulatedParams simulated = simulated_params(w);  // for the header printed (the one in --out: results_of)
   std::string out = opt(a, "--out");
-  if (!out.empty()) {
-    nlohmann::json header = {
-        {"pfsim_command", a.command},
-        {"seed", o.seed},
-        {"inputs", inputs},
-        {"platform", config::effective_json(platform, info.ranks_per_node)},
-        {"workload", w.describe()},
-        // No wall time here: same inputs and seed must give byte-identical files (it is printed on stderr).
-        {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
-    };
-    if (format != ReportFormat::Mdtest)
-      header["workload"]["simulated_parameters"] = simulated_params_json(simulated, w);  // what the printed header states
-    auto results = results_json(records, header);
-    results["mdreal"] = mdreal_json(phases);
-    write_file_atomic(out, results.dump(2) + "\n");
-  }
+  if (!out.empty())
+    write_file_atomic(out, results_of(a, inputs, platform, w, o, info, records, phases, format).dump(2) + "\n");
   batch.commit();
   warn_stale_latency_files(before);
   if (!flag(a, "--quiet")) {
@@ -608,7 +731,9 @@ int cmd_replay(int argc, char** argv)
   io.data_sets = opt_int(a, "--data-sets", 0, 1);
   io.offset = opt_int(a, "--offset", -1, 0);
   ReplayOptions ro;
-  ro.ranks = opt_int(a, "--ranks", 0, 1, kMaxRanks);
+  check_sweep_options(a);
+  const std::vector<int> ranks = ranks_of(a);
+  ro.ranks = ranks.front();
   ro.residual_quantile = opt_num(a, "--residual-quantile", -1, 0, 1);  // absent: -1 (off)
   ro.dataset_ops = !flag(a, "--no-dataset-ops");
   ro.max_ops_per_phase = static_cast<uint32_t>(opt_int(a, "--max-ops-per-phase", 0, 1));  // absent: 0 (all)
@@ -633,9 +758,7 @@ int cmd_replay(int argc, char** argv)
   std::vector<RunInput> inputs{{"the platform file", opt(a, "--platform")}, {"the trace directory", files.dir}};
   for (const auto& f : files.files)
     inputs.push_back({"a file of the trace", f});
-  check_outputs_spare_inputs({{"--out", opt(a, "--out"), false, "", ""},
-                              {"--latency-dir", opt(a, "--latency-dir"), true, latency_prefix(a, format), ".csv"}},
-                             inputs);
+  check_outputs_spare_inputs(outputs_of(a, format), inputs);
   auto wall0 = std::chrono::steady_clock::now();
   auto tr = std::make_shared<const trace::Trace>(trace::load_trace(a.positional[0], io));
   double import_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -656,8 +779,10 @@ int cmd_replay(int argc, char** argv)
     warn_no_samples_max(a, *tr, f);
     return 0;
   }
-  return run(a, *platform, tr, ro, {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}},
-             report_format_of_trace(tr->format), note);
+  const nlohmann::json recorded = {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}};
+  if (a.opts.count("--csv"))
+    return sweep(a, *platform, tr, ro, ranks, recorded, report_format_of_trace(tr->format), note);
+  return run(a, *platform, tr, ro, recorded, report_format_of_trace(tr->format), note);
 }
 
 int cmd_mdworkbench(int argc, char** argv)
@@ -673,7 +798,9 @@ int cmd_mdworkbench(int argc, char** argv)
   // The rank count is the question a run answers: never a silent default (as pfsim mdtest and metabench).
   if (!a.opts.count("--ranks"))
     throw std::invalid_argument("mdworkbench needs --ranks N (MPI ranks)");
-  p.ranks = opt_int(a, "--ranks", 1, 1, kMaxRanks);
+  check_sweep_options(a);
+  const std::vector<int> ranks = ranks_of(a);
+  p.ranks = ranks.front();
   p.obj_per_proc = opt_int(a, "-I", p.obj_per_proc, 0);
   p.precreate_per_set = opt_int(a, "-P", p.precreate_per_set, 0);
   p.data_sets = opt_int(a, "-D", p.data_sets, 1);
@@ -683,21 +810,21 @@ int cmd_mdworkbench(int argc, char** argv)
   time_limit_s(opt(a, "--time-limit"));
   check_run_options(a, "md-workbench-generated", ReportFormat::MdWorkbench);
   check_output_paths(a);
-  check_outputs_spare_inputs({{"--out", opt(a, "--out"), false, "", ""},
-                              {"--latency-dir", opt(a, "--latency-dir"), true, latency_prefix(a, ReportFormat::MdWorkbench),
-                               ".csv"}},
-                             {{"the platform file", opt(a, "--platform")}});
+  check_outputs_spare_inputs(outputs_of(a, ReportFormat::MdWorkbench), {{"the platform file", opt(a, "--platform")}});
   auto platform = platform_of(a);
   auto tr = std::make_shared<const trace::Trace>(mdworkbench_trace(p));
   ReplayOptions ro;
   ro.ranks = p.ranks;
   ro.dataset_ops = !flag(a, "--no-dataset-ops");
-  return run(a, platform, tr, ro,
-             {{"platform_file", opt(a, "--platform")},
-              {"mdworkbench",
-               {{"I", p.obj_per_proc}, {"P", p.precreate_per_set}, {"D", p.data_sets}, {"R", p.iterations},
-                {"S", p.object_size_B}, {"offset", p.offset}, {"ranks", p.ranks}}}},
-             ReportFormat::MdWorkbench);
+  nlohmann::json inputs = {{"platform_file", opt(a, "--platform")},
+                            {"mdworkbench",
+                             {{"I", p.obj_per_proc}, {"P", p.precreate_per_set}, {"D", p.data_sets}, {"R", p.iterations},
+                              {"S", p.object_size_B}, {"offset", p.offset}, {"ranks", p.ranks}}}};
+  if (a.opts.count("--csv")) {
+    inputs["mdworkbench"]["ranks"] = ranks;
+    return sweep(a, platform, tr, ro, ranks, inputs, ReportFormat::MdWorkbench, "");
+  }
+  return run(a, platform, tr, ro, inputs, ReportFormat::MdWorkbench);
 }
 
 }  // namespace pfsim::app

@@ -7,6 +7,7 @@
 // Common: --ranks-per-node K, --seed S, --set mds.threads.max=64 (override a platform field), --verbose,
 // --log=... (SimGrid logging). Errors in inputs: one message naming file and field, exit status 2.
 #include "app/commands.hpp"
+#include "app/sweep.hpp"
 #include "config/platform_config.hpp"
 #include "config/reader.hpp"
 #include "model/simulation.hpp"
@@ -21,8 +22,6 @@
 #include <limits>
 #include <map>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -424,142 +423,30 @@ int cmd_run(const Cli& c)
   return 0;
 }
 
-std::vector<int> parse_rank_list(const std::string& text)
-{
-  std::vector<int> out;
-  const std::string expected = "--ranks: expected a comma-separated list of integers in [1, " +
-                               std::to_string(pfsim::app::kMaxRanks) + "] (digits only), got \"" + text + "\"";
-  if (!text.empty() && text.back() == ',')
-    throw UsageError(expected);  // getline would drop the empty last item
-  std::stringstream ss(text);
-  std::string part;
-  while (std::getline(ss, part, ',')) {
-    // Digits only, as parse_int_option reads one integer: no sign, spaces, exponent or hex.
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 12)
-      throw UsageError(expected);
-    long long v = std::stoll(part);
-    if (v < 1 || v > pfsim::app::kMaxRanks)
-      throw UsageError(expected);
-    out.push_back(static_cast<int>(v));
-  }
-  if (out.empty())
-    throw UsageError("--ranks: empty list");
-  for (size_t i = 0; i < out.size(); ++i)
-    for (size_t j = i + 1; j < out.size(); ++j)
-      if (out[i] == out[j])
-        throw UsageError("--ranks: " + std::to_string(out[i]) + " appears twice in \"" + text + "\"");
-  return out;
-}
-
 int cmd_sweep(const Cli& c)
 {
   check_output_paths(c);
   auto platform = platform_of(c);
   auto spec = workload_of(c);
-  auto ranks = parse_rank_list(opt(c, "--ranks", std::to_string(spec.params.ranks)));
-  std::string csv = opt(c, "--csv");
-  if (csv.empty())
+  pfsim::app::SweepSpec sweep;
+  sweep.ranks = pfsim::app::parse_rank_list("--ranks", opt(c, "--ranks", std::to_string(spec.params.ranks)));
+  sweep.csv = opt(c, "--csv");
+  if (sweep.csv.empty())
     throw UsageError("sweep needs --csv FILE");
-  int jobs = static_cast<int>(opt_int(c, "--jobs", 1, 1));
-  std::string dir = opt(c, "--results-dir");
-  std::string tmpdir;
-  if (dir.empty()) {
-    char tmpl[] = "/tmp/pfsim-sweep-XXXXXX";
-    if (!::mkdtemp(tmpl))
-      throw std::runtime_error("cannot create a temporary directory");
-    dir = tmpdir = tmpl;
-  }
-  std::filesystem::create_directories(dir);
-  auto point_file = [&](int r) { return dir + "/ranks-" + std::to_string(r) + ".json"; };
-
-  // One process per point (SimGrid allows one engine per process), at most `jobs` at a time.
-  std::fflush(nullptr);
-  size_t next = 0;
-  int running = 0;
-  bool failed = false;
-  // After a failure no new point starts; the running ones are waited for.
-  while ((next < ranks.size() && !failed) || running > 0) {
-    if (next < ranks.size() && running < jobs && !failed) {
-      int r = ranks[next++];
-      pid_t pid = ::fork();
-      if (pid < 0)
-        throw std::runtime_error("fork failed");
-      if (pid == 0) {
-        int rc = 0;
-        try {
-          auto results = run_point(c, platform, pfsim::with_ranks(spec, r));
-          pfsim::write_file_atomic(point_file(r), results.dump(2) + "\n");
-        } catch (const std::exception& e) {
-          std::fprintf(stderr, "pfsim: point %d ranks: %s\n", r, e.what());
-          rc = 1;
+  sweep.jobs = static_cast<int>(opt_int(c, "--jobs", 1, 1));
+  sweep.results_dir = opt(c, "--results-dir");
+  sweep.quiet = has_flag(c, "--quiet");
+  pfsim::app::run_sweep(
+      sweep, [&](int r) { return run_point(c, platform, pfsim::with_ranks(spec, r)); },
+      [&](const nlohmann::json&) {
+        // The workload as given (its own rank count); each point's ranks are in "ranks" and its "run".
+        auto w = pfsim::SyntheticWorkload(spec.params).describe();
+        if (!spec.ranks_given) {  // the file states no rank count (1 stood in)
+          w["ranks"] = nullptr;
+          w["workload_file"].erase("ranks");
         }
-        std::fflush(nullptr);
-        ::_exit(rc);
-      }
-      running++;
-      continue;
-    }
-    int status = 0;
-    if (::wait(&status) > 0) {
-      running--;
-      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        failed = true;
-    }
-  }
-  if (failed) {
-    // Nothing half-written: the points this sweep wrote go too.
-    for (int r : ranks)
-      std::remove(point_file(r).c_str());
-    if (!tmpdir.empty())
-      std::filesystem::remove_all(tmpdir);
-    throw std::runtime_error("a sweep point failed (see above)");
-  }
-
-  std::ostringstream out;
-  // p50_s, p99_s: of the phase's items (the tool's operations, e.g. a create's open(O_CREAT) + close), not of the
-  // RPCs mixed (half creates, half closes: a p50 that was neither).
-  out << "ranks,nodes,phase,iteration,items,time_s,rate,p50_s,p99_s\n";
-  for (int r : ranks) {
-    auto j = pfsim::config::load_json_file(point_file(r));
-    for (const auto& p : j["phases"]) {
-      const auto& lat = p["latency"].contains("item") ? p["latency"]["item"] : p["latency"]["all"];
-      char line[512];
-      std::snprintf(line, sizeof line, "%d,%d,%s,%d,%llu,%.6f,%.3f,%.6e,%.6e\n", r, j["run"]["nodes"].get<int>(),
-                    p["name"].get<std::string>().c_str(), p["iteration"].get<int>(),
-                    static_cast<unsigned long long>(p["items"].get<uint64_t>()), p["time_s"].get<double>(),
-                    p["rate_items_per_s"].get<double>(), lat["p50_s"].get<double>(), lat["p99_s"].get<double>());
-      out << line;
-    }
-  }
-  pfsim::OutputBatch batch;  // the CSV and its configuration file land together
-  pfsim::write_file_atomic(csv, out.str());
-  // The sweep's effective configuration (defaults filled in) beside the CSV: platform, workload, seed, and
-  // every point's phases, so a CSV is never separated from what produced it.
-  // The workload is recorded as given (its own rank count); each point's ranks are in "ranks" and its "run".
-  nlohmann::json meta = nlohmann::json::object();
-  nlohmann::json pts = nlohmann::json::array();
-  for (int r : ranks) {
-    auto j = pfsim::config::load_json_file(point_file(r));
-    if (meta.empty())
-      meta = {{"pfsim_version", j["pfsim_version"]},
-              {"seed", j["seed"]},
-              {"inputs", j["inputs"]},
-              {"platform", j["platform"]},
-              {"workload", pfsim::SyntheticWorkload(spec.params).describe()}};
-    pts.push_back({{"run", j["run"]}, {"phases", j["phases"]}, {"servers", j["servers"]}});
-  }
-  if (!spec.ranks_given) {  // the file states no rank count (1 stood in): each point's is in "ranks" and its "run"
-    meta["workload"]["ranks"] = nullptr;
-    meta["workload"]["workload_file"].erase("ranks");
-  }
-  meta["ranks"] = ranks;
-  meta["points"] = pts;
-  pfsim::write_file_atomic(csv + ".json", meta.dump(1) + "\n");
-  batch.commit();
-  if (!tmpdir.empty())
-    std::filesystem::remove_all(tmpdir);
-  if (!has_flag(c, "--quiet"))
-    std::cout << out.str();
+        return w;
+      });
   return 0;
 }
 

@@ -1,0 +1,36 @@
+// A simulation repeated over several rank counts, one child process per point (SimGrid allows one engine per
+// process), at most `jobs` at a time: pfsim sweep (workload files), and pfsim replay / mdworkbench with a rank list
+// and --csv. The table and its configuration file land together, or neither (sim/app/sweep.cpp).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pfsim::app {
+
+// "512,1024,2048": integers in [1, kMaxRanks], digits only, no repeats; invalid_argument naming `option` otherwise.
+std::vector<int> parse_rank_list(const std::string& option, const std::string& text);
+
+struct SweepSpec {
+  std::vector<int> ranks;
+  int jobs = 1;
+  std::string results_dir;  // keep every point's results JSON there as ranks-<r>.json ("" = a temporary directory)
+  std::string csv;          // the table; csv + ".json" holds the effective configuration and every point's results
+  bool quiet = false;       // else the table is printed on stdout too
+};
+
+// The sweep table's header and one point's rows (one per phase): ranks, nodes, phase, iteration, items, time_s,
+// rate, p50_s, p99_s (of the phase's items, the tool's operations, when the results have them).
+extern const char* const kSweepCsvHeader;
+std::string sweep_csv_rows(int ranks, const nlohmann::json& results);
+
+// Runs `point(r)` for every rank count in a child process and keeps its results JSON. After a failure no new point
+// starts, the running ones are waited for, the points written are removed, and runtime_error is thrown. Then writes
+// the table and `csv`.json: {pfsim_version, seed, inputs, platform, workload: workload(first point's results),
+// ranks, points: [{run, phases, servers}]}.
+void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& point,
+               const std::function<nlohmann::json(const nlohmann::json&)>& workload);
+
+}  // namespace pfsim::app
