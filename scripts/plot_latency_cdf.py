@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Latency CDFs per md-real-io / md-workbench operation, real vs simulated, from two latency directories:
-md-real-io 2017 (<prefix>-<iter>-<phase>-<rank>.csv) or md-workbench (<prefix>-<waiting factor>-<iter>-<phase>.csv,
--L, or ...-<phase>-all.csv, --latency-all), with columns time,runtime; pfsim replay --latency-dir writes the same
-files. The two directories may be of different forms.
+"""Latency CDFs per md-real-io / md-workbench operation or mdtest phase, real vs simulated, from two latency
+directories: md-real-io 2017 (<prefix>-<iter>-<phase>-<rank>.csv) or md-workbench (<prefix>-<waiting
+factor>-<iter>-<phase>.csv, -L, or ...-<phase>-all.csv, --latency-all), with columns time,runtime, or mdtest
+--savePerOpDataCSV (<prefix>-<Phase>-<rank>.csv, time,runtime,tp); pfsim replay --latency-dir writes the same
+files. The two directories may be of different md-real-io / md-workbench forms; mdtest's phases compare only with
+mdtest's.
 
 usage: plot_latency_cdf.py REAL_DIR SIM_DIR --out FILE.png [--prefix P | --real-prefix P --sim-prefix P]
                            [--labels measured,simulated]
 Each directory's prefix is found from its file names when not given (a recorded md-real-io run writes lat-... or
-mdreal-..., md-workbench lat-0.00-..., pfsim replay writes mdreal-... or lat-0.00-... unless --latency-prefix). Benchmark iterations are pooled per operation
-(stat, read, create, delete); precreate and cleanup are panels of their own; an operation that only one directory
-has is named in a warning. Exit status 2 on bad input.
+mdreal-..., md-workbench lat-0.00-..., mdtest mdtest-perop-..., pfsim replay writes mdreal-..., lat-0.00-... or
+mdtest-perop-... unless --latency-prefix). Benchmark iterations are pooled per operation
+(stat, read, create, delete); precreate and cleanup are panels of their own; mdtest has a panel per phase (its
+iterations pooled); an operation that only one directory has is named in a warning. Exit status 2 on bad input.
 """
 import argparse
 import glob
@@ -38,9 +41,13 @@ PANELS = ["precreate", "benchmark-stat", "benchmark-read", "benchmark-create", "
 PHASES = r"(precreate|stat|read|create|delete|cleanup)"
 # md-real-io 2017: <prefix>-<iter>-<phase>-<rank>.csv; md-workbench (IOR 4.x, 2019 standalone):
 # <prefix>-<waiting factor>-<iter>-<phase>.csv (-L, rank 0) or ...-<phase>-all.csv (--latency-all, every rank).
+# mdtest --savePerOpDataCSV: <prefix>-<Phase>-<rank>.csv (every iteration's rows in one file).
+MDTEST_PANELS = ["Directory creation", "Directory stat", "Directory rename", "Directory removal", "File creation",
+                 "File stat", "File read", "File rename", "File removal", "Tree creation", "Tree removal"]
 FORMS = {"md-real-io": (r"-(\d+)-" + PHASES + r"-(\d+)\.csv$", 2),
          "md-workbench --latency-all": (r"-\d+\.\d+-(\d+)-" + PHASES + r"-all\.csv$", 2),
-         "md-workbench -L": (r"-\d+\.\d+-(\d+)-" + PHASES + r"\.csv$", 2)}
+         "md-workbench -L": (r"-\d+\.\d+-(\d+)-" + PHASES + r"\.csv$", 2),
+         "mdtest": (r"-(" + "|".join(MDTEST_PANELS) + r")-(\d+)\.csv$", 1)}
 
 
 def file_match(prefix, name):
@@ -53,7 +60,7 @@ def file_match(prefix, name):
 
 
 def find_prefix(d, option):
-    """The one prefix of md-real-io or md-workbench latency files in D (exits naming the ones found when there
+    """The one prefix of md-real-io, md-workbench or mdtest latency files in D (exits naming the ones found when there
     are several)."""
     found = sorted({(m[0], m[1]) for m in (file_match(r".+?", f) for f in os.listdir(d)) if m})
     prefixes = sorted({p for _, p in found})
@@ -70,11 +77,11 @@ def load(d, prefix):
         if not m:
             continue
         forms.add(m[0])
-        key = m[2] if m[2] in ("precreate", "cleanup") else "benchmark-" + m[2]
+        key = m[2] if m[2] in ("precreate", "cleanup") or m[0] == "mdtest" else "benchmark-" + m[2]
         pools.setdefault(key, []).append(read_runtimes(f))
     if len(forms) > 1:  # one run writes one form (md-workbench -L writes rank 0's files, --latency-all only -all)
         fail(PROG, f"{d}: files '{prefix}-*' of {' and '.join(sorted(forms))} form; expected one run's files")
-    return {k: np.sort(np.concatenate(v)) for k, v in pools.items() if sum(len(x) for x in v)}
+    return forms, {k: np.sort(np.concatenate(v)) for k, v in pools.items() if sum(len(x) for x in v)}
 
 
 def bad_line(f, cols=("time", "runtime")):
@@ -161,16 +168,27 @@ def main():
         fail(PROG, "--prefix sets both directories' prefix: give it, or --real-prefix/--sim-prefix, not both")
     real_prefix = a.real_prefix or a.prefix or find_prefix(a.real, "--real-prefix")
     sim_prefix = a.sim_prefix or a.prefix or find_prefix(a.sim, "--sim-prefix")
-    real, sim = load(a.real, real_prefix), load(a.sim, sim_prefix)
+    (real_forms, real), (sim_forms, sim) = load(a.real, real_prefix), load(a.sim, sim_prefix)
     if not real or not sim:
         empty, prefix = (a.real, real_prefix) if not real else (a.sim, sim_prefix)
-        print(f"plot_latency_cdf: {empty}: no latency files with prefix '{prefix}' found", file=sys.stderr)
+        print(f"plot_latency_cdf: {empty}: no latency files with prefix '{prefix}' found (expected md-real-io, "
+              f"md-workbench or mdtest --savePerOpDataCSV file names)", file=sys.stderr)
         return 2
-    for key in PANELS:  # an operation one side lacks (a deleted or missing file set) is said, not left blank
+    mdtest = "mdtest" in real_forms
+    if mdtest != ("mdtest" in sim_forms):
+        fail(PROG, f"{a.real if mdtest else a.sim} holds mdtest per-op files and "
+                   f"{a.sim if mdtest else a.real} md-real-io/md-workbench files: mdtest's phases are not md-real-io "
+                   "operations (replay an mdtest trace with --output-format mdtest to compare)")
+    panels = [k for k in MDTEST_PANELS if k in real or k in sim] if mdtest else PANELS
+    for key in panels:  # an operation one side lacks (a deleted or missing file set) is said, not left blank
         if (key in real) != (key in sim):
             print(f"plot_latency_cdf: warning: {key}: only in {a.real if key in real else a.sim}", file=sys.stderr)
-    fig, axes = plt.subplots(2, 3, figsize=(13, 7), sharey=True)
-    for ax, key in zip(axes.flat, PANELS):
+    cols = 3 if len(panels) > 4 else len(panels)
+    rows = -(-len(panels) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(13 * cols / 3, 3.6 * rows + 0.6), sharey=True, squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, key in zip(axes.flat, panels):
         for data, label, style in ((real.get(key), labels[0].strip(), "-"), (sim.get(key), labels[1].strip(), "--")):
             if data is None or len(data) == 0:
                 continue

@@ -126,6 +126,20 @@ if [ -e "$tmp/replay-sweep.csv" ] || [ -e "$tmp/replay-sweep-lat" ] || [ -e "$tm
   echo "FAIL replay-sweep-refused: a refused sweep wrote its table or latency directory"
   failures=$((failures + 1))
 fi
+# A shortened replay under a load law says that its rates are not the recording's first K operations'.
+for k in 2 0; do
+  extra=()
+  [ "$k" -gt 0 ] && extra=(--max-ops-per-phase "$k")
+  "$pfsim" replay "$tool_outputs/md-real-io-2017" --platform "$root/platforms/mistral-lustre02.json" \
+    --residual-quantile 0.01 --quiet "${extra[@]}" >/dev/null 2>"$tmp/short-law-$k.stderr"
+  said=$(grep -c "max-ops-per-phase with clients.load_delay" "$tmp/short-law-$k.stderr")
+  if { [ "$k" -gt 0 ] && [ "$said" -eq 1 ]; } || { [ "$k" -eq 0 ] && [ "$said" -eq 0 ]; }; then
+    echo "ok   short-replay-law-warning (--max-ops-per-phase $k): $said warning(s)"
+  else
+    echo "FAIL short-replay-law-warning (--max-ops-per-phase $k): $said warning(s): $(cat "$tmp/short-law-$k.stderr")"
+    failures=$((failures + 1))
+  fi
+done
 # SimGrid options: values SimGrid accepts but that crash (precision -1: SIGSEGV) or hang (concurrency-limit 0) a run,
 # and what SimGrid itself refuses (a bad number, an unknown key), are the user's error: exit 2, one line.
 expect_error cfg-precision-negative "--cfg=maxmin/precision:-1" "positive" -- \

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks scripts/plot_latency_cdf.py on the real tools' latency files (../shared/data/tool-outputs):
-  - md-real-io 2017 and md-workbench (-L rank 0 and --latency-all) directories are read, each prefix found from the
-    file names, and every row of every file of an operation lands in its panel (the counts are the files' rows);
+  - md-real-io 2017, md-workbench (-L rank 0 and --latency-all) and mdtest per-op directories are read, each prefix
+    found from the file names, and every row of every file of an operation (mdtest: phase) lands in its panel (the
+    counts are the files' rows); mdtest beside md-real-io files is refused;
   - columns are read by name (a runtime,time file gives the same latencies);
   - a malformed row, and one directory holding both forms under one prefix, exit 2 naming the file;
   - the plot is written (PNG) and is byte-identical between two runs.
@@ -50,13 +51,30 @@ def main():
     for d, pattern in ((mdreal, "lat-*-{op}-[0-9]*.csv"), (mdw_all, "lat-0.00-*-{op}-all.csv"),
                        (mdw_l, "lat-0.00-*-{op}.csv")):
         prefix = plc.find_prefix(d, "--prefix")
-        pools = plc.load(d, prefix)
+        _, pools = plc.load(d, prefix)
         want = {("benchmark-" + op if op not in ("precreate", "cleanup") else op): rows(os.path.join(d, pattern.format(op=op)))
                 for op in ("precreate", "stat", "read", "create", "delete", "cleanup")}
         got = {k: len(v) for k, v in pools.items()}
         check(prefix == "lat" and got == want and all(n > 0 for n in want.values()),
               f"{os.path.relpath(d, DATA)}: prefix {prefix}, rows per panel {got} (files: {want})")
+    # mdtest --savePerOpDataCSV (time,runtime,tp): a panel per phase, every rank's rows in it
+    mdtest = os.path.join(DATA, "mdtest")
+    prefix = plc.find_prefix(mdtest, "--prefix")
+    forms, pools = plc.load(mdtest, prefix)
+    want = {ph: rows(os.path.join(mdtest, f"mdtest-perop-{ph}-*.csv"))
+            for ph in ("File creation", "File stat", "File read", "File removal")}
+    got = {k: len(v) for k, v in pools.items()}
+    check(prefix == "mdtest-perop" and forms == {"mdtest"} and got == want and all(n > 0 for n in want.values()),
+          f"mdtest: prefix {prefix}, rows per panel {got} (files: {want})")
     with tempfile.TemporaryDirectory() as tmp:
+        # mdtest against itself plots; mdtest against md-real-io is refused (phases are not operations)
+        r = plot(mdtest, mdtest, os.path.join(tmp, "mdtest.png"))
+        check(r.returncode == 0 and os.path.exists(os.path.join(tmp, "mdtest.png")),
+              f"mdtest vs mdtest plot written (exit {r.returncode}) {r.stderr.strip()[:120]}")
+        r = plot(mdtest, mdreal, os.path.join(tmp, "mixed-tools.png"))
+        check(r.returncode == 2 and "mdtest per-op files" in r.stderr
+              and not os.path.exists(os.path.join(tmp, "mixed-tools.png")),
+              f"mdtest vs md-real-io refused: exit {r.returncode}, {r.stderr.strip()[:160]}")
         # columns by name: the runtime column first
         swapped = os.path.join(tmp, "swapped")
         os.mkdir(swapped)
@@ -65,7 +83,7 @@ def main():
                 lines = fh.read().splitlines()
             with open(os.path.join(swapped, os.path.basename(f)), "w") as fh:
                 fh.write("\n".join(",".join(reversed(line.split(","))) for line in lines) + "\n")
-        a, b = plc.load(mdreal, "lat"), plc.load(swapped, "lat")
+        a, b = plc.load(mdreal, "lat")[1], plc.load(swapped, "lat")[1]
         check(a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a),
               "a runtime,time file gives the same latencies as time,runtime")
         # a malformed row: exit 2, the file and line named

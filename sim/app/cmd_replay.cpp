@@ -772,6 +772,19 @@ int cmd_replay(int argc, char** argv)
   }
   for (const auto& w : tr->warnings)
     note += "pfsim: warning: " + w + "\n";
+  // A shortened replay under a load law is its own run, not the recording's first K operations: the ranks end their
+  // short phases at different times, and the tails run with fewer active ranks than were active when those
+  // operations were recorded (a helper measured precreate +63% against the same 200 operations per rank recorded).
+  if (ro.max_ops_per_phase > 0 && ro.residual_quantile >= 0 && platform && platform->clients.load_delay.enabled &&
+      std::any_of(kAllOps.begin(), kAllOps.end(), [&](Op op) {
+        const auto& l = platform->clients.load_delay.law[op];
+        return l.set && l.per_unit_s != 0;
+      }))
+    note += "pfsim: warning: --max-ops-per-phase with clients.load_delay: the ranks end their shortened phases at "
+            "different times, so the phase tails run with fewer active ranks than the recording had at those "
+            "operations and the load law shrinks their recorded excess; the rates describe this short run, not the "
+            "recording's first " + std::to_string(ro.max_ops_per_phase) + " operations per rank (to compare with "
+            "those: --set clients.load_delay.enabled=false)\n";
   if (check_only) {
     std::fputs(note.c_str(), stderr);
     const ReportFormat f = check_run_options(a, tr->format, report_format_of_trace(tr->format));

@@ -151,8 +151,8 @@ struct TimeoutConfig {
   // default connect timeouts). 0 = resend at once. With 0 and a timeout below the queueing delay, every copy
   // times out and the run never ends (congestion collapse): a delay lets the queue drain.
   double resend_delay_s = 0;
-  // "max_resends": an operation whose request timed out this many times in a row stops the run with an
-  // error (no copy can come back in time: the timeout is below the round trip). Lustre resends forever; a
+  // "max_resends": an operation resent this many times whose last copy times out too (max_resends + 1 timeouts in
+  // a row) stops the run with an error (no copy can come back in time: the timeout is below the round trip). Lustre resends forever; a
   // simulation that cannot finish should say so.
   int max_resends = 100;
 };

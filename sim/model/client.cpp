@@ -45,12 +45,14 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
 
 // clients.load_delay (config/platform_config.hpp): the delay of the population-dependent delay center for this
 // operation at the current number of active ranks.
-double ClientNode::load_delay(const OpRequest& op, int rank)
+double ClientNode::load_delay(const OpRequest& op, int rank, bool self_in_md_op)
 {
   const auto& ld = ctx_.platform.clients.load_delay;
   const config::LoadDelayLaw* law = ld.enabled && ld.law[op.op].set ? &ld.law[op.op] : nullptr;
   const bool by_ranks = law == nullptr || law->population == config::LoadPopulation::ActiveRanks;
-  const double now_n = by_ranks ? ctx_.active_ranks : ctx_.md_ops_in_flight;
+  // The other ranks' metadata operations: a later step of the rank's own (the close of a create) is not one of them
+  // (until 2026-11-26 it was counted: one rank's closes under such a law saw a population of 1).
+  const double now_n = by_ranks ? ctx_.active_ranks : ctx_.md_ops_in_flight - (self_in_md_op ? 1 : 0);
   if (op.excess_s >= 0)  // replayed excess, rescaled to the simulated population
     return law == nullptr ? op.excess_s
                           : law->scale_recorded(op.excess_s, by_ranks ? op.recorded_active : op.recorded_md_in_flight,
@@ -251,7 +253,7 @@ void ClientNode::begin_op(uint32_t r)
   double now = sg4::Engine::get_clock();
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
-  double delay = load_delay(s.op, rank_of(r));  // population: the other ranks
+  double delay = load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
   if (s.op.begins && s.op.metadata) {
     ctx_.md_ops_in_flight++;
     s.in_md_op = true;

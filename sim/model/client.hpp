@@ -100,7 +100,8 @@ private:
   void fire_timers();
   void fill_wait_set(const simgrid::s4u::CommPtr& recv);  // the node's mailbox, then its requests in transit
   void take(size_t i, simgrid::s4u::CommPtr& recv, NodeMessage*& msg);
-  double load_delay(const OpRequest& op, int rank);
+  // `self_in_md_op`: the rank's own metadata operation is in flight (a later step of it), not counted as another's.
+  double load_delay(const OpRequest& op, int rank, bool self_in_md_op);
 
   RunContext& ctx_;
   int node_;

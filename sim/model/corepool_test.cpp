@@ -48,7 +48,7 @@ std::map<std::string, std::pair<double, double>> run_pool(int cores, bool preemp
       bool pre = pool->acquire(urgent);
       t[who].first = sg4::Engine::get_clock();
       sg4::this_actor::sleep_for(hold);
-      pool->release(pre ? hold : 0, urgent);
+      pool->release(pre, hold, urgent);
       t[who].second = sg4::Engine::get_clock();
     });
   }
@@ -128,6 +128,18 @@ TEST_CASE("cores with preemption: at most one lock holder preempts each running 
   // CPU is conserved: 2 + 5 x 0.2 = 3 core-seconds; the preempted threads repay 1 s in total.
   CHECK(std::max(t["a"].second, t["b"].second) == Approx(2.0));
   CHECK(std::min(t["a"].second, t["b"].second) == Approx(1.0));
+}
+
+TEST_CASE("cores with preemption: a lock holder that preempts and runs 0 s gives back no core", "[corepool]")
+{
+  // One core, held by a from 0 to 1 s; u (urgent) preempts at 0.1 s and runs nothing (a zero directory-lock hold
+  // whose serial section was taken); b asks at 0.2 s and must wait for a's core. Until 2026-11-26 u's release of 0 s
+  // counted as a core's: b started at 0.2 s beside a, two threads on one core (a helper's review found it).
+  auto t = run_pool(1, true, {{"a", 0.0, 1.0, false}, {"u", 0.1, 0.0, true}, {"b", 0.2, 0.5, false}});
+  CHECK(t["u"].first == Approx(0.1));
+  CHECK(t["a"].second == Approx(1.0));
+  CHECK(t["b"].first == Approx(1.0));
+  CHECK(t["b"].second == Approx(1.5));
 }
 
 TEST_CASE("cores with preemption: lock holders do not preempt one another", "[corepool]")

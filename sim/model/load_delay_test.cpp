@@ -168,3 +168,26 @@ TEST_CASE("load delay: shape samples keep the mean, rank factors make slow ranks
   // Phase time: the slow ranks finish last, after files/N stats of mean R0 + 1.5 base.
   CHECK(ph.end_s - ph.start_s == Approx(static_cast<double>(files / N) * (r0_s() + 1.5 * kBase_s)).epsilon(0.05));
 }
+
+TEST_CASE("load delay, population md_ops_in_flight: a later step of the rank's own operation is not another's",
+          "[load_delay]")
+{
+  // One rank creates files (a create RPC, then its close); a law on the close over the metadata operations of the
+  // *other* ranks in flight sees none: no close is delayed. Until 2026-11-26 the rank's own create, still in flight
+  // as a tool operation, was counted, and every close waited b = 1 ms (a helper's review found it).
+  const double b = 1e-3;
+  json p = platform({{"population", "md_ops_in_flight"}, {"base", 0}, {"per_md_op_in_flight", b}});
+  p["clients"]["load_delay"]["per_op"] = {{"close", p["clients"]["load_delay"]["per_op"]["stat"]}};
+  p["mds"]["service"] = {{"create", kStat_s}, {"close", kStat_s}};
+  auto plat = pfsim::config::parse_platform(p, "test");
+  pfsim::SyntheticWorkload workload(pfsim::metabench_params(1, 50, "unique", {"create"}));
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 1;
+  opts.seed = 7;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto rec = pfsim::run_simulation(plat, workload, opts);
+  const auto& ph = rec.phases.at(0);
+  REQUIRE(ph.ops == 100);  // 50 creates and their closes
+  const auto lat = ph.all_latencies();
+  CHECK(*std::max_element(lat.begin(), lat.end()) < r0_s() + b / 2);
+}

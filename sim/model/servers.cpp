@@ -301,10 +301,13 @@ void CorePool::grant_preemptions()
   }
 }
 
-void CorePool::release(double preempted_s, bool urgent)
+void CorePool::release(bool preempting, double ran_s, bool urgent)
 {
-  if (preempted_s > 0) {  // the preempting thread held no core of its own
-    debt_s_ += preempted_s;
+  // The preempting thread held no core of its own, whatever it ran: until 2026-11-26 a preempting thread was told
+  // by a positive run time, so one that ran 0 s (a zero directory-lock hold, then the serial section's mutex taken)
+  // released a core it never had, a core more than the server has.
+  if (preempting) {
+    debt_s_ += ran_s;
     preempting_--;
     grant_preemptions();
     return;
@@ -339,7 +342,7 @@ void MdsServer::compute(ThreadPoolQueue& part, double seconds, bool holds_lock)
   bool preempted = part.cores->acquire(urgent);
   sg4::this_actor::sleep_for(seconds);
   rec_.cpu_s += seconds;
-  part.cores->release(preempted ? seconds : 0, urgent);
+  part.cores->release(preempted, seconds, urgent);
 }
 
 double MdsServer::demand_s(const Request& r, int p)
@@ -381,7 +384,7 @@ void MdsServer::compute_then_serial(ThreadPoolQueue& part, double seconds, bool 
   double ran = seconds;
   bool core_urgent = urgent;
   if (!serial_mutex_->try_lock()) {
-    part.cores->release(preempted ? ran : 0, core_urgent);
+    part.cores->release(preempted, ran, core_urgent);
     {
       Asleep asleep(part);
       serial_mutex_->lock();
@@ -394,7 +397,7 @@ void MdsServer::compute_then_serial(ThreadPoolQueue& part, double seconds, bool 
   ran += serial;
   rec_.cpu_s += seconds + serial;  // the thread keeps its core through the section
   serial_mutex_->unlock();
-  part.cores->release(preempted ? ran : 0, core_urgent);
+  part.cores->release(preempted, ran, core_urgent);
 }
 
 MdsServer::DirState& MdsServer::dir(uint32_t id)

@@ -96,11 +96,12 @@ private:
 class CorePool {
 public:
   explicit CorePool(int cores, bool preempt = false) : free_(cores), preempt_(preempt) {}
-  // Returns true if the thread preempted another one (then pass the time it ran to release()).
+  // Returns true if the thread preempted another one (then pass that, and the time it ran, to release()).
   bool acquire(bool urgent);
-  // `preempted_s`: the time a preempting thread ran (0 otherwise); `urgent`: as passed to acquire (a lock
-  // holder does not repay other threads' preemptions).
-  void release(double preempted_s = 0, bool urgent = false);
+  // `preempting`: what acquire returned; `ran_s`: the CPU time a preempting thread took from the running one
+  // (repaid by it; may be 0: a preempting thread that ran nothing still gives back its slot and no core);
+  // `urgent`: as passed to acquire (a lock holder does not repay other threads' preemptions).
+  void release(bool preempting = false, double ran_s = 0, bool urgent = false);
 
 private:
   struct Waiter {

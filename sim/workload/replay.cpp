@@ -401,11 +401,18 @@ nlohmann::json ReplayWorkload::describe() const
             {"rules", "every rank runs md-workbench's phases closed-loop, no think time; " + layout},
             {"dataset_ops", opt_.dataset_ops},
             {"max_ops_per_phase", opt_.max_ops_per_phase}};
+  // mdtest's File phases have no data sets: each rank's files in its own directory (-u) or all in one.
+  const std::string rules =
+      trace_->format == "mdtest-perop"
+          ? std::string("rank m replays recorded rank m mod N with its think times; mdtest File phases: ") +
+                (trace_->shared_dir ? "every rank's files in one shared directory (it locks)"
+                                    : "each rank's files in its own directory (-u)")
+          : "rank m replays recorded rank m mod N with its think times; " + layout +
+                " (the recorded gap that held them is not replayed as think time)";
   return {{"generator", "replay"},
           {"trace", trace_->describe()},
           {"ranks", ranks_},
-          {"rules", "rank m replays recorded rank m mod N with its think times; " + layout +
-                        " (the recorded gap that held them is not replayed as think time)"},
+          {"rules", rules},
           {"residual_quantile", opt_.residual_quantile},
           {"residual_floors_s", floors},
           {"dataset_ops", opt_.dataset_ops},

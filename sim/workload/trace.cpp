@@ -436,7 +436,10 @@ Listing list_files(const std::string& path)
                       "); the importer replays mdtest's File phases (creation, stat, read, removal), not its "
                       "directory phases");
   if (groups.empty())
-    throw ConfigError(dir.string() + ": no latency files (time,runtime CSV) found");
+    throw ConfigError(dir.string() + ": no latency files found; expected md-real-io 2017's "
+                      "<prefix>-<iter>-<phase>-<rank>.csv, md-workbench's <prefix>-<wait>-<iter>-<op>[-all].csv or "
+                      "mdtest's <prefix>-File <phase>-<rank>.csv (IOR's per-op files, <prefix>-<iter>-<rank>.csv, and "
+                      "Darshan logs are not traces pfsim replays)");
   if (groups.size() > 1) {
     std::string list;
     for (const auto& g : groups)
@@ -1362,8 +1365,10 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   for (const auto& [path, k] : L.files) {
     auto [it, fresh] = groups[{k.iteration, k.phase}].emplace(k.rank, path);
     if (!fresh)  // "lat-0-stat-7.csv" and "lat-0-stat-07.csv": which one is rank 7's?
-      throw ConfigError(path + ": a second file for rank " + std::to_string(k.rank) + " of this phase (" + it->second +
-                        " is one too); expected one file per rank and phase");
+      throw ConfigError(path + ": a second file " +
+                        (k.rank < 0 ? std::string("of every rank (-all)") : "for rank " + std::to_string(k.rank)) +
+                        " of this phase (" + it->second + " is one too); expected one file per " +
+                        (k.rank < 0 ? "phase" : "rank and phase"));
   }
   // Benchmark iterations are counted from the benchmark files alone: a run with -1 (precreate only) or -3
   // (cleanup only) has none. md-workbench numbers the cleanup files with the iteration count.
@@ -1423,8 +1428,9 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   if (has_cleanup && bench_iters > 0)
     bench_iters = cleanup_iter;
   if (prm.iterations > 0 && bench_iters > 0 && bench_iters != prm.iterations && has_cleanup)
-    throw ConfigError(dir + ": header says iterations=" + std::to_string(prm.iterations) +
-                      defaulted(HeaderInfo::kR) + " but files hold " + std::to_string(bench_iters) +
+    throw ConfigError((h.stated[HeaderInfo::kR] ? h.stated_at[HeaderInfo::kR] : dir) + ": header says " +
+                      (h.args_at.empty() ? "iterations=" : "-R=") + std::to_string(prm.iterations) +
+                      defaulted(HeaderInfo::kR) + " but the files in " + dir + " hold " + std::to_string(bench_iters) +
                       " benchmark iterations");
   // The benchmark iterations the recorded output reports (one phase line each) or, without phase lines, its header
   // states (iterations=, -R; not when it says the benchmark did not run: md-workbench without -2 among -1 -2 -3).

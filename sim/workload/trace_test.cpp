@@ -179,6 +179,12 @@ TEST_CASE("importers reject malformed files naming file and line", "[trace]")
     o.allow_missing = true;
     CHECK(load_trace(d.str(), o).missing.size() == 1);
   }
+  SECTION("a header whose iteration count the files contradict names where it says so")
+  {
+    d.write("mdreal.txt", "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\titerations=3 \n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal.txt:4: header says iterations=3") &&
+                                      Catch::Contains("hold 1 benchmark iterations"));
+  }
 }
 
 TEST_CASE("values beyond float32 or above 1e9 s are rejected naming file and line", "[trace]")
@@ -772,6 +778,13 @@ TEST_CASE("mdtest Directory-phase files: said to be skipped, and alone an error 
   CHECK_THAT(error_of(dirs.str()), Catch::Contains("only mdtest Directory-phase files (2)"));
 }
 
+TEST_CASE("a directory of no replayable tool's files (IOR's outputs) says which files a trace has", "[trace]")
+{
+  CHECK_THAT(error_of(kToolOutputs + "/ior"), Catch::Contains("/ior: no latency files found") &&
+                                                  Catch::Contains("mdtest's <prefix>-File <phase>-<rank>.csv") &&
+                                                  Catch::Contains("IOR's per-op files"));
+}
+
 TEST_CASE("no Args line: -D from the phase line's data sets over the stated rank count", "[trace]")
 {
   // run2-latency-all without its Args line: Nodemap (2 ranks) and "dsets: 4" remain, so D = 2, said in a warning.
@@ -1236,6 +1249,12 @@ TEST_CASE("two files for one rank and phase (rank 07 beside 7, mdtest's 1 beside
     fs::copy_file(e.path(), b.path / e.path().filename());
   fs::copy_file(b.path / "mdtest-perop-File stat-00001.csv", b.path / "mdtest-perop-File stat-1.csv");
   CHECK_THAT(error_of(b.str()), Catch::Contains("a second file for rank 1") && Catch::Contains("File stat"));
+  TempDir c;  // md-workbench --latency-all: the file of every rank, twice
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run2-latency-all"))
+    fs::copy_file(e.path(), c.path / e.path().filename());
+  fs::copy_file(c.path / "lat-0.00-0-stat-all.csv", c.path / "lat-0.00-00-stat-all.csv");
+  CHECK_THAT(error_of(c.str()), Catch::Contains("a second file of every rank (-all) of this phase") &&
+                                    !Catch::Contains("rank -1"));
 }
 
 TEST_CASE("a precreate the recorded output reports, without its latency files: error, or a warning with --allow-missing",
@@ -1296,6 +1315,11 @@ TEST_CASE("mdtest traces: 'Command line used' without -u makes the replay share 
     }
   }
   CHECK(dirs.size() == 1);
+  // The results' rules say so (they described md-workbench's data sets for every trace until 2026-11-26).
+  const std::string rules = w.describe()["rules"];
+  CHECK_THAT(rules, Catch::Contains("one shared directory") && !Catch::Contains("data-set"));
+  pfsim::ReplayWorkload wu(std::make_shared<const Trace>(load_trace(kToolOutputs + "/mdtest")), o);
+  CHECK_THAT(wu.describe()["rules"].get<std::string>(), Catch::Contains("its own directory (-u)"));
   // Command lines that wrote no such per-op files state another run: ignored, named in the warning. (A saved stdout
   // of an earlier run without -u would have made a unique-directory run a shared one.)
   TempDir other;
