@@ -135,7 +135,7 @@ struct ServerRecord {
   double area_in_system = 0;    // integral over time of requests present (queued + in service)
   double last_change_s = 0;
   int in_system = 0;
-  int max_queue = 0;
+  int max_queue = 0;            // the longest request queue seen (one CPU partition's or the readpage queue; not their sum)
   int threads_started = 0;
   double observed_until_s = 0;
   uint64_t journal_commits = 0;       // MDT journal transactions committed
