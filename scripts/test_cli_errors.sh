@@ -140,6 +140,22 @@ for k in 2 0; do
     failures=$((failures + 1))
   fi
 done
+# An override inside a mechanism that stays off (the fitted platforms ship partitions with "enabled": false) is said,
+# naming the switch; the same with the switch on is silent. A switch on with nothing to charge names the --set.
+"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 4 --files 40 --quiet \
+  --set mds.mechanisms.partitions.count=4 2>"$tmp/set-off.err"
+"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 4 --files 40 --quiet \
+  --set mds.mechanisms.partitions.count=4 --set mds.mechanisms.partitions.enabled=true 2>"$tmp/set-on.err"
+"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 4 --files 40 --quiet \
+  --set 'mds.mechanisms.oversubscription={"enabled":true}' 2>"$tmp/set-idle.err"
+if grep -q "warning: --set mds.mechanisms.partitions.count=4: mds.mechanisms.partitions is off .*add --set mds.mechanisms.partitions.enabled=true" "$tmp/set-off.err" &&
+  ! grep -q warning "$tmp/set-on.err" &&
+  grep -q "warning: --set mds.mechanisms.oversubscription={\"enabled\":true}: .*changes nothing" "$tmp/set-idle.err"; then
+  echo "ok   set-inside-disabled-mechanism: $(grep warning "$tmp/set-off.err" | cut -c1-120)"
+else
+  echo "FAIL set-inside-disabled-mechanism: $(cat "$tmp/set-off.err" "$tmp/set-on.err" "$tmp/set-idle.err")"
+  failures=$((failures + 1))
+fi
 # SimGrid options: values SimGrid accepts but that crash (precision -1: SIGSEGV) or hang (concurrency-limit 0) a run,
 # and what SimGrid itself refuses (a bad number, an unknown key), are the user's error: exit 2, one line.
 expect_error cfg-precision-negative "--cfg=maxmin/precision:-1" "positive" -- \
@@ -423,6 +439,20 @@ if [ "$rc" -eq 1 ] && [ ! -e "$tmp/fail.csv" ] && grep -q "timed out 101 times" 
   echo "ok   failing sweep point: exit 1, no CSV"
 else
   echo "FAIL failing sweep point: exit $rc (124 = still running after 60 s)"
+  failures=$((failures + 1))
+fi
+
+# A point stopped by --time-limit: no table, but a --results-dir keeps the points that finished (64 ranks do the
+# 100 files' three phases in 0.12 s simulated; one rank does them one after the other, 0.62 s).
+mkdir -p "$tmp/keep"
+"$pfsim" sweep --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --workload "$tmp/good-workload.json" \
+  --ranks 64,1 --time-limit 0.3s --csv "$tmp/keep.csv" --results-dir "$tmp/keep/rd" >/dev/null 2>"$tmp/keep.err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ ! -e "$tmp/keep.csv" ] && [ -s "$tmp/keep/rd/ranks-64.json" ] && [ ! -e "$tmp/keep/rd/ranks-1.json" ] &&
+  grep -q "the finished points' results (ranks 64) are in" "$tmp/keep.err"; then
+  echo "ok   failed sweep keeps finished points: $(tail -1 "$tmp/keep.err" | cut -c1-140)"
+else
+  echo "FAIL failed sweep keeps finished points: exit $rc, $(ls "$tmp/keep/rd" 2>&1), $(cat "$tmp/keep.err")"
   failures=$((failures + 1))
 fi
 

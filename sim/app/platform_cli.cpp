@@ -84,6 +84,39 @@ nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets
   return j;
 }
 
+// An override inside a block that stays off ("enabled": false, in the file or set so) changes nothing: said, naming
+// the switch (a --set of mds.mechanisms.partitions.count alone ran the baseline without a word).
+std::vector<std::string> sets_inside_disabled(const nlohmann::json& j, const std::vector<std::string>& sets)
+{
+  std::vector<std::string> out;
+  for (const auto& s : sets) {
+    const std::string path = s.substr(0, s.find('='));
+    std::vector<std::string> keys;
+    for (size_t from = 0;;) {
+      const size_t dot = path.find('.', from);
+      keys.push_back(path.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
+      if (dot == std::string::npos)
+        break;
+      from = dot + 1;
+    }
+    if (keys.back() == "enabled")
+      continue;  // the switch itself
+    const nlohmann::json* n = &j;
+    std::string at;
+    for (size_t k = 0; k < keys.size() && n->is_object() && n->contains(keys[k]); ++k) {
+      n = &(*n)[keys[k]];
+      at += (at.empty() ? "" : ".") + keys[k];
+      const bool set_value_states_switch = k + 1 == keys.size() && s.find("\"enabled\"") != std::string::npos;
+      if (n->is_object() && n->contains("enabled") && (*n)["enabled"] == false && !set_value_states_switch) {
+        out.push_back("--set " + s + ": " + at + " is off (\"enabled\": false), so this changes nothing; add --set " +
+                      at + ".enabled=true to switch it on");
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 config::PlatformConfig load_platform(const std::string& file, const std::vector<std::string>& sets)
 {
   auto j = apply_sets(config::load_json_file(file), sets);
@@ -91,6 +124,22 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
     auto platform = config::parse_platform(j, file);
     platform.file = file;
     platform.sets = sets;
+    // A warning about a block that an override gave names the override, not the file (which may say otherwise).
+    for (auto& w : platform.warnings) {
+      const std::string head = file + ": ";
+      if (w.rfind(head, 0) != 0)
+        continue;
+      const std::string field = w.substr(head.size(), w.find_first_of(": ", head.size()) - head.size());
+      for (auto it = sets.rbegin(); it != sets.rend(); ++it) {
+        const std::string path = it->substr(0, it->find('='));
+        if (path.rfind(field, 0) == 0 || field.rfind(path, 0) == 0) {
+          w = "--set " + *it + ": " + w.substr(head.size());
+          break;
+        }
+      }
+    }
+    for (auto& w : sets_inside_disabled(j, sets))
+      platform.warnings.push_back(std::move(w));
     for (const auto& w : platform.warnings)
       std::cerr << "pfsim: warning: " << w << "\n";
     return platform;

@@ -107,12 +107,20 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
     }
   }
   if (failed) {
-    // Nothing half-written: the points this sweep wrote go too.
-    for (int r : spec.ranks)
-      std::remove(point_file(r).c_str());
-    if (!tmpdir.empty())
+    // No table: it would lack points. Each finished point's results are complete (written atomically), so a
+    // --results-dir keeps them (a long what-if sweep stopped by one --time-limit does not lose the others); without
+    // one they go with the temporary directory.
+    if (!tmpdir.empty()) {
       std::filesystem::remove_all(tmpdir);
-    throw std::runtime_error("a sweep point failed (see above)");
+      throw std::runtime_error("a sweep point failed (see above); no table written");
+    }
+    std::string kept;
+    for (int r : spec.ranks)
+      if (std::filesystem::exists(point_file(r)))
+        kept += (kept.empty() ? "" : ", ") + std::to_string(r);
+    throw std::runtime_error("a sweep point failed (see above); no table written" +
+                             (kept.empty() ? std::string() : "; the finished points' results (ranks " + kept +
+                                                                 ") are in " + dir));
   }
 
   std::string table = kSweepCsvHeader;

@@ -426,6 +426,23 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       r.finish();
     }
     mech.finish();
+    // A mechanism switched on with nothing to charge changes no request: said, so that a what-if such as
+    // --set 'mds.mechanisms.oversubscription={"enabled":true}' does not pass for an answer.
+    auto all_zero = [](const PerOp<double>& v) {
+      return std::all_of(kAllOps.begin(), kAllOps.end(), [&](Op op) { return v[op] == 0; });
+    };
+    const std::vector<std::pair<bool, std::string>> idle{
+        {mc.contention.enabled && all_zero(mc.contention.per_busy_thread_s), "contention: every per_busy_thread"},
+        {mc.per_client.enabled && all_zero(mc.per_client.cost_per_client_s), "per_client: every cost_per_client"},
+        {mc.lock_callbacks.enabled && mc.lock_callbacks.rtt_s == 0 && mc.lock_callbacks.cpu_per_callback_s == 0,
+         "lock_callbacks: rtt and cpu_per_callback"},
+        {mc.oversubscription.enabled && mc.oversubscription.cost_per_extra_thread_s == 0,
+         "oversubscription: cost_per_extra_thread"},
+        {mc.serial.enabled && all_zero(mc.serial.hold_s), "serial_section: every hold"},
+    };
+    for (const auto& [on, what] : idle)
+      if (on)
+        p.warnings.push_back(file + ": mds.mechanisms." + what + " is 0: the mechanism is on but changes nothing");
     m.finish();
   }
   {

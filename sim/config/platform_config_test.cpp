@@ -546,3 +546,17 @@ TEST_CASE("a mechanism block with settings and no \"enabled\" stays off, with a 
   CHECK(parse_platform(json::object(), "r.json").warnings.empty());
   CHECK(parse_platform({{"mds", {{"journal", {{"credits", {{"create", 8}}}}}}}}, "s.json").warnings.size() == 1);
 }
+
+TEST_CASE("a mechanism switched on with every cost 0 changes nothing, and says so", "[config]")
+{
+  for (const char* m : {"contention", "per_client", "lock_callbacks", "oversubscription", "serial_section"}) {
+    auto p = parse_platform({{"mds", {{"mechanisms", {{m, {{"enabled", true}}}}}}}}, "p.json");
+    REQUIRE(p.warnings.size() == 1);
+    CHECK_THAT(p.warnings[0], Catch::Contains(std::string("p.json: mds.mechanisms.") + m) &&
+                                  Catch::Contains("the mechanism is on but changes nothing"));
+  }
+  // a cost given: no warning
+  auto p = parse_platform(
+      {{"mds", {{"mechanisms", {{"oversubscription", {{"enabled", true}, {"cost_per_extra_thread", "2us"}}}}}}}}, "p.json");
+  CHECK(p.warnings.empty());
+}
