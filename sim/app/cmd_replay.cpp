@@ -353,7 +353,8 @@ std::string mdtest_command_line(const ReplayWorkload& w, const std::string& pero
 {
   const auto& t = w.trace();
   std::ostringstream os;
-  os << "pfsim (replayed mdtest) was launched with " << w.ranks() << " total task(s) on " << nodes << " node(s)\n";
+  // mdtest's own form ("mdtest-<version> was launched with"); that this is a replay is on stderr
+  os << "mdtest-pfsim was launched with " << w.ranks() << " total task(s) on " << nodes << " node(s)\n";
   std::set<std::string> phase_of;  // the File phases the trace has
   for (int ph = 0; ph < w.phase_count(); ++ph)
     phase_of.insert(w.phase_name(ph));

@@ -399,9 +399,16 @@ int cmd_run(const Cli& c)
   pfsim::app::warn_stale_latency_files(before);
   if (!has_flag(c, "--quiet")) {
     // mdtest's "mdtest-4.1.0 was launched with N total task(s) on K node(s)", which scripts (and pfsim replay) read
-    std::cout << "pfsim " << kVersion << " (simulated " << spec.params.generator << ") was launched with "
-              << spec.params.ranks << " total task(s) on " << results["run"]["nodes"] << " node(s), platform "
-              << platform.name << "\n";
+    // An mdtest run's line has mdtest's own form ("mdtest-<version> was launched with ..."), as scripts anchored on
+    // "^mdtest-" read it; the version names pfsim, and the platform goes to stderr.
+    if (spec.params.generator == "mdtest") {
+      std::cerr << "pfsim " << kVersion << ": simulated mdtest, platform " << platform.name << "\n";
+      std::cout << "mdtest-pfsim-" << kVersion;
+    } else {
+      std::cout << "pfsim " << kVersion << " (simulated " << spec.params.generator << ")";
+    }
+    std::cout << " was launched with " << spec.params.ranks << " total task(s) on " << results["run"]["nodes"]
+              << " node(s)" << (spec.params.generator == "mdtest" ? "" : ", platform " + platform.name) << "\n";
     if (spec.params.generator == "mdtest") {  // pfsim mdtest, or pfsim run of an mdtest workload file
       // mdtest's own lines: saved beside the per-op files, they tell pfsim replay whether ranks shared a directory.
       const auto& m = spec.params.params;  // n, u, F, D, w, e, i as simulated
