@@ -604,7 +604,7 @@ int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr
         ReplayWorkload w(tr, rr);
         RunInfo info;
         RunRecords records = run_simulation(platform, w, o, &info);
-        std::fprintf(stderr, "pfsim: %d ranks on %d nodes, %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
+        std::fprintf(stderr, "pfsim: %d ranks on %d node(s), %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
                      records.end_s, info.wall_s);
         auto phases = mdreal_phases(w, records);  // (takes the samples it regroups from records first)
         return results_of(a, inputs, platform, w, o, info, records, phases, format);
@@ -636,7 +636,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   std::fputs(before_run.c_str(), stderr);
   RunInfo info;
   RunRecords records = run_simulation(platform, w, o, &info);
-  std::fprintf(stderr, "pfsim: %d ranks on %d nodes, %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
+  std::fprintf(stderr, "pfsim: %d ranks on %d node(s), %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
                records.end_s, info.wall_s);
   auto phases = mdreal_phases(w, records);
   std::string lat_dir = opt(a, "--latency-dir");

@@ -310,7 +310,7 @@ nlohmann::json run_point(const Cli& c, const pfsim::config::PlatformConfig& plat
   auto options = run_options(c, spec);
   pfsim::RunInfo info;
   pfsim::RunRecords records = pfsim::run_simulation(platform, workload, options, &info);
-  std::fprintf(stderr, "pfsim: %d ranks on %d nodes, %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
+  std::fprintf(stderr, "pfsim: %d ranks on %d node(s), %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
                records.end_s, info.wall_s);
   nlohmann::json header = {
       {"pfsim_version", kVersion},

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -275,7 +276,11 @@ double Reader::number(const std::string& key, double fallback, double min, doubl
     fail(key, "expected a number, got " + v.dump());
   double x = v.get<double>();
   if (!(x >= min && x <= max))
-    fail(key, "expected a number in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + v.dump());
+  {
+    char range[80];  // as the values are written: [0, 1], not [0.000000, 1.000000]
+    std::snprintf(range, sizeof range, "[%.15g, %.15g]", min, max);
+    fail(key, std::string("expected a number in ") + range + ", got " + v.dump());
+  }
   return x;
 }
 
