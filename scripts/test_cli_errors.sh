@@ -156,6 +156,36 @@ else
   echo "FAIL set-inside-disabled-mechanism: $(cat "$tmp/set-off.err" "$tmp/set-on.err" "$tmp/set-idle.err")"
   failures=$((failures + 1))
 fi
+# An option where a value belongs ("--csv --quiet" wrote a file named --quiet): refused, in both parsers.
+expect_refused option-value-is-option "--csv needs a value, got the option --quiet" -- \
+  mdworkbench --platform "$good_platform" --ranks 2,4 -I 5 -P 10 --csv --quiet
+expect_refused option-value-is-option-run "--out needs a value, got the option --quiet" -- \
+  metabench --platform "$good_platform" --ranks 2 --files 10 --out --quiet
+# --check takes a rank list (every count is checked; a sweep's --csv is not for --check)
+"$pfsim" replay "$tool_outputs/md-real-io-2017" --check --ranks 2,3 >/dev/null 2>"$tmp/check-list.err"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+  echo "ok   replay --check --ranks LIST: exit 0"
+else
+  echo "FAIL replay --check --ranks LIST: exit $rc, $(cat "$tmp/check-list.err")"
+  failures=$((failures + 1))
+fi
+# A sweep killed by a signal to its parent only leaves no point running, and no point writes afterwards.
+"$pfsim" mdworkbench --platform "$root/platforms/mistral-lustre02.json" --ranks 40,80 -I 400 -P 800 \
+  --csv "$tmp/killed.csv" --results-dir "$tmp/killed-rd" --jobs 2 --quiet 2>/dev/null &
+sweep_pid=$!
+sleep 1
+kill -TERM "$sweep_pid"
+wait "$sweep_pid" 2>/dev/null
+sleep 8  # a point left running would write within this (each takes longer than 1 s, shorter than 60)
+if ! pgrep -f -- "--results-dir $tmp/killed-rd" >/dev/null && [ -z "$(ls -A "$tmp/killed-rd" 2>/dev/null)" ] &&
+  [ ! -e "$tmp/killed.csv" ]; then
+  echo "ok   killed sweep: no point left running, nothing written"
+else
+  echo "FAIL killed sweep: $(pgrep -af -- "--results-dir $tmp/killed-rd"), $(ls "$tmp/killed-rd" 2>&1)"
+  pkill -f -- "--results-dir $tmp/killed-rd"
+  failures=$((failures + 1))
+fi
 # SimGrid options: values SimGrid accepts but that crash (precision -1: SIGSEGV) or hang (concurrency-limit 0) a run,
 # and what SimGrid itself refuses (a bad number, an unknown key), are the user's error: exit 2, one line.
 expect_error cfg-precision-negative "--cfg=maxmin/precision:-1" "positive" -- \
@@ -453,6 +483,21 @@ if [ "$rc" -eq 1 ] && [ ! -e "$tmp/keep.csv" ] && [ -s "$tmp/keep/rd/ranks-64.js
   echo "ok   failed sweep keeps finished points: $(tail -1 "$tmp/keep.err" | cut -c1-140)"
 else
   echo "FAIL failed sweep keeps finished points: exit $rc, $(ls "$tmp/keep/rd" 2>&1), $(cat "$tmp/keep.err")"
+  failures=$((failures + 1))
+fi
+# The same again into that directory, with a file an earlier sweep left for the failing point: only this sweep's
+# finished points are named as such, the earlier file as an earlier sweep's; after a successful sweep, files of
+# other rank counts are named in a warning.
+echo '{}' >"$tmp/keep/rd/ranks-1.json"
+"$pfsim" sweep --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --workload "$tmp/good-workload.json" \
+  --ranks 64,1 --time-limit 0.3s --csv "$tmp/keep.csv" --results-dir "$tmp/keep/rd" >/dev/null 2>"$tmp/keep2.err"
+"$pfsim" sweep --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --workload "$tmp/good-workload.json" \
+  --ranks 64 --csv "$tmp/keep.csv" --results-dir "$tmp/keep/rd" --quiet >/dev/null 2>"$tmp/keep3.err"
+if grep -q "(ranks 64) are in .*; ranks-1.json there are an earlier sweep's" "$tmp/keep2.err" &&
+  grep -q "warning: --results-dir .*: ranks-1.json not written by this sweep" "$tmp/keep3.err"; then
+  echo "ok   sweep results-dir: earlier points named as such"
+else
+  echo "FAIL sweep results-dir: $(cat "$tmp/keep2.err" "$tmp/keep3.err")"
   failures=$((failures + 1))
 fi
 

@@ -63,6 +63,10 @@ def check_sweeps(pfsim, d, trace, form, common):
             point = json.load(open(os.path.join(res, f"ranks-{ranks}.json")))
             single = json.load(open(os.path.join(d, f"{tag}{ranks}.json")))
             differ = sorted(k for k in set(point) | set(single) if k != "inputs" and point.get(k) != single.get(k))
+            # the point's inputs state its own rank count, as the single run's do
+            if point["inputs"]["options"]["--ranks"] != str(ranks) or \
+                    point["inputs"].get("mdworkbench", {}).get("ranks", ranks) != ranks:
+                differ.append("inputs' rank count")
             table = [(r[2], float(r[6])) for r in rows if r[0] == str(ranks)]
             want = [(n, round(x, 3)) for n, x in rates(os.path.join(d, f"{tag}{ranks}.json"))]
             ok = not differ and table == want

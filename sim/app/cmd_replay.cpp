@@ -196,6 +196,10 @@ Args parse(int argc, char** argv)
         throw std::invalid_argument("option " + s + " needs a value");
       if (argv[i + 1][0] == '\0')
         throw std::invalid_argument("option " + s + " needs a non-empty value");
+      // "--csv --quiet": the next option is not the value (it wrote a file named --quiet)
+      if (std::string(argv[i + 1]).rfind("--", 0) == 0)
+        throw std::invalid_argument("option " + s + " needs a value, got the option " + argv[i + 1] + " (write " + s +
+                                    "=" + argv[i + 1] + " for a value that starts with --)");
       if (s == "--set")
         a.sets.emplace_back(argv[++i]);
       else
@@ -261,12 +265,15 @@ void check_sweep_options(const Args& a)
       if (a.opts.count(o))
         throw std::invalid_argument(std::string("--csv: a sweep writes its table and each point's results "
                                                 "(--results-dir), not ") + o + "; run one rank count for it");
-    for (const char* f : {"--latency-all", "--process-reports", "--check"})
+    for (const char* f : {"--latency-all", "--process-reports"})
       if (flag(a, f))
         throw std::invalid_argument(std::string("--csv: a sweep writes its table and each point's results "
                                                 "(--results-dir); drop ") + f);
+    if (flag(a, "--check"))
+      throw std::invalid_argument("--check writes nothing: drop --csv (--check --ranks LIST checks every count)");
     if (!a.opts.count("--ranks"))
       throw std::invalid_argument("--csv: a sweep needs --ranks LIST (comma-separated rank counts)");
+    opt_int(a, "--jobs", 1, 1, 1024);  // before the import
   } else {
     for (const char* o : {"--jobs", "--results-dir"})
       if (a.opts.count(o))
@@ -286,6 +293,7 @@ void check_output_paths(const Args& a)
   check_file_prefix("--latency-prefix", opt(a, "--latency-prefix"));
   check_distinct_outputs({{"--out", opt(a, "--out")},
                           {"--csv", opt(a, "--csv")},
+                          {"--csv (its configuration file)", opt(a, "--csv").empty() ? "" : opt(a, "--csv") + ".json"},
                           {"--latency-dir", opt(a, "--latency-dir")},
                           {"--results-dir", opt(a, "--results-dir")}});
 }
@@ -293,10 +301,12 @@ void check_output_paths(const Args& a)
 // --ranks: one count, or with --csv the sweep's list. 0 = absent (the recorded count).
 std::vector<int> ranks_of(const Args& a)
 {
-  if (a.opts.count("--csv"))
+  // (a sweep's list is checked point by point with --check and no --csv)
+  if (a.opts.count("--csv") || (flag(a, "--check") && opt(a, "--ranks").find(',') != std::string::npos))
     return parse_rank_list("--ranks", opt(a, "--ranks"));
   if (opt(a, "--ranks").find(',') != std::string::npos)
-    throw std::invalid_argument("--ranks " + opt(a, "--ranks") + ": a list of rank counts is a sweep: add --csv FILE");
+    throw std::invalid_argument("--ranks " + opt(a, "--ranks") + ": a list of rank counts is a sweep: add --csv FILE "
+                                "(or --check, without --csv, to check each count)");
   return {opt_int(a, "--ranks", 0, 1, kMaxRanks)};
 }
 
@@ -354,7 +364,7 @@ std::string mdtest_command_line(const ReplayWorkload& w, const std::string& pero
   const auto& t = w.trace();
   std::ostringstream os;
   // mdtest's own form ("mdtest-<version> was launched with"); that this is a replay is on stderr
-  os << "mdtest-pfsim was launched with " << w.ranks() << " total task(s) on " << nodes << " node(s)\n";
+  os << "mdtest-pfsim-" << kVersion << " was launched with " << w.ranks() << " total task(s) on " << nodes << " node(s)\n";
   std::set<std::string> phase_of;  // the File phases the trace has
   for (int ph = 0; ph < w.phase_count(); ++ph)
     phase_of.insert(w.phase_name(ph));
@@ -560,6 +570,7 @@ nlohmann::json results_of(const Args& a, const nlohmann::json& inputs, const con
                           std::vector<MdrealPhase>& phases, ReportFormat format)
 {
   nlohmann::json header = {
+      {"pfsim_version", kVersion},
       {"pfsim_command", a.command},
       {"seed", o.seed},
       {"inputs", inputs},
@@ -789,7 +800,13 @@ int cmd_replay(int argc, char** argv)
   if (check_only) {
     std::fputs(note.c_str(), stderr);
     const ReportFormat f = check_run_options(a, tr->format, report_format_of_trace(tr->format));
-    ReplayWorkload w(tr, ro);  // what the replay builds before it simulates (rank mapping, limits, residual floors)
+    for (int r : ranks) {  // what the replay builds before it simulates (rank mapping, limits, residual floors)
+      ReplayOptions rr = ro;
+      rr.ranks = r;
+      ReplayWorkload w(tr, rr);
+      if (platform)
+        check_before_run(*platform, w, run_options_of(a, f, false));
+    }
     warn_no_samples_max(a, *tr, f);
     return 0;
   }
@@ -835,7 +852,6 @@ int cmd_mdworkbench(int argc, char** argv)
                              {{"I", p.obj_per_proc}, {"P", p.precreate_per_set}, {"D", p.data_sets}, {"R", p.iterations},
                               {"S", p.object_size_B}, {"offset", p.offset}, {"ranks", p.ranks}}}};
   if (a.opts.count("--csv")) {
-    inputs["mdworkbench"]["ranks"] = ranks;
     return sweep(a, platform, tr, ro, ranks, inputs, ReportFormat::MdWorkbench, "");
   }
   return run(a, platform, tr, ro, inputs, ReportFormat::MdWorkbench);

@@ -15,6 +15,9 @@
 
 namespace pfsim::app {
 
+// pfsim's version, in every results file ("pfsim_version") and the tools' output lines it prints.
+inline constexpr const char* kVersion = "0.1.0";
+
 // --set PATH=VALUE overrides applied to a platform's JSON before it is parsed (so they are validated like the
 // file); a bad path or value is a ConfigError naming the --set (exit status 2). An object value is merged into the
 // object at its path (its fields override, the others stay, a null field is removed); any other value replaces. (sim/app/platform_cli.cpp)

@@ -28,7 +28,7 @@ namespace {
 
 using pfsim::config::ConfigError;
 
-constexpr const char* kVersion = "0.1.0";
+using pfsim::app::kVersion;
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -188,6 +188,11 @@ Cli parse_cli(int argc, char** argv)
       const std::string value = inline_given ? inline_value : std::string(argv[++i]);
       if (value.empty())
         throw UsageError("option " + a + " needs a non-empty value");
+      // "--csv --quiet": the next option is not the value (it wrote a file named --quiet); a value that really
+      // starts with -- goes inline (--csv=--x)
+      if (!inline_given && value.rfind("--", 0) == 0)
+        throw UsageError("option " + a + " needs a value, got the option " + value + " (write " + a + "=" + value +
+                         " for a value that starts with --)");
       if (a == "--set") {
         cli.sets.push_back(value);
       } else {
@@ -358,6 +363,7 @@ void check_output_paths(const Cli& c)
   check_file_prefix("--latency-prefix", opt(c, "--latency-prefix"));
   check_distinct_outputs({{"--out", opt(c, "--out")},
                           {"--csv", opt(c, "--csv")},
+                          {"--csv (its configuration file)", opt(c, "--csv").empty() ? "" : opt(c, "--csv") + ".json"},
                           {"--latency-dir", opt(c, "--latency-dir")},
                           {"--results-dir", opt(c, "--results-dir")}});
   // No output replaces the platform or workload file.
@@ -440,7 +446,7 @@ int cmd_sweep(const Cli& c)
   sweep.csv = opt(c, "--csv");
   if (sweep.csv.empty())
     throw UsageError("sweep needs --csv FILE");
-  sweep.jobs = static_cast<int>(opt_int(c, "--jobs", 1, 1));
+  sweep.jobs = static_cast<int>(opt_int(c, "--jobs", 1, 1, 1024));
   sweep.results_dir = opt(c, "--results-dir");
   sweep.quiet = has_flag(c, "--quiet");
   pfsim::app::run_sweep(

@@ -130,9 +130,11 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
       if (w.rfind(head, 0) != 0)
         continue;
       const std::string field = w.substr(head.size(), w.find_first_of(": ", head.size()) - head.size());
+      // The override that gave the block: its path is the block or inside it, or its value (an object merged at a
+      // parent) holds the block. A parent's object that only merges elsewhere gave nothing.
       for (auto it = sets.rbegin(); it != sets.rend(); ++it) {
         const std::string path = it->substr(0, it->find('='));
-        if (path.rfind(field, 0) == 0 || field.rfind(path, 0) == 0) {
+        if (path == field || path.rfind(field + ".", 0) == 0 || config::set_gives_field(*it, field)) {
           w = "--set " + *it + ": " + w.substr(head.size());
           break;
         }

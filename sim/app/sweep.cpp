@@ -4,13 +4,18 @@
 #include "config/reader.hpp"
 #include "report/outputs.hpp"
 
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <csignal>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -72,23 +77,53 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
       throw std::runtime_error("cannot create a temporary directory");
     dir = tmpdir = tmpl;
   }
-  std::filesystem::create_directories(dir);
+  const bool made_dir = std::filesystem::create_directories(dir);
   auto point_file = [&](int r) { return dir + "/ranks-" + std::to_string(r) + ".json"; };
+  // Points of an earlier sweep in a reused --results-dir that this one does not rewrite (named at the end: a reader
+  // of ranks-*.json would mix their configurations with this sweep's).
+  std::vector<std::string> stale;
+  if (tmpdir.empty())
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      const std::string name = e.path().filename().string();
+      bool ours = false;
+      for (int r : spec.ranks)
+        ours |= name == "ranks-" + std::to_string(r) + ".json";
+      if (!ours && name.rfind("ranks-", 0) == 0 && name.size() > 11 && name.substr(name.size() - 5) == ".json")
+        stale.push_back(name);
+    }
+  std::sort(stale.begin(), stale.end());
+  const pid_t parent = ::getpid();
 
   std::fflush(nullptr);
   size_t next = 0;
   int running = 0;
   bool failed = false;
+  std::map<pid_t, int> point_of;  // running children: their rank count
+  std::vector<int> finished;      // points whose child ended with their results written
   while ((next < spec.ranks.size() && !failed) || running > 0) {
     if (next < spec.ranks.size() && running < spec.jobs && !failed) {
       int r = spec.ranks[next++];
       pid_t pid = ::fork();
-      if (pid < 0)
-        throw std::runtime_error("fork failed");
+      if (pid < 0) {  // no new point; the running ones are waited for, then the failure is reported
+        std::fprintf(stderr, "pfsim: point %d ranks: fork failed\n", r);
+        failed = true;
+        continue;
+      }
       if (pid == 0) {
+        // A point dies with the sweep: a signal to the parent only (a batch system's, a kill) left the points running,
+        // and they wrote their results after the sweep had gone.
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != parent)  // the parent died before the line above
+          ::_exit(1);
         int rc = 0;
         try {
-          write_file_atomic(point_file(r), point(r).dump(2) + "\n");
+          auto j = point(r);
+          // Each point's results state its own rank count (as --out of a single run would), not the sweep's list.
+          if (j.contains("inputs") && j["inputs"].contains("options") && j["inputs"]["options"].contains("--ranks"))
+            j["inputs"]["options"]["--ranks"] = std::to_string(r);
+          if (j.contains("inputs") && j["inputs"].contains("mdworkbench"))  // pfsim mdworkbench's parameters
+            j["inputs"]["mdworkbench"]["ranks"] = r;
+          write_file_atomic(point_file(r), j.dump(2) + "\n");
         } catch (const std::exception& e) {
           std::fprintf(stderr, "pfsim: point %d ranks: %s\n", r, e.what());
           rc = 1;
@@ -96,14 +131,25 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
         std::fflush(nullptr);
         ::_exit(rc);
       }
+      point_of[pid] = r;
       running++;
       continue;
     }
     int status = 0;
-    if (::wait(&status) > 0) {
+    const pid_t done = ::wait(&status);
+    if (done > 0) {
       running--;
-      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      const int r = point_of[done];
+      point_of.erase(done);
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        finished.push_back(r);
+      } else {
         failed = true;
+        if (WIFSIGNALED(status))  // (an exception says itself; a killed point could not)
+          std::fprintf(stderr, "pfsim: point %d ranks: killed by signal %d\n", r, WTERMSIG(status));
+      }
+    } else if (errno != EINTR) {
+      break;  // no child left to wait for
     }
   }
   if (failed) {
@@ -114,13 +160,21 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
       std::filesystem::remove_all(tmpdir);
       throw std::runtime_error("a sweep point failed (see above); no table written");
     }
-    std::string kept;
+    std::error_code ec;
+    if (made_dir && std::filesystem::is_empty(dir, ec))
+      std::filesystem::remove(dir, ec);  // made for this sweep, and nothing finished
+    std::string kept;  // this sweep's finished points only (not an earlier sweep's files in the directory)
     for (int r : spec.ranks)
-      if (std::filesystem::exists(point_file(r)))
+      if (std::find(finished.begin(), finished.end(), r) != finished.end())
         kept += (kept.empty() ? "" : ", ") + std::to_string(r);
+    std::string older;  // files of this sweep's unfinished points left by an earlier sweep
+    for (int r : spec.ranks)
+      if (std::find(finished.begin(), finished.end(), r) == finished.end() && std::filesystem::exists(point_file(r)))
+        older += (older.empty() ? "" : ", ") + ("ranks-" + std::to_string(r) + ".json");
     throw std::runtime_error("a sweep point failed (see above); no table written" +
                              (kept.empty() ? std::string() : "; the finished points' results (ranks " + kept +
-                                                                 ") are in " + dir));
+                                                                 ") are in " + dir) +
+                             (older.empty() ? std::string() : "; " + older + " there are an earlier sweep's"));
   }
 
   std::string table = kSweepCsvHeader;
@@ -132,10 +186,19 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
     // The sweep's effective configuration (defaults filled in) beside the CSV: platform, workload, seed, and every
     // point's phases, so a CSV is never separated from what produced it.
     if (meta.empty()) {
-      meta = {{"pfsim_version", j["pfsim_version"]}, {"seed", j["seed"]},         {"inputs", j["inputs"]},
-              {"platform", j["platform"]},           {"workload", workload(j)}};
-      if (j.contains("build"))
-        meta["build"] = j["build"];
+      meta = {{"seed", j["seed"]}, {"inputs", j["inputs"]}, {"platform", j["platform"]}, {"workload", workload(j)}};
+      for (const char* k : {"pfsim_version", "build"})
+        if (j.contains(k))
+          meta[k] = j[k];
+      // the sweep's own rank list, where the point states its rank count
+      if (meta["inputs"].contains("options") && meta["inputs"]["options"].contains("--ranks")) {
+        std::string list;
+        for (int x : spec.ranks)
+          list += (list.empty() ? "" : ",") + std::to_string(x);
+        meta["inputs"]["options"]["--ranks"] = list;
+      }
+      if (meta["inputs"].contains("mdworkbench"))
+        meta["inputs"]["mdworkbench"]["ranks"] = spec.ranks;
     }
     pts.push_back({{"run", j["run"]}, {"phases", j["phases"]}, {"servers", j["servers"]}});
   }
@@ -147,6 +210,13 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
   batch.commit();
   if (!tmpdir.empty())
     std::filesystem::remove_all(tmpdir);
+  if (!stale.empty()) {
+    std::string names;
+    for (const auto& n : stale)
+      names += (names.empty() ? "" : ", ") + n;
+    std::fprintf(stderr, "pfsim: warning: --results-dir %s: %s not written by this sweep (an earlier sweep's points, "
+                         "perhaps of other settings)\n", dir.c_str(), names.c_str());
+  }
   if (!spec.quiet)
     std::cout << table;
 }

@@ -271,6 +271,10 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       }
       po.finish();
       ld.finish();
+      if (cc.load_delay.enabled &&
+          std::none_of(kAllOps.begin(), kAllOps.end(), [&](Op op) { return cc.load_delay.law[op].set; }))
+        p.warnings.push_back(file + ": clients.load_delay is on with no law in per_op: it changes nothing (a fit "
+                                    "writes the laws: scripts/fit_mdrealio.py)");
     }
     c.finish();
   }
@@ -432,17 +436,24 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       return std::all_of(kAllOps.begin(), kAllOps.end(), [&](Op op) { return v[op] == 0; });
     };
     const std::vector<std::pair<bool, std::string>> idle{
-        {mc.contention.enabled && all_zero(mc.contention.per_busy_thread_s), "contention: every per_busy_thread"},
-        {mc.per_client.enabled && all_zero(mc.per_client.cost_per_client_s), "per_client: every cost_per_client"},
-        {mc.lock_callbacks.enabled && mc.lock_callbacks.rtt_s == 0 && mc.lock_callbacks.cpu_per_callback_s == 0,
-         "lock_callbacks: rtt and cpu_per_callback"},
+        {mc.contention.enabled && all_zero(mc.contention.per_busy_thread_s), "contention: every per_busy_thread is 0"},
+        {mc.per_client.enabled && all_zero(mc.per_client.cost_per_client_s), "per_client: every cost_per_client is 0"},
+        // (with the directory lock off, lock callbacks still make shared-directory updates take it)
+        {mc.lock_callbacks.enabled && mc.dir_lock.enabled && mc.lock_callbacks.rtt_s == 0 &&
+             mc.lock_callbacks.cpu_per_callback_s == 0,
+         "lock_callbacks: rtt and cpu_per_callback are 0"},
         {mc.oversubscription.enabled && mc.oversubscription.cost_per_extra_thread_s == 0,
-         "oversubscription: cost_per_extra_thread"},
-        {mc.serial.enabled && all_zero(mc.serial.hold_s), "serial_section: every hold"},
+         "oversubscription: cost_per_extra_thread is 0"},
+        {mc.serial.enabled && all_zero(mc.serial.hold_s), "serial_section: every hold is 0"},
+        {mc.partitions.enabled && mc.partitions.count == 1, "partitions: count is 1 (one partition is the server)"},
     };
     for (const auto& [on, what] : idle)
       if (on)
-        p.warnings.push_back(file + ": mds.mechanisms." + what + " is 0: the mechanism is on but changes nothing");
+        p.warnings.push_back(file + ": mds.mechanisms." + what + ": the mechanism is on but changes nothing");
+    // cross_partition_factor weighs other partitions' threads: without partitions there are none.
+    if (mc.contention.enabled && !mc.partitions.enabled && mc.contention.cross_partition_factor != 1.0)
+      p.warnings.push_back(file + ": mds.mechanisms.contention.cross_partition_factor applies between CPU partitions, "
+                                  "and mds.mechanisms.partitions is off: it changes nothing");
     m.finish();
   }
   {

@@ -560,3 +560,24 @@ TEST_CASE("a mechanism switched on with every cost 0 changes nothing, and says s
       {{"mds", {{"mechanisms", {{"oversubscription", {{"enabled", true}, {"cost_per_extra_thread", "2us"}}}}}}}}, "p.json");
   CHECK(p.warnings.empty());
 }
+
+TEST_CASE("settings that change nothing: one CPU partition, a cross-partition weight without partitions, a load delay "
+          "without laws", "[config]")
+{
+  auto warns = [](const json& j) { return parse_platform(j, "p.json").warnings; };
+  auto one = warns({{"mds", {{"mechanisms", {{"partitions", {{"enabled", true}, {"count", 1}}}}}}}});
+  REQUIRE(one.size() == 1);
+  CHECK_THAT(one[0], Catch::Contains("partitions: count is 1"));
+  auto cross = warns({{"mds", {{"mechanisms", {{"contention", {{"enabled", true}, {"per_busy_thread", {{"create", "1us"}}},
+                                                               {"cross_partition_factor", 0.5}}}}}}}});
+  REQUIRE(cross.size() == 1);
+  CHECK_THAT(cross[0], Catch::Contains("cross_partition_factor applies between CPU partitions"));
+  auto law = warns({{"clients", {{"load_delay", {{"enabled", true}}}}}});
+  REQUIRE(law.size() == 1);
+  CHECK_THAT(law[0], Catch::Contains("clients.load_delay is on with no law"));
+  // with partitions on, the weight matters: no warning
+  CHECK(warns({{"mds", {{"cores", 12}, {"mechanisms", {{"partitions", {{"enabled", true}, {"count", 4}}},
+                                                       {"contention", {{"enabled", true}, {"per_busy_thread", {{"create", "1us"}}},
+                                                                       {"cross_partition_factor", 0.5}}}}}}}})
+            .empty());
+}
