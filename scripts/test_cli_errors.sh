@@ -186,6 +186,16 @@ else
   pkill -f -- "--results-dir $tmp/killed-rd"
   failures=$((failures + 1))
 fi
+# A real mdtest command line runs (-a POSIX, -d PATH accepted and recorded); another interface is refused.
+expect_error mdtest-api-not-posix "-a MPIIO" "expected -a POSIX" -- \
+  mdtest --platform "$good_platform" --ranks 2 -n 5 -a MPIIO
+if "$pfsim" mdtest --platform "$good_platform" --ranks 2 -a POSIX -n 5 -i 2 -u -w 3901 -e 3901 -d /scratch/x \
+  --out "$tmp/mdtest-real-cmd.json" --quiet 2>/dev/null && grep -q '"-d": "/scratch/x"' "$tmp/mdtest-real-cmd.json"; then
+  echo "ok   mdtest accepts a real command line (-a POSIX -d PATH), recorded"
+else
+  echo "FAIL mdtest with -a POSIX -d PATH"
+  failures=$((failures + 1))
+fi
 # SimGrid options: values SimGrid accepts but that crash (precision -1: SIGSEGV) or hang (concurrency-limit 0) a run,
 # and what SimGrid itself refuses (a bad number, an unknown key), are the user's error: exit 2, one line.
 expect_error cfg-precision-negative "--cfg=maxmin/precision:-1" "positive" -- \

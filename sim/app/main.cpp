@@ -102,6 +102,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-w", true, "BYTES written per file"},
         {"-e", true, "BYTES read per file"},
         {"-i", true, "N iterations (default 1; the per-op files hold the last, as mdtest's)"},
+        {"-d", true, "PATH mdtest's test directory: accepted so that a real command line runs, recorded, no effect"},
+        {"-a", true, "API mdtest's I/O interface: POSIX (the one modelled; accepted so that a real command line runs)"},
         {"--out", true, "FILE results JSON; its directory must exist"},
         {"--latency-dir", true, "DIR mdtest --savePerOpDataCSV files: <prefix>-<phase>-<rank %05d>.csv, one row "
                                 "per operation, last iteration, File phases only (as mdtest 4.1)"},
@@ -268,6 +270,9 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
                        std::to_string(static_cast<long long>(o.write_bytes)) +
                        " bytes written per file; mdtest: \"read bytes must be smaller than write bytes\")");
     o.iterations = static_cast<int>(opt_int(c, "-i", 1, 1, pfsim::app::kMaxIterations));
+    if (c.opts.count("-a") && c.opts.at("-a") != "POSIX")
+      throw UsageError("-a " + c.opts.at("-a") + ": pfsim models the POSIX interface on a Lustre-like file system; "
+                       "expected -a POSIX");
     spec.params = pfsim::mdtest_params(o);
   } else if (c.command == "metabench") {
     std::string mode = opt(c, "--dir-mode", "unique");
