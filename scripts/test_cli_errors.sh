@@ -186,6 +186,23 @@ else
   pkill -f -- "--results-dir $tmp/killed-rd"
   failures=$((failures + 1))
 fi
+# ... and without --results-dir it leaves no temporary directory ($TMPDIR/pfsim-sweep-*) behind.
+mkdir -p "$tmp/sweep-tmpdir"
+TMPDIR="$tmp/sweep-tmpdir" "$pfsim" mdworkbench --platform "$root/platforms/mistral-lustre02.json" --ranks 41,81 \
+  -I 400 -P 800 --csv "$tmp/killed2.csv" --jobs 2 --quiet 2>/dev/null &
+sweep_pid=$!
+sleep 1
+kill -TERM "$sweep_pid"
+wait "$sweep_pid"
+rc=$?
+sleep 1
+if [ "$rc" -eq 143 ] && [ -z "$(ls -A "$tmp/sweep-tmpdir")" ] && ! pgrep -f -- "--csv $tmp/killed2.csv" >/dev/null; then
+  echo "ok   killed sweep without --results-dir: exit 143 (SIGTERM), no temporary directory left"
+else
+  echo "FAIL killed sweep without --results-dir: exit $rc, left: $(ls "$tmp/sweep-tmpdir")"
+  pkill -f -- "--csv $tmp/killed2.csv"
+  failures=$((failures + 1))
+fi
 # A real mdtest command line runs (-a POSIX, -d PATH accepted and recorded); another interface is refused.
 expect_error mdtest-api-not-posix "-a MPIIO" "expected -a POSIX" -- \
   mdtest --platform "$good_platform" --ranks 2 -n 5 -a MPIIO

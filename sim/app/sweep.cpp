@@ -21,6 +21,11 @@
 
 namespace pfsim::app {
 
+namespace {
+volatile std::sig_atomic_t g_stop_signal = 0;  // SIGTERM/SIGINT/SIGHUP received by a sweep's parent
+extern "C" void on_stop_signal(int sig) { g_stop_signal = sig; }
+}  // namespace
+
 std::vector<int> parse_rank_list(const std::string& option, const std::string& text)
 {
   std::vector<int> out;
@@ -72,9 +77,10 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
 {
   std::string dir = spec.results_dir, tmpdir;
   if (dir.empty()) {
-    char tmpl[] = "/tmp/pfsim-sweep-XXXXXX";
-    if (!::mkdtemp(tmpl))
-      throw std::runtime_error("cannot create a temporary directory");
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/pfsim-sweep-XXXXXX";
+    if (!::mkdtemp(tmpl.data()))
+      throw std::runtime_error("cannot create a temporary directory from " + tmpl);
     dir = tmpdir = tmpl;
   }
   const bool made_dir = std::filesystem::create_directories(dir);
@@ -94,6 +100,21 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
   std::sort(stale.begin(), stale.end());
   const pid_t parent = ::getpid();
 
+  // A signal to the sweep stops it cleanly: the points are stopped (they also die with the parent), the temporary
+  // directory goes, and the process then dies of the signal as it would have. (Without it a killed sweep left its
+  // /tmp/pfsim-sweep-* behind.) No SA_RESTART: wait() returns EINTR and the loop sees the signal.
+  struct sigaction stop {}, old_term {}, old_int {}, old_hup {};
+  stop.sa_handler = on_stop_signal;
+  sigemptyset(&stop.sa_mask);
+  g_stop_signal = 0;
+  ::sigaction(SIGTERM, &stop, &old_term);
+  ::sigaction(SIGINT, &stop, &old_int);
+  ::sigaction(SIGHUP, &stop, &old_hup);
+  auto restore_signals = [&] {
+    ::sigaction(SIGTERM, &old_term, nullptr);
+    ::sigaction(SIGINT, &old_int, nullptr);
+    ::sigaction(SIGHUP, &old_hup, nullptr);
+  };
   std::fflush(nullptr);
   size_t next = 0;
   int running = 0;
@@ -101,6 +122,20 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
   std::map<pid_t, int> point_of;  // running children: their rank count
   std::vector<int> finished;      // points whose child ended with their results written
   while ((next < spec.ranks.size() && !failed) || running > 0) {
+    if (g_stop_signal != 0) {
+      const int sig = g_stop_signal;
+      for (const auto& [pid, r] : point_of)
+        ::kill(pid, SIGTERM);
+      while (::wait(nullptr) > 0 || errno == EINTR) {
+      }
+      if (!tmpdir.empty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(tmpdir, ec);
+      }
+      restore_signals();
+      ::raise(sig);  // dies of it (the default action)
+      ::_exit(128 + sig);
+    }
     if (next < spec.ranks.size() && running < spec.jobs && !failed) {
       int r = spec.ranks[next++];
       pid_t pid = ::fork();
@@ -110,6 +145,7 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
         continue;
       }
       if (pid == 0) {
+        restore_signals();  // a point dies of a signal as a single run does
         // A point dies with the sweep: a signal to the parent only (a batch system's, a kill) left the points running,
         // and they wrote their results after the sweep had gone.
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -152,6 +188,7 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
       break;  // no child left to wait for
     }
   }
+  restore_signals();
   if (failed) {
     // No table: it would lack points. Each finished point's results are complete (written atomically), so a
     // --results-dir keeps them (a long what-if sweep stopped by one --time-limit does not lose the others); without
