@@ -269,7 +269,9 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
     }
     for (const auto& ph : records.phases)
       done += ph.ops;
-    throw std::runtime_error("simulated time limit of " + std::to_string(options.time_limit_s) +
+    char limit[32];  // as given: 1ns is 1e-09, not 0.000000
+    std::snprintf(limit, sizeof limit, "%.9g", options.time_limit_s);
+    throw std::runtime_error("simulated time limit of " + std::string(limit) +
                              " s reached before the workload finished (" + std::to_string(done) +
                              " operations completed; servers served " + std::to_string(served) + " requests, " +
                              std::to_string(abandoned) + " of them already abandoned by their client; " +
