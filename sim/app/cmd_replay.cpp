@@ -281,9 +281,9 @@ void check_sweep_options(const Args& a)
   }
 }
 
+// (after check_sweep_options, which both commands call first)
 void check_output_paths(const Args& a)
 {
-  check_sweep_options(a);
   check_output_file("--out", opt(a, "--out"));
   check_output_file("--csv", opt(a, "--csv"));
   if (!opt(a, "--csv").empty())
@@ -595,10 +595,14 @@ int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr
   const ReportFormat format = check_run_options(a, tr->format, default_format);
   inputs = inputs_of(a, std::move(inputs), format);
   const RunOptions o = run_options_of(a, format, false);
-  for (int r : ranks) {  // every point's checks before the first one runs: a bad point is one error line, exit 2
+  // Every point's workload, built and checked before the first one runs (a bad point is one error line, exit 2); the
+  // points' processes use these (forked copies) rather than build them again.
+  std::map<int, std::unique_ptr<const ReplayWorkload>> workload_of;
+  for (int r : ranks) {
     ReplayOptions rr = ro;
     rr.ranks = r;
-    check_before_run(platform, ReplayWorkload(tr, rr), o);
+    workload_of[r] = std::make_unique<const ReplayWorkload>(tr, rr);
+    check_before_run(platform, *workload_of[r], o);
   }
   std::fputs(before_run.c_str(), stderr);
   SweepSpec spec;
@@ -610,20 +614,25 @@ int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr
   run_sweep(
       spec,
       [&](int r) {
-        ReplayOptions rr = ro;
-        rr.ranks = r;
-        ReplayWorkload w(tr, rr);
+        const ReplayWorkload& w = *workload_of.at(r);
         RunInfo info;
         RunRecords records = run_simulation(platform, w, o, &info);
         std::fprintf(stderr, "pfsim: %d ranks on %d node(s), %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
                      records.end_s, info.wall_s);
         auto phases = mdreal_phases(w, records);  // (takes the samples it regroups from records first)
-        return results_of(a, inputs, platform, w, o, info, records, phases, format);
+        nlohmann::json in = inputs;  // the point's own rank count, as a single run's --out states it
+        in["options"]["--ranks"] = std::to_string(r);
+        if (in.contains("mdworkbench"))
+          in["mdworkbench"]["ranks"] = r;
+        return results_of(a, in, platform, w, o, info, records, phases, format);
       },
-      [](const nlohmann::json& first) {
+      [&](const nlohmann::json& first) {
+        nlohmann::json in = inputs;  // with the sweep's rank list
+        if (in.contains("mdworkbench"))
+          in["mdworkbench"]["ranks"] = ranks;
         auto w = first["workload"];  // the first point's; each point's rank count is in "ranks" and its "run"
         w["ranks"] = nullptr;
-        return w;
+        return nlohmann::json{{"inputs", in}, {"workload", w}};
       });
   return 0;
 }
@@ -662,7 +671,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   if (process_reports)
     mdw_output_args.push_back("--process-reports");
   OutputBatch batch;  // the latency files and --out land together, or none of them
-  const auto before = snapshot_latency_dir(lat_dir, prefix);
+  const auto before = snapshot_output_dir("--latency-dir", lat_dir, prefix, ".csv");
   if (!lat_dir.empty()) {  // (check_run_options refused --latency-dir with --no-samples: samples are kept)
     switch (format) {
       case ReportFormat::MdReal2017:
@@ -685,7 +694,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   if (!out.empty())
     write_file_atomic(out, results_of(a, inputs, platform, w, o, info, records, phases, format).dump(2) + "\n");
   batch.commit();
-  warn_stale_latency_files(before);
+  warn_unwritten(before, "a replay of the directory would read them too");
   if (!flag(a, "--quiet")) {
     const auto& t = *tr;
     // What ran goes to stderr, so that stdout is the tool's own output from its first line (md-workbench's Args:,

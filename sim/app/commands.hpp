@@ -31,15 +31,18 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
 // two outputs may not name the same path.
 void check_output_file(const std::string& option, const std::string& path);
 void check_output_dir(const std::string& option, const std::string& path);
-// Latency files already in a --latency-dir that a run may leave behind: the files named <prefix>-*.csv there, with
-// their modification times, taken before the run writes its own. warn_stale_latency_files then prints one warning
-// naming those the run did not rewrite (an earlier run's ranks or phases: a replay of the directory would read them).
-struct LatencyDirSnapshot {
-  std::string dir, prefix;
+// Files already in an output directory that a run may leave behind: those named <prefix>-*<suffix> there, with their
+// modification times, taken before the run writes its own (--latency-dir: <prefix>-*.csv; a sweep's --results-dir:
+// ranks-*.json). left_unwritten names those the run did not rewrite; warn_unwritten prints one warning naming
+// them and what follows (an earlier run's ranks or phases: a replay of the directory would read them).
+struct OutputDirSnapshot {
+  std::string option, dir, prefix, suffix;
   std::vector<std::pair<std::string, std::filesystem::file_time_type>> files;
 };
-LatencyDirSnapshot snapshot_latency_dir(const std::string& dir, const std::string& prefix);
-void warn_stale_latency_files(const LatencyDirSnapshot& before);
+OutputDirSnapshot snapshot_output_dir(const std::string& option, const std::string& dir, const std::string& prefix,
+                                      const std::string& suffix);
+std::vector<std::string> left_unwritten(const OutputDirSnapshot& before);
+void warn_unwritten(const OutputDirSnapshot& before, const std::string& consequence);
 void check_file_prefix(const std::string& option, const std::string& prefix);
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options);
 

@@ -392,7 +392,7 @@ int cmd_run(const Cli& c)
   auto results = run_point(c, platform, spec, &records);
   std::string latency_dir = opt(c, "--latency-dir");
   const std::string prefix = latency_prefix(c);
-  const auto before = pfsim::app::snapshot_latency_dir(latency_dir, prefix);
+  const auto before = pfsim::app::snapshot_output_dir("--latency-dir", latency_dir, prefix, ".csv");
   pfsim::OutputBatch batch;  // the latency files and --out land together, or none of them
   if (!latency_dir.empty() && c.command == "mdtest") {
     std::vector<size_t> rpcs;
@@ -407,7 +407,7 @@ int cmd_run(const Cli& c)
   if (!out.empty())
     pfsim::write_file_atomic(out, results.dump(2) + "\n");
   batch.commit();
-  pfsim::app::warn_stale_latency_files(before);
+  pfsim::app::warn_unwritten(before, "a replay of the directory would read them too");
   if (!has_flag(c, "--quiet")) {
     // mdtest's "mdtest-4.1.0 was launched with N total task(s) on K node(s)", which scripts (and pfsim replay) read
     // An mdtest run's line has mdtest's own form ("mdtest-<version> was launched with ..."), as scripts anchored on
@@ -455,15 +455,24 @@ int cmd_sweep(const Cli& c)
   sweep.results_dir = opt(c, "--results-dir");
   sweep.quiet = has_flag(c, "--quiet");
   pfsim::app::run_sweep(
-      sweep, [&](int r) { return run_point(c, platform, pfsim::with_ranks(spec, r)); },
-      [&](const nlohmann::json&) {
+      sweep,
+      [&](int r) {
+        Cli point = c;  // each point's results state its own rank count, as a single run's --out would
+        if (point.opts.count("--ranks"))
+          point.opts["--ranks"] = std::to_string(r);
+        return run_point(point, platform, pfsim::with_ranks(spec, r));
+      },
+      [&](const nlohmann::json& first) {
+        nlohmann::json inputs = first["inputs"];
+        if (c.opts.count("--ranks"))
+          inputs["options"]["--ranks"] = c.opts.at("--ranks");  // the sweep's list
         // The workload as given (its own rank count); each point's ranks are in "ranks" and its "run".
         auto w = pfsim::SyntheticWorkload(spec.params).describe();
         if (!spec.ranks_given) {  // the file states no rank count (1 stood in)
           w["ranks"] = nullptr;
           w["workload_file"].erase("ranks");
         }
-        return w;
+        return nlohmann::json{{"inputs", inputs}, {"workload", w}};
       });
   return 0;
 }

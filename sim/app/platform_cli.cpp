@@ -218,23 +218,24 @@ void check_output_file(const std::string& option, const std::string& path)
                                 std::strerror(errno) + ")");
 }
 
-LatencyDirSnapshot snapshot_latency_dir(const std::string& dir, const std::string& prefix)
+OutputDirSnapshot snapshot_output_dir(const std::string& option, const std::string& dir, const std::string& prefix,
+                                      const std::string& suffix)
 {
-  LatencyDirSnapshot s{dir, prefix, {}};
+  OutputDirSnapshot s{option, dir, prefix, suffix, {}};
   std::error_code ec;
   if (dir.empty() || !fs::is_directory(dir, ec))
     return s;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (e.is_regular_file(ec) && name.rfind(prefix + "-", 0) == 0 && name.size() > 4 &&
-        name.compare(name.size() - 4, 4, ".csv") == 0)
+    if (e.is_regular_file(ec) && name.rfind(prefix + "-", 0) == 0 && name.size() > prefix.size() + suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
       s.files.emplace_back(name, fs::last_write_time(e.path(), ec));
   }
   std::sort(s.files.begin(), s.files.end());
   return s;
 }
 
-void warn_stale_latency_files(const LatencyDirSnapshot& before)
+std::vector<std::string> left_unwritten(const OutputDirSnapshot& before)
 {
   std::vector<std::string> stale;
   std::error_code ec;
@@ -243,11 +244,17 @@ void warn_stale_latency_files(const LatencyDirSnapshot& before)
     if (fs::exists(p, ec) && fs::last_write_time(p, ec) == time)
       stale.push_back(name);
   }
+  return stale;
+}
+
+void warn_unwritten(const OutputDirSnapshot& before, const std::string& consequence)
+{
+  const auto stale = left_unwritten(before);
   if (stale.empty())
     return;
-  std::cerr << "pfsim: warning: --latency-dir " << before.dir << ": " << stale.size() << " file(s) named like this "
-            << "run's (" << before.prefix << "-*.csv) were not written by it, e.g. " << stale.front()
-            << " (an earlier run's ranks or phases?); a replay of the directory would read them too\n";
+  std::cerr << "pfsim: warning: " << before.option << " " << before.dir << ": " << stale.size()
+            << " file(s) named like this run's (" << before.prefix << "-*" << before.suffix
+            << ") were not written by it, e.g. " << stale.front() << " (an earlier run's?); " << consequence << "\n";
 }
 
 void check_output_dir(const std::string& option, const std::string& path)

@@ -73,7 +73,7 @@ std::string sweep_csv_rows(int ranks, const nlohmann::json& j)
 }
 
 void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& point,
-               const std::function<nlohmann::json(const nlohmann::json&)>& workload)
+               const std::function<nlohmann::json(const nlohmann::json&)>& sweep_fields)
 {
   std::string dir = spec.results_dir, tmpdir;
   if (dir.empty()) {
@@ -85,19 +85,9 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
   }
   const bool made_dir = std::filesystem::create_directories(dir);
   auto point_file = [&](int r) { return dir + "/ranks-" + std::to_string(r) + ".json"; };
-  // Points of an earlier sweep in a reused --results-dir that this one does not rewrite (named at the end: a reader
-  // of ranks-*.json would mix their configurations with this sweep's).
-  std::vector<std::string> stale;
-  if (tmpdir.empty())
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
-      const std::string name = e.path().filename().string();
-      bool ours = false;
-      for (int r : spec.ranks)
-        ours |= name == "ranks-" + std::to_string(r) + ".json";
-      if (!ours && name.rfind("ranks-", 0) == 0 && name.size() > 11 && name.substr(name.size() - 5) == ".json")
-        stale.push_back(name);
-    }
-  std::sort(stale.begin(), stale.end());
+  // Points of an earlier sweep in a reused --results-dir that this one does not rewrite (a reader of ranks-*.json
+  // would mix their configurations with this sweep's).
+  const auto before = snapshot_output_dir("--results-dir", tmpdir.empty() ? dir : "", "ranks", ".json");
   const pid_t parent = ::getpid();
 
   // A signal to the sweep stops it cleanly: the points are stopped (they also die with the parent), the temporary
@@ -153,13 +143,7 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
           ::_exit(1);
         int rc = 0;
         try {
-          auto j = point(r);
-          // Each point's results state its own rank count (as --out of a single run would), not the sweep's list.
-          if (j.contains("inputs") && j["inputs"].contains("options") && j["inputs"]["options"].contains("--ranks"))
-            j["inputs"]["options"]["--ranks"] = std::to_string(r);
-          if (j.contains("inputs") && j["inputs"].contains("mdworkbench"))  // pfsim mdworkbench's parameters
-            j["inputs"]["mdworkbench"]["ranks"] = r;
-          write_file_atomic(point_file(r), j.dump(2) + "\n");
+          write_file_atomic(point_file(r), point(r).dump(2) + "\n");
         } catch (const std::exception& e) {
           std::fprintf(stderr, "pfsim: point %d ranks: %s\n", r, e.what());
           rc = 1;
@@ -204,10 +188,9 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
     for (int r : spec.ranks)
       if (std::find(finished.begin(), finished.end(), r) != finished.end())
         kept += (kept.empty() ? "" : ", ") + std::to_string(r);
-    std::string older;  // files of this sweep's unfinished points left by an earlier sweep
-    for (int r : spec.ranks)
-      if (std::find(finished.begin(), finished.end(), r) == finished.end() && std::filesystem::exists(point_file(r)))
-        older += (older.empty() ? "" : ", ") + ("ranks-" + std::to_string(r) + ".json");
+    std::string older;  // files this sweep did not write (an earlier sweep's), its unfinished points' among them
+    for (const auto& name : left_unwritten(before))
+      older += (older.empty() ? "" : ", ") + name;
     throw std::runtime_error("a sweep point failed (see above); no table written" +
                              (kept.empty() ? std::string() : "; the finished points' results (ranks " + kept +
                                                                  ") are in " + dir) +
@@ -223,19 +206,11 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
     // The sweep's effective configuration (defaults filled in) beside the CSV: platform, workload, seed, and every
     // point's phases, so a CSV is never separated from what produced it.
     if (meta.empty()) {
-      meta = {{"seed", j["seed"]}, {"inputs", j["inputs"]}, {"platform", j["platform"]}, {"workload", workload(j)}};
+      meta = {{"seed", j["seed"]}, {"platform", j["platform"]}};
       for (const char* k : {"pfsim_version", "build"})
         if (j.contains(k))
           meta[k] = j[k];
-      // the sweep's own rank list, where the point states its rank count
-      if (meta["inputs"].contains("options") && meta["inputs"]["options"].contains("--ranks")) {
-        std::string list;
-        for (int x : spec.ranks)
-          list += (list.empty() ? "" : ",") + std::to_string(x);
-        meta["inputs"]["options"]["--ranks"] = list;
-      }
-      if (meta["inputs"].contains("mdworkbench"))
-        meta["inputs"]["mdworkbench"]["ranks"] = spec.ranks;
+      meta.update(sweep_fields(j));  // the sweep's "inputs" (its rank list) and "workload"
     }
     pts.push_back({{"run", j["run"]}, {"phases", j["phases"]}, {"servers", j["servers"]}});
   }
@@ -247,13 +222,7 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
   batch.commit();
   if (!tmpdir.empty())
     std::filesystem::remove_all(tmpdir);
-  if (!stale.empty()) {
-    std::string names;
-    for (const auto& n : stale)
-      names += (names.empty() ? "" : ", ") + n;
-    std::fprintf(stderr, "pfsim: warning: --results-dir %s: %s not written by this sweep (an earlier sweep's points, "
-                         "perhaps of other settings)\n", dir.c_str(), names.c_str());
-  }
+  warn_unwritten(before, "a reader of the directory's ranks-*.json would mix an earlier sweep's points with this one's");
   if (!spec.quiet)
     std::cout << table;
 }

@@ -26,12 +26,12 @@ struct SweepSpec {
 extern const char* const kSweepCsvHeader;
 std::string sweep_csv_rows(int ranks, const nlohmann::json& results);
 
-// Runs `point(r)` for every rank count in a child process and keeps its results JSON. After a failure no new point
-// starts, the running ones are waited for, no table is written, and runtime_error is thrown (a --results-dir keeps
-// the finished points' results, each complete). Then writes
-// the table and `csv`.json: {pfsim_version, seed, inputs, platform, workload: workload(first point's results),
-// ranks, points: [{run, phases, servers}]}.
+// Runs `point(r)` for every rank count in a child process and keeps its results JSON (which states its own rank
+// count, as a single run's --out would). After a failure no new point starts, the running ones are waited for, no
+// table is written, and runtime_error is thrown (a --results-dir keeps the finished points' results, each complete).
+// Then writes the table and `csv`.json: {pfsim_version, build, seed, platform, the fields of sweep_fields(first
+// point's results): "inputs" (with the sweep's rank list) and "workload", ranks, points: [{run, phases, servers}]}.
 void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& point,
-               const std::function<nlohmann::json(const nlohmann::json&)>& workload);
+               const std::function<nlohmann::json(const nlohmann::json&)>& sweep_fields);
 
 }  // namespace pfsim::app
