@@ -225,6 +225,8 @@ def main():
     print(f"step 1: unique directories, {len(params)} parameters, mechanisms: {mechs or 'none'}", flush=True)
     x, fx, n1 = fit(base, params, "unique", rows, a.files, a.jobs, a.max_evals)
     fitted = M.with_params(base, params, x)
+    if "per_client" in mechs:  # pfsim warns past twice the client nodes the fit saw
+        M.set_path(fitted, "mds.mechanisms.per_client.fitted_up_to", max(int(r["nodes"]) for r in rows))
     report = {"mechanisms": mechs, "files_per_evaluation": a.files, "objective": "sum of log(sim/measured)^2",
               "method": "Nelder-Mead on log-parameters within bounds",
               "unique": {"parameters": {p[0]: f"{v:.6g}{p[4]}" for p, v in zip(params, x)},

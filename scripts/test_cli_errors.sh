@@ -156,6 +156,35 @@ else
   echo "FAIL set-inside-disabled-mechanism: $(cat "$tmp/set-off.err" "$tmp/set-on.err" "$tmp/set-idle.err")"
   failures=$((failures + 1))
 fi
+# A bare number that --set gives a field the platform writes with a unit is read in the base unit, and said (500 for
+# a CPU demand is 500 s); with a unit, or 0, it is silent. An override of directory locking in a workload of unique
+# directories changes nothing, and is said; in a shared directory it is silent.
+"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 4 --files 40 --quiet \
+  --set mds.service.stat=500 --set mds.service.create=500us --set mds.dir_lock.hold.create=0 \
+  --set mds.service.stat=200us 2>"$tmp/bare.err"
+"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 4 --files 40 --quiet \
+  --dir-mode shared --set mds.dir_lock.hold.create=0 2>"$tmp/lock-shared.err"
+if grep -q "warning: --set mds.service.stat=500: a number without a unit is read in s (500 s), and the platform gives this field as \"220.632us\"" "$tmp/bare.err" &&
+  [ "$(grep -c 'without a unit' "$tmp/bare.err")" -eq 1 ] &&
+  grep -q "warning: --set mds.dir_lock.hold.create=0: mds.dir_lock acts only on directories that several ranks use" "$tmp/bare.err" &&
+  ! grep -q warning "$tmp/lock-shared.err"; then
+  echo "ok   set-bare-number / set-dir-lock-unshared warnings"
+else
+  echo "FAIL set-bare-number / set-dir-lock-unshared: $(cat "$tmp/bare.err" "$tmp/lock-shared.err")"
+  failures=$((failures + 1))
+fi
+# The fitted per-client cost past twice the client nodes its fit saw (512): said at 2048 nodes, not at 1024.
+"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 2048 --files 2048 --quiet \
+  --ranks-per-node 1 2>"$tmp/pc2048.err"
+"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 1024 --files 1024 --quiet \
+  --ranks-per-node 1 2>"$tmp/pc1024.err"
+if grep -q "warning: mds.mechanisms.per_client: fitted on up to 512 client nodes; this run has 2048 (4.0x)" "$tmp/pc2048.err" &&
+  ! grep -q warning "$tmp/pc1024.err"; then
+  echo "ok   per-client-extrapolation warning"
+else
+  echo "FAIL per-client-extrapolation: $(cat "$tmp/pc2048.err" "$tmp/pc1024.err")"
+  failures=$((failures + 1))
+fi
 # An option where a value belongs ("--csv --quiet" wrote a file named --quiet): refused, in both parsers.
 expect_refused option-value-is-option "--csv needs a value, got the option --quiet" -- \
   mdworkbench --platform "$good_platform" --ranks 2,4 -I 5 -P 10 --csv --quiet
@@ -366,15 +395,35 @@ for form in "--offset=2" "-O 2" "-O=2"; do
     echo "ok   mdworkbench $form = --offset 2"
   fi
 done
-# mdtest and metabench take -n=10 / --ranks=4 as IOR's option parser does: the same run as -n 10 --ranks 4.
-a=$("$pfsim" mdtest --platform "$good_platform" --ranks 4 -n 10 -F -u 2>/dev/null)
-b=$("$pfsim" mdtest --platform "$good_platform" --ranks=4 -n=10 -F -u 2>/dev/null)
-if [ -z "$a" ] || [ "$a" != "$b" ]; then
-  echo "FAIL mdtest --ranks=4 -n=10: not the same run as --ranks 4 -n 10"
+# mdtest and metabench take -n=10 / --ranks=4 as IOR's option parser does: the same run as -n 10 --ranks 4; the
+# byte counts take its suffixes (-w 1k = -w 1024). mdtest's "Command line used" prints its options as typed.
+a=$("$pfsim" mdtest --platform "$good_platform" --ranks 4 -n 10 -F -u -w 1024 2>/dev/null)
+b=$("$pfsim" mdtest --platform "$good_platform" --ranks=4 -n=10 -F -u -w 1k 2>/dev/null)
+if [ -z "$a" ] || [ "$(grep -v '^Command line used' <<<"$a")" != "$(grep -v '^Command line used' <<<"$b")" ] ||
+  ! grep -qxF "Command line used: mdtest '-n=10' '-F' '-u' '-w' '1k'" <<<"$b"; then
+  echo "FAIL mdtest --ranks=4 -n=10 -w 1k: not the same run as --ranks 4 -n 10 -w 1024, or not as typed: $(grep '^Command' <<<"$b")"
   failures=$((failures + 1))
 else
-  echo "ok   mdtest --ranks=4 -n=10 = --ranks 4 -n 10"
+  echo "ok   mdtest --ranks=4 -n=10 -w 1k = --ranks 4 -n 10 -w 1024, command line as typed"
 fi
+# A real md-workbench command line runs as typed (-a POSIX -o PATH recorded; -L=PREFIX writes PREFIX-... latency
+# files; -S=4k is 4096 B), and is the same run as pfsim's own spelling.
+mkdir -p "$tmp/mdw-typed" "$tmp/mdw-own"
+a=$(cd "$tmp/mdw-typed" && "$pfsim" mdworkbench --platform "$good_platform" --ranks 2 -a POSIX -o /scratch/x -I=2 -P=4 \
+  -D=1 -R=1 -S=4k -L=lat --latency-all 2>/dev/null)
+b=$("$pfsim" mdworkbench --platform "$good_platform" --ranks 2 -I 2 -P 4 -D 1 -R 1 -S 4096 --latency-dir "$tmp/mdw-own" \
+  --latency-prefix lat --latency-all 2>/dev/null)
+if [ -n "$a" ] && [ "$(grep -v '^Args:' <<<"$a")" = "$(grep -v '^Args:' <<<"$b")" ] &&
+  grep -qF 'Args: md-workbench "-a" "POSIX" "-o" "/scratch/x" "-I=2"' <<<"$a" &&
+  [ "$(ls "$tmp/mdw-typed")" = "$(ls "$tmp/mdw-own")" ] && [ -n "$(ls "$tmp/mdw-typed")" ]; then
+  echo "ok   mdworkbench as md-workbench typed it (-a -o -L=lat -S=4k)"
+else
+  echo "FAIL mdworkbench -a POSIX -o P -L=lat -S=4k: $(head -1 <<<"$a"); files $(ls "$tmp/mdw-typed" | head -2)"
+  failures=$((failures + 1))
+fi
+expect_refused mdworkbench-L-and-latency-dir "-L lat" "--latency-dir" -- \
+  mdworkbench --platform "$good_platform" --ranks 2 -L=lat --latency-dir "$tmp/x"
+expect_refused mdworkbench-api "-a MPIIO" "POSIX" -- mdworkbench --platform "$good_platform" --ranks 2 -a MPIIO
 expect_error time-limit-not-a-duration "--time-limit" "abc" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --time-limit abc
 expect_error time-limit-zero "--time-limit" "positive" -- \
@@ -583,8 +632,21 @@ head -5 "$tmp/check-bad/lat-0-stat-1.csv" >"$tmp/check-bad/cut" && mv "$tmp/chec
 expect_refused replay-check-malformed "lat-0-stat-1.csv" "rows" -- replay "$tmp/check-bad" --check
 expect_refused replay-check-option-conflict "--output-format mdtest" -- \
   replay "$tool_outputs/md-real-io-2017" --check --output-format mdtest
-expect_refused replay-check-writes-nothing "--check" "--out" -- \
-  replay "$tool_outputs/md-real-io-2017" --check --out "$tmp/check.json"
+# --check appended to a planned command line: its outputs are checked (a missing --out directory is refused), not
+# written; the Mistral platform's load laws warn at 333 ranks as the run itself does.
+"$pfsim" replay "$tool_outputs/md-real-io-2017" --check --out "$tmp/check.json" --latency-dir "$tmp/check-lat" \
+  --platform "$root/platforms/mistral-lustre02.json" --residual-quantile 0.01 --ranks 333 >/dev/null 2>"$tmp/check2.stderr"
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -e "$tmp/check.json" ] && [ ! -e "$tmp/check-lat" ] &&
+  grep -q "^pfsim: --check: --out $tmp/check.json, --latency-dir $tmp/check-lat checked, not written" "$tmp/check2.stderr" &&
+  grep -q "^pfsim: warning: clients.load_delay create: fitted on populations up to 50; this run of 333 ranks" "$tmp/check2.stderr"; then
+  echo "ok   replay-check-writes-nothing"
+else
+  echo "FAIL replay-check-writes-nothing: exit $rc, stderr $(head -c 800 "$tmp/check2.stderr")"
+  failures=$((failures + 1))
+fi
+expect_refused replay-check-checks-outputs "--out" "$tmp/no-such-dir" -- \
+  replay "$tool_outputs/md-real-io-2017" --check --out "$tmp/no-such-dir/r.json"
 # (help saved first: grep -q stops reading at its match, and with pipefail a help text longer than one write would
 # fail on SIGPIPE)
 if "$pfsim" replay --help >"$tmp/replay-help.txt" && grep -q -- "--check" "$tmp/replay-help.txt"; then

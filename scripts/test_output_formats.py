@@ -48,7 +48,7 @@ def run(pfsim, args, expect_rc=0):
 def imported(pfsim, path):
     """Ranks and operations pfsim's importer finds in `path` (its "imported ..." line)."""
     r = run(pfsim, ["replay", path, "--platform", PLATFORM, "--max-ops-per-phase", "1"])
-    m = re.search(r"imported (\S+) trace .*: (\d+) ranks, (\d+) phases, (\d+) operations", r.stderr)
+    m = re.search(r"imported (\S+) trace .*: (\d+) ranks?, (\d+) phases, (\d+) operations", r.stderr)
     return (m.group(1), int(m.group(2)), int(m.group(4))) if m else (None, 0, 0)
 
 

@@ -10,6 +10,7 @@
 #include "app/sweep.hpp"
 #include "config/platform_config.hpp"
 #include "config/reader.hpp"
+#include "config/units.hpp"
 #include "model/simulation.hpp"
 #include "report/mdreal_report.hpp"
 #include "report/outputs.hpp"
@@ -62,6 +63,8 @@ const std::vector<OptSpec> kCommonOpts{
     {"--latency-dir", true, "DIR latency files named as the output format's tool does (md-real-io: "
                            "mdreal-<iter>-<phase>-<rank>.csv; md-workbench: lat-...csv; mdtest: mdtest-perop-...csv)"},
     {"--latency-prefix", true, "NAME prefix of the latency files (default mdreal, lat or mdtest-perop by format)"},
+    {"-L", true, "PREFIX the tools' own form of the two above (md-workbench and md-real-io -L=PREFIX): latency files "
+                 "PREFIX-...csv, i.e. --latency-dir <PREFIX's directory, . if none> --latency-prefix <its last part>"},
     {"--output-format", true, "F mdreal2017|mdworkbench|mdtest: phase lines and latency files of that tool "
                               "(default: the trace's own; md-workbench for mdworkbench)"},
     {"--latency-all", false, "md-workbench format: one <op>-all.csv of every rank instead of rank 0's files "
@@ -89,8 +92,9 @@ const std::vector<OptSpec> kCommonOpts{
 
 const std::vector<OptSpec> kReplayOpts{
     {"--check", false, "import and validate the trace with every check a replay makes (headers, row counts, ranks, "
-                       "options), print the import summary and warnings as a replay does, simulate and write nothing: "
-                       "exit status 0, or 2 with the one error line (--platform is not needed; given, it is checked)"},
+                       "options, output paths), print the import summary and warnings as a replay does (with --platform, those "
+                       "of each --ranks count), simulate and write nothing: exit status 0, or 2 with the one error "
+                       "line (--platform is not needed; given, it is checked)"},
     {"--ranks", true, "M ranks to replay (default: the recorded run's, for -L files as its stdout.txt states); rank m "
                       "replays recorded rank m mod N; with --csv a comma-separated list (a sweep)"},
     {"--residual-quantile", true, "Q replay each op's excess over the Q-quantile latency of its kind (e.g. 0.01)"},
@@ -119,6 +123,13 @@ const std::vector<OptSpec> kWorkbenchOpts{
     {"--offset", true, "K in the benchmark rank r looks up, reads and deletes object f of data set d in rank "
                        "r-K(d+1)'s set d and creates it in rank r+K(d+1)'s (md-workbench's run_benchmark; default 1)"},
     {"-O", true, "K the same as --offset (md-workbench's short form)"},
+    // So that a real command line runs as typed (pfsim mdtest takes -a and -d alike): recorded in --out, no effect.
+    {"-a", true, "API md-workbench's I/O interface (IOR 4.x): POSIX, the one modelled; accepted so that a real command "
+                 "line runs, recorded"},
+    {"-i", true, "IFACE md-workbench's / md-real-io's interface (2017-2019 standalone, -i=posix): posix, the one "
+                 "modelled; accepted, recorded"},
+    {"-o", true, "PATH md-workbench's directory (IOR 4.x -o): accepted so that a real command line runs, recorded, no "
+                 "effect"},
 };
 
 const OptSpec* find_opt(const std::string& cmd, const std::string& name)
@@ -216,6 +227,29 @@ Args parse(int argc, char** argv)
     a.opts["--offset"] = o->second;
     a.opts.erase(o);
   }
+  // The tools' -L=PREFIX (md-workbench's Args line prints it, md-real-io's header as latency=PREFIX): the files go
+  // next to PREFIX, named PREFIX-<iter>-... . "-L" stays in the options, so that the errors and --out name it.
+  if (auto l = a.opts.find("-L"); l != a.opts.end()) {
+    for (const char* o : {"--latency-dir", "--latency-prefix"})
+      if (a.opts.count(o))
+        throw std::invalid_argument("-L " + l->second + " and " + o + " " + a.opts[o] + ": -L PREFIX is --latency-dir "
+                                    "<its directory> --latency-prefix <its last part>; give one form");
+    const std::string& prefix = l->second;
+    const auto slash = prefix.find_last_of('/');
+    const std::string name = slash == std::string::npos ? prefix : prefix.substr(slash + 1);
+    if (name.empty())
+      throw std::invalid_argument("-L " + prefix + ": expected a file prefix (DIR/NAME or NAME), not a directory");
+    a.opts["--latency-dir"] = slash == std::string::npos ? "." : slash == 0 ? "/" : prefix.substr(0, slash);
+    a.opts["--latency-prefix"] = name;
+  }
+  for (const char* api : {"-a", "-i"})
+    if (auto it = a.opts.find(api); it != a.opts.end()) {
+      std::string v = it->second;
+      std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (v != "posix")
+        throw std::invalid_argument(std::string(api) + " " + it->second + ": pfsim models the POSIX interface on a "
+                                    "Lustre-like file system; expected POSIX");
+    }
   return a;
 }
 
@@ -255,13 +289,27 @@ int opt_int(const Args& a, const std::string& k, int d, int min, long long max =
   return it == a.opts.end() ? d : static_cast<int>(parse_int_option(k, it->second, min, max));
 }
 
+// md-workbench's own integer options (-I -P -D -R -S) as its parser reads them: -S=4k is 4096 bytes.
+int tool_int(const Args& a, const std::string& k, int d, int min, int max = 1000000000)
+{
+  auto it = a.opts.find(k);
+  if (it == a.opts.end())
+    return d;
+  const double v = units::parse_tool_size(it->second, 10);
+  if (v < min || v > max)
+    throw std::invalid_argument("option " + k + ": expected an integer in [" + std::to_string(min) + ", " +
+                                std::to_string(max) + "], digits with an optional k/m/g/t/p suffix (powers of 1024, as "
+                                "md-workbench reads them: 4k = 4096), got \"" + it->second + "\"");
+  return static_cast<int>(v);
+}
+
 // A sweep (--csv) writes its table, the table's configuration file and --results-dir; a run writes --out and the
 // tool's outputs. Options of the other kind are refused, not ignored.
 void check_sweep_options(const Args& a)
 {
   const bool sweep = a.opts.count("--csv") > 0;
   if (sweep) {
-    for (const char* o : {"--out", "--latency-dir", "--latency-prefix", "--output-format"})
+    for (const char* o : {"--out", "-L", "--latency-dir", "--latency-prefix", "--output-format"})
       if (a.opts.count(o))
         throw std::invalid_argument(std::string("--csv: a sweep writes its table and each point's results "
                                                 "(--results-dir), not ") + o + "; run one rank count for it");
@@ -269,8 +317,6 @@ void check_sweep_options(const Args& a)
       if (flag(a, f))
         throw std::invalid_argument(std::string("--csv: a sweep writes its table and each point's results "
                                                 "(--results-dir); drop ") + f);
-    if (flag(a, "--check"))
-      throw std::invalid_argument("--check writes nothing: drop --csv (--check --ranks LIST checks every count)");
     if (!a.opts.count("--ranks"))
       throw std::invalid_argument("--csv: a sweep needs --ranks LIST (comma-separated rank counts)");
     opt_int(a, "--jobs", 1, 1, 1024);  // before the import
@@ -306,7 +352,7 @@ std::vector<int> ranks_of(const Args& a)
     return parse_rank_list("--ranks", opt(a, "--ranks"));
   if (opt(a, "--ranks").find(',') != std::string::npos)
     throw std::invalid_argument("--ranks " + opt(a, "--ranks") + ": a list of rank counts is a sweep: add --csv FILE "
-                                "(or --check, without --csv, to check each count)");
+                                "(or --check to check each count)");
   return {opt_int(a, "--ranks", 0, 1, kMaxRanks)};
 }
 
@@ -404,8 +450,9 @@ nlohmann::json simulated_params_json(const SimulatedParams& s, const ReplayWorkl
 }
 
 // `extra_args`: md-workbench's output options as its Args line lists them ("-L=lat", "--latency-all", ...).
+// `lead`: options recorded without effect that the tool's own line would show (-a POSIX, -o PATH).
 std::string tool_header(ReportFormat format, const SimulatedParams& s, const ReplayWorkload& w,
-                        const std::vector<std::string>& extra_args = {})
+                        const std::vector<std::string>& extra_args, const std::map<std::string, std::string>& lead)
 {
   if (!s.valid)
     return {};
@@ -423,7 +470,11 @@ std::string tool_header(ReportFormat format, const SimulatedParams& s, const Rep
                 workingset_MiB);
   std::ostringstream o;
   if (format == ReportFormat::MdWorkbench) {
-    o << "Args: md-workbench \"-I=" << I << "\" \"-P=" << P << "\" \"-D=" << d << "\" \"-R=" << R << "\" \"-S=" << size
+    o << "Args: md-workbench ";
+    for (const char* api : {"-a", "-o"})  // IOR 4.x's md-workbench, typed first in its real command lines
+      if (lead.count(api) != 0)
+        o << "\"" << api << "\" \"" << lead.at(api) << "\" ";
+    o << "\"-I=" << I << "\" \"-P=" << P << "\" \"-D=" << d << "\" \"-R=" << R << "\" \"-S=" << size
       << "\" \"--offset=" << p.offset << "\"" << (read_only ? " \"--read-only\"" : "");
     for (const auto& x : extra_args)
       o << " \"" << x << "\"";
@@ -439,13 +490,16 @@ std::string tool_header(ReportFormat format, const SimulatedParams& s, const Rep
         latency = x.substr(3);
       reports |= x == "--process-reports";
     }
-    o << "MD-REAL-IO" << totals << "\toffset=" << p.offset << " \n\tobj-per-proc=" << I << " \n";
+    // The block of the Mistral recordings' md-real-io (5044ecc): the interface and the free-memory limits (none in
+    // the model) are printed as that tool prints its defaults, and so are the three phases, which always run.
+    o << "MD-REAL-IO" << totals << "\toffset=" << p.offset << " \n\tinterface=posix\n\tobj-per-proc=" << I << " \n";
     if (!latency.empty())
       o << "\tlatency=" << latency << "\n";
-    o << "\tprecreate-per-set=" << P << " \n\tdata-sets=" << d << " \n\tobject-size=" << size
-      << " \n\titerations=" << R << " \n";
+    o << "\tprecreate-per-set=" << P << " \n\tdata-sets=" << d << " \n\tlim-free-mem=0 \n\tlim-free-mem-phase=0 \n"
+      << "\tobject-size=" << size << " \n\titerations=" << R << " \n";
     if (!latency.empty())
       o << "\tlatency-all\n";
+    o << "\trun-precreate\n\trun-benchmark\n\trun-cleanup\n";
     if (reports)
       o << "\tprocess-reports\n";
     o << "\n";
@@ -664,8 +718,8 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   const bool all_ranks_files = flag(a, "--latency-all") || (a.command == "replay" && tr->format != "md-workbench-rank0");
   std::vector<std::string> mdw_output_args;
   const std::string prefix = latency_prefix(a, format);
-  if (!lat_dir.empty())
-    mdw_output_args.push_back("-L=" + prefix);
+  if (!lat_dir.empty())  // as typed when given as -L (md-workbench prints its argv)
+    mdw_output_args.push_back("-L=" + (a.opts.count("-L") ? opt(a, "-L") : prefix));
   if (!lat_dir.empty() && all_ranks_files)
     mdw_output_args.push_back("--latency-all");
   if (process_reports)
@@ -708,7 +762,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     // the latency directory's mdreal.txt or stdout.txt, as the real tools' output is, describes the trace the
     // latency files form: pfsim replay then reads -D, -S and the offset back instead of assuming them.
     if (format != ReportFormat::Mdtest)
-      std::cout << tool_header(format, simulated, w, mdw_output_args);
+      std::cout << tool_header(format, simulated, w, mdw_output_args, a.opts);
     if (format == ReportFormat::Mdtest)
       std::cout << mdtest_command_line(w, lat_dir.empty() ? std::string() : prefix, info.nodes) << mdtest_summary_of(phases);
     for (const auto& p : phases)
@@ -763,11 +817,8 @@ int cmd_replay(int argc, char** argv)
   time_limit_s(opt(a, "--time-limit"));
   opt_int(a, "--ranks-per-node", 0, 1, kMaxRanksPerNode);  // read again by run(); bad values must not wait for the import
   opt_int(a, "--seed", 1, 0);
+  // --check appended to a planned command line checks its outputs' paths too, and writes nothing.
   const bool check_only = flag(a, "--check");
-  if (check_only)
-    for (const char* o : {"--out", "--latency-dir"})
-      if (a.opts.count(o))
-        throw std::invalid_argument(std::string("--check writes nothing: drop ") + o);
   check_run_options(a, "", ReportFormat::MdReal2017);  // conflicts of the options alone
   check_output_paths(a);
   std::optional<config::PlatformConfig> platform;
@@ -787,7 +838,7 @@ int cmd_replay(int argc, char** argv)
   if (!flag(a, "--quiet")) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.2f", import_s);
-    note = "pfsim: imported " + tr->format + " trace " + tr->path + ": " + std::to_string(tr->ranks) + " ranks, " +
+    note = "pfsim: imported " + tr->format + " trace " + tr->path + ": " + trace::ranks_text(tr->ranks) + ", " +
            std::to_string(tr->phases.size()) + " phases, " + std::to_string(tr->op_count()) + " operations in " +
            seconds + " s\n";
   }
@@ -813,10 +864,19 @@ int cmd_replay(int argc, char** argv)
       ReplayOptions rr = ro;
       rr.ranks = r;
       ReplayWorkload w(tr, rr);
-      if (platform)
-        check_before_run(*platform, w, run_options_of(a, f, false));
+      if (platform) {
+        const RunOptions o = run_options_of(a, f, false);
+        check_before_run(*platform, w, o);
+        std::fputs(run_warnings(*platform, w, o).c_str(), stderr);
+      }
     }
     warn_no_samples_max(a, *tr, f);
+    std::string unwritten;
+    for (const char* o : {"--out", "--latency-dir", "--csv", "--results-dir"})
+      if (a.opts.count(o))
+        unwritten += std::string(unwritten.empty() ? "" : ", ") + o + " " + opt(a, o);
+    if (!unwritten.empty())
+      std::fprintf(stderr, "pfsim: --check: %s checked, not written\n", unwritten.c_str());
     return 0;
   }
   const nlohmann::json recorded = {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}};
@@ -841,11 +901,11 @@ int cmd_mdworkbench(int argc, char** argv)
   check_sweep_options(a);
   const std::vector<int> ranks = ranks_of(a);
   p.ranks = ranks.front();
-  p.obj_per_proc = opt_int(a, "-I", p.obj_per_proc, 0);
-  p.precreate_per_set = opt_int(a, "-P", p.precreate_per_set, 0);
-  p.data_sets = opt_int(a, "-D", p.data_sets, 1);
-  p.iterations = opt_int(a, "-R", p.iterations, 0, kMaxIterations);
-  p.object_size_B = static_cast<double>(opt_int(a, "-S", static_cast<int>(p.object_size_B), 0, 1000000000));  // bytes
+  p.obj_per_proc = tool_int(a, "-I", p.obj_per_proc, 0);
+  p.precreate_per_set = tool_int(a, "-P", p.precreate_per_set, 0);
+  p.data_sets = tool_int(a, "-D", p.data_sets, 1);
+  p.iterations = tool_int(a, "-R", p.iterations, 0, kMaxIterations);
+  p.object_size_B = static_cast<double>(tool_int(a, "-S", static_cast<int>(p.object_size_B), 0, 1000000000));  // bytes
   p.offset = opt_int(a, "--offset", p.offset, 0);
   time_limit_s(opt(a, "--time-limit"));
   check_run_options(a, "md-workbench-generated", ReportFormat::MdWorkbench);

@@ -40,6 +40,7 @@ struct Cli {
   std::vector<std::string> flags;                 // switches without value
   std::vector<std::string> sets;                  // --set a.b=c
   std::vector<std::string> simgrid_args;          // --log=..., --cfg=...
+  std::vector<std::string> tool_args;             // the tool's own options (single dash) as typed, in order
 };
 
 const char* kUsage =
@@ -166,6 +167,11 @@ Cli parse_cli(int argc, char** argv)
       pfsim::app::check_simgrid_arg(a);
       cli.simgrid_args.push_back(a);
     } else if (a.size() > 1 && a[0] == '-') {
+      if (a[1] != '-') {  // mdtest's options (pfsim's own are --long): its "Command line used" prints them as typed
+        cli.tool_args.push_back(a);
+        if (const OptSpec* s = find_opt(cli.command, a); s && s->value && i + 1 < argc)
+          cli.tool_args.emplace_back(argv[i + 1]);
+      }
       // -n=10 and --ranks=4, as IOR's option parser (mdtest 4.x) reads them, for options that take a value
       bool inline_given = false;
       std::string inline_value;
@@ -263,8 +269,20 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     o.dirs_only = has_flag(c, "-D");
     if (o.files_only && o.dirs_only)
       throw UsageError("-F and -D exclude each other (files only, directories only)");
-    o.write_bytes = static_cast<double>(opt_int(c, "-w", 0, 0, static_cast<long long>(pfsim::kMaxFileBytes)));
-    o.read_bytes = static_cast<double>(opt_int(c, "-e", 0, 0, static_cast<long long>(pfsim::kMaxFileBytes)));
+    // -w 1m: mdtest reads its byte counts with IOR's parser (k/m/g/t/p suffixes, powers of 1024)
+    auto bytes = [&c](const char* k) {
+      if (!c.opts.count(k))
+        return 0.0;
+      const double v = pfsim::units::parse_tool_size(c.opts.at(k));
+      if (v < 0 || v > static_cast<double>(pfsim::kMaxFileBytes))
+        throw UsageError(std::string("option ") + k + ": expected a number of bytes in [0, " +
+                         std::to_string(static_cast<long long>(pfsim::kMaxFileBytes)) + "], digits with an optional "
+                         "k/m/g/t/p suffix (powers of 1024, as mdtest reads them: 1m = 1048576), got \"" + c.opts.at(k) +
+                         "\"");
+      return v;
+    };
+    o.write_bytes = bytes("-w");
+    o.read_bytes = bytes("-e");
     if (!o.dirs_only && o.read_bytes > o.write_bytes)
       throw UsageError("-e " + std::to_string(static_cast<long long>(o.read_bytes)) + ": expected at most -w (" +
                        std::to_string(static_cast<long long>(o.write_bytes)) +
@@ -433,6 +451,8 @@ int cmd_run(const Cli& c)
       cmd.D = m.value("D", false);
       if (!latency_dir.empty() && c.command == "mdtest")  // (pfsim run writes its own latency files)
         cmd.perop_prefix = prefix;
+      if (c.command == "mdtest")
+        cmd.typed = c.tool_args;
       cmd.tasks = spec.params.ranks;
       std::cout << pfsim::mdtest_command_lines(cmd);
     }

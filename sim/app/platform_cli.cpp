@@ -1,5 +1,6 @@
 #include "app/commands.hpp"
 #include "config/reader.hpp"
+#include "config/units.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -7,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
@@ -117,9 +119,69 @@ std::vector<std::string> sets_inside_disabled(const nlohmann::json& j, const std
   return out;
 }
 
+// A bare number given by --set to a field that the platform writes with a unit is read in the base unit: "--set
+// mds.service.create=500" is 500 s of CPU per create, not 500 us (a planner got 0.008 creates/s without a word). Said
+// when the field holds a unit string; the unit is told from that string.
+std::optional<std::string> bare_number_set(const nlohmann::json& j, const std::string& s)
+{
+  const auto eq = s.find('=');
+  if (eq == std::string::npos)
+    return std::nullopt;
+  const std::string value = s.substr(eq + 1);
+  nlohmann::json v;
+  try {
+    v = nlohmann::json::parse(value);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (!v.is_number() || v.get<double>() == 0)
+    return std::nullopt;
+  const nlohmann::json* n = &j;
+  const std::string path = s.substr(0, eq);
+  for (size_t from = 0;;) {
+    const size_t dot = path.find('.', from);
+    const std::string key = path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+    if (!n->is_object() || !n->contains(key))
+      return std::nullopt;
+    n = &(*n)[key];
+    if (dot == std::string::npos)
+      break;
+    from = dot + 1;
+  }
+  if (!n->is_string())
+    return std::nullopt;
+  const std::string was = n->get<std::string>();
+  struct Kind {
+    double (*parse)(const std::string&, bool);
+    const char* base;
+    const char* example;  // a unit one may have meant
+  };
+  static const Kind kinds[] = {{units::parse_duration_s, "s", "us"},
+                               {units::parse_size_B, "B", "KiB"},
+                               {units::parse_bandwidth_Bps, "Bps", "MBps"},
+                               {units::parse_frequency_Hz, "Hz", "GHz"}};
+  for (const auto& k : kinds) {
+    try {
+      k.parse(was, false);
+    } catch (const std::exception&) {
+      continue;
+    }
+    return "--set " + s + ": a number without a unit is read in " + k.base + " (" + value + " " + k.base +
+           "), and the platform gives this field as \"" + was + "\"; write the unit if you meant another (e.g. " +
+           path + "=" + value + k.example + ")";
+  }
+  return std::nullopt;
+}
+
 config::PlatformConfig load_platform(const std::string& file, const std::vector<std::string>& sets)
 {
-  auto j = apply_sets(config::load_json_file(file), sets);
+  auto j = config::load_json_file(file);
+  std::vector<std::string> set_warnings;
+  for (const auto& s : sets) {  // one at a time: a later --set sees the field as the earlier ones left it
+    if (auto w = bare_number_set(j, s))
+      set_warnings.push_back(*w);
+    j = apply_sets(std::move(j), {s});
+  }
   try {
     auto platform = config::parse_platform(j, file);
     platform.file = file;
@@ -141,6 +203,8 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
       }
     }
     for (auto& w : sets_inside_disabled(j, sets))
+      platform.warnings.push_back(std::move(w));
+    for (auto& w : set_warnings)
       platform.warnings.push_back(std::move(w));
     for (const auto& w : platform.warnings)
       std::cerr << "pfsim: warning: " << w << "\n";

@@ -382,6 +382,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       mc.per_client.enabled = r.boolean("enabled", false);
       mc.per_client.cost_per_client_s = read_per_op_durations(r.object("cost_per_client"), {});
       require_metadata_only(r, "cost_per_client", mc.per_client.cost_per_client_s);
+      mc.per_client.fitted_up_to = r.number("fitted_up_to", 0.0, 0.0, 1e9);
       r.finish();
     }
     {
@@ -556,7 +557,8 @@ nlohmann::json to_json(const PlatformConfig& p)
             {"cross_partition_factor", m.contention.cross_partition_factor}}},
           {"per_client",
            {{"enabled", m.per_client.enabled},
-            {"cost_per_client", per_op_json(m.per_client.cost_per_client_s)}}},
+            {"cost_per_client", per_op_json(m.per_client.cost_per_client_s)},
+            {"fitted_up_to", m.per_client.fitted_up_to}}},
           {"lock_callbacks",
            {{"enabled", m.lock_callbacks.enabled},
             {"rtt", m.lock_callbacks.rtt_s},

@@ -130,6 +130,9 @@ struct PerClientConfig {
   // "cost_per_client.<op>": extra CPU per request of this kind for each client node connected to the
   // request's CPU partition (per-export state walked per request: export lists, lock namespaces), s.
   PerOp<double> cost_per_client_s;
+  // "fitted_up_to": the most client nodes the fit saw (scripts/calibrate_lu1695.py writes it; 0: not stated). A run
+  // of more than twice as many gets a warning: the cost grows linearly there, past its data.
+  double fitted_up_to = 0;
 };
 
 struct LockCallbackConfig {

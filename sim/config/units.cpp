@@ -197,4 +197,24 @@ double check_frequency_Hz(double hz)
   return check(kFrequency, hz, json_number(hz));
 }
 
+double parse_tool_size(const std::string& text, size_t max_digits)
+{
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9')
+    ++digits;
+  if (digits == 0 || digits > max_digits)
+    return -1;
+  int shift = 0;
+  if (digits + 1 == text.size()) {
+    static const std::string suffixes = "kmgtp";
+    const size_t k = suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(text.back()))));
+    if (k == std::string::npos)
+      return -1;
+    shift = 10 * static_cast<int>(k + 1);
+  } else if (digits != text.size()) {
+    return -1;
+  }
+  return std::ldexp(std::stod(text.substr(0, digits)), shift);
+}
+
 }  // namespace pfsim::units

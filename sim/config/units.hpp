@@ -1,5 +1,6 @@
 // Unit strings accepted in configuration files, converted once on reading.
 #pragma once
+#include <cstddef>
 #include <string>
 
 namespace pfsim::units {
@@ -34,5 +35,10 @@ double check_duration_s(double seconds);
 double check_size_B(double bytes);
 double check_bandwidth_Bps(double bytes_per_s);
 double check_frequency_Hz(double hz);
+
+// A count or byte size as the tools' option parser reads it (IOR 4.x's, used by mdtest and md-workbench): digits with
+// an optional k, m, g, t or p suffix in either case, powers of 1024 (4k = 4096). Returns -1 if `text` is not one or
+// has more than `max_digits` digits.
+double parse_tool_size(const std::string& text, size_t max_digits = 16);
 
 }  // namespace pfsim::units

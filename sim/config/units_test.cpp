@@ -1,6 +1,7 @@
 #include "config/units.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <stdexcept>
 
 using namespace pfsim::units;
@@ -77,4 +78,18 @@ TEST_CASE("values beyond what a simulation can represent are out of range", "[un
   CHECK_THROWS_WITH(check_size_B(2e15), Catch::Contains("out of range") && Catch::Contains("1 PB"));
   CHECK_THROWS_WITH(check_bandwidth_Bps(1e-300), Catch::Contains("out of range"));
   CHECK(check_bandwidth_Bps(0) == 0);
+}
+
+TEST_CASE("the tools' option sizes: IOR's parser, powers of 1024", "[units]")
+{
+  using pfsim::units::parse_tool_size;
+  CHECK(parse_tool_size("3901") == 3901);
+  CHECK(parse_tool_size("4k") == 4096);
+  CHECK(parse_tool_size("1M") == 1048576);
+  CHECK(parse_tool_size("2g") == 2.0 * (1 << 30));
+  CHECK(parse_tool_size("1p") == std::ldexp(1.0, 50));
+  CHECK(parse_tool_size("0") == 0);
+  for (const char* bad : {"", "k", "-1", "1.5k", "1kb", "1x", " 1", "1 ", "12345678901"})
+    CHECK(parse_tool_size(bad, 10) == -1);
+  CHECK(parse_tool_size("12345678901", 11) == 12345678901.0);
 }

@@ -134,31 +134,65 @@ void check_before_run(const config::PlatformConfig& platform, const Workload& wo
   actor_guard_arg(platform, (workload.ranks() + rpn - 1) / rpn, rpn);  // throws when the run cannot fit
 }
 
-RunRecords run_simulation(const config::PlatformConfig& platform, const Workload& workload,
-                          const RunOptions& options, RunInfo* info)
+std::string run_warnings(const config::PlatformConfig& platform, const Workload& workload, const RunOptions& options)
 {
-  check_before_run(platform, workload, options);
+  std::string out;
+  char line[512];
   // A run of billions of the tool's operations is accepted (the parameters may be meant), but said: pfsim simulates
   // from about 20,000 (large trace replays) to 600,000 (metabench) of them per wall second on one core.
   long double items = 0;
   for (int p = 0; p < workload.phase_count(); ++p)
     items += static_cast<long double>(workload.phase_items(p));
-  if (items > 1e9L && options.time_limit_s <= 0)
-    std::fprintf(stderr, "pfsim: warning: this run simulates %.3Lg of the tool's operations, hours to days at 0.02-0.6 "
-                         "million per second; --time-limit stops a run that would take longer\n", items);
+  if (items > 1e9L && options.time_limit_s <= 0) {
+    std::snprintf(line, sizeof line, "pfsim: warning: this run simulates %.3Lg of the tool's operations, hours to days "
+                  "at 0.02-0.6 million per second; --time-limit stops a run that would take longer\n", items);
+    out += line;
+  }
   // A load law past its data: the run's population can reach its rank count (active ranks; the other ranks'
   // metadata operations in flight stay below it), which the line extrapolates beyond twice the fitted range.
   const auto& ld = platform.clients.load_delay;
   if (ld.enabled)
     for (Op op : kAllOps) {
       const auto& l = ld.law[op];
-      if (l.set && l.fitted_up_to > 0 && l.per_unit_s > 0 && workload.ranks() > 2 * l.fitted_up_to)
-        std::fprintf(stderr, "pfsim: warning: clients.load_delay %s: fitted on populations up to %.0f; this run of %d "
-                             "ranks reaches up to %.1fx that, where the law's line (%.3g us + %.3g us x n) is an "
-                             "extrapolation\n",
-                     op_name(op), l.fitted_up_to, workload.ranks(), workload.ranks() / l.fitted_up_to,
-                     l.base_s * 1e6, l.per_unit_s * 1e6);
+      if (l.set && l.fitted_up_to > 0 && l.per_unit_s > 0 && workload.ranks() > 2 * l.fitted_up_to) {
+        std::snprintf(line, sizeof line, "pfsim: warning: clients.load_delay %s: fitted on populations up to %.0f; this "
+                      "run of %d ranks reaches up to %.1fx that, where the law's line (%.3g us + %.3g us x n) is an "
+                      "extrapolation\n", op_name(op), l.fitted_up_to, workload.ranks(), workload.ranks() / l.fitted_up_to,
+                      l.base_s * 1e6, l.per_unit_s * 1e6);
+        out += line;
+      }
     }
+  // Directory locking acts on directories several ranks update; in a workload of unique directories an override of
+  // it changes nothing (the same rates to the last digit), which the run says.
+  for (const auto& s : platform.sets) {
+    const std::string path = s.substr(0, s.find('='));
+    for (const char* block : {"mds.dir_lock", "mds.mechanisms.lock_callbacks"})
+      if ((path == block || path.rfind(std::string(block) + ".", 0) == 0 || config::set_gives_field(s, block)) &&
+          !workload.uses_shared_dirs()) {
+        out += "pfsim: warning: --set " + s + ": " + block + " acts only on directories that several ranks use, and "
+               "this workload has none (each rank its own), so this changes nothing\n";
+        break;
+      }
+  }
+  // The per-client cost past its data: it grows linearly with the client nodes (docs/mechanisms.md b), a line the
+  // fit drew through at most fitted_up_to nodes.
+  const auto& pc = platform.mds.per_client;
+  const int rpn = options.ranks_per_node > 0 ? options.ranks_per_node : platform.clients.ranks_per_node;
+  const int nodes = (workload.ranks() + rpn - 1) / rpn;
+  if (pc.enabled && pc.fitted_up_to > 0 && nodes > 2 * pc.fitted_up_to) {
+    std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.per_client: fitted on up to %.0f client nodes; "
+                  "this run has %d (%.1fx), where its cost per client node is extrapolated linearly\n",
+                  pc.fitted_up_to, nodes, nodes / pc.fitted_up_to);
+    out += line;
+  }
+  return out;
+}
+
+RunRecords run_simulation(const config::PlatformConfig& platform, const Workload& workload,
+                          const RunOptions& options, RunInfo* info)
+{
+  check_before_run(platform, workload, options);
+  std::fputs(run_warnings(platform, workload, options).c_str(), stderr);
   auto wall0 = std::chrono::steady_clock::now();
   std::vector<std::string> args{"pfsim"};
   // No TCP window: SimGrid bounds a flow at TCP-gamma / (2 x route latency) (4 MiB by default, also under CM02),

@@ -40,5 +40,8 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
 // the actor count against vm.max_map_count): a caller that prints progress runs them first, so that a refused run
 // says one thing. Throws as run_simulation does.
 void check_before_run(const config::PlatformConfig& platform, const Workload& workload, const RunOptions& options);
+// The warnings a run prints on stderr before it starts (one line each, "pfsim: warning: ..."): parameters that take
+// a model past its data or a run past hours. `pfsim replay --check` prints them for each rank count.
+std::string run_warnings(const config::PlatformConfig& platform, const Workload& workload, const RunOptions& options);
 
 }  // namespace pfsim

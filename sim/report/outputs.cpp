@@ -175,19 +175,24 @@ std::string mdtest_command_lines(const MdtestCommand& c)
   std::ostringstream os;
   os << "Command line used: mdtest";
   auto count = [&os](const char* opt, double v) { os << " '" << opt << "' '" << static_cast<long long>(std::llround(v)) << "'"; };
-  if (c.n >= 0)
-    count("-n", static_cast<double>(c.n));
-  if (c.w > 0)
-    count("-w", c.w);
-  if (c.e > 0)
-    count("-e", c.e);
-  if (c.iterations > 1)
-    count("-i", static_cast<double>(c.iterations));
-  for (const auto& [on, flag] : {std::pair{c.u, "-u"}, {c.F, "-F"}, {c.D, "-D"}})
-    if (on)
-      os << " '" << flag << "'";
-  for (const auto& f : c.only_phases)
-    os << " '" << f << "'";
+  if (!c.typed.empty()) {
+    for (const auto& t : c.typed)  // mdtest prints its argv, quoted
+      os << " '" << t << "'";
+  } else {
+    if (c.n >= 0)
+      count("-n", static_cast<double>(c.n));
+    if (c.w > 0)
+      count("-w", c.w);
+    if (c.e > 0)
+      count("-e", c.e);
+    if (c.iterations > 1)
+      count("-i", static_cast<double>(c.iterations));
+    for (const auto& [on, flag] : {std::pair{c.u, "-u"}, {c.F, "-F"}, {c.D, "-D"}})
+      if (on)
+        os << " '" << flag << "'";
+    for (const auto& f : c.only_phases)
+      os << " '" << f << "'";
+  }
   if (!c.perop_prefix.empty())
     os << " '--savePerOpDataCSV=" << c.perop_prefix << "'";
   os << "\n";

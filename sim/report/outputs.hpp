@@ -66,6 +66,7 @@ struct MdtestCommand {
   bool u = false, F = false, D = false;
   std::vector<std::string> only_phases;
   std::string perop_prefix;  // --savePerOpDataCSV=<prefix> ("": none)
+  std::vector<std::string> typed;  // the options as typed (pfsim mdtest), printed instead of the fields above
   long long tasks = 0;
 };
 std::string mdtest_command_lines(const MdtestCommand& c);

@@ -1,6 +1,7 @@
 #include "workload/trace.hpp"
 
 #include "config/reader.hpp"
+#include "config/units.hpp"
 
 #include <algorithm>
 #include <array>
@@ -217,7 +218,8 @@ void read_latency_csv(const std::string& file, std::vector<std::pair<float, floa
     double t = parse_number(file, n, "time", f[static_cast<size_t>(t_col)]);
     double r = parse_number(file, n, "runtime", f[static_cast<size_t>(r_col)]);
     if (t < 0 || r < 0)
-      fail(file, n, "negative time or runtime");
+      fail(file, n, std::string("column '") + (t < 0 ? "time" : "runtime") + "': " +
+                        excerpt(f[static_cast<size_t>(t < 0 ? t_col : r_col)]) + " is negative (expected seconds >= 0)");
     if (t > kMaxSeconds || r > kMaxSeconds)
       fail(file, n, std::string("column '") + (t > kMaxSeconds ? "time" : "runtime") + "': " +
                         excerpt(f[static_cast<size_t>(t > kMaxSeconds ? t_col : r_col)]) +
@@ -322,6 +324,10 @@ std::string file_kind(const fs::path& p)
   return what;
 }
 
+// What a user may take for a trace (both are in IOR and IO500 result directories).
+const std::string kNotTraces = "IOR's per-op files, <prefix>-<iter>-<rank>.csv, and Darshan logs are not traces pfsim "
+                               "replays";
+
 Listing list_files(const std::string& path)
 {
   fs::path dir = path;
@@ -381,7 +387,8 @@ Listing list_files(const std::string& path)
     FileKey k;
     if (!classify(dir.filename().string(), k, only_format, only_prefix))
       throw ConfigError(path + ": not a recognised latency file name (expected <prefix>-<iter>-<phase>-<rank>.csv, "
-                               "<prefix>-<wait>-<iter>-<phase>[-all].csv or <prefix>-File <op>-<rank>.csv)");
+                               "<prefix>-<wait>-<iter>-<phase>[-all].csv or <prefix>-File <op>-<rank>.csv; " +
+                        kNotTraces + ")");
     dir = dir.parent_path();
     if (dir.empty())
       dir = ".";
@@ -438,8 +445,7 @@ Listing list_files(const std::string& path)
   if (groups.empty())
     throw ConfigError(dir.string() + ": no latency files found; expected md-real-io 2017's "
                       "<prefix>-<iter>-<phase>-<rank>.csv, md-workbench's <prefix>-<wait>-<iter>-<op>[-all].csv or "
-                      "mdtest's <prefix>-File <phase>-<rank>.csv (IOR's per-op files, <prefix>-<iter>-<rank>.csv, and "
-                      "Darshan logs are not traces pfsim replays)");
+                      "mdtest's <prefix>-File <phase>-<rank>.csv (" + kNotTraces + ")");
   if (groups.size() > 1) {
     std::string list;
     for (const auto& g : groups)
@@ -531,25 +537,12 @@ struct HeaderInfo {
 // suffix (either case; powers of 1024: 4k = 4096).
 int option_int(const std::string& file, size_t line, const std::string& option, const std::string& text)
 {
-  std::string v = trim(text);
-  size_t digits = 0;
-  while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9')
-    ++digits;
-  int shift = -1;
-  static const std::string suffixes = "kmgtp";
-  if (digits > 0 && digits == v.size()) {
-    shift = 0;
-  } else if (digits > 0 && digits + 1 == v.size()) {
-    size_t k = suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(v.back()))));
-    if (k != std::string::npos)
-      shift = 10 * static_cast<int>(k + 1);
-  }
+  const double x = units::parse_tool_size(trim(text), 10);
   const bool size = option == "-S" || option == "--object-size";
-  if (shift < 0 || digits > 10)
+  if (x < 0)
     fail(file, line, "option " + option + ": expected a non-negative integer" + (size ? " number of bytes" : "") +
                          " with an optional k/m/g/t/p suffix (powers of 1024, as md-workbench reads them: 4k = 4096), "
                          "got " + excerpt(text));
-  const double x = std::ldexp(std::stod(v.substr(0, digits)), shift);
   if (x > 2147483647.0)
     fail(file, line, "option " + option + ": " + excerpt(text) + " is out of range (md-workbench keeps it in an int: "
                      "at most 2147483647)");
@@ -999,7 +992,7 @@ int check_rank_groups(const std::vector<RankGroup>& groups, int stated, const st
     for (const auto& f : *g.files) {
       if (f.first != r)
         throw ConfigError(g.name(r) + ": missing file: rank gap in " + g.what + ": rank " + std::to_string(r) +
-                          " is missing (found " + std::to_string(g.files->size()) + " ranks, highest " +
+                          " is missing (found " + ranks_text(static_cast<long long>(g.files->size())) + ", highest " +
                           std::to_string(g.files->rbegin()->first) + ")");
       ++r;
     }
@@ -1017,8 +1010,8 @@ int check_rank_groups(const std::vector<RankGroup>& groups, int stated, const st
   for (const auto& g : groups) {
     int have = static_cast<int>(g.files->size());
     if (have < n)
-      throw ConfigError(g.name(have) + ": missing file: " + g.what + " has " + std::to_string(have) +
-                        " ranks, other phases have " + std::to_string(n) + ": rank " + std::to_string(have) +
+      throw ConfigError(g.name(have) + ": missing file: " + g.what + " has " + ranks_text(have) +
+                        ", other phases have " + std::to_string(n) + ": rank " + std::to_string(have) +
                         " is missing");
   }
   return n;
@@ -1166,7 +1159,7 @@ int split_concatenated(std::vector<ConcatFile>& files, int stated, const std::st
            "expected " + std::to_string(N * f.per_rank) + " rows (" + std::to_string(N) + " ranks: " + by + "; " +
                std::to_string(f.per_rank) + " rows per rank: " + f.per_rank_what + "), found " +
                std::to_string(f.rows.size()) +
-               (f.rows.size() % f.per_rank == 0 ? ": " + std::to_string(f.rows.size() / f.per_rank) + " ranks' rows"
+               (f.rows.size() % f.per_rank == 0 ? ": " + ranks_text(static_cast<long long>(f.rows.size() / f.per_rank)) + (f.rows.size() / f.per_rank == 1 ? "'s rows" : "' rows")
                                                 : std::string()) +
                (f.rows.size() < N * f.per_rank ? " (truncated file?)" : ""));
   if (N == 0) {
@@ -1760,19 +1753,7 @@ struct MdtestStated {
 // (powers of 1024); -1 if the text is not one.
 double mdtest_bytes(const std::string& v)
 {
-  size_t digits = 0;
-  while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9')
-    ++digits;
-  static const std::string suffixes = "kmgtp";
-  int shift = -1;
-  if (digits > 0 && digits == v.size())
-    shift = 0;
-  else if (digits > 0 && digits + 1 == v.size() &&
-           suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(v.back())))) != std::string::npos)
-    shift = 10 * static_cast<int>(suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(v.back())))) + 1);
-  if (shift < 0 || digits > 16)
-    return -1;
-  return std::ldexp(std::stod(v.substr(0, digits)), shift);
+  return units::parse_tool_size(v, 16);
 }
 
 MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefix, Trace& t)

@@ -32,6 +32,9 @@
 
 namespace pfsim::trace {
 
+// "1 rank", "2 ranks": a count of ranks in a message.
+inline std::string ranks_text(long long n) { return std::to_string(n) + (n == 1 ? " rank" : " ranks"); }
+
 // An operation as the benchmark sees it (one line of a latency file).
 enum class TraceOp : unsigned char {
   Stat,    // stat()

@@ -146,6 +146,13 @@ TEST_CASE("importers reject malformed files naming file and line", "[trace]")
     auto e = error_of(d.str());
     CHECK_THAT(e, Catch::Contains("mdreal-0-precreate-0.csv:3") && Catch::Contains("not a number"));
   }
+  SECTION("negative value: the column and the value are named")
+  {
+    d.write("mdreal-0-precreate-0.csv", "time,runtime\n0.0001,1.0e-3\n0.0012,-2e-4\n");
+    auto e = error_of(d.str());
+    CHECK_THAT(e, Catch::Contains("mdreal-0-precreate-0.csv:3") && Catch::Contains("column 'runtime'") &&
+                      Catch::Contains("-2e-4") && Catch::Contains("negative"));
+  }
   SECTION("truncated file: last line cut")
   {
     d.write("mdreal-1-cleanup-0.csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0");

@@ -64,6 +64,19 @@ public:
     }
     return used;
   }
+  // Whether some operation is in a directory several ranks use (OpRequest::shared_dir): by default rank 0's
+  // operations, walked until one is (a shared directory of a generator or a trace is rank 0's too).
+  virtual bool uses_shared_dirs() const
+  {
+    for (int p = 0; p < phase_count(); ++p) {
+      RankCursor c;
+      OpRequest r;
+      while (next(0, p, c, r))
+        if (r.shared_dir)
+          return true;
+    }
+    return false;
+  }
   // Parameters of the workload, for the results' effective configuration.
   virtual nlohmann::json describe() const = 0;
 };
