@@ -59,12 +59,17 @@ def main():
                     help="directory for ablation.json and ablation.md (default validation/lu1695)")
     ap.add_argument("--append", action="store_true",
                     help="keep the rows of the existing ablation.json (a row of the same mechanisms is replaced)")
+    M.add_build_option(ap)
     a = ap.parse_args()
+    M.use_build(PROG, a)
     # Every combination is checked before the first fit (an error after hours of fitting wrote half a table).
     combos = a.combos.split(";")
     for combo in combos:
         names = combo.split(",")
         for m in names:
+            if m == "":
+                fail(PROG, f"--combos: an empty mechanism name in '{combo}'; expected ','-separated names from "
+                           f"{', '.join(MECHANISM_PARAMS)} or none, combinations separated by ';'")
             if m not in MECHANISM_PARAMS and m != "none":
                 fail(PROG, f"--combos: unknown mechanism '{m}' in '{combo}'; expected ','-separated names from "
                            f"{', '.join(MECHANISM_PARAMS)} or none, combinations separated by ';'")

@@ -155,7 +155,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(M.ROOT, "platforms", "cray-xe6-lustre2.1-fitted.json"))
     ap.add_argument("--report", default=os.path.join(M.ROOT, "validation", "lu1695", "fit.json"))
     given = sys.argv[1:]
+    M.add_build_option(ap)
     a = ap.parse_args()
+    M.use_build(PROG, a)
     names = a.mechanisms.split(",")
     if "" in names:
         fail(PROG, f"--mechanisms '{a.mechanisms}': an empty name; expected ','-separated names from "
@@ -227,7 +229,8 @@ def main():
     fitted = M.with_params(base, params, x)
     if "per_client" in mechs:  # pfsim warns past twice the client nodes the fit saw
         M.set_path(fitted, "mds.mechanisms.per_client.fitted_up_to", max(int(r["nodes"]) for r in rows))
-    report = {"mechanisms": mechs, "files_per_evaluation": a.files, "objective": "sum of log(sim/measured)^2",
+    report = {"mechanisms": mechs, "files_per_evaluation": a.files, "max_evals": a.max_evals,
+              "x0": json.loads(a.x0) if a.x0 else None, "objective": "sum of log(sim/measured)^2",
               "method": "Nelder-Mead on log-parameters within bounds",
               "unique": {"parameters": {p[0]: f"{v:.6g}{p[4]}" for p, v in zip(params, x)},
                          "objective": fx, "evaluations": n1}}

@@ -60,7 +60,9 @@ def main():
     ap.add_argument("--files", type=positive_int, default=100000)
     ap.add_argument("--jobs", type=positive_int, default=2)
     ap.add_argument("--out", default=os.path.join(M.ROOT, "validation", "lu1695", "dir-rwsem.md"))
+    M.add_build_option(ap)
     a = ap.parse_args()
+    M.use_build("dir_rwsem_lu1695", a)
     check_output("dir_rwsem_lu1695", "--out", a.out, M.INPUTS)  # before the sweeps, not after them
     with open(FITTED) as f:
         base = json.load(f)

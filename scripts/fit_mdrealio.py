@@ -698,9 +698,9 @@ def pfsim_check(pfsim, trace_dir, object_size):
     sys.exit(1)
 
 
-def out_problem(out, trace_dir):
-    """Why --out cannot take the platform (None when it can): cli_common's checks (its directory exists and takes
-    a new file), and it must not overwrite or add to the recorded trace."""
+def out_problem(out, trace_dir, what="the platform"):
+    """Why OUT cannot take WHAT (None when it can): cli_common's checks (its directory exists and takes a new
+    file), and it must not overwrite or add to the recorded trace."""
     problem = output_problem(out)
     if problem:
         return problem
@@ -711,7 +711,7 @@ def out_problem(out, trace_dir):
             return (f"is a file of the trace {trace_dir}: an output never overwrites the recorded run (write it "
                     "elsewhere)")
         return (f"would add a .csv or .txt file to the trace {trace_dir}, whose latency files and headers are its "
-                ".csv and .txt files (write the platform elsewhere)")
+                f".csv and .txt files (write {what} elsewhere)")
     return None
 
 
@@ -826,7 +826,9 @@ def main():
     slope_key = {"md_ops_in_flight": "per_md_op_in_flight", "active_ranks": "per_active_rank"}
     mdtest_stat = None
     mt = os.path.join(a.trace_dir, "mdtest.txt")
+    no_stat = "no mdtest.txt"  # what the platform's sources say when there is no stat rate to check with
     if os.path.exists(mt):
+        no_stat = "mdtest.txt has no File stat rate"
         for n, line in enumerate(read_text(mt).splitlines(), start=1):
             m = re.match(r"^\s+File stat\s+:\s+(\S+)", line)
             if m:
@@ -905,7 +907,7 @@ def main():
             "mds.cores": f"ASSUMPTION {a.mds_cores} cores (2 x 12-core Xeon E5 v3 class ClusterStor 9000 MDS); not in "
                          "the trace. Utilization-law check: " +
                          (f"the run's mdtest stat rate {mdtest_stat:.0f}/s x {d_stat * 1e6:.0f} us = {busy:.1f} "
-                          "busy cores" if busy is not None else "no mdtest.txt") + ".",
+                          "busy cores" if busy is not None else no_stat) + ".",
             "clients.load_delay": "fitted by scripts/fit_mdrealio.py (method step 5: population active ranks, "
                                   "from the phase tails; step 5b: population other ranks' metadata operations in "
                                   "flight, over every phase of the operation): per law, its population and bins of "
@@ -988,7 +990,7 @@ def main():
                                         "flight, 64 OSS models), not from this trace; edit for the real system.")
         platform["sources"]["mds.cores"] = (f"ASSUMPTION {a.mds_cores} cores (--mds-cores). Utilization-law check: " +
                                             (f"{busy:.1f} busy cores for the run's mdtest stat rate"
-                                             if busy is not None else "no mdtest.txt"))
+                                             if busy is not None else no_stat))
     bad = non_finite(platform)
     if bad:
         die(f"{a.trace_dir}: the fit gives a non-finite value for {bad}: the trace's latencies are out of range")

@@ -61,12 +61,13 @@ def main():
     ap.add_argument("--files", type=positive_int, default=100000)
     ap.add_argument("--jobs", type=positive_int, default=2)
     ap.add_argument("--out", default=os.path.join(M.ROOT, "validation", "lu1695", "journal-credits.md"))
+    M.add_build_option(ap)
     a = ap.parse_args()
+    pfsim = M.use_build("journal_credits_lu1695", a)
     if a.files < 1 or a.jobs < 1:
         print("journal_credits_lu1695: --files and --jobs must be positive", file=sys.stderr)
         return 2
     check_output("journal_credits_lu1695", "--out", a.out, M.INPUTS)  # before the sweeps, not after them
-    pfsim = os.path.join(os.environ.get("PFSIM_BUILD") or os.path.join(M.ROOT, "build"), "pfsim")
     platform = os.path.join(M.ROOT, "platforms", "cray-xe6-lustre2.1-fitted.json")
     lines = [f"Shared directory, {a.files} files, platforms/cray-xe6-lustre2.1-fitted.json "
              "(scripts/journal_credits_lu1695.py). Rates in k ops/s (creates / stats / unlinks); "
@@ -79,7 +80,7 @@ def main():
             cells = []
             for r in RANKS:
                 rates, commits, waits = rows[r]
-                cells.append("/".join(f"{x / 1000:.1f}" for x in rates) + f"; {commits} commits, {waits} waits")
+                cells.append("/".join(f"{x / 1000:.1f}" for x in rates) + f"; {commits} commit{'' if commits == 1 else 's'}, {waits} wait{'' if waits == 1 else 's'}")
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
             print(lines[-1], flush=True)
     lines += ["", "Measured (LU-1695, 1M files): 4096 ranks 6.9/56.0/4.3, 8192 ranks 6.3/59.3/2.8."]

@@ -24,9 +24,31 @@ INPUTS = [("the measured LU-1695 table", MEASURED), ("the base platform", BASE_P
 COLUMNS = {"create": "creates", "stat": "stats", "unlink": "unlinks"}
 
 
+_PROG = None
+
+
 def prog():
-    """The running script's name, for error lines."""
-    return os.path.basename(sys.argv[0] or "lu1695_model").replace(".py", "")
+    """The running script's name, for error lines (the one use_build was given)."""
+    return _PROG or os.path.basename(sys.argv[0] or "lu1695_model").replace(".py", "")
+
+
+def add_build_option(ap):
+    ap.add_argument("--build", default=os.environ.get("PFSIM_BUILD") or os.path.join(ROOT, "build"),
+                    help="directory holding the pfsim binary that runs every point (default: $PFSIM_BUILD, else "
+                         "build/)")
+
+
+def use_build(name, a):
+    """Names the script in error lines and checks --build before any work (a missing binary used to surface at the
+    first simulation). The pfsim there runs every point, also of scripts this one starts (PFSIM_BUILD).
+    Returns its path."""
+    global _PROG
+    _PROG = name
+    pfsim = os.path.join(a.build, "pfsim")
+    if not (os.path.isfile(pfsim) and os.access(pfsim, os.X_OK)):
+        cli_common.fail(name, f"--build {a.build}: no executable pfsim in it (build first: scripts/build)")
+    os.environ["PFSIM_BUILD"] = os.path.abspath(a.build)
+    return os.path.join(os.environ["PFSIM_BUILD"], "pfsim")
 
 
 def write_atomic(path, text):

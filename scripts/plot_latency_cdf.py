@@ -19,6 +19,7 @@ import glob
 import math
 import os
 import re
+import stat
 import sys
 import warnings
 
@@ -66,12 +67,14 @@ def find_prefix(d, option):
     prefixes = sorted({p for _, p in found})
     if len(prefixes) > 1:
         fail(PROG, f"{d}: latency files of several prefixes ({', '.join(prefixes)}); choose one with {option}")
-    return prefixes[0] if prefixes else "mdreal"
+    return prefixes[0] if prefixes else None
 
 
 def load(d, prefix):
     pools = {}
     forms = set()
+    if prefix is None:  # no latency file in D
+        return forms, pools
     for f in glob.glob(os.path.join(d, glob.escape(prefix) + "-*.csv")):
         m = file_match(re.escape(prefix), os.path.basename(f))
         if not m:
@@ -84,53 +87,69 @@ def load(d, prefix):
     return forms, {k: np.sort(np.concatenate(v)) for k, v in pools.items() if sum(len(x) for x in v)}
 
 
+NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")  # as pfsim's importer reads them (no 1_0, no nan)
+
+
 def bad_line(f, cols=("time", "runtime")):
     """Exits (status 2) naming the first malformed line of a latency file with header columns COLS."""
     with open(f, errors="replace") as fh:
         for n, line in enumerate(fh, start=1):
-            text = line.strip()
-            if n == 1 or not text or text.startswith("#"):
+            text = line.rstrip("\r\n")
+            if n == 1:
                 continue
+            if not text.strip():
+                fail(PROG, f"{f}: line {n}: empty line")
             fields = text.split(",")
             if len(fields) != len(cols):
                 fail(PROG, f"{f}: line {n}: expected the {len(cols)} columns {','.join(cols)}, got '{text[:60]}'")
             for name, x in zip(cols, fields):
                 if name not in ("time", "runtime"):
                     continue
-                try:
-                    v = float(x)
-                except ValueError:
+                if not NUMBER.match(x.strip()):
                     fail(PROG, f"{f}: line {n}: {name}: expected a number, got '{x.strip()[:40]}'")
-                if not math.isfinite(v) or (name == "runtime" and v < 0):
-                    fail(PROG, f"{f}: line {n}: {name}: expected a finite non-negative number, got '{x.strip()[:40]}'")
+                if float(x) < 0:
+                    fail(PROG, f"{f}: line {n}: {name}: expected seconds >= 0, got '{x.strip()[:40]}'")
     fail(PROG, f"{f}: expected finite non-negative numbers in columns time,runtime")
 
 
 def read_runtimes(f):
     """The runtime column of one latency file (time,runtime with a header line); exit status 2 naming the
-    file and line on malformed input. A header-only file holds no operations."""
-    if os.path.isdir(f):
-        fail(PROG, f"{f}: is a directory, expected a latency file (time,runtime CSV)")
+    file and line on malformed input, with the checks pfsim's importer makes (a last line without its end of line
+    is a truncated file; no empty or comment lines). A header-only file holds no operations."""
     try:
-        with open(f, errors="replace") as fh:
-            head = fh.readline()
-        if not head.strip():
-            fail(PROG, f"{f}: line 1: expected the header 'time,runtime', the file is empty")
-        cols = [c.strip() for c in head.lstrip("\ufeff").strip().split(",")]
-        # the columns by name, as pfsim's importer reads them (mdtest adds tp; any order)
-        if "time" not in cols or "runtime" not in cols:
-            fail(PROG, f"{f}: line 1: expected the header 'time,runtime', got '{head.strip()[:60]}'")
-        col = cols.index("runtime")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # header only: numpy warns "Empty input file"
-            a = np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2)
+        st = os.stat(f)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else \
+                "not a regular file"
+            fail(PROG, f"{f}: is {kind}, expected a latency file (time,runtime CSV)")
+        with open(f, "rb") as fh:
+            data = fh.read()
     except OSError as e:
         fail(PROG, f"{f}: {e.strerror or e}")
+    head = data.split(b"\n", 1)[0].decode("utf-8", "replace")
+    if not head.strip():
+        fail(PROG, f"{f}: line 1: expected the header 'time,runtime', the file is empty")
+    if not data.endswith(b"\n"):
+        last = data.count(b"\n") + 1
+        fail(PROG, f"{f}: line {last}: truncated file: the last line has no end of line")
+    cols = [c.strip() for c in head.lstrip("\ufeff").strip().split(",")]
+    # the columns by name, as pfsim's importer reads them (mdtest adds tp; any order)
+    if "time" not in cols or "runtime" not in cols:
+        fail(PROG, f"{f}: line 1: expected the header 'time,runtime', got '{head.strip()[:60]}'")
+    col, tcol = cols.index("runtime"), cols.index("time")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # header only: numpy warns "Empty input file"
+            a = np.loadtxt(f, delimiter=",", skiprows=1, ndmin=2, comments=None)
     except ValueError:
         bad_line(f, cols)
+    rows = data.count(b"\n") - 1  # numpy skips empty lines: a row count short of the lines has one
     if a.size == 0:
+        if rows > 0:
+            bad_line(f, cols)
         return np.zeros(0)
-    if a.shape[1] != len(cols) or not np.all(np.isfinite(a[:, [cols.index("time"), col]])) or np.any(a[:, col] < 0):
+    if (a.shape[0] != rows or a.shape[1] != len(cols) or not np.all(np.isfinite(a[:, [tcol, col]]))
+            or np.any(a[:, [tcol, col]] < 0)):
         bad_line(f, cols)
     return a[:, col]
 
@@ -152,8 +171,9 @@ def main():
     if os.path.isdir(a.out):
         fail(PROG, f"--out {a.out}: is a directory; expected an image file name such as {a.out.rstrip('/')}.png")
     ext = os.path.splitext(a.out)[1][1:].lower()
-    supported = plt.figure().canvas.get_supported_filetypes()
-    plt.close("all")
+    # The formats whose bytes depend on the data only (PostScript writes its creation date and the temporary
+    # file's name into the file; the raster formats other than PNG lose detail).
+    supported = ("pdf", "png", "svg")
     if ext not in supported:
         problem = f"unknown image format '{ext}'" if ext else "no file extension"
         fail(PROG, f"--out {a.out}: {problem}; expected a file name ending in one of "
@@ -171,7 +191,8 @@ def main():
     (real_forms, real), (sim_forms, sim) = load(a.real, real_prefix), load(a.sim, sim_prefix)
     if not real or not sim:
         empty, prefix = (a.real, real_prefix) if not real else (a.sim, sim_prefix)
-        print(f"plot_latency_cdf: {empty}: no latency files with prefix '{prefix}' found (expected md-real-io, "
+        which = f"with prefix '{prefix}' " if prefix else ""
+        print(f"plot_latency_cdf: {empty}: no latency files {which}found (expected md-real-io, "
               f"md-workbench or mdtest --savePerOpDataCSV file names)", file=sys.stderr)
         return 2
     mdtest = "mdtest" in real_forms
@@ -201,7 +222,8 @@ def main():
         ax.set_title(key)
         ax.set_xlabel("latency (ms)")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7, loc="lower right")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7, loc="lower right")
     for ax in axes[:, 0]:
         ax.set_ylabel("fraction of operations")
     fig.suptitle(f"latency CDF: {os.path.basename(os.path.normpath(a.real))} ({labels[0].strip()}) vs "

@@ -45,7 +45,9 @@ def main():
     ap.add_argument("--jobs", type=positive_int, default=2)
     ap.add_argument("--out-dir", default=os.path.join(M.ROOT, "validation", "lu1695"),
                     help="directory for smp-partitions.json and smp-partitions.md (default validation/lu1695)")
+    M.add_build_option(ap)
     a = ap.parse_args()
+    M.use_build(PROG, a)
     counts = []
     for c in a.counts.split(","):
         try:

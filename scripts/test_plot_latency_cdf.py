@@ -99,6 +99,34 @@ def main():
         check(r.returncode == 2 and "lat-0-stat-1.csv: line 4: runtime: expected a number" in r.stderr
               and not os.path.exists(os.path.join(tmp, "x.png")),
               f"a malformed row: exit {r.returncode}, {r.stderr.strip()[:160]}")
+        # what pfsim's importer refuses, refused here too (these plotted as if fine): a last line without its end
+        # of line, an empty line, a negative time, a number in Python's own syntax; and a FIFO (this hung)
+        for i, (edit, said) in enumerate((
+                (lambda t: t.rstrip("\n"), "truncated file: the last line has no end of line"),
+                (lambda t: t.replace("\n", "\n\n", 2).replace("\n\n", "\n", 1), "line 3: empty line"),
+                (lambda t: t.split("\n", 1)[0] + "\n-0.5," + t.split("\n", 1)[1].split(",", 1)[1],
+                 "line 2: time: expected seconds >= 0"),
+                (lambda t: t.split("\n", 1)[0] + "\n1_0," + t.split("\n", 1)[1].split(",", 1)[1],
+                 "line 2: time: expected a number, got '1_0'"))):
+            d = os.path.join(tmp, f"strict{i}")
+            shutil.copytree(mdreal, d)
+            victim = os.path.join(d, "lat-0-stat-1.csv")
+            with open(victim) as fh:
+                text = fh.read()
+            with open(victim, "w") as fh:
+                fh.write(edit(text))
+            r = plot(d, mdreal, os.path.join(tmp, "x.png"))
+            check(r.returncode == 2 and "lat-0-stat-1.csv: " in r.stderr and said in r.stderr
+                  and not os.path.exists(os.path.join(tmp, "x.png")),
+                  f"refused as the importer does ({said}): exit {r.returncode}, {r.stderr.strip()[:160]}")
+        fifo = os.path.join(tmp, "fifo")
+        shutil.copytree(mdreal, fifo)
+        os.mkfifo(os.path.join(fifo, "lat-0-stat-9.csv"))
+        r = subprocess.run([sys.executable, os.path.join(HERE, "plot_latency_cdf.py"), fifo, mdreal, "--out",
+                            os.path.join(tmp, "x.png")],
+                           capture_output=True, text=True, timeout=60)
+        check(r.returncode == 2 and "lat-0-stat-9.csv: is a FIFO" in r.stderr,
+              f"a FIFO named like a latency file: exit {r.returncode}, {r.stderr.strip()[:160]}")
         # two runs' files under one prefix in one directory: which run is it? (md-workbench -L beside --latency-all
         # files would count rank 0 twice)
         for name, base, extra, forms in (("mixed", mdreal, mdw_all, "md-real-io and md-workbench --latency-all"),

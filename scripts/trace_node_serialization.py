@@ -122,7 +122,7 @@ def main():
     if not os.path.isdir(a.trace_dir):
         ap.error(f"{a.trace_dir}: not a directory (expected a trace directory)")
     if a.json:
-        problem = out_problem(a.json, a.trace_dir)  # also: never a file of the trace it reads
+        problem = out_problem(a.json, a.trace_dir, "the result")  # also: never a file of the trace it reads
         if problem:
             ap.error(f"--json {a.json}: {problem}")
     fit_mdrealio.PROG = ap.prog  # read_trace's messages name this script
@@ -151,6 +151,7 @@ def main():
               "serialised per node tells the placement)")
     if a.json:
         write_atomic(a.json, json.dumps({"trace": a.trace_dir, "ranks_per_node": a.ranks_per_node,
+                                         "factor": a.factor, "min_gap_us": a.min_gap_us, "min_ops": a.min_ops,
                                          "placement": placement, "phases": phases}, indent=1) + "\n")
 
 

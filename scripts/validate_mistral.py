@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import Parser, output_problem, pfsim_error_line, write_atomic  # noqa: E402
+from cli_common import Parser, check_spares_inputs, output_problem, pfsim_error_line, write_atomic  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = "/work/shared/data/mistral-mdrealio"
@@ -37,9 +37,12 @@ KINDS = ("stat", "read", "create", "delete")
 CASES = ("replay50", "predict100", "predict50")
 
 
-def die(msg):
-    print(f"validate_mistral: {msg}", file=sys.stderr)
-    sys.exit(2)
+PROG = "validate_mistral"
+
+
+def die(msg, status=2):
+    print(f"{PROG}: {msg}", file=sys.stderr)
+    sys.exit(status)
 
 
 def unpack(archive, work):
@@ -197,13 +200,18 @@ def main():
     # Output paths before the work.
     if a.json and output_problem(a.json):
         die(f"--json {a.json}: {output_problem(a.json)}")
+    check_spares_inputs(PROG, "--json", a.json, [
+        ("the measured data", os.path.join(ROOT, "validation", "mistral", "measured.json")),
+        ("the validation case", os.path.join(ROOT, "validation", "mistral", "case.json")),
+        ("the platform it replays", os.path.join(ROOT, "platforms", "mistral-lustre02.json"))])
     if a.plots and os.path.exists(a.plots) and not os.path.isdir(a.plots):
         die(f"--plots {a.plots}: exists and is not a directory")
     if a.work and os.path.exists(a.work) and not os.path.isdir(a.work):
         die(f"--work {a.work}: exists and is not a directory")
+    is_binary = lambda p: os.path.isfile(p) and os.access(p, os.X_OK)  # (a directory is "executable" too)
     pfsim = a.pfsim or next((p for p in (os.path.join(ROOT, d, "pfsim") for d in ("build", "build-replay"))
-                             if os.access(p, os.X_OK)), None)
-    if not pfsim or not os.access(pfsim, os.X_OK):
+                             if is_binary(p)), None)
+    if not pfsim or not is_binary(pfsim):
         die(f"{pfsim or 'build/pfsim'}: no executable pfsim binary (build first: scripts/build, or pass --pfsim BIN)")
     try:
         measured = json.load(open(os.path.join(ROOT, "validation", "mistral", "measured.json")))["runs"]
@@ -220,6 +228,16 @@ def main():
     finally:
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def plot_cdf(real, sim, labels, out):
+    """plot_latency_cdf.py REAL SIM; its failure is this run's (it used to end with exit 0 and no plot)."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "plot_latency_cdf.py"), real, sim, "--labels",
+                        labels, "--out", out], stderr=subprocess.PIPE, text=True)
+    sys.stderr.write("".join(l + "\n" for l in r.stderr.splitlines() if "warning" in l))
+    if r.returncode != 0:
+        die(f"plot_latency_cdf.py failed (exit status {r.returncode}): {pfsim_error_line(r.stderr)}",
+            r.returncode if r.returncode > 0 else 1)
 
 
 def run_cases(a, cases, pfsim, measured):
@@ -279,14 +297,12 @@ def run_cases(a, cases, pfsim, measured):
                                     float(np.percentile(real[key], q)), float(np.percentile(sim[key], q)), 0.25))
         if a.plots:
             os.makedirs(a.plots, exist_ok=True)
-            subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "plot_latency_cdf.py"), t50,
-                            os.path.join(a.work, "replay50", "lat"), "--labels", "measured,pfsim replay", "--out",
-                            os.path.join(a.plots, "mistral-replay50-latency-cdf.png")], check=False)
+            plot_cdf(t50, os.path.join(a.work, "replay50", "lat"), "measured,pfsim replay",
+                     os.path.join(a.plots, "mistral-replay50-latency-cdf.png"))
     if a.plots and "predict100" in results:
         # Real 100-rank latencies against the 100-rank prediction from the 50-rank fit.
-        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "plot_latency_cdf.py"), t100,
-                        os.path.join(a.work, "predict100", "lat"), "--labels", "measured,pfsim (fit on 50)", "--out",
-                        os.path.join(a.plots, "mistral-predict100-latency-cdf.png")], check=False)
+        plot_cdf(t100, os.path.join(a.work, "predict100", "lat"), "measured,pfsim (fit on 50)",
+                 os.path.join(a.plots, "mistral-predict100-latency-cdf.png"))
     for case, rk, mk, ranks, mdrun in (("predict100", "predict100", "100", 100, "mdtest100"),
                                        ("predict50", "predict50", "50", 50, "mdtest50")):
         if rk not in results:

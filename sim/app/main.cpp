@@ -296,8 +296,12 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     std::string mode = opt(c, "--dir-mode", "unique");
     if (mode != "unique" && mode != "shared")
       throw UsageError("--dir-mode: expected unique or shared, got \"" + mode + "\"");
-    spec.params = pfsim::metabench_params(static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks)),
-                                          static_cast<uint64_t>(opt_int(c, "--files", 1000000, 1, kNoMax)), mode,
+    const auto ranks = opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks);
+    const auto files = opt_int(c, "--files", 1000000, 1, kNoMax);
+    if (files < ranks)  // metabench spreads the files over the ranks: the others only join the barriers
+      std::cerr << "pfsim: warning: --files " << files << " < --ranks " << ranks << ": " << ranks - files
+                << " ranks have no file to create, stat or unlink, so the rates are " << files << " ranks' work\n";
+    spec.params = pfsim::metabench_params(static_cast<int>(ranks), static_cast<uint64_t>(files), mode,
                                           {"create", "stat", "unlink"});
   } else {
     std::string file = opt(c, "--workload");
