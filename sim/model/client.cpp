@@ -34,6 +34,7 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
       close_kind_(ctx.platform.clients.close_rpcs == "own_lock"    ? SlotKind::CloseLock
                   : ctx.platform.clients.close_rpcs == "modifying" ? SlotKind::ModifyingClose
                                                                    : SlotKind::None),
+      waiting_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       place_by_node_(ctx.platform.oss.placement == "node"),
       rng_state_(ctx.seed * kGolden64 + static_cast<uint64_t>(node) * 0xD1B54A32D192ED03ULL + 1)
 {
@@ -79,7 +80,7 @@ void ClientNode::operator()()
   // and made small replies wait behind another rank's bulk read reply).
   mailbox_->set_receiver(sg4::Actor::self());
   NodeMessage* msg = nullptr;
-  sg4::CommPtr recv = mailbox_->get_async<NodeMessage>(&msg);
+  wait_set_.push_back(mailbox_->get_async<NodeMessage>(&msg));
   begin_phase(0);
   while (!finished_) {
     fire_timers();
@@ -91,7 +92,6 @@ void ClientNode::operator()()
         break;
       timers_.pop();
     }
-    fill_wait_set(recv);
     // Always a finite wait (1e12 s when no timer is pending): SimGrid orders simultaneous wake-ups differently
     // for an unbounded wait, so a run with timers that never fire (timeouts on, nothing timing out) would
     // otherwise differ from the same run without them.
@@ -103,26 +103,17 @@ void ClientNode::operator()()
     // round of a deterministic closed loop and left the same ranks waiting for a slot each time. (Only then: the
     // extra poll costs ~10% of a run's CPU.)
     while (i >= 0) {
-      take(static_cast<size_t>(i), recv, msg);
+      take(static_cast<size_t>(i), msg);
       if (finished_ || timers_.empty() || timers_.top().t > sg4::Engine::get_clock())
         break;
-      fill_wait_set(recv);
       i = sg4::Comm::wait_any_for(wait_set_, 0);
     }
   }
   mailbox_->set_receiver(nullptr);
 }
 
-void ClientNode::fill_wait_set(const sg4::CommPtr& recv)
-{
-  wait_set_.clear();
-  wait_set_.push_back(recv);
-  for (const auto& f : in_flight_)
-    wait_set_.push_back(f.comm);
-}
-
 // What ended: index 0 is the node's mailbox (a reply or a barrier message), the others the requests in transit.
-void ClientNode::take(size_t i, sg4::CommPtr& recv, NodeMessage*& msg)
+void ClientNode::take(size_t i, NodeMessage*& msg)
 {
   if (i == 0) {
     // Post the next receive before handling: a barrier release may make this node the last to arrive at the
@@ -131,13 +122,15 @@ void ClientNode::take(size_t i, sg4::CommPtr& recv, NodeMessage*& msg)
     NodeMessage* m = msg;
     const auto* release = std::get_if<BarrierRelease>(m);
     if (release == nullptr || release->phase >= 0)
-      recv = mailbox_->get_async<NodeMessage>(&msg);
+      wait_set_[0] = mailbox_->get_async<NodeMessage>(&msg);
     handle(m);
     return;
   }
-  Request* q = in_flight_[i - 1].request;
+  Request* q = in_flight_[i - 1];
   in_flight_[i - 1] = in_flight_.back();
   in_flight_.pop_back();
+  wait_set_[i] = std::move(wait_set_.back());
+  wait_set_.pop_back();
   if (is_data(q->op))
     ctx_.oss[target_of(q->op, q->dir, q->object) - ctx_.mds_hosts.size()]->enqueue(q);
   else
@@ -317,10 +310,12 @@ void ClientNode::take_slot(Op op, size_t t, int by)
 
 void ClientNode::try_send(uint32_t r)
 {
+  const auto& op = ranks_[r].op;
   if (slot_free(ranks_[r]))
     send(r);
   else
-    waiting_.push_back(r);
+    waiting_[target_of(op.op, op.dir, op.object)][static_cast<size_t>(slot_kind(op.op))].push_back(
+        Waiting{waiting_order_++, r});
 }
 
 void ClientNode::send(uint32_t r)
@@ -348,7 +343,8 @@ void ClientNode::transmit(Request* q)
   const size_t t = target_of(q->op, q->dir, q->object);  // the RPC slot's target is where the request goes
   sg4::Host* target = t < ctx_.mds_hosts.size() ? ctx_.mds_hosts[t] : ctx_.oss_hosts[t - ctx_.mds_hosts.size()];
   double bytes = c.request_size_B + (q->op == Op::Write ? q->bytes : 0);
-  in_flight_.push_back(InFlight{sg4::Comm::sendto_async(host_, target, static_cast<uint64_t>(bytes)), q});
+  wait_set_.push_back(sg4::Comm::sendto_async(host_, target, static_cast<uint64_t>(bytes)));
+  in_flight_.push_back(q);
   // mds.mechanisms.timeouts: the MDS's overload mechanism, so metadata RPCs only (a bulk write of a MiB to an OSS
   // is not held to a metadata RPC's timeout).
   const auto& to = ctx_.platform.mds.timeouts;
@@ -426,15 +422,21 @@ void ClientNode::complete(uint32_t r)
     ph.latencies_by_op[s.op.op].push_back(runtime);
   if (ctx_.records.keep_samples)
     ph.samples.push_back(OpSample{s.op_start_s - ph.start_s, runtime, static_cast<uint32_t>(rank_of(r)), s.op.op});
-  // Hand freed slots to waiting ranks in arrival order (a waiting update may be passed by a read).
-  for (auto it = waiting_.begin(); it != waiting_.end();) {
-    if (slot_free(ranks_[*it])) {
-      uint32_t w = *it;
-      it = waiting_.erase(it);
-      send(w);
-    } else {
-      ++it;
-    }
+  // Hand freed slots to waiting ranks in arrival order (a waiting update may be passed by a read). Only this
+  // target's ranks can have become sendable (no waiting rank is sendable between events), and sending only takes
+  // slots: the next rank to send is the earliest head, among this target's kinds, that finds a slot.
+  auto& queues = waiting_[t];
+  for (;;) {
+    std::deque<Waiting>* next = nullptr;
+    for (auto& kind : queues)
+      if (!kind.empty() && (next == nullptr || kind.front().order < next->front().order) &&
+          slot_free(ranks_[kind.front().rank]))
+        next = &kind;
+    if (next == nullptr)
+      break;
+    const uint32_t w = next->front().rank;
+    next->pop_front();
+    send(w);
   }
   start_op(r);
 }

@@ -10,6 +10,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <queue>
@@ -79,10 +80,6 @@ private:
     uint64_t seq = 0;
     bool in_md_op = false;  // counted in RunContext::md_ops_in_flight
   };
-  struct InFlight {
-    simgrid::s4u::CommPtr comm;
-    Request* request;
-  };
 
   void begin_phase(int phase);
   void start_op(uint32_t r);
@@ -98,8 +95,7 @@ private:
   void on_timeout(uint32_t r);
   void handle(NodeMessage* msg);
   void fire_timers();
-  void fill_wait_set(const simgrid::s4u::CommPtr& recv);  // the node's mailbox, then its requests in transit
-  void take(size_t i, simgrid::s4u::CommPtr& recv, NodeMessage*& msg);
+  void take(size_t i, NodeMessage*& msg);
   // `self_in_md_op`: the rank's own metadata operation is in flight (a later step of it), not counted as another's.
   double load_delay(const OpRequest& op, int rank, bool self_in_md_op);
 
@@ -112,9 +108,11 @@ private:
   simgrid::s4u::Host* host_ = nullptr;
   simgrid::s4u::Mailbox* mailbox_ = nullptr;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
-  std::deque<uint32_t> waiting_;  // ranks waiting for an RPC slot, FIFO
-  std::vector<InFlight> in_flight_;
+  // What the node waits for: its mailbox's receive, then its requests in transit (request in_flight_[i - 1] is
+  // the comm wait_set_[i]). Kept up to date as comms start and end rather than rebuilt at every wake-up (a
+  // reference count taken and dropped per comm in transit per event).
   std::vector<simgrid::s4u::CommPtr> wait_set_;
+  std::vector<Request*> in_flight_;
   // RPCs in flight per target, as Lustre counts them per MDC / OSC (one per client and MDT / OST): index
   // target_of(op), metadata targets first (the MDSes), then the data targets (the OSSes).
   size_t target_of(Op op, uint32_t dir, uint64_t object) const;
@@ -123,10 +121,20 @@ private:
   std::vector<int> close_in_flight_per_target_;  // closes (clients.close_rpcs), MDS only
   // Which per-node limit besides max_rpcs_in_flight an RPC of `op` takes (clients.open_rpcs, close_rpcs).
   enum class SlotKind : unsigned char { None, Modifying, CloseLock, ModifyingClose };
+  static constexpr size_t kSlotKinds = 4;
   SlotKind slot_kind(Op op) const;
   void take_slot(Op op, size_t target, int by);  // by +1 when sent, -1 when completed
   SlotKind open_kind_;   // clients.open_rpcs
   SlotKind close_kind_;  // clients.close_rpcs
+  // Ranks waiting for an RPC slot, FIFO, kept apart by target and slot kind: a completion frees a slot of its own
+  // target only, and ranks of one target and kind are sendable alike, so it looks at the heads of its target's
+  // queues instead of every waiting rank (an O(waiting) scan per completion with many ranks on one node).
+  struct Waiting {
+    uint64_t order;  // arrival order among all waiting ranks of the node
+    uint32_t rank;
+  };
+  std::vector<std::array<std::deque<Waiting>, kSlotKinds>> waiting_;  // [target][SlotKind]
+  uint64_t waiting_order_ = 0;
   bool place_by_node_ = false;                 // oss.placement "node"
   int phase_ = 0;
   int done_ranks_ = 0;

@@ -9,9 +9,9 @@
 #include <simgrid/s4u.hpp>
 
 #include <deque>
-#include <map>
 #include <memory>
 #include <random>
+#include <unordered_map>
 #include <vector>
 
 namespace pfsim {
@@ -178,7 +178,7 @@ private:
   ServerRecord& rec_;
   std::vector<ThreadPoolQueue> parts_;  // main service per CPU partition; holds the partition's cores
   std::vector<ThreadPoolQueue> rdpg_;   // readpage service (close, readdir) per CPU partition
-  std::map<uint32_t, DirState> dirs_;
+  std::unordered_map<uint32_t, DirState> dirs_;  // never iterated; its references outlive insertions
   // The MDT-wide lock of mechanism (h), "mechanisms.serial_section": one for the whole MDS, whatever the
   // CPU partitions.
   simgrid::s4u::MutexPtr serial_mutex_ = simgrid::s4u::Mutex::create();

@@ -3,10 +3,12 @@
 #pragma once
 #include "model/ops.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <map>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace pfsim {
@@ -67,8 +69,10 @@ public:
       return 0;
     uint64_t rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_)));
     rank = rank < 1 ? 1 : (rank > count_ ? count_ : rank);
+    std::vector<std::pair<int32_t, uint64_t>> sorted(buckets_.begin(), buckets_.end());
+    std::sort(sorted.begin(), sorted.end());
     uint64_t seen = 0;
-    for (const auto& [b, n] : buckets_) {
+    for (const auto& [b, n] : sorted) {
       seen += n;
       if (seen >= rank) {
         double v = b == kZero ? 0.0 : std::exp2((b + 0.5) / kPerDoubling);
@@ -88,7 +92,9 @@ private:
   double sum_ = 0;
   double min_ = 0;
   double max_ = 0;
-  std::map<int32_t, uint64_t> buckets_;
+  // Hashed, not ordered: a std::map's lookup per operation was ~3% of a replay's CPU; percentile() sorts the few
+  // hundred to thousand buckets it needs.
+  std::unordered_map<int32_t, uint64_t> buckets_;
 };
 
 struct PhaseRecord {

@@ -433,7 +433,7 @@ TEST_CASE("a truncated --latency-all file is rejected (rank count disagrees)", "
   // Keep only rank 0's rows of one file.
   d.keep_lines("lat-0.00-1-stat-all.csv", 41);
   CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0.00-1-stat-all.csv:41") && Catch::Contains("expected 80 rows") &&
-                                    Catch::Contains("found 40: 1 ranks' rows"));
+                                    Catch::Contains("found 40: 1 rank's rows"));
 }
 
 TEST_CASE("md-workbench -L files hold rank 0 only", "[trace]")
