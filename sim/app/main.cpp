@@ -296,12 +296,8 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
     std::string mode = opt(c, "--dir-mode", "unique");
     if (mode != "unique" && mode != "shared")
       throw UsageError("--dir-mode: expected unique or shared, got \"" + mode + "\"");
-    const auto ranks = opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks);
-    const auto files = opt_int(c, "--files", 1000000, 1, kNoMax);
-    if (files < ranks)  // metabench spreads the files over the ranks: the others only join the barriers
-      std::cerr << "pfsim: warning: --files " << files << " < --ranks " << ranks << ": " << ranks - files
-                << " ranks have no file to create, stat or unlink, so the rates are " << files << " ranks' work\n";
-    spec.params = pfsim::metabench_params(static_cast<int>(ranks), static_cast<uint64_t>(files), mode,
+    spec.params = pfsim::metabench_params(static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks)),
+                                          static_cast<uint64_t>(opt_int(c, "--files", 1000000, 1, kNoMax)), mode,
                                           {"create", "stat", "unlink"});
   } else {
     std::string file = opt(c, "--workload");
@@ -331,6 +327,13 @@ pfsim::RunOptions run_options(const Cli& c, const pfsim::WorkloadSpec& spec)
     o.simgrid_args.push_back("--log=root.thres:warning");
   for (const auto& a : c.simgrid_args)
     o.simgrid_args.push_back(a);
+  // metabench spreads its files over the ranks: with fewer files, the other ranks only join the barriers
+  // (pfsim metabench, and a run or sweep point of a metabench workload file).
+  const auto& p = spec.params;
+  if (p.generator == "metabench" && p.total_items < static_cast<uint64_t>(p.ranks))
+    o.warnings.push_back(std::to_string(p.total_items) + " files over " + std::to_string(p.ranks) + " ranks: " +
+                         std::to_string(static_cast<uint64_t>(p.ranks) - p.total_items) + " ranks have no file to "
+                         "create, stat or unlink, so the rates are " + std::to_string(p.total_items) + " ranks' work");
   return o;
 }
 

@@ -137,6 +137,8 @@ void check_before_run(const config::PlatformConfig& platform, const Workload& wo
 std::string run_warnings(const config::PlatformConfig& platform, const Workload& workload, const RunOptions& options)
 {
   std::string out;
+  for (const auto& w : options.warnings)
+    out += "pfsim: warning: " + w + "\n";
   char line[512];
   // A run of billions of the tool's operations is accepted (the parameters may be meant), but said: pfsim simulates
   // from about 20,000 (large trace replays) to 600,000 (metabench) of them per wall second on one core.

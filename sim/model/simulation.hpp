@@ -25,6 +25,9 @@ struct RunOptions {
   // against configurations that never end, e.g. RPC timeouts below the queueing delay resent at once
   // (congestion collapse, docs/mechanisms.md (d)).
   double time_limit_s = 0;
+  // The caller's warnings about this run ("pfsim: warning: " is prepended), printed with run_warnings' once every
+  // check before the run has passed, so that a refused run says one thing.
+  std::vector<std::string> warnings;
 };
 
 struct RunInfo {
