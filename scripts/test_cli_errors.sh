@@ -173,6 +173,17 @@ else
   echo "FAIL set-bare-number / set-dir-lock-unshared: $(cat "$tmp/bare.err" "$tmp/lock-shared.err")"
   failures=$((failures + 1))
 fi
+# Fewer metabench files than ranks: the idle ranks are said, in pfsim metabench and in a sweep point of a metabench
+# workload file alike; a refused run still says one thing (the error), not the warning too.
+"$pfsim" metabench --platform "$good_platform" --ranks 64 --files 10 --quiet 2>"$tmp/few-files.err"
+if grep -q "warning: 10 files over 64 ranks: 54 ranks have no file" "$tmp/few-files.err"; then
+  echo "ok   few-files warning"
+else
+  echo "FAIL few-files warning: $(cat "$tmp/few-files.err")"
+  failures=$((failures + 1))
+fi
+expect_error few-files-refused-run "mds.cores" -- \
+  metabench --platform "$good_platform" --ranks 64 --files 10 --set mds.cores=0
 # The fitted per-client cost past twice the client nodes its fit saw (512): said at 2048 nodes, not at 1024.
 "$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 2048 --files 2048 --quiet \
   --ranks-per-node 1 2>"$tmp/pc2048.err"
