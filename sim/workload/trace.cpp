@@ -1002,7 +1002,7 @@ int check_rank_groups(const std::vector<RankGroup>& groups, int stated, const st
     for (const auto& g : groups)
       if (g.files->count(stated))
         throw ConfigError(g.files->at(stated) + ": rank " + std::to_string(stated) + " is beyond the " +
-                          std::to_string(stated) + " ranks that " + stated_by + " states");
+                          ranks_text(stated) + " that " + stated_by + " states");
   if (stated > 0 && n < stated)
     throw ConfigError(groups.front().name(n) + ": missing file: " + stated_by + " states " + std::to_string(stated) +
                       " ranks, but no phase has a file of rank " + std::to_string(n) + " (the files hold ranks 0-" +

@@ -1365,7 +1365,7 @@ TEST_CASE("mdtest traces: the output's task count and -n must match the per-op f
                                     Catch::Contains("File creation-00002.csv: missing file"));
   // A file of a rank beyond the stated tasks is named as such (it was called a missing File creation file).
   d.write("mdtest.txt", "mdtest-4.1.0 was launched with 1 total task(s) on 1 node(s)\n" + cmd);
-  CHECK_THAT(error_of(d.str()), Catch::Contains("File creation-00001.csv: rank 1 is beyond the 1 ranks") &&
+  CHECK_THAT(error_of(d.str()), Catch::Contains("File creation-00001.csv: rank 1 is beyond the 1 rank that") &&
                                     Catch::Contains("mdtest.txt:1"));
   d.write("mdtest.txt", "mdtest-4.1.0 was launched with 2 total task(s) on 1 node(s)\n"
                         "Command line used: mdtest '-n' '5' '-u' '-C' '--savePerOpDataCSV=mdtest-perop'\n");
