@@ -161,7 +161,7 @@ fi
 # directories changes nothing, and is said; in a shared directory it is silent.
 "$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 4 --files 40 --quiet \
   --set mds.service.stat=500 --set mds.service.create=500us --set mds.dir_lock.hold.create=0 \
-  --set mds.service.stat=200us 2>"$tmp/bare.err"
+  --set clients.op_overhead.create=7 --set clients.op_overhead.create=7us 2>"$tmp/bare.err"
 "$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 4 --files 40 --quiet \
   --dir-mode shared --set mds.dir_lock.hold.create=0 2>"$tmp/lock-shared.err"
 if grep -q "warning: --set mds.service.stat=500: a number without a unit is read in s (500 s), and the platform gives this field as \"220.632us\"" "$tmp/bare.err" &&
@@ -182,8 +182,8 @@ else
   echo "FAIL few-files warning: $(cat "$tmp/few-files.err")"
   failures=$((failures + 1))
 fi
-expect_error few-files-refused-run "mds.cores" -- \
-  metabench --platform "$good_platform" --ranks 64 --files 10 --set mds.cores=0
+expect_error few-files-refused-run "maxmin/precision" -- \
+  metabench --platform "$good_platform" --ranks 64 --files 10 --cfg=maxmin/precision:0
 # The fitted per-client cost past twice the client nodes its fit saw (512): said at 2048 nodes, not at 1024.
 "$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 2048 --files 2048 --quiet \
   --ranks-per-node 1 2>"$tmp/pc2048.err"
@@ -244,7 +244,7 @@ else
   failures=$((failures + 1))
 fi
 # A real mdtest command line runs (-a POSIX, -d PATH accepted and recorded); another interface is refused.
-expect_error mdtest-api-not-posix "-a MPIIO" "expected -a POSIX" -- \
+expect_error mdtest-api-not-posix "-a MPIIO" "expected POSIX" -- \
   mdtest --platform "$good_platform" --ranks 2 -n 5 -a MPIIO
 if "$pfsim" mdtest --platform "$good_platform" --ranks 2 -a POSIX -n 5 -i 2 -u -w 3901 -e 3901 -d /scratch/x \
   --out "$tmp/mdtest-real-cmd.json" --quiet 2>/dev/null && grep -q '"-d": "/scratch/x"' "$tmp/mdtest-real-cmd.json"; then
@@ -409,9 +409,9 @@ done
 # mdtest and metabench take -n=10 / --ranks=4 as IOR's option parser does: the same run as -n 10 --ranks 4; the
 # byte counts take its suffixes (-w 1k = -w 1024). mdtest's "Command line used" prints its options as typed.
 a=$("$pfsim" mdtest --platform "$good_platform" --ranks 4 -n 10 -F -u -w 1024 2>/dev/null)
-b=$("$pfsim" mdtest --platform "$good_platform" --ranks=4 -n=10 -F -u -w 1k 2>/dev/null)
+b=$("$pfsim" mdtest --platform "$good_platform" --ranks=4 -n=10 -F -u -w 1k -a posix 2>/dev/null)
 if [ -z "$a" ] || [ "$(grep -v '^Command line used' <<<"$a")" != "$(grep -v '^Command line used' <<<"$b")" ] ||
-  ! grep -qxF "Command line used: mdtest '-n=10' '-F' '-u' '-w' '1k'" <<<"$b"; then
+  ! grep -qxF "Command line used: mdtest '-n=10' '-F' '-u' '-w' '1k' '-a' 'posix'" <<<"$b"; then
   echo "FAIL mdtest --ranks=4 -n=10 -w 1k: not the same run as --ranks 4 -n 10 -w 1024, or not as typed: $(grep '^Command' <<<"$b")"
   failures=$((failures + 1))
 else

@@ -243,13 +243,8 @@ Args parse(int argc, char** argv)
     a.opts["--latency-prefix"] = name;
   }
   for (const char* api : {"-a", "-i"})
-    if (auto it = a.opts.find(api); it != a.opts.end()) {
-      std::string v = it->second;
-      std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
-      if (v != "posix")
-        throw std::invalid_argument(std::string(api) + " " + it->second + ": pfsim models the POSIX interface on a "
-                                    "Lustre-like file system; expected POSIX");
-    }
+    if (auto it = a.opts.find(api); it != a.opts.end())
+      check_posix_api(api, it->second);
   return a;
 }
 
@@ -293,14 +288,7 @@ int opt_int(const Args& a, const std::string& k, int d, int min, long long max =
 int tool_int(const Args& a, const std::string& k, int d, int min, int max = 1000000000)
 {
   auto it = a.opts.find(k);
-  if (it == a.opts.end())
-    return d;
-  const double v = units::parse_tool_size(it->second, 10);
-  if (v < min || v > max)
-    throw std::invalid_argument("option " + k + ": expected an integer in [" + std::to_string(min) + ", " +
-                                std::to_string(max) + "], digits with an optional k/m/g/t/p suffix (powers of 1024, as "
-                                "md-workbench reads them: 4k = 4096), got \"" + it->second + "\"");
-  return static_cast<int>(v);
+  return it == a.opts.end() ? d : static_cast<int>(parse_tool_size_option(k, it->second, min, max, "md-workbench"));
 }
 
 // A sweep (--csv) writes its table, the table's configuration file and --results-dir; a run writes --out and the
@@ -872,7 +860,7 @@ int cmd_replay(int argc, char** argv)
     }
     warn_no_samples_max(a, *tr, f);
     std::string unwritten;
-    for (const char* o : {"--out", "--latency-dir", "--csv", "--results-dir"})
+    for (const char* o : {"--out", a.opts.count("-L") ? "-L" : "--latency-dir", "--csv", "--results-dir"})
       if (a.opts.count(o))
         unwritten += std::string(unwritten.empty() ? "" : ", ") + o + " " + opt(a, o);
     if (!unwritten.empty())

@@ -5,6 +5,7 @@
 #include "config/units.hpp"
 
 #include <nlohmann/json.hpp>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <utility>
@@ -95,6 +96,32 @@ inline long long parse_int_option(const std::string& option, const std::string& 
   }
   throw std::invalid_argument("option " + option + ": expected an integer in [" + std::to_string(min) + ", " +
                               std::to_string(max) + "], got \"" + text + "\"");
+}
+
+// A count or size option of the tools (mdtest -w/-e, md-workbench -I -P -D -R -S) as their parser (IOR's) reads it:
+// digits with an optional k/m/g/t/p suffix, powers of 1024 (-w 1m = 1048576), within [min, max]; invalid_argument
+// naming the option and the tool otherwise.
+inline long long parse_tool_size_option(const std::string& option, const std::string& text, long long min,
+                                        long long max, const char* tool)
+{
+  const double v = units::parse_tool_size(text, 16);
+  if (v < static_cast<double>(min) || v > static_cast<double>(max))
+    throw std::invalid_argument("option " + option + ": expected an integer in [" + std::to_string(min) + ", " +
+                                std::to_string(max) + "], digits with an optional k/m/g/t/p suffix (powers of 1024, as " +
+                                tool + " reads them: 4k = 4096), got \"" + text + "\"");
+  return static_cast<long long>(v);
+}
+
+// The tools' interface option (mdtest and IOR's md-workbench -a, md-real-io's -i), whose case they ignore: POSIX is
+// the one modelled.
+inline void check_posix_api(const std::string& option, const std::string& value)
+{
+  std::string v = value;
+  for (auto& ch : v)
+    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (v != "posix")
+    throw std::invalid_argument(option + " " + value + ": pfsim models the POSIX interface on a Lustre-like file "
+                                "system; expected POSIX");
 }
 
 // --time-limit T (simulated time, any duration unit or a bare number of seconds, at most 1e9 s; "" = no limit): a

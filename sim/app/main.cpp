@@ -271,15 +271,9 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
       throw UsageError("-F and -D exclude each other (files only, directories only)");
     // -w 1m: mdtest reads its byte counts with IOR's parser (k/m/g/t/p suffixes, powers of 1024)
     auto bytes = [&c](const char* k) {
-      if (!c.opts.count(k))
-        return 0.0;
-      const double v = pfsim::units::parse_tool_size(c.opts.at(k));
-      if (v < 0 || v > static_cast<double>(pfsim::kMaxFileBytes))
-        throw UsageError(std::string("option ") + k + ": expected a number of bytes in [0, " +
-                         std::to_string(static_cast<long long>(pfsim::kMaxFileBytes)) + "], digits with an optional "
-                         "k/m/g/t/p suffix (powers of 1024, as mdtest reads them: 1m = 1048576), got \"" + c.opts.at(k) +
-                         "\"");
-      return v;
+      return c.opts.count(k) ? static_cast<double>(pfsim::app::parse_tool_size_option(
+                                   k, c.opts.at(k), 0, static_cast<long long>(pfsim::kMaxFileBytes), "mdtest"))
+                             : 0.0;
     };
     o.write_bytes = bytes("-w");
     o.read_bytes = bytes("-e");
@@ -288,9 +282,8 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
                        std::to_string(static_cast<long long>(o.write_bytes)) +
                        " bytes written per file; mdtest: \"read bytes must be smaller than write bytes\")");
     o.iterations = static_cast<int>(opt_int(c, "-i", 1, 1, pfsim::app::kMaxIterations));
-    if (c.opts.count("-a") && c.opts.at("-a") != "POSIX")
-      throw UsageError("-a " + c.opts.at("-a") + ": pfsim models the POSIX interface on a Lustre-like file system; "
-                       "expected -a POSIX");
+    if (c.opts.count("-a"))
+      pfsim::app::check_posix_api("-a", c.opts.at("-a"));
     spec.params = pfsim::mdtest_params(o);
   } else if (c.command == "metabench") {
     std::string mode = opt(c, "--dir-mode", "unique");
@@ -333,7 +326,8 @@ pfsim::RunOptions run_options(const Cli& c, const pfsim::WorkloadSpec& spec)
   if (p.generator == "metabench" && p.total_items < static_cast<uint64_t>(p.ranks))
     o.warnings.push_back(std::to_string(p.total_items) + " files over " + std::to_string(p.ranks) + " ranks: " +
                          std::to_string(static_cast<uint64_t>(p.ranks) - p.total_items) + " ranks have no file to "
-                         "create, stat or unlink, so the rates are " + std::to_string(p.total_items) + " ranks' work");
+                         "create, stat or unlink, so the rates are " + std::to_string(p.total_items) +
+                         (p.total_items == 1 ? " rank's work" : " ranks' work"));
   return o;
 }
 

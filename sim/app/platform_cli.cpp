@@ -177,10 +177,13 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
 {
   auto j = config::load_json_file(file);
   std::vector<std::string> set_warnings;
-  for (const auto& s : sets) {  // one at a time: a later --set sees the field as the earlier ones left it
-    if (auto w = bare_number_set(j, s))
+  for (size_t i = 0; i < sets.size(); ++i) {  // one at a time: a --set sees the field as the earlier ones left it
+    const std::string path = sets[i].substr(0, sets[i].find('='));
+    const bool replaced = std::any_of(sets.begin() + static_cast<std::ptrdiff_t>(i) + 1, sets.end(),
+                                      [&](const std::string& later) { return config::set_gives_field(later, path); });
+    if (auto w = bare_number_set(j, sets[i]); w && !replaced)  // (a value a later --set replaces is not run)
       set_warnings.push_back(*w);
-    j = apply_sets(std::move(j), {s});
+    j = apply_sets(std::move(j), {sets[i]});
   }
   try {
     auto platform = config::parse_platform(j, file);

@@ -73,6 +73,13 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
   return true;
 }
 
+bool SyntheticWorkload::uses_shared_dirs() const
+{
+  if (p_.ranks < 2)
+    return false;
+  return !p_.unique_dir || std::any_of(p_.phases.begin(), p_.phases.end(), [](const auto& ph) { return ph.tree; });
+}
+
 PerOp<bool> SyntheticWorkload::kinds_used() const
 {
   PerOp<bool> used{};

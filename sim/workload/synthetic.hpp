@@ -47,6 +47,9 @@ public:
   nlohmann::json describe() const override;
   // Every phase's item operations, of the phases rank 0 has items in (without walking them: -n 10^12 is fine).
   PerOp<bool> kinds_used() const override;
+  // Without walking the items: ranks share the directory (metabench shared, mdtest without -u) or the base
+  // directory of mdtest's tree phases.
+  bool uses_shared_dirs() const override;
   uint64_t items_of_rank(int rank) const;
   uint64_t items_of_rank(int rank, int phase) const;
 
