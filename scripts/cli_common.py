@@ -133,6 +133,28 @@ def check_spares_inputs(prog, option, path, inputs):
                        "(write it elsewhere)")
 
 
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the script is, as Ctrl-C is: its `finally` blocks remove what it staged, and
+    subprocess.run kills the child it waits for. args[0] is the signal number."""
+
+
+def stop_on_signals():
+    """Makes SIGTERM and SIGHUP stop the script as Ctrl-C does (by default they end it at once, leaving its staging
+    folders behind). Exit with status 128 + stopped_signal(e) after handling the KeyboardInterrupt."""
+    import signal
+
+    def handler(sig, frame):
+        raise Stopped(sig)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, handler)
+
+
+def stopped_signal(e):
+    """The signal number a KeyboardInterrupt stands for (SIGINT for Ctrl-C)."""
+    import signal
+    return e.args[0] if isinstance(e, Stopped) and e.args else int(signal.SIGINT)
+
+
 def pfsim_error_line(stderr):
     lines = [l.strip() for l in (stderr or "").splitlines() if l.strip()]
     return lines[-1] if lines else "(no message)"

@@ -22,13 +22,15 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import Parser, check_spares_inputs, output_problem, pfsim_error_line, write_atomic  # noqa: E402
+from cli_common import (Parser, check_spares_inputs, output_problem, pfsim_error_line, stop_on_signals,  # noqa: E402
+                        stopped_signal, write_atomic)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = "/work/shared/data/mistral-mdrealio"
@@ -91,9 +93,33 @@ def sim_latencies(lat_dir):
     return trace_percentiles(lat_dir)
 
 
+RUNNING = set()  # the pfsim runs of the worker threads, killed when the script is stopped (SIGINT, SIGTERM, SIGHUP)
+RUNNING_LOCK = threading.Lock()
+STOPPING = []  # not empty once stopped: no new run starts
+
+
+def stop_runs(pool):
+    """Stops the pool's queued runs and kills the running ones (the pool's exit waits for all of them)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    with RUNNING_LOCK:
+        STOPPING.append(True)
+        for p in RUNNING:
+            p.kill()
+
+
 def run(cmd, log):
     with open(log, "w") as f:
-        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
+        with RUNNING_LOCK:
+            if STOPPING:
+                raise RuntimeError("stopped")
+            p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT)
+            RUNNING.add(p)
+        try:
+            p.wait()
+        finally:
+            with RUNNING_LOCK:
+                RUNNING.discard(p)
+    r = p
     if r.returncode != 0:
         with open(log, errors="replace") as f:
             last = pfsim_error_line(f.read())
@@ -280,6 +306,9 @@ def run_cases(a, cases, pfsim, measured):
         except RuntimeError as e:
             print(f"validate_mistral: {e}", file=sys.stderr)
             return 1
+        except KeyboardInterrupt:  # before the pool's exit, which waits for its threads' runs to end
+            stop_runs(ex)
+            raise
 
     points = []
     if "replay50" in results:
@@ -331,4 +360,9 @@ def run_cases(a, cases, pfsim, measured):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    stop_on_signals()  # SIGTERM and SIGHUP as Ctrl-C: the runs are killed and the scratch folder removed
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt as e:
+        print(f"{PROG}: interrupted: its runs stopped, its scratch folder removed, --json not written", file=sys.stderr)
+        sys.exit(128 + stopped_signal(e))
