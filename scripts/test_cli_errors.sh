@@ -243,6 +243,21 @@ else
   pkill -f -- "--csv $tmp/killed2.csv"
   failures=$((failures + 1))
 fi
+# SIGKILL runs no handler: the directory stays, named with the sweep's pid, and the next sweep removes it once that
+# process is gone (a live process's directory and one of another name are left).
+sh -c 'exit 0' &
+dead=$!
+wait "$dead"
+mkdir -p "$tmp/sweep-tmpdir/pfsim-sweep-$dead-AbC123" "$tmp/sweep-tmpdir/pfsim-sweep-$$-AbC123" \
+  "$tmp/sweep-tmpdir/pfsim-sweep-XyZ789"
+TMPDIR="$tmp/sweep-tmpdir" "$pfsim" mdworkbench --platform "$root/platforms/mistral-lustre02.json" --ranks 2,3 \
+  -I 2 -P 4 -R 1 --csv "$tmp/stale.csv" --quiet 2>/dev/null
+if [ "$(ls "$tmp/sweep-tmpdir" | tr '\n' ' ')" = "pfsim-sweep-$$-AbC123 pfsim-sweep-XyZ789 " ]; then
+  echo "ok   a SIGKILLed sweep's temporary directory is removed by the next sweep"
+else
+  echo "FAIL stale sweep directories: left $(ls "$tmp/sweep-tmpdir" | tr '\n' ' ') (dead pid $dead)"
+  failures=$((failures + 1))
+fi
 # A real mdtest command line runs (-a POSIX, -d PATH accepted and recorded); another interface is refused.
 expect_error mdtest-api-not-posix "-a MPIIO" "expected POSIX" -- \
   mdtest --platform "$good_platform" --ranks 2 -n 5 -a MPIIO

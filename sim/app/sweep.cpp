@@ -5,6 +5,7 @@
 #include "report/outputs.hpp"
 
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <csignal>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -72,13 +74,40 @@ std::string sweep_csv_rows(int ranks, const nlohmann::json& j)
   return out;
 }
 
+namespace {
+// Removes the temporary directories of sweeps that died without cleaning up (pfsim-sweep-<pid>-XXXXXX of this user
+// whose process no longer exists). A directory of a live process, another user's, or of another name is left.
+void remove_dead_sweeps_dirs(const std::string& base)
+{
+  static const std::regex name(R"(pfsim-sweep-([0-9]{1,9})-[A-Za-z0-9]{6})");
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(base, ec)) {
+    std::smatch m;
+    const std::string file = e.path().filename().string();
+    struct stat st {};
+    if (!std::regex_match(file, m, name) || ::lstat(e.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != ::getuid())
+      continue;
+    const auto pid = static_cast<pid_t>(std::stol(m[1].str()));
+    if (::kill(pid, 0) != 0 && errno == ESRCH) {
+      std::error_code rm;
+      std::filesystem::remove_all(e.path(), rm);
+    }
+  }
+}
+}  // namespace
+
 void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& point,
                const std::function<nlohmann::json(const nlohmann::json&)>& sweep_fields)
 {
   std::string dir = spec.results_dir, tmpdir;
   if (dir.empty()) {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/pfsim-sweep-XXXXXX";
+    const char* env = std::getenv("TMPDIR");
+    const std::string base = env && *env ? env : "/tmp";
+    remove_dead_sweeps_dirs(base);
+    // The sweep's pid in the name: a sweep killed by SIGKILL (no handler runs) leaves its directory, and the next
+    // sweep removes it once that pid is gone.
+    std::string tmpl = base + "/pfsim-sweep-" + std::to_string(::getpid()) + "-XXXXXX";
     if (!::mkdtemp(tmpl.data()))
       throw std::runtime_error("cannot create a temporary directory from " + tmpl);
     dir = tmpdir = tmpl;
