@@ -134,18 +134,23 @@ def check_spares_inputs(prog, option, path, inputs):
 
 
 class Stopped(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, raised where the script is, as Ctrl-C is: its `finally` blocks remove what it staged, and
-    subprocess.run kills the child it waits for. args[0] is the signal number."""
+    """SIGTERM or SIGHUP, raised where the script is, as Ctrl-C is: its `finally` blocks remove what it staged
+    (run_pfsim stops its pfsim with SIGTERM). args[0] is the signal number."""
 
 
 def stop_on_signals():
     """Makes SIGTERM and SIGHUP stop the script as Ctrl-C does (by default they end it at once, leaving its staging
-    folders behind). Exit with status 128 + stopped_signal(e) after handling the KeyboardInterrupt."""
+    folders behind). Exit with status 128 + stopped_signal(e) after handling the KeyboardInterrupt. A signal the
+    script was started to ignore (nohup) stays ignored; once stopped, further signals are ignored so that the
+    cleanup runs to its end."""
     import signal
+    watched = [s for s in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) is not signal.SIG_IGN]
 
     def handler(sig, frame):
+        for s in watched + [signal.SIGINT]:
+            signal.signal(s, signal.SIG_IGN)
         raise Stopped(sig)
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    for sig in watched:
         signal.signal(sig, handler)
 
 
@@ -164,12 +169,17 @@ def run_pfsim(prog, cmd, quiet_stderr=True, **kw):
     """Runs pfsim; on a non-zero exit prints pfsim's error line (its last stderr line) and exits with pfsim's
     status (2 for bad input; 1 when it was killed by a signal). Returns the CompletedProcess otherwise."""
     try:
-        if quiet_stderr:
-            r = subprocess.run(cmd, stderr=subprocess.PIPE, text=True, **kw)
-        else:
-            r = subprocess.run(cmd, **kw)
+        p = subprocess.Popen(cmd, stderr=subprocess.PIPE if quiet_stderr else None, text=True, **kw)
     except OSError as e:
         fail(prog, f"cannot run {cmd[0]}: {e.strerror}")
+    try:
+        _, err = p.communicate()
+    except KeyboardInterrupt as e:  # stopped: pfsim stops too (SIGTERM: a sweep removes its temporary folder)
+        if isinstance(e, Stopped):  # (Ctrl-C reached it as well, as the whole process group)
+            p.terminate()
+        p.wait()
+        raise
+    r = subprocess.CompletedProcess(cmd, p.returncode, None, err)
     if r.returncode != 0:
         status = r.returncode if r.returncode > 0 else 1
         what = pfsim_error_line(r.stderr) if quiet_stderr else "see its message above"

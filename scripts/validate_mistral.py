@@ -104,7 +104,7 @@ def stop_runs(pool):
     with RUNNING_LOCK:
         STOPPING.append(True)
         for p in RUNNING:
-            p.kill()
+            p.terminate()  # (pfsim removes what it had half-written)
 
 
 def run(cmd, log):
@@ -291,7 +291,9 @@ def run_cases(a, cases, pfsim, measured):
             return r.returncode if r.returncode > 0 else 1
 
     jobs = {}
-    with ThreadPoolExecutor(max_workers=2) as ex:
+    # No `with`: its exit waits for every queued case; a failed case or a stop cancels the rest and ends the running.
+    ex = ThreadPoolExecutor(max_workers=2)
+    try:
         if "replay50" in cases:
             jobs["replay50"] = ex.submit(replay, pfsim, t50, plat50, 50, os.path.join(a.work, "replay50"))
         if "predict100" in cases:
@@ -301,14 +303,16 @@ def run_cases(a, cases, pfsim, measured):
         if "predict50" in cases:
             jobs["predict50"] = ex.submit(replay, pfsim, t100, plat100, 50, os.path.join(a.work, "predict50"), False)
             jobs["mdtest50"] = ex.submit(mdtest, pfsim, plat100, 50, os.path.join(a.work, "mdtest50"))
-        try:
-            results = {k: f.result() for k, f in jobs.items()}
-        except RuntimeError as e:
-            print(f"validate_mistral: {e}", file=sys.stderr)
-            return 1
-        except KeyboardInterrupt:  # before the pool's exit, which waits for its threads' runs to end
-            stop_runs(ex)
-            raise
+        results = {k: f.result() for k, f in jobs.items()}
+    except RuntimeError as e:
+        stop_runs(ex)
+        print(f"validate_mistral: {e}", file=sys.stderr)
+        return 1
+    except BaseException:
+        stop_runs(ex)
+        raise
+    finally:
+        ex.shutdown(wait=True)
 
     points = []
     if "replay50" in results:
@@ -364,5 +368,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except KeyboardInterrupt as e:
-        print(f"{PROG}: interrupted: its runs stopped, its scratch folder removed, --json not written", file=sys.stderr)
+        print(f"{PROG}: interrupted: its runs stopped, --json not written", file=sys.stderr)
         sys.exit(128 + stopped_signal(e))

@@ -4,6 +4,8 @@
 #include "config/reader.hpp"
 #include "report/outputs.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -17,6 +19,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <utility>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -75,8 +78,10 @@ std::string sweep_csv_rows(int ranks, const nlohmann::json& j)
 }
 
 namespace {
-// Removes the temporary directories of sweeps that died without cleaning up (pfsim-sweep-<pid>-XXXXXX of this user
-// whose process no longer exists). A directory of a live process, another user's, or of another name is left.
+// Removes the temporary directories of sweeps that died without cleaning up (pfsim-sweep-<pid>-XXXXXX of this user):
+// only when nothing holds the directory's lock, which a sweep takes for its whole life (flock: released by the
+// kernel even on SIGKILL, and seen across pid namespaces, where a live sweep's pid can look gone), and its pid is
+// gone. A directory of a live sweep, another user's, or of another name is left.
 void remove_dead_sweeps_dirs(const std::string& base)
 {
   static const std::regex name(R"(pfsim-sweep-([0-9]{1,9})-[A-Za-z0-9]{6})");
@@ -89,12 +94,37 @@ void remove_dead_sweeps_dirs(const std::string& base)
         st.st_uid != ::getuid())
       continue;
     const auto pid = static_cast<pid_t>(std::stol(m[1].str()));
-    if (::kill(pid, 0) != 0 && errno == ESRCH) {
+    if (::kill(pid, 0) == 0 || errno != ESRCH)
+      continue;
+    const int fd = ::open(e.path().c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+      continue;
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {  // (any failure, EWOULDBLOCK or a file system without locks: kept)
       std::error_code rm;
       std::filesystem::remove_all(e.path(), rm);
     }
+    ::close(fd);
   }
 }
+
+// Holds the sweep's lock on its temporary directory (see remove_dead_sweeps_dirs) until the sweep ends; the points,
+// forked, share it and die with the sweep.
+struct DirLock {
+  int fd = -1;
+  explicit DirLock(const std::string& dir)  // "": none (a --results-dir is the user's, not removed)
+      : fd(dir.empty() ? -1 : ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+  {
+    if (fd >= 0)
+      ::flock(fd, LOCK_EX | LOCK_NB);
+  }
+  ~DirLock()
+  {
+    if (fd >= 0)
+      ::close(fd);
+  }
+  DirLock(const DirLock&) = delete;
+  DirLock& operator=(const DirLock&) = delete;
+};
 }  // namespace
 
 void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& point,
@@ -112,6 +142,7 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
       throw std::runtime_error("cannot create a temporary directory from " + tmpl);
     dir = tmpdir = tmpl;
   }
+  const DirLock held(tmpdir);
   const bool made_dir = std::filesystem::create_directories(dir);
   auto point_file = [&](int r) { return dir + "/ranks-" + std::to_string(r) + ".json"; };
   // Points of an earlier sweep in a reused --results-dir that this one does not rewrite (a reader of ranks-*.json
@@ -126,9 +157,12 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
   stop.sa_handler = on_stop_signal;
   sigemptyset(&stop.sa_mask);
   g_stop_signal = 0;
-  ::sigaction(SIGTERM, &stop, &old_term);
-  ::sigaction(SIGINT, &stop, &old_int);
-  ::sigaction(SIGHUP, &stop, &old_hup);
+  // A signal the sweep was started to ignore (nohup, a background job's SIGINT) stays ignored.
+  for (auto [sig, old] : {std::pair{SIGTERM, &old_term}, {SIGINT, &old_int}, {SIGHUP, &old_hup}}) {
+    ::sigaction(sig, nullptr, old);
+    if (old->sa_handler != SIG_IGN)
+      ::sigaction(sig, &stop, nullptr);
+  }
   auto restore_signals = [&] {
     ::sigaction(SIGTERM, &old_term, nullptr);
     ::sigaction(SIGINT, &old_int, nullptr);
