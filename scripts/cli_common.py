@@ -144,14 +144,26 @@ def stop_on_signals():
     script was started to ignore (nohup) stays ignored; once stopped, further signals are ignored so that the
     cleanup runs to its end."""
     import signal
-    watched = [s for s in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) is not signal.SIG_IGN]
+    watched = [s for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) is not signal.SIG_IGN]
 
     def handler(sig, frame):
-        for s in watched + [signal.SIGINT]:
+        for s in watched:
             signal.signal(s, signal.SIG_IGN)
-        raise Stopped(sig)
+        raise KeyboardInterrupt() if sig == signal.SIGINT else Stopped(sig)
     for sig in watched:
         signal.signal(sig, handler)
+
+
+def end_child(p):
+    """Stops a child of a stopped script: SIGTERM (a pfsim sweep then removes its temporary folder, a script its
+    scratch), SIGKILL if it is still there 10 s later (it may have been started with SIGTERM ignored). A child that a
+    terminal's Ctrl-C reached already is stopping anyway; SIGTERM then changes nothing."""
+    p.terminate()
+    try:
+        p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
 
 
 def stopped_signal(e):
@@ -174,10 +186,8 @@ def run_pfsim(prog, cmd, quiet_stderr=True, **kw):
         fail(prog, f"cannot run {cmd[0]}: {e.strerror}")
     try:
         _, err = p.communicate()
-    except KeyboardInterrupt as e:  # stopped: pfsim stops too (SIGTERM: a sweep removes its temporary folder)
-        if isinstance(e, Stopped):  # (Ctrl-C reached it as well, as the whole process group)
-            p.terminate()
-        p.wait()
+    except KeyboardInterrupt:  # stopped: pfsim stops too
+        end_child(p)
         raise
     r = subprocess.CompletedProcess(cmd, p.returncode, None, err)
     if r.returncode != 0:

@@ -248,17 +248,22 @@ fi
 sh -c 'exit 0' &
 dead=$!
 wait "$dead"
-mkdir -p "$tmp/sweep-tmpdir/pfsim-sweep-$dead-AbC123" "$tmp/sweep-tmpdir/pfsim-sweep-$$-AbC123" \
-  "$tmp/sweep-tmpdir/pfsim-sweep-XyZ789" "$tmp/sweep-tmpdir/pfsim-sweep-$dead-LoCk12"
+host=$(hostname | tr -cd 'A-Za-z0-9' | cut -c1-32)
+mkdir -p "$tmp/sweep-tmpdir/pfsim-sweep-$host-$dead-AbC123" "$tmp/sweep-tmpdir/pfsim-sweep-$host-$$-AbC123" \
+  "$tmp/sweep-tmpdir/pfsim-sweep-XyZ789" "$tmp/sweep-tmpdir/pfsim-sweep-$host-$dead-LoCk12" \
+  "$tmp/sweep-tmpdir/pfsim-sweep-otherhost-$dead-AbC123"
+# (older than 10 s, as a dead sweep's are: a directory that new may be a starting sweep's, before its lock)
+touch -d '1 minute ago' "$tmp/sweep-tmpdir"/pfsim-sweep-*
 # ... nor one whose lock is held (a live sweep whose pid looks gone from another pid namespace)
-flock -n "$tmp/sweep-tmpdir/pfsim-sweep-$dead-LoCk12" sleep 20 &
+flock -n "$tmp/sweep-tmpdir/pfsim-sweep-$host-$dead-LoCk12" sleep 20 &
 holder=$!
 sleep 0.5
 TMPDIR="$tmp/sweep-tmpdir" "$pfsim" mdworkbench --platform "$root/platforms/mistral-lustre02.json" --ranks 2,3 \
   -I 2 -P 4 -R 1 --csv "$tmp/stale.csv" --quiet 2>/dev/null
 kill "$holder" 2>/dev/null
 wait "$holder" 2>/dev/null
-kept=$(printf '%s\n' "pfsim-sweep-$$-AbC123" "pfsim-sweep-$dead-LoCk12" pfsim-sweep-XyZ789 | LC_ALL=C sort | tr '\n' ' ')
+kept=$(printf '%s\n' "pfsim-sweep-$host-$$-AbC123" "pfsim-sweep-$host-$dead-LoCk12" pfsim-sweep-XyZ789 \
+  "pfsim-sweep-otherhost-$dead-AbC123" | LC_ALL=C sort | tr '\n' ' ')
 if [ "$(ls "$tmp/sweep-tmpdir" | LC_ALL=C sort | tr '\n' ' ')" = "$kept" ]; then
   echo "ok   a SIGKILLed sweep's temporary directory is removed by the next sweep"
 else

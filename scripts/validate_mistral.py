@@ -103,8 +103,14 @@ def stop_runs(pool):
     pool.shutdown(wait=False, cancel_futures=True)
     with RUNNING_LOCK:
         STOPPING.append(True)
-        for p in RUNNING:
-            p.terminate()  # (pfsim removes what it had half-written)
+        running = list(RUNNING)
+    for p in running:
+        p.terminate()
+    for p in running:  # SIGKILL for one started with SIGTERM ignored
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
 
 
 def run(cmd, log):

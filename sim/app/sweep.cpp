@@ -13,9 +13,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -78,22 +80,38 @@ std::string sweep_csv_rows(int ranks, const nlohmann::json& j)
 }
 
 namespace {
-// Removes the temporary directories of sweeps that died without cleaning up (pfsim-sweep-<pid>-XXXXXX of this user):
-// only when nothing holds the directory's lock, which a sweep takes for its whole life (flock: released by the
-// kernel even on SIGKILL, and seen across pid namespaces, where a live sweep's pid can look gone), and its pid is
-// gone. A directory of a live sweep, another user's, or of another name is left.
+// The machine's name as it goes into a sweep's temporary directory (letters and digits only): sweeps on other
+// machines that share a TMPDIR cannot tell whether its pid lives, nor see its lock, so they never remove it.
+std::string host_tag()
+{
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  std::string out;
+  for (const char* c = name; *c && out.size() < 32; ++c)
+    if (std::isalnum(static_cast<unsigned char>(*c)))
+      out += *c;
+  return out;
+}
+
+// Removes the temporary directories of sweeps that died without cleaning up (pfsim-sweep-<host>-<pid>-XXXXXX of this
+// user and machine): only when its pid is gone, nothing holds the directory's lock, which a sweep takes for its whole
+// life (flock: released by the kernel even on SIGKILL, and seen across pid namespaces, where a live sweep's pid can
+// look gone), and it is older than 10 s (a new sweep's directory exists a moment before its lock). A directory of a
+// live sweep, of another user or machine, or of another name is left; so is one whose lock cannot be tried (a file
+// system without locks).
 void remove_dead_sweeps_dirs(const std::string& base)
 {
-  static const std::regex name(R"(pfsim-sweep-([0-9]{1,9})-[A-Za-z0-9]{6})");
+  static const std::regex name(R"(pfsim-sweep-([A-Za-z0-9]{0,32})-([0-9]{1,9})-[A-Za-z0-9]{6})");
+  const std::string host = host_tag();
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(base, ec)) {
     std::smatch m;
     const std::string file = e.path().filename().string();
     struct stat st {};
-    if (!std::regex_match(file, m, name) || ::lstat(e.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
-        st.st_uid != ::getuid())
+    if (!std::regex_match(file, m, name) || m[1].str() != host || ::lstat(e.path().c_str(), &st) != 0 ||
+        !S_ISDIR(st.st_mode) || st.st_uid != ::getuid() || ::time(nullptr) - st.st_mtime < 10)
       continue;
-    const auto pid = static_cast<pid_t>(std::stol(m[1].str()));
+    const auto pid = static_cast<pid_t>(std::stol(m[2].str()));
     if (::kill(pid, 0) == 0 || errno != ESRCH)
       continue;
     const int fd = ::open(e.path().c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -135,9 +153,9 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
     const char* env = std::getenv("TMPDIR");
     const std::string base = env && *env ? env : "/tmp";
     remove_dead_sweeps_dirs(base);
-    // The sweep's pid in the name: a sweep killed by SIGKILL (no handler runs) leaves its directory, and the next
-    // sweep removes it once that pid is gone.
-    std::string tmpl = base + "/pfsim-sweep-" + std::to_string(::getpid()) + "-XXXXXX";
+    // The machine and the sweep's pid in the name: a sweep killed by SIGKILL (no handler runs) leaves its directory,
+    // and a later sweep on this machine removes it once that pid is gone.
+    std::string tmpl = base + "/pfsim-sweep-" + host_tag() + "-" + std::to_string(::getpid()) + "-XXXXXX";
     if (!::mkdtemp(tmpl.data()))
       throw std::runtime_error("cannot create a temporary directory from " + tmpl);
     dir = tmpdir = tmpl;
