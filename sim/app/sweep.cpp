@@ -21,10 +21,10 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <utility>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace pfsim::app {
 
