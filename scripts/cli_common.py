@@ -90,6 +90,11 @@ def output_problem(path):
     return None
 
 
+def is_executable_file(path):
+    """A file that can be run (os.access alone says yes for a directory)."""
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
 def check_output(prog, option, path, inputs=()):
     """PATH can be written as OPTION's file and is none of INPUTS ((what, path) of the files the run reads)."""
     problem = output_problem(path)
@@ -206,6 +211,6 @@ def pfsim_arg(doc):
         sys.exit(0)
     if len(sys.argv) != 2:
         fail(prog, "usage: " + prog + " PATH/TO/pfsim")
-    if not (os.path.isfile(sys.argv[1]) and os.access(sys.argv[1], os.X_OK)):
+    if not is_executable_file(sys.argv[1]):
         fail(prog, f"{sys.argv[1]}: not an executable pfsim binary (usage: {prog} PATH/TO/pfsim)")
     return sys.argv[1]

@@ -85,7 +85,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-from cli_common import Parser, _float_where, non_negative_float, output_problem, positive_int, write_atomic  # noqa
+from cli_common import (Parser, _float_where, is_executable_file, non_negative_float, output_problem,  # noqa
+                        positive_int, write_atomic)
 
 MAX_SECONDS = 1e9  # a time or latency beyond this (31 years) is a malformed value, not a measurement
 
@@ -658,7 +659,7 @@ def find_pfsim(option):
     """The pfsim binary: --pfsim, else the PFSIM environment variable, else <repo>/build/pfsim."""
     path = option or os.environ.get("PFSIM") or os.path.join(ROOT, "build", "pfsim")
     given = "--pfsim" if option else "PFSIM" if os.environ.get("PFSIM") else "the default"
-    if not os.path.isfile(path) or not os.access(path, os.X_OK):
+    if not is_executable_file(path):
         die(f"pfsim binary {path} ({given}) {'is not an executable file' if os.path.exists(path) else 'not found'}: "
             "the fit checks the trace with pfsim's importer first; build pfsim (scripts/build) or give --pfsim "
             "PATH (or set PFSIM)")

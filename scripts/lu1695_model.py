@@ -45,7 +45,7 @@ def use_build(name, a):
     global _PROG
     _PROG = name
     pfsim = os.path.join(a.build, "pfsim")
-    if not (os.path.isfile(pfsim) and os.access(pfsim, os.X_OK)):
+    if not cli_common.is_executable_file(pfsim):
         cli_common.fail(name, f"--build {a.build}: no executable pfsim in it (build first: scripts/build)")
     os.environ["PFSIM_BUILD"] = os.path.abspath(a.build)
     return os.path.join(os.environ["PFSIM_BUILD"], "pfsim")

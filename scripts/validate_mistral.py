@@ -29,8 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import (Parser, check_spares_inputs, output_problem, pfsim_error_line, stop_on_signals,  # noqa: E402
-                        stopped_signal, write_atomic)
+from cli_common import (Parser, check_spares_inputs, is_executable_file, output_problem, pfsim_error_line,  # noqa: E402
+                        stop_on_signals, stopped_signal, write_atomic)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = "/work/shared/data/mistral-mdrealio"
@@ -240,10 +240,9 @@ def main():
         die(f"--plots {a.plots}: exists and is not a directory")
     if a.work and os.path.exists(a.work) and not os.path.isdir(a.work):
         die(f"--work {a.work}: exists and is not a directory")
-    is_binary = lambda p: os.path.isfile(p) and os.access(p, os.X_OK)  # (a directory is "executable" too)
     pfsim = a.pfsim or next((p for p in (os.path.join(ROOT, d, "pfsim") for d in ("build", "build-replay"))
-                             if is_binary(p)), None)
-    if not pfsim or not is_binary(pfsim):
+                             if is_executable_file(p)), None)
+    if not pfsim or not is_executable_file(pfsim):
         die(f"{pfsim or 'build/pfsim'}: no executable pfsim binary (build first: scripts/build, or pass --pfsim BIN)")
     try:
         measured = json.load(open(os.path.join(ROOT, "validation", "mistral", "measured.json")))["runs"]

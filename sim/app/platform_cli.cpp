@@ -17,6 +17,19 @@
 namespace pfsim::app {
 
 namespace {
+// The keys of a dotted --set path ("mds.threads.max": mds, threads, max; an empty key is kept, for the caller to refuse).
+std::vector<std::string> path_keys(const std::string& path)
+{
+  std::vector<std::string> keys;
+  for (size_t from = 0;;) {
+    const size_t dot = path.find('.', from);
+    keys.push_back(path.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
+    if (dot == std::string::npos)
+      return keys;
+    from = dot + 1;
+  }
+}
+
 // An object given to --set is merged into the file's object at that path, field by field and recursively: the
 // fields it names override, the others stay (--set 'mds.threads={"max":64}' keeps the file's threads.min), and a
 // field given as null is removed (JSON merge patch).
@@ -43,15 +56,7 @@ nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets
       throw config::ConfigError("--set " + s + ": expected PATH=VALUE, e.g. mds.threads.max=64");
     std::string path = s.substr(0, eq);
     std::string value = s.substr(eq + 1);
-    std::vector<std::string> parts;
-    size_t start = 0;
-    for (;;) {
-      auto dot = path.find('.', start);
-      parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-      if (dot == std::string::npos)
-        break;
-      start = dot + 1;
-    }
+    const std::vector<std::string> parts = path_keys(path);
     for (const auto& p : parts)
       if (p.empty())
         throw config::ConfigError("--set " + s + ": expected a dotted field path such as mds.threads.max before '='");
@@ -93,14 +98,7 @@ std::vector<std::string> sets_inside_disabled(const nlohmann::json& j, const std
   std::vector<std::string> out;
   for (const auto& s : sets) {
     const std::string path = s.substr(0, s.find('='));
-    std::vector<std::string> keys;
-    for (size_t from = 0;;) {
-      const size_t dot = path.find('.', from);
-      keys.push_back(path.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
-      if (dot == std::string::npos)
-        break;
-      from = dot + 1;
-    }
+    const std::vector<std::string> keys = path_keys(path);
     if (keys.back() == "enabled")
       continue;  // the switch itself
     const nlohmann::json* n = &j;
@@ -138,15 +136,10 @@ std::optional<std::string> bare_number_set(const nlohmann::json& j, const std::s
     return std::nullopt;
   const nlohmann::json* n = &j;
   const std::string path = s.substr(0, eq);
-  for (size_t from = 0;;) {
-    const size_t dot = path.find('.', from);
-    const std::string key = path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+  for (const auto& key : path_keys(path)) {
     if (!n->is_object() || !n->contains(key))
       return std::nullopt;
     n = &(*n)[key];
-    if (dot == std::string::npos)
-      break;
-    from = dot + 1;
   }
   if (!n->is_string())
     return std::nullopt;

@@ -168,11 +168,16 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   // Directory locking acts on directories several ranks update; in a workload of unique directories an override of
   // it changes nothing (the same rates to the last digit), which the run says.
   std::optional<bool> shared;  // asked once, and only for such an override (a workload may walk its operations)
+  auto unshared = [&] {
+    if (!shared)
+      shared = workload.uses_shared_dirs();
+    return !*shared;
+  };
   for (const auto& s : platform.sets) {
     const std::string path = s.substr(0, s.find('='));
     for (const char* block : {"mds.dir_lock", "mds.mechanisms.lock_callbacks"})
       if ((path == block || path.rfind(std::string(block) + ".", 0) == 0 || config::set_gives_field(s, block)) &&
-          !(shared ? *shared : *(shared = workload.uses_shared_dirs()))) {
+          unshared()) {
         out += "pfsim: warning: --set " + s + ": " + block + " acts only on directories that several ranks use, and "
                "this workload has none (each rank its own), so this changes nothing\n";
         break;

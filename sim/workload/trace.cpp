@@ -1749,13 +1749,6 @@ struct MdtestStated {
   std::string error;  // a malformed value on the line, thrown when the line is the one used
 };
 
-// A byte count of mdtest's command line as IOR's option parser reads it: digits with an optional k/m/g/t/p suffix
-// (powers of 1024); -1 if the text is not one.
-double mdtest_bytes(const std::string& v)
-{
-  return units::parse_tool_size(v, 16);
-}
-
 MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefix, Trace& t)
 {
   static const std::regex token_re(R"('([^']*)'|(\S+))");
@@ -1839,7 +1832,7 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
           }
           if (!given)
             continue;
-          const double x = mdtest_bytes(b);
+          const double x = units::parse_tool_size(b);  // IOR's parser: 4k = 4096; -1: not a count
           if (x < 0 && st.error.empty())
             st.error = st.line_at + ": option " + name + ": expected a non-negative integer number of bytes (digits "
                        "with an optional k/m/g/t/p suffix), got " + excerpt(b);
