@@ -66,7 +66,7 @@ void check_outputs_spare_inputs(const std::vector<RunOutput>& outputs, const std
 
 // The command's options as given, for the results' "inputs" (every run records its effective configuration): each
 // option with its value and each switch (true), except where outputs go and what does not change results (--out,
-// --latency-dir, --csv, --results-dir, --jobs, --quiet: the same run written to two places must give the same
+// --latency-dir, --csv, --results-dir, --lmt, --jobs, --quiet: the same run written to two places must give the same
 // file). (sim/app/platform_cli.cpp)
 nlohmann::json recorded_options(const std::map<std::string, std::string>& opts, const std::vector<std::string>& flags);
 

@@ -4,6 +4,7 @@
 //   pfsim sweep --platform P.json --workload W.json --ranks 512,1024 --csv S.csv [--jobs 2] [--results-dir D]
 //   pfsim mdtest    --platform P.json --ranks N -n 5000 [-u] [-F|-D] [-w B] [-e B] [-i I] [...]
 //   pfsim metabench --platform P.json --ranks N --files F [--dir-mode unique|shared] [...]
+//   pfsim ior       --platform P.json --ranks N -t 4m -b 4g [-s S] [-F] [-w] [-r] [-e] [-i I] [--lmt L.csv] [...]
 // Common: --ranks-per-node K, --seed S, --set mds.threads.max=64 (override a platform field), --verbose,
 // --log=... (SimGrid logging). Errors in inputs: one message naming file and field, exit status 2.
 #include "app/commands.hpp"
@@ -11,7 +12,9 @@
 #include "config/platform_config.hpp"
 #include "config/reader.hpp"
 #include "model/simulation.hpp"
+#include "report/ior_report.hpp"
 #include "report/outputs.hpp"
+#include "workload/ior.hpp"
 #include "workload/workload_file.hpp"
 
 #include <cstdio>
@@ -52,6 +55,7 @@ const char* kUsage =
     "  metabench    metabench create/stat/unlink of --files files over --ranks ranks\n"
     "  replay       replay a recorded md-real-io / md-workbench / mdtest trace at any rank count\n"
     "  mdworkbench  md-workbench from its parameters (-I -P -D -R -S --offset)\n"
+    "  ior          IOR's write/read phases from its own options (-t -b -s -F -w -r -e -i), LMT-like OST samples\n"
     "  version      print the version\n"
     "errors in inputs: one message naming the file, line or field; exit status 2\n";
 
@@ -117,10 +121,26 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--latency-dir", true, "DIR per-RPC latency files <prefix>-<iteration>-<phase>-all.csv: time,runtime,rank,op "
                                 "(a create is its create and close RPCs)"},
         {"--latency-prefix", true, "NAME prefix of the latency files (default latency)"}}},
+      {"ior",
+       {{"--ranks", true, "N MPI ranks (required)"},
+        {"-t", true, "BYTES transfer size, k/m/g suffixes (default 256k)"},
+        {"-b", true, "BYTES block size: each rank's contiguous bytes per segment, a multiple of -t (default 1m)"},
+        {"-s", true, "N segments (default 1)"},
+        {"-F", false, "file per process (default: one shared file)"},
+        {"-w", false, "write phase (with neither -w nor -r: both)"},
+        {"-r", false, "read phase"},
+        {"-e", false, "fsync after the writes: the close waits until the written data left the write-back cache"},
+        {"-i", true, "N repetitions (default 1)"},
+        {"-a", true, "API IOR's I/O interface: POSIX (the one modelled)"},
+        {"-o", true, "PATH IOR's test file: recorded, printed, no effect"},
+        {"-C", false, "reorder tasks for the read: recorded; no effect (the model has no client read cache)"},
+        {"-k", false, "keep the file: recorded; no effect (the model does not remove it)"},
+        {"--out", true, "FILE results JSON (per-OST data counters and RPC sizes in \"servers\"); its directory must exist"},
+        {"--lmt", true, "FILE LMT-like samples: bytes each OST wrote and read per oss.sample_interval (CSV)"}}},
   };
   auto it = m.find(cmd);
   if (it == m.end())
-    throw UsageError("unknown command \"" + cmd + "\"; expected run, sweep, mdtest, metabench, replay or mdworkbench");
+    throw UsageError("unknown command \"" + cmd + "\"; expected run, sweep, mdtest, metabench, ior, replay or mdworkbench");
   return it->second;
 }
 
@@ -158,7 +178,7 @@ Cli parse_cli(int argc, char** argv)
 {
   Cli cli;
   if (argc < 2)
-    throw UsageError("missing command; expected run, sweep, mdtest, metabench, replay or mdworkbench (pfsim --help)");
+    throw UsageError("missing command; expected run, sweep, mdtest, metabench, ior, replay or mdworkbench (pfsim --help)");
   cli.command = argv[1];
   command_opts(cli.command);  // unknown command: usage error
   for (int i = 2; i < argc; ++i) {
@@ -380,12 +400,14 @@ void check_output_paths(const Cli& c)
   time_limit_s(opt(c, "--time-limit"));  // a bad value is an error before anything runs
   check_output_file("--out", opt(c, "--out"));
   check_output_file("--csv", opt(c, "--csv"));
+  check_output_file("--lmt", opt(c, "--lmt"));
   if (!opt(c, "--csv").empty())
     check_output_file("--csv (its configuration file)", opt(c, "--csv") + ".json");
   check_output_dir("--latency-dir", opt(c, "--latency-dir"));
   check_output_dir("--results-dir", opt(c, "--results-dir"));
   check_file_prefix("--latency-prefix", opt(c, "--latency-prefix"));
   check_distinct_outputs({{"--out", opt(c, "--out")},
+                          {"--lmt", opt(c, "--lmt")},
                           {"--csv", opt(c, "--csv")},
                           {"--csv (its configuration file)", opt(c, "--csv").empty() ? "" : opt(c, "--csv") + ".json"},
                           {"--latency-dir", opt(c, "--latency-dir")},
@@ -394,6 +416,7 @@ void check_output_paths(const Cli& c)
   const std::string csv = opt(c, "--csv");
   check_outputs_spare_inputs(
       {{"--out", opt(c, "--out"), false, "", ""},
+       {"--lmt", opt(c, "--lmt"), false, "", ""},
        {"--csv", csv, false, "", ""},
        {"--csv (its configuration file)", csv.empty() ? csv : csv + ".json", false, "", ""},
        {"--latency-dir", opt(c, "--latency-dir"), true,
@@ -458,6 +481,100 @@ int cmd_run(const Cli& c)
       std::cout << pfsim::mdtest_command_lines(cmd);
     }
     std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)));
+  }
+  return 0;
+}
+
+// IOR's options (its own parser's size suffixes) to the generator's; invalid_argument naming the option.
+pfsim::IorOptions ior_options(const Cli& c)
+{
+  if (!c.opts.count("--ranks"))
+    throw UsageError("ior needs --ranks N (MPI ranks)");
+  pfsim::IorOptions o;
+  o.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
+  auto size = [&c](const char* k, uint64_t fallback) {
+    return c.opts.count(k) ? static_cast<uint64_t>(pfsim::app::parse_tool_size_option(
+                                 k, c.opts.at(k), 1, static_cast<long long>(pfsim::kMaxFileBytes), "IOR"))
+                           : fallback;
+  };
+  o.transfer_B = size("-t", o.transfer_B);
+  o.block_B = size("-b", o.block_B);
+  o.segments = static_cast<uint64_t>(opt_int(c, "-s", 1, 1, kNoMax));
+  o.file_per_proc = has_flag(c, "-F");
+  const bool w = has_flag(c, "-w"), r = has_flag(c, "-r");
+  o.write = w || !r;  // IOR: neither given, both run
+  o.read = r || !w;
+  o.fsync = has_flag(c, "-e");
+  o.repetitions = static_cast<int>(opt_int(c, "-i", 1, 1, pfsim::app::kMaxIterations));
+  if (c.opts.count("-a"))
+    pfsim::app::check_posix_api("-a", c.opts.at("-a"));
+  o.params = {{"t", o.transfer_B}, {"b", o.block_B},     {"s", o.segments}, {"F", o.file_per_proc},
+              {"w", o.write},      {"r", o.read},        {"e", o.fsync},    {"i", o.repetitions},
+              {"C", has_flag(c, "-C")}, {"k", has_flag(c, "-k")}, {"o", opt(c, "-o", "testFile")}};
+  return o;
+}
+
+int cmd_ior(const Cli& c)
+{
+  check_output_paths(c);
+  auto platform = platform_of(c);
+  pfsim::IorWorkload workload(ior_options(c));
+  pfsim::WorkloadSpec spec;
+  spec.ranks_per_node =
+      static_cast<int>(opt_int(c, "--ranks-per-node", 0, 1, pfsim::app::kMaxRanksPerNode));
+  spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
+  auto options = run_options(c, spec);
+  if (workload.options().fsync && platform.clients.max_dirty_B <= 0)
+    options.warnings.push_back("-e (fsync) waits for the write-back cache, and clients.max_dirty_mb is 0 (writes wait "
+                               "for their RPCs): it changes nothing");
+  if (has_flag(c, "-C"))
+    options.warnings.push_back("-C (reorder tasks) changes nothing here: the model has no client read cache, so a "
+                               "read goes to the OSTs whichever node wrote the data");
+  pfsim::RunInfo info;
+  pfsim::RunRecords records = pfsim::run_simulation(platform, workload, options, &info);
+  std::fprintf(stderr, "pfsim: %d ranks on %d node(s), %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
+               records.end_s, info.wall_s);
+  nlohmann::json header = {
+      {"pfsim_version", kVersion},
+      {"seed", spec.seed},
+      {"inputs",
+       {{"platform_file", opt(c, "--platform")},
+        {"set", c.sets},
+        {"simgrid_args", c.simgrid_args},
+        {"options", pfsim::app::recorded_options(c.opts, c.flags)}}},
+      {"platform", pfsim::config::effective_json(platform, info.ranks_per_node)},
+      {"workload", workload.describe()},
+      {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
+  };
+  auto results = pfsim::results_json(records, header);
+  nlohmann::json ior = nlohmann::json::array();
+  for (const auto& r : pfsim::ior_results(records, workload))
+    ior.push_back({{"access", r.access},
+                   {"iteration", r.repetition},
+                   {"bwMiB", r.bw_MiBps},
+                   {"iops", r.iops},
+                   {"latency", r.latency_s},
+                   {"openTime", r.open_s},
+                   {"wrRdTime", r.wrrd_s},
+                   {"closeTime", r.close_s},
+                   {"totalTime", r.total_s}});
+  results["ior"] = ior;  // IOR's JSON summary fields (tests[].Results[])
+  pfsim::OutputBatch batch;
+  if (!opt(c, "--out").empty())
+    pfsim::write_file_atomic(opt(c, "--out"), results.dump(2) + "\n");
+  if (!opt(c, "--lmt").empty())
+    pfsim::write_file_atomic(opt(c, "--lmt"), pfsim::lmt_samples_csv(records, platform.oss.sample_interval_s,
+                                                                       platform.oss.sample_offset_s));
+  batch.commit();
+  if (!has_flag(c, "--quiet")) {
+    pfsim::IorReportInfo ri;
+    ri.typed = c.tool_args;
+    ri.platform = platform.name;
+    ri.test_file = opt(c, "-o", "testFile");
+    ri.nodes = info.nodes;
+    ri.ranks_per_node = info.ranks_per_node;
+    ri.reorder = has_flag(c, "-C");
+    std::cout << pfsim::ior_output(records, workload, ri);
   }
   return 0;
 }
@@ -548,6 +665,8 @@ int main(int argc, char** argv)
       return cmd_run(cli);
     if (cli.command == "sweep")
       return cmd_sweep(cli);
+    if (cli.command == "ior")
+      return cmd_ior(cli);
     throw UsageError("unknown command \"" + cli.command + "\"");
   } catch (const ConfigError& e) {
     std::cerr << "pfsim: error: " << one_line(e.what()) << "\n";

@@ -358,7 +358,8 @@ nlohmann::json recorded_options(const std::map<std::string, std::string>& opts, 
 {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [k, v] : opts)
-    if (k != "--out" && k != "--latency-dir" && k != "--csv" && k != "--results-dir" && k != "--jobs")
+    if (k != "--out" && k != "--latency-dir" && k != "--csv" && k != "--results-dir" && k != "--jobs" &&
+        k != "--lmt")
       j[k] = v;
   for (const auto& f : flags)
     if (f != "--quiet")

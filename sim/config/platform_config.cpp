@@ -202,6 +202,17 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
                              {"own_lock", "modifying", "unlimited"});
     cc.rpc_overhead_s = c.duration_s("rpc_overhead", cc.rpc_overhead_s);
     cc.op_overhead_s = read_per_op_durations(c.object("op_overhead"), cc.op_overhead_s);
+    cc.max_pages_per_rpc = static_cast<int>(c.integer("max_pages_per_rpc", cc.max_pages_per_rpc, 1, 4096));
+    {
+      const double mib = c.number("max_dirty_mb", cc.max_dirty_B / 1048576.0, 0, 1048576);
+      cc.max_dirty_B = mib * 1048576.0;
+      if (cc.max_dirty_B > 0 && cc.max_dirty_B < 4096.0 * cc.max_pages_per_rpc)
+        c.fail("max_dirty_mb", "expected 0 (write-through) or at least one RPC (max_pages_per_rpc x 4 KiB = " +
+                                   std::to_string(4096.0 * cc.max_pages_per_rpc / 1048576.0) + " MiB)");
+    }
+    cc.page_cache_copy_Bps = c.bandwidth_Bps("page_cache_copy", cc.page_cache_copy_Bps);
+    if (cc.page_cache_copy_Bps < 0)
+      c.fail("page_cache_copy", "expected a bandwidth >= 0 (0: instantaneous)");
     cc.request_size_B = c.size_B("request_size", cc.request_size_B);
     cc.reply_size_B = c.size_B("reply_size", cc.reply_size_B);
     // SimGrid 3.32 never completes a 0-byte host-to-host communication: a request has at least a header.
@@ -466,6 +477,18 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     oc.disk_read_Bps = o.bandwidth_Bps("disk_read", oc.disk_read_Bps);
     oc.disk_write_Bps = o.bandwidth_Bps("disk_write", oc.disk_write_Bps);
     oc.placement = o.choice("placement", oc.placement, {"object", "node"});
+    oc.stripe_count = static_cast<int>(o.integer("stripe_count", oc.stripe_count, 1, 100000));
+    if (oc.stripe_count > oc.count)
+      o.fail("stripe_count", "expected at most oss.count (" + std::to_string(oc.count) + "): one stripe per OST");
+    oc.stripe_size_B = o.size_B("stripe_size", oc.stripe_size_B);
+    if (oc.stripe_size_B < 65536 || std::fmod(oc.stripe_size_B, 65536) != 0)
+      o.fail("stripe_size", "expected a positive multiple of 64 KiB (Lustre's rule), in bytes or with a unit");
+    oc.sample_interval_s = o.duration_s("sample_interval", oc.sample_interval_s);
+    if (oc.sample_interval_s <= 0)
+      o.fail("sample_interval", "expected a positive duration");
+    oc.sample_offset_s = o.duration_s("sample_offset", oc.sample_offset_s);
+    if (oc.sample_offset_s < 0 || oc.sample_offset_s >= oc.sample_interval_s)
+      o.fail("sample_offset", "expected a duration in [0, sample_interval)");
     if (oc.disk_read_Bps <= 0)
       o.fail("disk_read", "expected a positive bandwidth");
     if (oc.disk_write_Bps <= 0)
@@ -528,6 +551,9 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"op_overhead", per_op_json(c.op_overhead_s)},
         {"request_size", c.request_size_B},
         {"reply_size", c.reply_size_B},
+        {"max_pages_per_rpc", c.max_pages_per_rpc},
+        {"max_dirty_mb", c.max_dirty_B / 1048576.0},
+        {"page_cache_copy", c.page_cache_copy_Bps},
         {"load_delay", load_delay_json(c.load_delay)}}},
       {"mds",
        {{"count", m.count},
@@ -576,7 +602,11 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"rpc_service", p.oss.rpc_service_s},
         {"disk_read", p.oss.disk_read_Bps},
         {"disk_write", p.oss.disk_write_Bps},
-        {"placement", p.oss.placement}}},
+        {"placement", p.oss.placement},
+        {"stripe_count", p.oss.stripe_count},
+        {"stripe_size", p.oss.stripe_size_B},
+        {"sample_interval", p.oss.sample_interval_s},
+        {"sample_offset", p.oss.sample_offset_s}}},
   };
 }
 

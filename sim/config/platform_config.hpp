@@ -108,6 +108,17 @@ struct ClientConfig {
   // "rpc_overhead": client processing per RPC while holding its slot (pack, send, wake-up, unpack), s.
   double rpc_overhead_s = 20e-6;
   PerOp<double> op_overhead_s;         // "op_overhead.<op>": client CPU per operation outside the slot, s
+  // The data path (Lustre's osc): "max_pages_per_rpc" pages of 4 KiB per bulk RPC (1.x/2.x default 256 = 1 MiB); a
+  // read or write is cut into RPCs at multiples of that size and at stripe boundaries (oss.stripe_size), each RPC to
+  // its stripe's OST, up to max_rpcs_in_flight per OST and node.
+  int max_pages_per_rpc = 256;
+  // "max_dirty_mb": the write-back cache per node and OST (Lustre osc max_dirty_mb, default 32 MiB). 0 (default): a
+  // write waits for its RPCs (write-through, O_DIRECT-like; the model before 2026-11-26). Above 0: a write returns
+  // once its pages are in the cache (copied at "page_cache_copy"), waiting while that OST's dirty data would exceed
+  // the limit; the pages go out at once, one RPC per max_pages_per_rpc (no merging of small writes), and leave the
+  // cache when their RPC is answered. A close does not wait for them (as Lustre's); an fsync does (IOR -e).
+  double max_dirty_B = 0;
+  double page_cache_copy_Bps = 0;  // "page_cache_copy": memory bandwidth of the copy into the cache; 0: instantaneous
   double request_size_B = 512;         // "request_size": metadata request on the wire
   double reply_size_B = 1024;          // "reply_size": metadata reply on the wire
   LoadDelayConfig load_delay;          // "load_delay": off by default
@@ -266,6 +277,15 @@ struct OssConfig {
   // allocator spreads new objects over the OSTs; a read goes where that object's identity hashes. "node": every
   // RPC of client node n goes to OSS n mod count (the rule before 2026-11-25, kept for comparison).
   std::string placement = "object";
+  // The default file layout (lfs setstripe): "stripe_count" OSTs per file, from the file's first OST (placement)
+  // on in index order, "stripe_size" bytes per stripe (default 1 MiB; a multiple of 64 KiB, as Lustre requires).
+  // Only reads and writes larger than one RPC or crossing a stripe see more than the first OST.
+  int stripe_count = 1;
+  double stripe_size_B = 1048576;
+  // LMT-like counters per OST (results "oss_samples", pfsim ior --lmt): bytes moved per "sample_interval" (LMT: 5 s),
+  // intervals starting at "sample_offset" + k x interval of simulated time (the OSS's clock is not the client's).
+  double sample_interval_s = 5;
+  double sample_offset_s = 0;
 };
 
 struct PlatformConfig {

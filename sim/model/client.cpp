@@ -2,6 +2,9 @@
 
 #include "model/hash.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 XBT_LOG_NEW_DEFAULT_CATEGORY(pfsim_client, "pfsim client nodes");
 
 namespace sg4 = simgrid::s4u;
@@ -30,6 +33,9 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
       in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       mod_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       close_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
+      chunk_queue_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
+      dirty_B_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0.0),
+      cache_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       open_kind_(ctx.platform.clients.open_rpcs == "modifying" ? SlotKind::Modifying : SlotKind::None),
       close_kind_(ctx.platform.clients.close_rpcs == "own_lock"    ? SlotKind::CloseLock
                   : ctx.platform.clients.close_rpcs == "modifying" ? SlotKind::ModifyingClose
@@ -82,7 +88,9 @@ void ClientNode::operator()()
   NodeMessage* msg = nullptr;
   wait_set_.push_back(mailbox_->get_async<NodeMessage>(&msg));
   begin_phase(0);
-  while (!finished_) {
+  // After the last phase, the write-back cache still drains: the data reaches the OSTs before the job ends (its
+  // bulk RPCs are in the OSTs' counters), but the phases' times do not wait for it (a close does not).
+  while (!finished_ || chunks_pending_ > 0) {
     fire_timers();
     // A timeout whose request has its reply (or was replaced) can no longer fire: dropped here, it does not wake
     // the node at its deadline either, so timeouts that never expire leave the run as it is without them.
@@ -104,11 +112,13 @@ void ClientNode::operator()()
     // extra poll costs ~10% of a run's CPU.)
     while (i >= 0) {
       take(static_cast<size_t>(i), msg);
-      if (finished_ || timers_.empty() || timers_.top().t > sg4::Engine::get_clock())
+      if ((finished_ && chunks_pending_ == 0) || timers_.empty() || timers_.top().t > sg4::Engine::get_clock())
         break;
       i = sg4::Comm::wait_any_for(wait_set_, 0);
     }
   }
+  if (wait_set_[0]->get_state() != sg4::Activity::State::FINISHED)
+    wait_set_[0]->cancel();  // the receive posted for replies while the cache drained
   mailbox_->set_receiver(nullptr);
 }
 
@@ -121,7 +131,7 @@ void ClientNode::take(size_t i, NodeMessage*& msg)
     // node, itself included, must find a receive posted.
     NodeMessage* m = msg;
     const auto* release = std::get_if<BarrierRelease>(m);
-    if (release == nullptr || release->phase >= 0)
+    if (release == nullptr || release->phase >= 0 || chunks_pending_ > 0)
       wait_set_[0] = mailbox_->get_async<NodeMessage>(&msg);
     handle(m);
     return;
@@ -131,7 +141,9 @@ void ClientNode::take(size_t i, NodeMessage*& msg)
   in_flight_.pop_back();
   wait_set_[i] = std::move(wait_set_.back());
   wait_set_.pop_back();
-  if (is_data(q->op))
+  if (q->chunk)
+    ctx_.oss[q->target - ctx_.mds_hosts.size()]->enqueue(q);
+  else if (is_data(q->op))
     ctx_.oss[target_of(q->op, q->dir, q->object) - ctx_.mds_hosts.size()]->enqueue(q);
   else
     ctx_.mds[q->dir % ctx_.mds.size()]->enqueue(q);
@@ -160,6 +172,10 @@ void ClientNode::fire_timers()
         break;
       case TimerKind::Start:
         begin_op(t.rank);
+        break;
+      case TimerKind::DataDone:
+        record_completion(t.rank);
+        start_op(t.rank);
         break;
     }
   }
@@ -310,7 +326,27 @@ void ClientNode::take_slot(Op op, size_t t, int by)
 
 void ClientNode::try_send(uint32_t r)
 {
-  const auto& op = ranks_[r].op;
+  auto& s = ranks_[r];
+  if (s.op.flush && s.dirty_chunks > 0) {  // an fsync: the rank's written pages must leave the cache first
+    s.flushing = true;
+    return;
+  }
+  proceed(r);
+}
+
+void ClientNode::proceed(uint32_t r)
+{
+  auto& s = ranks_[r];
+  if (goes_chunked(s.op)) {
+    s.chunked = true;
+    s.next_off = s.op.offset;
+    s.end_off = s.op.offset + static_cast<uint64_t>(std::llround(s.op.bytes));
+    s.chunks_out = 0;
+    s.copy_done_s = sg4::Engine::get_clock();
+    send_chunks(r);
+    return;
+  }
+  const auto& op = s.op;
   if (slot_free(ranks_[r]))
     send(r);
   else
@@ -340,7 +376,8 @@ void ClientNode::send(uint32_t r)
 void ClientNode::transmit(Request* q)
 {
   const auto& c = ctx_.platform.clients;
-  const size_t t = target_of(q->op, q->dir, q->object);  // the RPC slot's target is where the request goes
+  // The RPC slot's target is where the request goes (a bulk RPC's: its stripe's OST).
+  const size_t t = q->chunk ? q->target : target_of(q->op, q->dir, q->object);
   sg4::Host* target = t < ctx_.mds_hosts.size() ? ctx_.mds_hosts[t] : ctx_.oss_hosts[t - ctx_.mds_hosts.size()];
   double bytes = c.request_size_B + (q->op == Op::Write ? q->bytes : 0);
   wait_set_.push_back(sg4::Comm::sendto_async(host_, target, static_cast<uint64_t>(bytes)));
@@ -354,6 +391,10 @@ void ClientNode::transmit(Request* q)
 
 void ClientNode::on_reply(Request* q)
 {
+  if (q->chunk) {
+    on_chunk_reply(q);
+    return;
+  }
   auto& s = ranks_[q->local_rank];
   if (q->abandoned || s.outstanding != q) {
     delete q;  // reply to a copy the client already gave up on
@@ -406,6 +447,14 @@ void ClientNode::complete(uint32_t r)
   const size_t t = target_of(s.op.op, s.op.dir, s.op.object);
   in_flight_per_target_[t]--;
   take_slot(s.op.op, t, -1);
+  record_completion(r);
+  hand_slots(t);
+  start_op(r);
+}
+
+void ClientNode::record_completion(uint32_t r)
+{
+  auto& s = ranks_[r];
   double now = sg4::Engine::get_clock();
   auto& ph = ctx_.records.phases[phase_];
   const double runtime_s = now - s.op_start_s;
@@ -422,6 +471,18 @@ void ClientNode::complete(uint32_t r)
     ph.latencies_by_op[s.op.op].push_back(runtime);
   if (ctx_.records.keep_samples)
     ph.samples.push_back(OpSample{s.op_start_s - ph.start_s, runtime, static_cast<uint32_t>(rank_of(r)), s.op.op});
+}
+
+void ClientNode::hand_slots(size_t t)
+{
+  // Bulk RPCs first (they hold no rank's turn: a rank whose pieces wait is not in waiting_).
+  auto& chunks = chunk_queue_[t];
+  while (!chunks.empty() && in_flight_per_target_[t] < ctx_.platform.clients.max_rpcs_in_flight) {
+    Request* q = chunks.front();
+    chunks.pop_front();
+    in_flight_per_target_[t]++;
+    transmit(q);
+  }
   // Hand freed slots to waiting ranks in arrival order (a waiting update may be passed by a read). Only this
   // target's ranks can have become sendable (no waiting rank is sendable between events), and sending only takes
   // slots: the next rank to send is the earliest head, among this target's kinds, that finds a slot.
@@ -438,7 +499,140 @@ void ClientNode::complete(uint32_t r)
     next->pop_front();
     send(w);
   }
-  start_op(r);
+}
+
+// The data path. A read or write goes as bulk RPCs when it is larger than one RPC, crosses an RPC-size or stripe
+// boundary, or is a write into the write-back cache; else as one RPC of the ordinary path (as before the data path
+// existed, so small-file workloads run as they did).
+bool ClientNode::goes_chunked(const OpRequest& op) const
+{
+  if (!is_data(op.op) || op.bytes <= 0)
+    return false;
+  const auto& c = ctx_.platform.clients;
+  if (op.op == Op::Write && c.max_dirty_B > 0)
+    return true;
+  const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
+  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
+  const uint64_t last = op.offset + static_cast<uint64_t>(std::llround(op.bytes)) - 1;
+  return op.offset / rpc != last / rpc || (ctx_.platform.oss.stripe_count > 1 && op.offset / stripe != last / stripe);
+}
+
+// Cuts the rank's current read or write into RPCs: at multiples of max_pages_per_rpc pages and at stripe boundaries,
+// each to its stripe's OST (the file's first OST, as oss.placement gives it, then the next ones in index order).
+// Pieces are cut as the window allows (a write into the cache: one at a time, as write() dirties pages in order and
+// waits at a full cache; otherwise max_rpcs_in_flight per stripe), so a 1 TB write does not make a million RPCs at once.
+void ClientNode::send_chunks(uint32_t r)
+{
+  auto& s = ranks_[r];
+  if (!s.chunked)
+    return;
+  const auto& c = ctx_.platform.clients;
+  const auto& o = ctx_.platform.oss;
+  const bool into_cache = s.op.op == Op::Write && c.max_dirty_B > 0;
+  const auto window = static_cast<uint32_t>(into_cache ? 1 : c.max_rpcs_in_flight * o.stripe_count);
+  const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
+  const auto stripe = static_cast<uint64_t>(o.stripe_size_B);
+  const size_t first_ost = target_of(s.op.op, s.op.dir, s.op.object) - ctx_.mds_hosts.size();
+  const size_t osts = ctx_.oss_hosts.size();
+  while (s.chunked && s.next_off < s.end_off && s.chunks_out < window) {
+    const uint64_t stripe_index = s.next_off / stripe;
+    const uint64_t end = std::min({s.end_off, (s.next_off / rpc + 1) * rpc, (stripe_index + 1) * stripe});
+    const size_t t = ctx_.mds_hosts.size() +
+                     (first_ost + static_cast<size_t>(stripe_index % static_cast<uint64_t>(o.stripe_count))) % osts;
+    auto* q = new Request();
+    q->node = static_cast<uint32_t>(node_);
+    q->local_rank = r;
+    q->op = s.op.op;
+    q->dir = s.op.dir;
+    q->object = s.op.object;
+    q->bytes = static_cast<double>(end - s.next_off);
+    q->chunk = true;
+    q->target = static_cast<uint32_t>(t);
+    s.next_off = end;
+    s.chunks_out++;
+    chunks_pending_++;
+    if (into_cache) {
+      cache_wait_[t].push_back(q);
+      admit_to_cache(t);
+    } else {
+      chunk_queue_[t].push_back(q);
+      hand_slots(t);
+    }
+  }
+  if (s.chunked && s.next_off >= s.end_off && s.chunks_out == 0) {
+    // Written into the cache: done when the copy is; otherwise when the last RPC's reply is processed.
+    s.chunked = false;
+    const double now = sg4::Engine::get_clock();
+    const double done = into_cache ? std::max(now, s.copy_done_s) : now + c.rpc_overhead_s;
+    timers_.push(Timer{done, r, TimerKind::DataDone, s.seq});
+  }
+  resume_ranks();
+}
+
+// The ranks whose piece entered a cache cut their next one (not from inside admit_to_cache: a rank cutting its pieces
+// one at a time into a cache with room would otherwise recurse once per piece).
+void ClientNode::resume_ranks()
+{
+  if (resuming_)
+    return;
+  resuming_ = true;
+  while (!resumed_.empty()) {
+    const uint32_t r = resumed_.back();
+    resumed_.pop_back();
+    send_chunks(r);
+  }
+  resuming_ = false;
+}
+
+// Write RPCs enter the cache of their OST in arrival order while it has room (clients.max_dirty_mb); each then goes
+// out as soon as a max_rpcs_in_flight slot is free. The ranks whose piece entered are resumed (resume_ranks).
+void ClientNode::admit_to_cache(size_t t)
+{
+  const auto& c = ctx_.platform.clients;
+  const double now = sg4::Engine::get_clock();
+  auto& wait = cache_wait_[t];
+  while (!wait.empty() && dirty_B_[t] + wait.front()->bytes <= c.max_dirty_B) {
+    Request* q = wait.front();
+    wait.pop_front();
+    dirty_B_[t] += q->bytes;
+    q->cached = true;
+    auto& s = ranks_[q->local_rank];
+    s.chunks_out--;
+    s.dirty_chunks++;
+    if (c.page_cache_copy_Bps > 0)
+      s.copy_done_s = std::max(s.copy_done_s, now) + q->bytes / c.page_cache_copy_Bps;
+    chunk_queue_[t].push_back(q);
+    resumed_.push_back(q->local_rank);
+  }
+  hand_slots(t);
+}
+
+void ClientNode::on_chunk_reply(Request* q)
+{
+  const size_t t = q->target;
+  const uint32_t r = q->local_rank;
+  auto& s = ranks_[r];
+  in_flight_per_target_[t]--;
+  chunks_pending_--;
+  const bool cached = q->cached;
+  if (cached) {
+    dirty_B_[t] -= q->bytes;
+    s.dirty_chunks--;
+  } else {
+    s.chunks_out--;
+  }
+  delete q;
+  if (cached) {
+    admit_to_cache(t);  // hands the freed slot too
+    resume_ranks();
+    if (s.flushing && s.dirty_chunks == 0) {
+      s.flushing = false;
+      proceed(r);
+    }
+  } else {
+    send_chunks(r);
+    hand_slots(t);
+  }
 }
 
 }  // namespace pfsim

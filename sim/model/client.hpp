@@ -50,7 +50,8 @@ public:
 
 private:
   // Start: a think time ended (only with a metadata-operations-in-flight load law; see start_op).
-  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend, Start };
+  // DataDone: a read or write cut into bulk RPCs is over (its last RPC answered, or its pages in the cache).
+  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend, Start, DataDone };
   struct Timer {
     double t;
     uint32_t rank;
@@ -79,6 +80,16 @@ private:
     Request* outstanding = nullptr;
     uint64_t seq = 0;
     bool in_md_op = false;  // counted in RunContext::md_ops_in_flight
+    // The data path: the current operation goes as bulk RPCs (chunked); its RPCs not yet answered (write-through,
+    // read) or not yet in the cache (write-back); the rank's written RPCs still in the cache (an fsync waits for
+    // them); whether its current step waits for that (flushing); when the copy into the cache can end.
+    bool chunked = false;
+    uint64_t next_off = 0;    // where the next RPC of the current read or write starts
+    uint64_t end_off = 0;     // where it ends
+    uint32_t chunks_out = 0;  // its RPCs cut and not yet answered (in the cache: not yet entered)
+    uint32_t dirty_chunks = 0;
+    bool flushing = false;
+    double copy_done_s = 0;
   };
 
   void begin_phase(int phase);
@@ -90,6 +101,16 @@ private:
   void transmit(Request* q);
   void on_reply(Request* q);
   void complete(uint32_t r);
+  // The operation of rank r is over: its latency recorded (complete() for a single RPC, DataDone for bulk RPCs).
+  void record_completion(uint32_t r);
+  void hand_slots(size_t target);  // freed slots of `target` to its waiting chunks and ranks
+  // The data path (clients.max_pages_per_rpc, max_dirty_mb; oss.stripe_size, stripe_count).
+  bool goes_chunked(const OpRequest& op) const;
+  void send_chunks(uint32_t r);
+  void admit_to_cache(size_t target);
+  void on_chunk_reply(Request* q);
+  void resume_ranks();
+  void proceed(uint32_t r);  // the rank's step may go (after its think time, delay and any flush)
   // The outstanding copy a timer was set for, or nullptr if that copy was completed or replaced since.
   Request* current(const Timer& t) const;
   void on_timeout(uint32_t r);
@@ -119,6 +140,14 @@ private:
   std::vector<int> in_flight_per_target_;
   std::vector<int> mod_in_flight_per_target_;  // modifying metadata RPCs (max_mod_rpcs_in_flight), MDS only
   std::vector<int> close_in_flight_per_target_;  // closes (clients.close_rpcs), MDS only
+  // Bulk RPCs per target waiting for a max_rpcs_in_flight slot (FIFO), and the write-back cache per target: bytes
+  // in it, and write RPCs waiting to enter it (FIFO, as osc_enter_cache).
+  std::vector<std::deque<Request*>> chunk_queue_;
+  std::vector<double> dirty_B_;
+  std::vector<std::deque<Request*>> cache_wait_;
+  long long chunks_pending_ = 0;  // bulk RPCs of the node not yet answered (queued, waiting for cache, in flight)
+  std::vector<uint32_t> resumed_;  // ranks whose piece entered a cache: they cut their next one (resume_ranks)
+  bool resuming_ = false;
   // Which per-node limit besides max_rpcs_in_flight an RPC of `op` takes (clients.open_rpcs, close_rpcs).
   enum class SlotKind : unsigned char { None, Modifying, CloseLock, ModifyingClose };
   static constexpr size_t kSlotKinds = 4;

@@ -20,6 +20,11 @@ struct Request {
   bool abandoned = false;   // the client gave up on this copy (timeout) and resent it
   bool replied = false;     // its reply has arrived (a timeout after this point changes nothing)
   uint32_t resends = 0;     // copies of this operation's request sent before this one (timeouts)
+  // A bulk RPC carrying one piece of a larger read or write (ClientNode's data path): its OST (the target index,
+  // metadata targets first), and whether its pages sit in the node's write-back cache until it is answered.
+  bool chunk = false;
+  bool cached = false;
+  uint32_t target = 0;
 };
 
 struct Reply {

@@ -589,6 +589,8 @@ void OssServer::thread_loop()
       disk_queue_->acquire();
       sg4::this_actor::sleep_for(r->bytes / (r->op == Op::Write ? cfg_.disk_write_Bps : cfg_.disk_read_Bps));
       disk_queue_->release();
+      rec_.data_moved(r->op == Op::Write, r->bytes, sg4::Engine::get_clock(), cfg_.sample_interval_s,
+                      cfg_.sample_offset_s);
     }
     double now = sg4::Engine::get_clock();
     rec_.served++;

@@ -203,6 +203,42 @@ std::string mdtest_command_lines(const MdtestCommand& c)
   return os.str();
 }
 
+nlohmann::json oss_data_json(const ServerRecord& s)
+{
+  auto bins = [](const std::array<uint64_t, ServerRecord::kPageBins>& h) {
+    nlohmann::json j = nlohmann::json::object();
+    for (size_t b = 0; b < h.size(); ++b)
+      j[std::to_string(1u << b)] = h[b];
+    return j;
+  };
+  return {{"written_bytes", s.data_written_B},
+          {"read_bytes", s.data_read_B},
+          {"write_rpcs_by_pages", bins(s.write_rpc_pages)},
+          {"read_rpcs_by_pages", bins(s.read_rpc_pages)}};
+}
+
+std::string lmt_samples_csv(const RunRecords& records, double interval_s, double offset_s)
+{
+  std::ostringstream o;
+  o.precision(12);
+  o << "ost,start_s,end_s,written_bytes,read_bytes,write_MiB_per_s,read_MiB_per_s\n";
+  for (const auto& s : records.servers) {
+    const size_t n = std::max(s.written_by_sample.size(), s.read_by_sample.size());
+    if (s.data_written_B <= 0 && s.data_read_B <= 0)
+      continue;
+    for (size_t k = 0; k < n; ++k) {
+      const double w = k < s.written_by_sample.size() ? s.written_by_sample[k] : 0.0;
+      const double r = k < s.read_by_sample.size() ? s.read_by_sample[k] : 0.0;
+      const double start = offset_s + (static_cast<double>(k) - 1) * interval_s;
+      if (start + interval_s <= 0)
+        continue;  // the interval before the run (sample 0 with a zero offset)
+      o << s.name << "," << start << "," << start + interval_s << "," << w << "," << r << ","
+        << w / 1048576.0 / interval_s << "," << r / 1048576.0 / interval_s << "\n";
+    }
+  }
+  return o.str();
+}
+
 double phase_rate(const PhaseRecord& p)
 {
   double t = p.end_s - p.start_s;
@@ -277,6 +313,8 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
                        {"max_queue", s.max_queue},
                        {"journal_commits", s.journal_commits},
                        {"journal_handle_waits", s.journal_handle_waits}});
+    if (s.data_written_B > 0 || s.data_read_B > 0)  // an OSS that moved data: its LMT-like counters
+      servers.back()["data"] = oss_data_json(s);
   }
   out["servers"] = servers;
   out["resends"] = records.resends;

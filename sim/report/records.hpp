@@ -4,6 +4,7 @@
 #include "model/ops.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -146,6 +147,32 @@ struct ServerRecord {
   double observed_until_s = 0;
   uint64_t journal_commits = 0;       // MDT journal transactions committed
   uint64_t journal_handle_waits = 0;  // updates that waited for a journal transaction (journal.credits)
+
+  // An OSS's data counters, as LMT reads them from the OST: bytes written and read, RPCs by size (bin b: RPCs of
+  // 2^(b-1) < pages <= 2^b, 4 KiB pages; b = 0: one page), and the bytes of each sample interval (sample k covers
+  // [offset + (k-1) x interval, offset + k x interval) of simulated time; an RPC's bytes count when the OST has
+  // written or read them, as obdfilter's counters).
+  static constexpr size_t kPageBins = 13;  // 1 .. 4096 pages (16 MiB RPCs)
+  double data_written_B = 0;
+  double data_read_B = 0;
+  std::array<uint64_t, kPageBins> write_rpc_pages{};
+  std::array<uint64_t, kPageBins> read_rpc_pages{};
+  std::vector<double> written_by_sample;
+  std::vector<double> read_by_sample;
+  void data_moved(bool write, double bytes, double t, double interval, double offset)
+  {
+    (write ? data_written_B : data_read_B) += bytes;
+    const double pages = std::ceil(bytes / 4096);
+    size_t bin = 0;
+    while (bin + 1 < kPageBins && std::exp2(static_cast<double>(bin)) < pages)
+      ++bin;
+    (write ? write_rpc_pages : read_rpc_pages)[bin]++;
+    auto& samples = write ? written_by_sample : read_by_sample;
+    const auto k = static_cast<size_t>(std::floor((t - offset) / interval) + 1);
+    if (samples.size() <= k)
+      samples.resize(k + 1, 0.0);
+    samples[k] += bytes;
+  }
 
   void change(double now, int delta)
   {

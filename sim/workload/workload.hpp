@@ -16,6 +16,10 @@ struct OpRequest {
   bool shared_dir = false;  // the directory is used by several ranks (only those take the directory lock)
   double bytes = 0;         // payload of write/read
   uint64_t object = 0;      // identity of the object a write/read moves (its OSS: oss.placement "object")
+  uint64_t offset = 0;      // where in the object a write/read starts (its stripes: oss.stripe_size, stripe_count)
+  // The step first waits until the rank's written data is out of the node's write-back cache (an fsync before the
+  // close: IOR -e); nothing to wait for without clients.max_dirty_mb.
+  bool flush = false;
   double think_s = 0;       // idle time on the rank before this operation starts
   // Trace-driven excess (replay with residuals): the recorded latency above the modelled floor, applied inside
   // the operation as a delay, and the number of recorded ranks active when it was recorded. excess_s < 0: none.

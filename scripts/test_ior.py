@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""ctest "ior": pfsim ior against the real IOR's output format, its options' errors, determinism and the LMT file.
+
+- The Results and Summary headers are the real IOR 4.1's (../shared/data/tool-outputs/ior/ior-default.txt, made with
+  `ior -a POSIX -w -r -C -e -b 1m -t 256k -s 2 -i 2`), and pfsim's rows for the same command have the same columns
+  at the same positions, so scripts that read IOR's output read pfsim's.
+- The JSON's "ior" entries are the printed rows; the LMT samples add up to the bytes IOR wrote, over the OSTs the
+  files went to (-F: one file per rank, spread by oss.placement).
+- Same inputs: byte-identical --out and --lmt.
+- Bad options and platform fields: exit status 2, one line naming the option or field, no output file.
+usage: test_ior.py PATH/TO/pfsim
+"""
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import pfsim_arg  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(os.path.dirname(ROOT), "shared", "data", "tool-outputs")
+if not os.path.isdir(DATA):
+    DATA = "/work/shared/data/tool-outputs"
+PLATFORM = os.path.join(ROOT, "platforms", "nersc-grace-lmt.json")
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run(pfsim, args):
+    return subprocess.run([pfsim, "ior", "--platform", PLATFORM] + args, capture_output=True, text=True)
+
+
+def block(text, title):
+    """The lines of `text` from the line starting with `title` up to the next empty line."""
+    lines = text.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith(title))
+    out = []
+    for l in lines[start:]:
+        if not l.strip():
+            break
+        out.append(l)
+    return out
+
+
+def main():
+    pfsim = pfsim_arg(__doc__)
+    real = open(os.path.join(DATA, "ior", "ior-default.txt")).read()
+    with tempfile.TemporaryDirectory() as tmp:
+        args = ["--ranks", "2", "--set", "clients.ranks_per_node=2", "-a", "POSIX", "-w", "-r", "-C", "-e",
+                "-b", "1m", "-t", "256k", "-s", "2", "-i", "2", "-o", "/scratch/runs/ior/testfile"]
+        r = run(pfsim, args + ["--out", f"{tmp}/a.json", "--lmt", f"{tmp}/a.csv"])
+        check(r.returncode == 0, f"ior runs the real command line (stderr: {r.stderr.strip()[-300:]})")
+        sim = r.stdout
+        # Headers: identical lines.
+        check(block(sim, "access    bw")[:2] == block(real, "access    bw")[:2], "Results header lines are IOR's")
+        check(block(sim, "Operation")[0] == block(real, "Operation")[0], "Summary header line is IOR's")
+        # Rows: same number of fields, and each field ends in the same column as IOR's (right-aligned numbers).
+        def ends(line):
+            return [m.end() for m in re.finditer(r"\S+", line)]
+        real_rows = block(real, "access    bw")[2:]
+        sim_rows = block(sim, "access    bw")[2:]
+        check(len(sim_rows) == len(real_rows) == 4 and
+              [l.split()[0] for l in sim_rows] == [l.split()[0] for l in real_rows],
+              "Results rows: write, read per repetition, as IOR")
+        check(all(len(s.split()) == len(x.split()) for s, x in zip(sim_rows, real_rows)),
+              "Results rows have IOR's 11 fields")
+        real_sum = block(real, "Operation")[1:3]
+        sim_sum = block(sim, "Operation")[1:3]
+        check(len(sim_sum) == 2 and all(len(s.split()) == len(x.split()) for s, x in zip(sim_sum, real_sum)),
+              "Summary rows have IOR's 27 fields")
+        # From Stonewall(s) on (field 11), the columns are fixed-width in IOR: the same end positions.
+        check(all(ends(s)[10:] == ends(x)[10:] for s, x in zip(sim_sum, real_sum)),
+              "Summary rows: the fields from Stonewall(s) on end at IOR's columns")
+        sim_opts = [l.split(":")[0].strip() for l in block(sim, "api")]
+        real_opts = [l.split(":")[0].strip() for l in block(real, "api")]
+        check(sim_opts == real_opts, f"Options block has IOR's keys in IOR's order ({sim_opts})")
+        # JSON rows = printed rows.
+        res = json.load(open(f"{tmp}/a.json"))
+        printed = [(l.split()[0], float(l.split()[1]), int(l.split()[10])) for l in sim_rows]
+        js = [(e["access"], round(e["bwMiB"], 2), e["iteration"]) for e in res["ior"]]
+        check(printed == js, "results JSON 'ior' entries are the printed rows")
+        check(res["workload"]["generator"] == "ior" and res["workload"]["transfer_size"] == 262144 and
+              res["inputs"]["options"]["-t"] == "256k", "results record the workload and the options as given")
+        # LMT: the bytes on the OSTs are what IOR wrote (2 ranks x 2 segments x 1 MiB, twice) and read.
+        rows = list(csv.DictReader(open(f"{tmp}/a.csv")))
+        written = sum(float(x["written_bytes"]) for x in rows)
+        read = sum(float(x["read_bytes"]) for x in rows)
+        check(written == 2 * 4 * 1048576 and read == 2 * 4 * 1048576,
+              f"LMT samples add up to the bytes written and read ({written:.0f}, {read:.0f})")
+        data = [s["data"] for s in res["servers"] if "data" in s]
+        check(sum(d["write_rpcs_by_pages"]["64"] for d in data) == 2 * 16,
+              "RPC histogram: 32 write RPCs of 64 pages (256 KiB transfers, each inside one 1 MiB RPC)")
+        # Determinism.
+        r2 = run(pfsim, args + ["--out", f"{tmp}/b.json", "--lmt", f"{tmp}/b.csv"])
+        check(r2.returncode == 0 and open(f"{tmp}/a.json").read() == open(f"{tmp}/b.json").read() and
+              open(f"{tmp}/a.csv").read() == open(f"{tmp}/b.csv").read(), "same inputs: byte-identical outputs")
+        # File per process, 4 ranks, stripes over 2 OSTs: every OST byte accounted for.
+        r = run(pfsim, ["--ranks", "4", "-F", "-w", "-t", "1m", "-b", "8m", "--set", "oss.stripe_count=2",
+                        "--out", f"{tmp}/f.json"])
+        res = json.load(open(f"{tmp}/f.json")) if r.returncode == 0 else {"servers": []}
+        data = [s["data"] for s in res["servers"] if "data" in s]
+        check(r.returncode == 0 and sum(d["written_bytes"] for d in data) == 32 * 1048576 and len(data) >= 2,
+              f"-F with 2 stripes: 32 MiB over {len(data)} OSTs")
+        # Errors: exit 2, one line naming the option or field, no output written.
+        bad = [
+            (["--ranks", "1", "-t", "3m", "-b", "4m"], "-b"),
+            (["--ranks", "1", "-t", "0"], "-t"),
+            (["--ranks", "1", "-t", "-4k"], "-t"),
+            (["--ranks", "1", "-s", "0"], "-s"),
+            (["-t", "1m"], "--ranks"),
+            (["--ranks", "1", "-a", "MPIIO"], "-a"),
+            (["--ranks", "1", "--set", "clients.max_dirty_mb=0.5"], "clients.max_dirty_mb"),
+            (["--ranks", "1", "--set", "clients.max_dirty_mb=-1"], "clients.max_dirty_mb"),
+            (["--ranks", "1", "--set", "oss.stripe_count=5"], "oss.stripe_count"),
+            (["--ranks", "1", "--set", "oss.stripe_size=\"100KiB\""], "oss.stripe_size"),
+            (["--ranks", "1", "--set", "oss.sample_offset=\"6s\""], "oss.sample_offset"),
+            (["--ranks", "1", "--set", "clients.max_pages_per_rpc=0"], "clients.max_pages_per_rpc"),
+        ]
+        for extra, name in bad:
+            out = f"{tmp}/bad.json"
+            r = run(pfsim, extra + ["--out", out, "--lmt", f"{tmp}/bad.csv"])
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and name in lines[0] and not os.path.exists(out) and
+                  not os.path.exists(f"{tmp}/bad.csv"), f"{' '.join(extra)}: exit 2 naming {name} ({lines[-1:]})")
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        sys.exit(1)
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+// The data path (clients.max_pages_per_rpc, max_rpcs_in_flight, max_dirty_mb; oss.stripe_*): IOR-like transfers cut
+// into bulk RPCs, checked against the pipeline's closed forms. One simulation per TEST_CASE.
+#include "config/platform_config.hpp"
+#include "model/simulation.hpp"
+#include "workload/ior.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <numeric>
+
+namespace {
+
+using nlohmann::json;
+constexpr double kMiB = 1048576;
+constexpr double kDisk_Bps = 100 * kMiB;  // every OST writes and reads 100 MiB/s
+
+json platform(int osts, int rpcs_in_flight, double dirty_mb, int stripe_count, double link_latency_s = 1e-6)
+{
+  json fast = {{"bandwidth", 1e12}, {"latency", link_latency_s}};
+  return {{"name", "datapath-test"},
+          {"network", {{"model", "CM02"}, {"client_link", fast}, {"server_link", fast}}},
+          {"clients",
+           {{"ranks_per_node", 1},
+            {"max_rpcs_in_flight", rpcs_in_flight},
+            {"max_mod_rpcs_in_flight", 1},
+            {"rpc_overhead", 0.0},
+            {"max_dirty_mb", dirty_mb}}},
+          {"mds",
+           {{"cores", 4},
+            {"threads", {{"min", 4}, {"max", 4}}},
+            {"service", {{"create", 1e-6}, {"open", 1e-6}, {"close", 1e-6}}},
+            {"journal", {{"enabled", false}}}}},
+          {"oss",
+           {{"count", osts},
+            {"threads", 32},
+            {"rpc_service", 0.0},
+            {"disk_write", kDisk_Bps},
+            {"disk_read", kDisk_Bps},
+            {"stripe_count", stripe_count}}}};
+}
+
+pfsim::RunRecords run(const json& p, pfsim::IorOptions o)
+{
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::IorWorkload w(o);
+  pfsim::RunOptions opts;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  return pfsim::run_simulation(platform, w, opts);
+}
+
+pfsim::IorOptions ior(uint64_t transfer, uint64_t block, bool read = false)
+{
+  pfsim::IorOptions o;
+  o.transfer_B = transfer;
+  o.block_B = block;
+  o.write = !read;
+  o.read = read;
+  return o;
+}
+
+double phase_s(const pfsim::PhaseRecord& p) { return p.end_s - p.start_s; }
+
+const pfsim::ServerRecord& oss(const pfsim::RunRecords& r, int i)
+{
+  for (const auto& s : r.servers)
+    if (s.name == "oss-" + std::to_string(i))
+      return s;
+  FAIL("no oss-" << i);
+  return r.servers.front();
+}
+
+}  // namespace
+
+TEST_CASE("write-through, 8 RPCs in flight: one client streams at the OST's bandwidth; RPCs of 256 pages", "[datapath]")
+{
+  // 64 MiB in 4 MiB write() calls, each cut into 4 RPCs of 1 MiB; with 8 in flight the disk never idles but between
+  // two write() calls (the next one starts when the last RPC of this one is answered: 4 RPCs queue behind each other).
+  auto r = run(platform(1, 8, 0, 1), ior(4 * 1048576, 64 * 1048576));
+  const auto& ph = r.phases.at(0);
+  const double rate = 64 * kMiB / phase_s(ph);
+  INFO("write rate " << rate / kMiB << " MiB/s");
+  CHECK(rate <= kDisk_Bps * (1 + 1e-9));
+  CHECK(rate == Approx(kDisk_Bps).epsilon(0.01));
+  const auto& s = oss(r, 0);
+  CHECK(s.data_written_B == 64 * kMiB);
+  CHECK(s.write_rpc_pages[8] == 64);  // bin 8: 129-256 pages
+  CHECK(std::accumulate(s.write_rpc_pages.begin(), s.write_rpc_pages.end(), uint64_t{0}) == 64);
+}
+
+TEST_CASE("write-through, 2 RPCs in flight over a long path: the latency bound W x R / RTT", "[datapath]")
+{
+  // 1 ms per link and direction (RTT 4 ms: client link and server link, both ways); the disk takes 10 ms per MiB.
+  // Each 2 MiB write(): both RPCs leave together, the second waits for the first at the disk, and the next write()
+  // starts when both are answered: RTT + 2 x 10 ms per write, 2 MiB / 24 ms = 83.3 MiB/s instead of the disk's 100.
+  // The phase also holds the open and the close, one round trip each (1 us of MDS service).
+  auto r = run(platform(1, 2, 0, 1, 1e-3), ior(2 * 1048576, 32 * 1048576));
+  const auto& ph = r.phases.at(0);
+  const double per_write = 0.004 + 2 * kMiB / kDisk_Bps;
+  const double expected = 32 * kMiB / (16 * per_write + 2 * (0.004 + 1e-6));
+  const double rate = 32 * kMiB / phase_s(ph);
+  INFO("write rate " << rate / kMiB << " MiB/s, closed form " << expected / kMiB);
+  CHECK(rate == Approx(expected).epsilon(0.01));
+}
+
+TEST_CASE("write-back cache: the write phase ends when the last max_dirty_mb are cached; an fsync waits for them",
+          "[datapath]")
+{
+  // 128 MiB at 100 MiB/s with a 32 MiB cache: write() returns once its pages are cached, so the phase ends when the
+  // last 32 MiB enter the cache, (128 - 32) / 100 s after the start; with -e the close waits for the disk: 1.28 s.
+  pfsim::IorOptions o = ior(4 * 1048576, 128 * 1048576);
+  auto r = run(platform(1, 8, 32, 1), o);
+  const double t = phase_s(r.phases.at(0));
+  INFO("write phase " << t << " s");
+  CHECK(t == Approx(96 * kMiB / kDisk_Bps).epsilon(0.01));
+  CHECK(oss(r, 0).data_written_B == 128 * kMiB);  // the cache drained before the run ended
+  CHECK(oss(r, 0).write_rpc_pages[8] == 128);
+}
+
+TEST_CASE("write-back cache with an fsync (IOR -e): the close waits until the OST has every byte", "[datapath]")
+{
+  pfsim::IorOptions o = ior(4 * 1048576, 128 * 1048576);
+  o.fsync = true;
+  auto r = run(platform(1, 8, 32, 1), o);
+  const double t = phase_s(r.phases.at(0));
+  INFO("write phase " << t << " s");
+  CHECK(t == Approx(128 * kMiB / kDisk_Bps).epsilon(0.01));
+  CHECK(t >= 128 * kMiB / kDisk_Bps);
+}
+
+TEST_CASE("striping over 4 OSTs: each OST gets a quarter of the file and the client writes 4 x faster", "[datapath]")
+{
+  auto r = run(platform(4, 8, 0, 4), ior(4 * 1048576, 256 * 1048576));
+  const double rate = 256 * kMiB / phase_s(r.phases.at(0));
+  INFO("write rate " << rate / kMiB << " MiB/s");
+  CHECK(rate == Approx(4 * kDisk_Bps).epsilon(0.02));
+  for (int i = 0; i < 4; ++i)
+    CHECK(oss(r, i).data_written_B == 64 * kMiB);
+}
+
+TEST_CASE("reads of 4 MiB: RPCs of 256 pages at the OST's bandwidth", "[datapath]")
+{
+  auto r = run(platform(1, 8, 0, 1), ior(4 * 1048576, 64 * 1048576, true));
+  const double rate = 64 * kMiB / phase_s(r.phases.at(0));
+  CHECK(rate == Approx(kDisk_Bps).epsilon(0.01));
+  CHECK(oss(r, 0).read_rpc_pages[8] == 64);
+}
+
+TEST_CASE("small reads inside one RPC stay one RPC each (4 pages: bin 4)", "[datapath]")
+{
+  auto small = run(platform(1, 8, 0, 1), ior(16384, 1048576, true));
+  CHECK(oss(small, 0).read_rpc_pages[2] == 64);
+  CHECK(oss(small, 0).data_read_B == kMiB);
+}
+
+TEST_CASE("LMT samples: bytes per 5 s interval add up to the bytes written; an interior sample shows the disk rate",
+          "[datapath]")
+{
+  // 2 GiB at 100 MiB/s: 20.48 s of writing, samples [0,5) [5,10) [10,15) [15,20) [20,25).
+  auto r = run(platform(1, 8, 0, 1), ior(4 * 1048576, 2048ULL * 1048576));
+  const auto& s = oss(r, 0);
+  const double sum = std::accumulate(s.written_by_sample.begin(), s.written_by_sample.end(), 0.0);
+  CHECK(sum == Approx(2048 * kMiB).epsilon(1e-9));
+  REQUIRE(s.written_by_sample.size() >= 4);
+  CHECK(s.written_by_sample[2] / 5 == Approx(kDisk_Bps).epsilon(0.005));  // [5, 10): fully inside the write
+}

@@ -1,0 +1,152 @@
+#include "report/ior_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <sstream>
+
+namespace pfsim {
+namespace {
+
+double max_latency(const PhaseRecord& p, Op op)
+{
+  const auto& v = p.latencies_by_op[op];
+  const auto& h = p.histogram_by_op[op];
+  double m = v.empty() ? 0.0 : static_cast<double>(*std::max_element(v.begin(), v.end()));
+  return std::max(m, h.empty() ? 0.0 : h.max());
+}
+
+double mean_latency(const PhaseRecord& p, Op op)
+{
+  const auto& v = p.latencies_by_op[op];
+  const auto& h = p.histogram_by_op[op];
+  const double n = static_cast<double>(v.size() + h.count());
+  const double sum = std::accumulate(v.begin(), v.end(), 0.0) + h.sum();
+  return n > 0 ? sum / n : 0.0;
+}
+
+std::string fmt(const char* f, double v)
+{
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+// IOR's size lines: "1 MiB", "4 GiB", "262144 bytes" for the transfer size.
+std::string human(double bytes)
+{
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  while (u < 5 && bytes >= 1024 && std::fmod(bytes, 1024) == 0) {
+    bytes /= 1024;
+    ++u;
+  }
+  std::ostringstream o;
+  o << static_cast<long long>(bytes) << " " << units[u];
+  return o.str();
+}
+
+}  // namespace
+
+std::vector<IorPhaseResult> ior_results(const RunRecords& records, const IorWorkload& w)
+{
+  std::vector<IorPhaseResult> out;
+  const double bytes = w.bytes_per_phase();
+  const double transfers = static_cast<double>(w.transfers_per_rank()) * w.ranks();
+  for (const auto& p : records.phases) {
+    IorPhaseResult r;
+    const bool write = p.name == "write";
+    r.access = p.name;
+    r.repetition = p.iteration;
+    r.total_s = p.end_s - p.start_s;
+    r.open_s = std::max(max_latency(p, Op::Open), max_latency(p, Op::Create));
+    r.close_s = max_latency(p, Op::Close);
+    r.wrrd_s = std::max(0.0, r.total_s - r.open_s - r.close_s);
+    r.bw_MiBps = r.total_s > 0 ? bytes / 1048576.0 / r.total_s : 0.0;
+    r.iops = r.wrrd_s > 0 ? transfers / r.wrrd_s : 0.0;
+    r.latency_s = mean_latency(p, write ? Op::Write : Op::Read);
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::string ior_output(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info)
+{
+  const auto& o = w.options();
+  std::ostringstream s;
+  s << "IOR-pfsim: MPI Coordinated Test of Parallel I/O (simulated, platform " << info.platform << ")\n";
+  s << "Command line        : ior";
+  for (const auto& a : info.typed)
+    s << " " << a;
+  s << "\n";
+  s << "Machine             : pfsim\nTestID              : 0\n";
+  s << "Path                : " << info.test_file << "\n\n";
+  s << "Options: \n";
+  s << "api                 : POSIX\napiVersion          : \n";
+  s << "test filename       : " << info.test_file << "\n";
+  s << "access              : " << (o.file_per_proc ? "file-per-process" : "single-shared-file") << "\n";
+  s << "type                : independent\n";
+  s << "segments            : " << o.segments << "\n";
+  s << "ordering in a file  : sequential\n";
+  s << "ordering inter file : " << (info.reorder ? "constant task offset" : "no tasks offsets") << "\n";
+  if (info.reorder)
+    s << "task offset         : 1\n";
+  s << "nodes               : " << info.nodes << "\n";
+  s << "tasks               : " << o.ranks << "\n";
+  s << "clients per node    : " << info.ranks_per_node << "\n";
+  s << "memoryBuffer        : CPU\ndataAccess          : CPU\nGPUDirect           : 0\n";
+  s << "repetitions         : " << o.repetitions << "\n";
+  s << "xfersize            : " << (o.transfer_B % 1024 == 0 && o.transfer_B >= 1048576 ? human(static_cast<double>(o.transfer_B))
+                                                                                        : std::to_string(o.transfer_B) + " bytes")
+    << "\n";
+  s << "blocksize           : " << human(static_cast<double>(o.block_B)) << "\n";
+  const double agg = w.bytes_per_phase();
+  s << "aggregate filesize  : " << human(agg) << "\n\n";
+  s << "Results: \n\n";
+  s << "access    bw(MiB/s)  IOPS       Latency(s)  block(KiB) xfer(KiB)  open(s)    wr/rd(s)   close(s)   total(s)   iter\n";
+  s << "------    ---------  ----       ----------  ---------- ---------  --------   --------   --------   --------   ----\n";
+  const auto results = ior_results(records, w);
+  char line[512];
+  for (const auto& r : results) {
+    std::snprintf(line, sizeof line, "%-10s%-11.2f%-11.2f%-12.6f%-11.2f%-11.2f%-11.6f%-11.6f%-11.6f%-11.6f%-4d\n",
+                  r.access.c_str(), r.bw_MiBps, r.iops, r.latency_s, static_cast<double>(o.block_B) / 1024,
+                  static_cast<double>(o.transfer_B) / 1024, r.open_s, r.wrrd_s, r.close_s, r.total_s, r.repetition);
+    s << line;
+  }
+  s << "\nSummary of all tests:\n";
+  s << "Operation   Max(MiB)   Min(MiB)  Mean(MiB)     StdDev   Max(OPs)   Min(OPs)  Mean(OPs)     StdDev    Mean(s) "
+       "Stonewall(s) Stonewall(MiB) Test# #Tasks tPN reps fPP reord reordoff reordrand seed segcnt   blksiz    xsize "
+       "aggs(MiB)   API RefNum\n";
+  for (const char* access : {"write", "read"}) {
+    std::vector<double> bw, t;
+    for (const auto& r : results)
+      if (r.access == access) {
+        bw.push_back(r.bw_MiBps);
+        t.push_back(r.total_s);
+      }
+    if (bw.empty())
+      continue;
+    const double n = static_cast<double>(bw.size());
+    const double mean = std::accumulate(bw.begin(), bw.end(), 0.0) / n;
+    double var = 0;
+    for (double b : bw)
+      var += (b - mean) * (b - mean);
+    const double sd = std::sqrt(var / n);  // IOR's: the population deviation
+    const double xfer_MiB = static_cast<double>(o.transfer_B) / 1048576.0;
+    const double mx = *std::max_element(bw.begin(), bw.end()), mn = *std::min_element(bw.begin(), bw.end());
+    std::snprintf(line, sizeof line,
+                  "%-10s%10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.5f%11s%14s %5d %6d %3d %4d %3d "
+                  "%5d %8d %9d %4d %6llu %8llu %8llu %9.1f %5s %6d\n",
+                  access, mx, mn, mean, sd, mx / xfer_MiB, mn / xfer_MiB, mean / xfer_MiB, sd / xfer_MiB,
+                  std::accumulate(t.begin(), t.end(), 0.0) / n, "NA", "NA", 0, o.ranks, info.ranks_per_node,
+                  o.repetitions, o.file_per_proc ? 1 : 0, info.reorder ? 1 : 0, 1, 0, 0,
+                  static_cast<unsigned long long>(o.segments), static_cast<unsigned long long>(o.block_B),
+                  static_cast<unsigned long long>(o.transfer_B), agg / 1048576.0, "POSIX", 0);
+    s << line;
+  }
+  s << "Finished            : (simulated, " << fmt("%.6f", records.end_s) << " s)\n";
+  return s.str();
+}
+
+}  // namespace pfsim

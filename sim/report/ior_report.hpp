@@ -1,0 +1,32 @@
+// IOR's own output for a simulated run (IOR 4.x text: the Options block, the Results table, the Summary of all
+// tests), so that scripts that read IOR's output read pfsim's.
+#pragma once
+#include "report/records.hpp"
+#include "workload/ior.hpp"
+
+#include <string>
+#include <vector>
+
+namespace pfsim {
+
+struct IorReportInfo {
+  std::vector<std::string> typed;  // the options as typed, for "Command line"
+  std::string platform;
+  std::string test_file = "testFile";  // -o
+  int nodes = 1;
+  int ranks_per_node = 1;
+  bool reorder = false;  // -C
+};
+
+// One phase as IOR times it: open(s) the slowest open, close(s) the slowest close (an fsync included), wr/rd(s) the
+// rest of the phase's time, total(s) the phase (first rank's start to last rank's end); bandwidth = the phase's bytes /
+// total; IOPS = transfers / wr/rd; latency = the mean transfer time.
+struct IorPhaseResult {
+  std::string access;
+  int repetition = 0;
+  double bw_MiBps = 0, iops = 0, latency_s = 0, open_s = 0, wrrd_s = 0, close_s = 0, total_s = 0;
+};
+std::vector<IorPhaseResult> ior_results(const RunRecords& records, const IorWorkload& w);
+std::string ior_output(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info);
+
+}  // namespace pfsim

@@ -1,0 +1,59 @@
+// IOR from its own options: -t transfer size, -b block size, -s segments, -F file per process (else one shared
+// file), -w / -r (write and read phases; both when neither is given, as IOR), -e fsync after the writes, -i
+// repetitions. Each repetition is a "write" phase (open, the transfers, close) and a "read" phase (open, the
+// transfers, close), IOR's layout: in a shared file, segment s of rank r is at s x ranks x block + r x block; in a
+// file per process at s x block. The data path of the client model (clients.max_pages_per_rpc, max_dirty_mb,
+// oss.stripe_*) cuts each transfer into bulk RPCs.
+#pragma once
+#include "workload/workload.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pfsim {
+
+struct IorOptions {
+  int ranks = 1;
+  uint64_t transfer_B = 262144;  // -t (IOR's default 256 KiB)
+  uint64_t block_B = 1048576;    // -b (IOR's default 1 MiB)
+  uint64_t segments = 1;         // -s
+  bool file_per_proc = false;    // -F
+  bool write = true;             // -w
+  bool read = true;              // -r
+  bool fsync = false;            // -e
+  int repetitions = 1;           // -i
+  nlohmann::json params;         // the options as given, echoed in results
+};
+
+class IorWorkload final : public Workload {
+public:
+  // invalid_argument naming the option when the sizes do not fit IOR's rules (-b a multiple of -t, ...).
+  explicit IorWorkload(IorOptions o);
+  int ranks() const override { return o_.ranks; }
+  int phase_count() const override { return static_cast<int>(phases_.size()); }
+  std::string phase_name(int phase) const override { return phases_.at(phase).write ? "write" : "read"; }
+  // Transfers (IOR's I/O operations) of the phase, all ranks.
+  uint64_t phase_items(int phase) const override;
+  int phase_iteration(int phase) const override { return phases_.at(phase).repetition; }
+  bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
+  PerOp<bool> kinds_used() const override;
+  bool uses_shared_dirs() const override { return o_.ranks > 1; }
+  nlohmann::json describe() const override;
+  const IorOptions& options() const { return o_; }
+  uint64_t transfers_per_rank() const { return o_.segments * (o_.block_B / o_.transfer_B); }
+  double bytes_per_phase() const
+  {
+    return static_cast<double>(o_.block_B) * static_cast<double>(o_.segments) * o_.ranks;
+  }
+
+private:
+  struct Phase {
+    bool write;
+    int repetition;
+  };
+  IorOptions o_;
+  std::vector<Phase> phases_;
+};
+
+}  // namespace pfsim
