@@ -74,6 +74,15 @@ def main():
               "Results rows: write, read per repetition, as IOR")
         check(all(len(s.split()) == len(x.split()) for s, x in zip(sim_rows, real_rows)),
               "Results rows have IOR's 11 fields")
+        starts = lambda line: [m.start() for m in re.finditer(r"\S+", line)]
+        check(all(starts(s) == starts(x) for s, x in zip(sim_rows, real_rows)),
+              "Results rows: every field starts at IOR's column (IOR's number format: 6/2/0 decimals)")
+        # IOR's wr/rd: from the first transfer's start to the last one's end; IOPS = transfers / wr/rd.
+        res0 = json.load(open(f"{tmp}/a.json"))
+        w0 = res0["ior"][0]
+        check(0 < w0["wrRdTime"] <= w0["totalTime"] and abs(w0["iops"] * w0["wrRdTime"] - 16) < 1e-6 and
+              abs(w0["latency"] * 8 - w0["wrRdTime"]) < 1e-9,
+              f"wr/rd within the total, IOPS = 16 transfers / wr/rd, latency = wr/rd / 8 per task ({w0})")
         real_sum = block(real, "Operation")[1:3]
         sim_sum = block(sim, "Operation")[1:3]
         check(len(sim_sum) == 2 and all(len(s.split()) == len(x.split()) for s, x in zip(sim_sum, real_sum)),
@@ -109,8 +118,16 @@ def main():
                         "--out", f"{tmp}/f.json"])
         res = json.load(open(f"{tmp}/f.json")) if r.returncode == 0 else {"servers": []}
         data = [s["data"] for s in res["servers"] if "data" in s]
-        check(r.returncode == 0 and sum(d["written_bytes"] for d in data) == 32 * 1048576 and len(data) >= 2,
-              f"-F with 2 stripes: 32 MiB over {len(data)} OSTs")
+        check(r.returncode == 0 and sum(d["written_bytes"] for d in data) == 32 * 1048576 and len(data) == 4 and
+              sum(d["written_bytes"] > 0 for d in data) >= 2,
+              f"-F with 2 stripes: 32 MiB over the OSTs, every OST listed ({[d['written_bytes'] for d in data]})")
+        # A large transfer count in bulk RPCs is said before the run (1 TiB in 1 MiB RPCs is 1e6; 512 TiB is 5e8 + ...).
+        r = run(pfsim, ["--ranks", "2", "-F", "-w", "-t", "1g", "-b", "600t", "--out", f"{tmp}/huge.json",
+                        "--time-limit", "1s"])
+        check("bulk RPCs" not in r.stderr, "--time-limit given: no size warning")
+        r = subprocess.run(["timeout", "5", pfsim, "ior", "--platform", PLATFORM, "--ranks", "2", "-F", "-w", "-t", "1g",
+                            "-b", "600t", "--quiet"], capture_output=True, text=True)
+        check("bulk RPCs" in r.stderr, "1.2 PB in 1 MiB RPCs: warned before the run")
         # Errors: exit 2, one line naming the option or field, no output written.
         bad = [
             (["--ranks", "1", "-t", "3m", "-b", "4m"], "-b"),

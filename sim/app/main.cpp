@@ -131,12 +131,15 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-r", false, "read phase"},
         {"-e", false, "fsync after the writes: the close waits until the written data left the write-back cache"},
         {"-i", true, "N repetitions (default 1)"},
+        {"-d", true, "S seconds of delay before each repetition after the first (IOR's interTestDelay)"},
         {"-a", true, "API IOR's I/O interface: POSIX (the one modelled)"},
         {"-o", true, "PATH IOR's test file: recorded, printed, no effect"},
         {"-C", false, "reorder tasks for the read: recorded; no effect (the model has no client read cache)"},
         {"-k", false, "keep the file: recorded; no effect (the model does not remove it)"},
         {"--out", true, "FILE results JSON (per-OST data counters and RPC sizes in \"servers\"); its directory must exist"},
-        {"--lmt", true, "FILE LMT-like samples: bytes each OST wrote and read per oss.sample_interval (CSV)"}}},
+        {"--lmt", true, "FILE LMT-like samples: bytes each OST wrote and read per oss.sample_interval (CSV)"},
+        {"--rank-times", false, "each rank's time in every phase in --out (\"ior\"[].rank_times_s), for per-pair "
+                                "bandwidths"}}},
   };
   auto it = m.find(cmd);
   if (it == m.end())
@@ -506,11 +509,13 @@ pfsim::IorOptions ior_options(const Cli& c)
   o.read = r || !w;
   o.fsync = has_flag(c, "-e");
   o.repetitions = static_cast<int>(opt_int(c, "-i", 1, 1, pfsim::app::kMaxIterations));
+  o.delay_s = static_cast<double>(opt_int(c, "-d", 0, 0, 1000000000));
   if (c.opts.count("-a"))
     pfsim::app::check_posix_api("-a", c.opts.at("-a"));
   o.params = {{"t", o.transfer_B}, {"b", o.block_B},     {"s", o.segments}, {"F", o.file_per_proc},
               {"w", o.write},      {"r", o.read},        {"e", o.fsync},    {"i", o.repetitions},
-              {"C", has_flag(c, "-C")}, {"k", has_flag(c, "-k")}, {"o", opt(c, "-o", "testFile")}};
+              {"C", has_flag(c, "-C")}, {"k", has_flag(c, "-k")}, {"o", opt(c, "-o", "testFile")},
+              {"d", o.delay_s}};
   return o;
 }
 
@@ -524,6 +529,7 @@ int cmd_ior(const Cli& c)
       static_cast<int>(opt_int(c, "--ranks-per-node", 0, 1, pfsim::app::kMaxRanksPerNode));
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
   auto options = run_options(c, spec);
+  options.rank_times = has_flag(c, "--rank-times");
   if (workload.options().fsync && platform.clients.max_dirty_B <= 0)
     options.warnings.push_back("-e (fsync) waits for the write-back cache, and clients.max_dirty_mb is 0 (writes wait "
                                "for their RPCs): it changes nothing");
@@ -548,16 +554,27 @@ int cmd_ior(const Cli& c)
   };
   auto results = pfsim::results_json(records, header);
   nlohmann::json ior = nlohmann::json::array();
-  for (const auto& r : pfsim::ior_results(records, workload))
+  size_t phase = 0;
+  for (const auto& r : pfsim::ior_results(records, workload)) {
     ior.push_back({{"access", r.access},
                    {"iteration", r.repetition},
                    {"bwMiB", r.bw_MiBps},
                    {"iops", r.iops},
                    {"latency", r.latency_s},
+                   {"mean_transfer_s", r.mean_transfer_s},
                    {"openTime", r.open_s},
                    {"wrRdTime", r.wrrd_s},
                    {"closeTime", r.close_s},
                    {"totalTime", r.total_s}});
+    if (options.rank_times) {
+      const auto& ph = records.phases[phase];
+      nlohmann::json t = nlohmann::json::array();
+      for (double e : ph.rank_end_s)
+        t.push_back(e - ph.start_s - workload.timed_from(static_cast<int>(phase)));
+      ior.back()["rank_times_s"] = t;
+    }
+    ++phase;
+  }
   results["ior"] = ior;  // IOR's JSON summary fields (tests[].Results[])
   pfsim::OutputBatch batch;
   if (!opt(c, "--out").empty())

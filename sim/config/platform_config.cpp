@@ -156,6 +156,8 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     unswitched(*b, "clients.load_delay");
   if (const auto* b = at({"mds", "journal", "credits"}))
     unswitched(*b, "mds.journal.credits");
+  if (const auto* b = at({"oss", "stragglers"}))
+    unswitched(*b, "oss.stragglers");
   Reader top(j, file, "");
   p.name = top.string("name", "unnamed");
   p.description = top.string("description", "");
@@ -202,6 +204,8 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
                              {"own_lock", "modifying", "unlimited"});
     cc.rpc_overhead_s = c.duration_s("rpc_overhead", cc.rpc_overhead_s);
     cc.op_overhead_s = read_per_op_durations(c.object("op_overhead"), cc.op_overhead_s);
+    cc.osc_max_rpcs_in_flight =
+        static_cast<int>(c.integer("osc_max_rpcs_in_flight", cc.max_rpcs_in_flight, 1, 4096));
     cc.max_pages_per_rpc = static_cast<int>(c.integer("max_pages_per_rpc", cc.max_pages_per_rpc, 1, 4096));
     {
       const double mib = c.number("max_dirty_mb", cc.max_dirty_B / 1048576.0, 0, 1048576);
@@ -476,13 +480,30 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     oc.rpc_service_s = o.duration_s("rpc_service", oc.rpc_service_s);
     oc.disk_read_Bps = o.bandwidth_Bps("disk_read", oc.disk_read_Bps);
     oc.disk_write_Bps = o.bandwidth_Bps("disk_write", oc.disk_write_Bps);
-    oc.placement = o.choice("placement", oc.placement, {"object", "node"});
+    oc.placement = o.choice("placement", oc.placement, {"object", "node", "round_robin"});
     oc.stripe_count = static_cast<int>(o.integer("stripe_count", oc.stripe_count, 1, 100000));
     if (oc.stripe_count > oc.count)
       o.fail("stripe_count", "expected at most oss.count (" + std::to_string(oc.count) + "): one stripe per OST");
     oc.stripe_size_B = o.size_B("stripe_size", oc.stripe_size_B);
     if (oc.stripe_size_B < 65536 || std::fmod(oc.stripe_size_B, 65536) != 0)
       o.fail("stripe_size", "expected a positive multiple of 64 KiB (Lustre's rule), in bytes or with a unit");
+    if (o.has("stragglers")) {
+      Reader st = o.object("stragglers");
+      auto& sc = oc.stragglers;
+      sc.enabled = st.boolean("enabled", false);
+      sc.mean_normal_s = st.duration_s("mean_normal", sc.mean_normal_s);
+      sc.mean_slow_s = st.duration_s("mean_slow", sc.mean_slow_s);
+      if (sc.mean_normal_s <= 0)
+        st.fail("mean_normal", "expected a positive duration");
+      if (sc.mean_slow_s <= 0)
+        st.fail("mean_slow", "expected a positive duration");
+      sc.slow_bandwidth_min = st.number("slow_bandwidth_min", sc.slow_bandwidth_min, 1e-6, 1);
+      sc.slow_bandwidth_max = st.number("slow_bandwidth_max", sc.slow_bandwidth_max, 1e-6, 1);
+      if (sc.slow_bandwidth_max < sc.slow_bandwidth_min)
+        st.fail("slow_bandwidth_max", "expected at least slow_bandwidth_min (" +
+                                          std::to_string(sc.slow_bandwidth_min) + ")");
+      st.finish();
+    }
     oc.sample_interval_s = o.duration_s("sample_interval", oc.sample_interval_s);
     if (oc.sample_interval_s <= 0)
       o.fail("sample_interval", "expected a positive duration");
@@ -551,6 +572,7 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"op_overhead", per_op_json(c.op_overhead_s)},
         {"request_size", c.request_size_B},
         {"reply_size", c.reply_size_B},
+        {"osc_max_rpcs_in_flight", c.osc_max_rpcs_in_flight},
         {"max_pages_per_rpc", c.max_pages_per_rpc},
         {"max_dirty_mb", c.max_dirty_B / 1048576.0},
         {"page_cache_copy", c.page_cache_copy_Bps},
@@ -606,7 +628,13 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"stripe_count", p.oss.stripe_count},
         {"stripe_size", p.oss.stripe_size_B},
         {"sample_interval", p.oss.sample_interval_s},
-        {"sample_offset", p.oss.sample_offset_s}}},
+        {"sample_offset", p.oss.sample_offset_s},
+        {"stragglers",
+         {{"enabled", p.oss.stragglers.enabled},
+          {"mean_normal", p.oss.stragglers.mean_normal_s},
+          {"mean_slow", p.oss.stragglers.mean_slow_s},
+          {"slow_bandwidth_min", p.oss.stragglers.slow_bandwidth_min},
+          {"slow_bandwidth_max", p.oss.stragglers.slow_bandwidth_max}}}}},
   };
 }
 

@@ -91,6 +91,9 @@ struct ClientConfig {
   std::string placement = "block";
   // "max_rpcs_in_flight": per client node and target (Lustre mdc/osc max_rpcs_in_flight, default 8).
   int max_rpcs_in_flight = 8;
+  // "osc_max_rpcs_in_flight": the same limit towards each OST (Lustre's osc.*.max_rpcs_in_flight, set apart from the
+  // mdc's); not given: max_rpcs_in_flight. Unlike the mdc's, it may be 1.
+  int osc_max_rpcs_in_flight = 8;
   // "max_mod_rpcs_in_flight": modifying metadata RPCs in flight per client node. Lustre clients before 2.8
   // serialised them with the mdc rpc_lock (one at a time); LU-5319 (2.8) made it tunable, default 7.
   int max_mod_rpcs_in_flight = 1;
@@ -277,6 +280,21 @@ struct OssConfig {
   // allocator spreads new objects over the OSTs; a read goes where that object's identity hashes. "node": every
   // RPC of client node n goes to OSS n mod count (the rule before 2026-11-25, kept for comparison).
   std::string placement = "object";
+  // "round_robin" (placement): object k's first OST is k mod count (Lustre's round-robin allocator as one job's files
+  // see it when nothing else allocates: IOR -F puts rank r's file on OST r mod count).
+  // "stragglers": OSTs that slow down for a while and recover (Titan/Atlas2, seed 002): each OST alternates between
+  // normal periods and slow ones, both exponentially distributed ("mean_normal", "mean_slow"), independently of the
+  // others; in a slow period its bandwidth is a fraction of disk_write/disk_read drawn uniformly in
+  // ["slow_bandwidth_min", "slow_bandwidth_max"] (one draw per period). A transfer that spans a change runs at each
+  // period's rate in turn. At time 0 each OST is slow with the stationary probability mean_slow / (mean_normal +
+  // mean_slow). Reproducible from the run's seed and the OST's index.
+  struct Stragglers {
+    bool enabled = false;
+    double mean_normal_s = 150;
+    double mean_slow_s = 37;
+    double slow_bandwidth_min = 0.4;
+    double slow_bandwidth_max = 0.6;
+  } stragglers;
   // The default file layout (lfs setstripe): "stripe_count" OSTs per file, from the file's first OST (placement)
   // on in index order, "stripe_size" bytes per stripe (default 1 MiB; a multiple of 64 KiB, as Lustre requires).
   // Only reads and writes larger than one RPC or crossing a stripe see more than the first OST.

@@ -42,6 +42,7 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
                                                                    : SlotKind::None),
       waiting_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       place_by_node_(ctx.platform.oss.placement == "node"),
+      round_robin_(ctx.platform.oss.placement == "round_robin"),
       rng_state_(ctx.seed * kGolden64 + static_cast<uint64_t>(node) * 0xD1B54A32D192ED03ULL + 1)
 {
   const auto& ld = ctx.platform.clients.load_delay;
@@ -144,7 +145,7 @@ void ClientNode::take(size_t i, NodeMessage*& msg)
   if (q->chunk)
     ctx_.oss[q->target - ctx_.mds_hosts.size()]->enqueue(q);
   else if (is_data(q->op))
-    ctx_.oss[target_of(q->op, q->dir, q->object) - ctx_.mds_hosts.size()]->enqueue(q);
+    ctx_.oss[q->target - ctx_.mds_hosts.size()]->enqueue(q);
   else
     ctx_.mds[q->dir % ctx_.mds.size()]->enqueue(q);
 }
@@ -283,15 +284,35 @@ size_t ClientNode::target_of(Op op, uint32_t dir, uint64_t object) const
   const size_t n = ctx_.oss_hosts.size();
   if (place_by_node_)
     return ctx_.mds_hosts.size() + static_cast<size_t>(node_) % n;
+  if (round_robin_)
+    return ctx_.mds_hosts.size() + static_cast<size_t>(object % n);
   const uint64_t z = splitmix64_mix(object * kGolden64 + (static_cast<uint64_t>(dir) + 1) * 0xD1B54A32D192ED03ULL);
   return ctx_.mds_hosts.size() + static_cast<size_t>(z % n);
+}
+
+size_t ClientNode::target_of(const OpRequest& op) const
+{
+  const size_t t = target_of(op.op, op.dir, op.object);
+  if (!is_data(op.op))
+    return t;
+  // Stripe k of a file is on its first OST + k mod stripe_count (RAID-0 layout).
+  const auto& o = ctx_.platform.oss;
+  const uint64_t stripe = op.offset / static_cast<uint64_t>(o.stripe_size_B) % static_cast<uint64_t>(o.stripe_count);
+  const size_t first = t - ctx_.mds_hosts.size();
+  return ctx_.mds_hosts.size() + (first + static_cast<size_t>(stripe)) % ctx_.oss_hosts.size();
+}
+
+int ClientNode::rpc_limit(size_t target) const
+{
+  const auto& c = ctx_.platform.clients;
+  return target < ctx_.mds_hosts.size() ? c.max_rpcs_in_flight : c.osc_max_rpcs_in_flight;
 }
 
 bool ClientNode::slot_free(const RankState& s) const
 {
   const auto& c = ctx_.platform.clients;
-  const size_t t = target_of(s.op.op, s.op.dir, s.op.object);
-  if (in_flight_per_target_[t] >= c.max_rpcs_in_flight)
+  const size_t t = target_of(s.op);
+  if (in_flight_per_target_[t] >= rpc_limit(t))
     return false;
   switch (slot_kind(s.op.op)) {
     case SlotKind::Modifying:
@@ -337,6 +358,12 @@ void ClientNode::try_send(uint32_t r)
 void ClientNode::proceed(uint32_t r)
 {
   auto& s = ranks_[r];
+  if (s.op.flush) {  // the fsync is over: IOR counts it in the transfers' time; the step itself starts now
+    const double now = sg4::Engine::get_clock();
+    auto& ph = ctx_.records.phases[phase_];
+    ph.data_last_end_s = std::max(ph.data_last_end_s, now);
+    s.op_start_s = now;
+  }
   if (goes_chunked(s.op)) {
     s.chunked = true;
     s.next_off = s.op.offset;
@@ -350,14 +377,14 @@ void ClientNode::proceed(uint32_t r)
   if (slot_free(ranks_[r]))
     send(r);
   else
-    waiting_[target_of(op.op, op.dir, op.object)][static_cast<size_t>(slot_kind(op.op))].push_back(
+    waiting_[target_of(op)][static_cast<size_t>(slot_kind(op.op))].push_back(
         Waiting{waiting_order_++, r});
 }
 
 void ClientNode::send(uint32_t r)
 {
   auto& s = ranks_[r];
-  const size_t t = target_of(s.op.op, s.op.dir, s.op.object);
+  const size_t t = target_of(s.op);
   in_flight_per_target_[t]++;
   take_slot(s.op.op, t, +1);
   auto* q = new Request();
@@ -368,6 +395,8 @@ void ClientNode::send(uint32_t r)
   q->shared_dir = s.op.shared_dir;
   q->bytes = s.op.bytes;
   q->object = s.op.object;
+  q->offset = s.op.offset;
+  q->target = static_cast<uint32_t>(t);
   q->seq = ++s.seq;
   s.outstanding = q;
   transmit(q);
@@ -377,7 +406,7 @@ void ClientNode::transmit(Request* q)
 {
   const auto& c = ctx_.platform.clients;
   // The RPC slot's target is where the request goes (a bulk RPC's: its stripe's OST).
-  const size_t t = q->chunk ? q->target : target_of(q->op, q->dir, q->object);
+  const size_t t = q->target;
   sg4::Host* target = t < ctx_.mds_hosts.size() ? ctx_.mds_hosts[t] : ctx_.oss_hosts[t - ctx_.mds_hosts.size()];
   double bytes = c.request_size_B + (q->op == Op::Write ? q->bytes : 0);
   wait_set_.push_back(sg4::Comm::sendto_async(host_, target, static_cast<uint64_t>(bytes)));
@@ -444,7 +473,7 @@ void ClientNode::complete(uint32_t r)
   auto& s = ranks_[r];
   delete s.outstanding;
   s.outstanding = nullptr;
-  const size_t t = target_of(s.op.op, s.op.dir, s.op.object);
+  const size_t t = target_of(s.op);
   in_flight_per_target_[t]--;
   take_slot(s.op.op, t, -1);
   record_completion(r);
@@ -465,6 +494,11 @@ void ClientNode::record_completion(uint32_t r)
   if (ctx_.records.rank_times)
     ph.rank_end_s[static_cast<size_t>(rank_of(r))] = now;
   ctx_.records.last_completion_s = now;
+  if (is_data(s.op.op)) {
+    if (ph.data_first_start_s < 0 || s.op_start_s < ph.data_first_start_s)
+      ph.data_first_start_s = s.op_start_s;
+    ph.data_last_end_s = std::max(ph.data_last_end_s, now);
+  }
   if (ctx_.records.latency_histograms)
     ph.histogram_by_op[s.op.op].add(runtime);
   else
@@ -477,7 +511,7 @@ void ClientNode::hand_slots(size_t t)
 {
   // Bulk RPCs first (they hold no rank's turn: a rank whose pieces wait is not in waiting_).
   auto& chunks = chunk_queue_[t];
-  while (!chunks.empty() && in_flight_per_target_[t] < ctx_.platform.clients.max_rpcs_in_flight) {
+  while (!chunks.empty() && in_flight_per_target_[t] < rpc_limit(t)) {
     Request* q = chunks.front();
     chunks.pop_front();
     in_flight_per_target_[t]++;
@@ -529,7 +563,7 @@ void ClientNode::send_chunks(uint32_t r)
   const auto& c = ctx_.platform.clients;
   const auto& o = ctx_.platform.oss;
   const bool into_cache = s.op.op == Op::Write && c.max_dirty_B > 0;
-  const auto window = static_cast<uint32_t>(into_cache ? 1 : c.max_rpcs_in_flight * o.stripe_count);
+  const auto window = static_cast<uint32_t>(into_cache ? 1 : c.osc_max_rpcs_in_flight * o.stripe_count);
   const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
   const auto stripe = static_cast<uint64_t>(o.stripe_size_B);
   const size_t first_ost = target_of(s.op.op, s.op.dir, s.op.object) - ctx_.mds_hosts.size();
@@ -546,6 +580,7 @@ void ClientNode::send_chunks(uint32_t r)
     q->dir = s.op.dir;
     q->object = s.op.object;
     q->bytes = static_cast<double>(end - s.next_off);
+    q->offset = s.next_off;
     q->chunk = true;
     q->target = static_cast<uint32_t>(t);
     s.next_off = end;

@@ -136,7 +136,10 @@ private:
   std::vector<Request*> in_flight_;
   // RPCs in flight per target, as Lustre counts them per MDC / OSC (one per client and MDT / OST): index
   // target_of(op), metadata targets first (the MDSes), then the data targets (the OSSes).
+  // A data RPC's: the file's first OST (its object's OSS, oss.placement); target_of(op) the OST of op's stripe.
   size_t target_of(Op op, uint32_t dir, uint64_t object) const;
+  size_t target_of(const OpRequest& op) const;
+  int rpc_limit(size_t target) const;  // max_rpcs_in_flight (an MDS) or osc_max_rpcs_in_flight (an OST)
   std::vector<int> in_flight_per_target_;
   std::vector<int> mod_in_flight_per_target_;  // modifying metadata RPCs (max_mod_rpcs_in_flight), MDS only
   std::vector<int> close_in_flight_per_target_;  // closes (clients.close_rpcs), MDS only
@@ -165,6 +168,7 @@ private:
   std::vector<std::array<std::deque<Waiting>, kSlotKinds>> waiting_;  // [target][SlotKind]
   uint64_t waiting_order_ = 0;
   bool place_by_node_ = false;                 // oss.placement "node"
+  bool round_robin_ = false;                   // oss.placement "round_robin"
   int phase_ = 0;
   int done_ranks_ = 0;
   bool finished_ = false;

@@ -163,3 +163,63 @@ TEST_CASE("LMT samples: bytes per 5 s interval add up to the bytes written; an i
   REQUIRE(s.written_by_sample.size() >= 4);
   CHECK(s.written_by_sample[2] / 5 == Approx(kDisk_Bps).epsilon(0.005));  // [5, 10): fully inside the write
 }
+
+TEST_CASE("stragglers: an OST slow all the time at half its bandwidth serves at half of it", "[datapath][stragglers]")
+{
+  // Slow periods of 1e9 s and normal ones of 1 ns: the stationary draw at time 0 makes the OST slow (probability
+  // 1 - 1e-18), at a factor of exactly 0.5. The write-through stream then runs at 50 MiB/s.
+  json p = platform(1, 8, 0, 1);
+  p["oss"]["stragglers"] = {{"enabled", true},
+                            {"mean_normal", 1e-9},
+                            {"mean_slow", 1e9},
+                            {"slow_bandwidth_min", 0.5},
+                            {"slow_bandwidth_max", 0.5}};
+  auto r = run(p, ior(4 * 1048576, 64 * 1048576));
+  const double rate = 64 * kMiB / phase_s(r.phases.at(0));
+  CHECK(rate == Approx(0.5 * kDisk_Bps).epsilon(0.01));
+  CHECK(oss(r, 0).straggler_slow_s == Approx(r.end_s));
+}
+
+TEST_CASE("stragglers: over many OSTs and a long run, the time spent slow is mean_slow / (mean_normal + mean_slow)",
+          "[datapath][stragglers]")
+{
+  // 64 OSTs over 4,000 s with periods of 40 s (slow) and 160 s (normal): 20% slow. Each OST's slow share over 4,000 s
+  // is a renewal-reward average of ~20 cycles; the mean over 64 OSTs has a standard deviation of about 0.02.
+  json p = platform(64, 8, 0, 1);
+  p["oss"]["stragglers"] = {{"enabled", true}, {"mean_normal", 160.0}, {"mean_slow", 40.0}};
+  pfsim::IorOptions o = ior(1048576, 1048576);
+  o.repetitions = 2;
+  o.delay_s = 4000;
+  auto r = run(p, o);
+  double slow = 0;
+  uint64_t periods = 0;
+  for (int i = 0; i < 64; ++i) {
+    slow += oss(r, i).straggler_slow_s / r.end_s;
+    periods += oss(r, i).straggler_periods;
+  }
+  INFO("mean slow share " << slow / 64 << ", slow periods " << periods);
+  CHECK(r.end_s > 4000);
+  CHECK(slow / 64 == Approx(0.2).margin(0.06));
+  // About one slow period per 200 s cycle and OST: 64 x 4000 / 200 = 1280.
+  CHECK(periods == Approx(1280).epsilon(0.15));
+}
+
+TEST_CASE("1 MiB transfers on a file striped over 4 OSTs: each transfer is one RPC to its own stripe's OST",
+          "[datapath]")
+{
+  // Each write() fits in one RPC and one stripe, so it takes the ordinary one-RPC path; it must still go to the OST of
+  // its stripe (offset / stripe_size mod 4), not to the file's first OST.
+  auto r = run(platform(4, 8, 0, 4), ior(1048576, 64 * 1048576));
+  for (int i = 0; i < 4; ++i)
+    CHECK(oss(r, i).data_written_B == 16 * kMiB);
+}
+
+TEST_CASE("osc_max_rpcs_in_flight 1: one bulk RPC at a time, the OST idles for a round trip between two", "[datapath]")
+{
+  // 1 ms links (RTT 4 ms) and 10 ms per MiB at the disk: a 4 MiB write() is 4 RPCs one after another, 14 ms each.
+  json p = platform(1, 2, 0, 1, 1e-3);
+  p["clients"]["osc_max_rpcs_in_flight"] = 1;
+  auto r = run(p, ior(4 * 1048576, 32 * 1048576));
+  const double expected = 32 * (0.004 + kMiB / kDisk_Bps) + 2 * (0.004 + 1e-6);
+  CHECK(phase_s(r.phases.at(0)) == Approx(expected).epsilon(0.01));
+}

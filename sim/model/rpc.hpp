@@ -15,16 +15,18 @@ struct Request {
   bool shared_dir = false;
   double bytes = 0;
   uint64_t object = 0;      // the object a data RPC moves (OSS placement)
+  uint64_t offset = 0;      // where in it (its pages: LMT's RPC-size histogram)
   double arrived_s = 0;     // arrival at the server
   uint64_t seq = 0;         // client-side sequence, to recognise replies to abandoned copies
   bool abandoned = false;   // the client gave up on this copy (timeout) and resent it
   bool replied = false;     // its reply has arrived (a timeout after this point changes nothing)
   uint32_t resends = 0;     // copies of this operation's request sent before this one (timeouts)
-  // A bulk RPC carrying one piece of a larger read or write (ClientNode's data path): its OST (the target index,
-  // metadata targets first), and whether its pages sit in the node's write-back cache until it is answered.
+  // Where it goes (the target index, metadata targets first: the MDS of its directory, the OST of its stripe); for a
+  // bulk RPC carrying one piece of a larger read or write (ClientNode's data path), whether its pages sit in the
+  // node's write-back cache until it is answered.
+  uint32_t target = 0;
   bool chunk = false;
   bool cached = false;
-  uint32_t target = 0;
 };
 
 struct Reply {

@@ -1,5 +1,6 @@
 #include "model/servers.hpp"
 
+#include "model/hash.hpp"
 #include "model/platform.hpp"
 
 #include <algorithm>
@@ -546,8 +547,9 @@ void MdsServer::serve(Request& r, int p)
 // ------------------------------------------------------------------------------------------- OssServer
 
 OssServer::OssServer(const config::OssConfig& cfg, int index, sg4::Host* host, const ReplyRoute& route,
-                     ServerRecord& record)
-    : cfg_(cfg), index_(index), host_(host), replies_(route, host, "oss" + std::to_string(index)), rec_(record)
+                     ServerRecord& record, uint64_t seed)
+    : cfg_(cfg), index_(index), host_(host), replies_(route, host, "oss" + std::to_string(index)), rec_(record),
+      rng_(splitmix64_mix(seed * kGolden64 + static_cast<uint64_t>(index) * 0xA0761D6478BD642FULL + 0x5157))
 {
   rec_.name = "oss-" + std::to_string(index);
   q_.max_threads = cfg_.threads;
@@ -561,6 +563,71 @@ void OssServer::start()
         ->daemonize();
   }
   rec_.threads_started = q_.started;
+}
+
+double OssServer::uniform()
+{
+  rng_ += kGolden64;
+  return static_cast<double>(splitmix64_mix(rng_) >> 11) * 0x1.0p-53;  // [0, 1)
+}
+
+void OssServer::extend_periods(double until)
+{
+  const auto& s = cfg_.stragglers;
+  while (periods_.empty() || periods_.back().end <= until) {
+    bool slow;
+    double start;
+    if (periods_.empty()) {  // the stationary state at time 0 (exponential periods: the residual is one more draw)
+      slow = uniform() < s.mean_slow_s / (s.mean_normal_s + s.mean_slow_s);
+      start = 0;
+    } else {
+      slow = periods_.back().factor >= 1;
+      start = periods_.back().end;
+    }
+    const double mean = slow ? s.mean_slow_s : s.mean_normal_s;
+    const double length = -mean * std::log1p(-uniform());
+    const double factor =
+        slow ? s.slow_bandwidth_min + (s.slow_bandwidth_max - s.slow_bandwidth_min) * uniform() : 1.0;
+    periods_.push_back({start, start + length, std::min(factor, 1.0 - 1e-12)});
+    if (!slow)
+      periods_.back().factor = 1.0;
+  }
+}
+
+double OssServer::disk_time(double t0, double bytes, double bandwidth)
+{
+  if (!cfg_.stragglers.enabled)
+    return bytes / bandwidth;
+  double t = t0;
+  double left = bytes;
+  for (;;) {
+    extend_periods(t);
+    while (periods_[period_cursor_].end <= t)
+      ++period_cursor_;
+    const Period& p = periods_[period_cursor_];
+    const double rate = bandwidth * p.factor;
+    if ((p.end - t) * rate >= left)
+      return t + left / rate - t0;
+    left -= (p.end - t) * rate;
+    t = p.end;
+  }
+}
+
+void OssServer::record_stragglers(double end_s)
+{
+  if (!cfg_.stragglers.enabled)
+    return;
+  extend_periods(end_s);
+  rec_.straggler_slow_s = 0;
+  rec_.straggler_periods = 0;
+  for (const auto& p : periods_) {
+    if (p.start >= end_s)
+      break;
+    if (p.factor < 1) {
+      rec_.straggler_slow_s += std::min(p.end, end_s) - p.start;
+      rec_.straggler_periods++;
+    }
+  }
 }
 
 void OssServer::enqueue(Request* r)
@@ -587,10 +654,13 @@ void OssServer::thread_loop()
     if (r->bytes > 0) {
       // The OST serves one transfer at a time at its bandwidth (FCFS; same throughput as sharing it).
       disk_queue_->acquire();
-      sg4::this_actor::sleep_for(r->bytes / (r->op == Op::Write ? cfg_.disk_write_Bps : cfg_.disk_read_Bps));
+      const double now = sg4::Engine::get_clock();
+      sg4::this_actor::sleep_for(disk_time(now, r->bytes, r->op == Op::Write ? cfg_.disk_write_Bps : cfg_.disk_read_Bps));
       disk_queue_->release();
-      rec_.data_moved(r->op == Op::Write, r->bytes, sg4::Engine::get_clock(), cfg_.sample_interval_s,
-                      cfg_.sample_offset_s);
+      const double first_page = std::floor(static_cast<double>(r->offset) / 4096);
+      const double last_page = std::floor((static_cast<double>(r->offset) + std::ceil(r->bytes) - 1) / 4096);
+      rec_.data_moved(r->op == Op::Write, r->bytes, last_page - first_page + 1, sg4::Engine::get_clock(),
+                      cfg_.sample_interval_s, cfg_.sample_offset_s);
     }
     double now = sg4::Engine::get_clock();
     rec_.served++;

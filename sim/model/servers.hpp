@@ -202,12 +202,16 @@ private:
 class OssServer {
 public:
   OssServer(const config::OssConfig& cfg, int index, simgrid::s4u::Host* host, const ReplyRoute& route,
-            ServerRecord& record);
+            ServerRecord& record, uint64_t seed = 1);
   void start();
   void enqueue(Request* r);
+  // The straggler process's time spent slow in [0, end_s) and its slow periods begun before end_s, into the record.
+  void record_stragglers(double end_s);
 
 private:
   void thread_loop();
+  // The time the OST needs, from t0 on, to move `bytes` at `bandwidth` times the straggler factor of each period.
+  double disk_time(double t0, double bytes, double bandwidth);
   config::OssConfig cfg_;
   int index_;
   simgrid::s4u::Host* host_;
@@ -215,6 +219,16 @@ private:
   ServerRecord& rec_;
   ThreadPoolQueue q_;
   simgrid::s4u::SemaphorePtr disk_queue_ = simgrid::s4u::Semaphore::create(1);
+  // oss.stragglers: the OST's periods, [start, end) at a bandwidth factor (1 normal, below 1 slow), generated as far
+  // as they are needed; transfers at one OST start in time order, so a cursor finds the current one.
+  struct Period {
+    double start, end, factor;
+  };
+  void extend_periods(double until);
+  std::vector<Period> periods_;
+  size_t period_cursor_ = 0;
+  uint64_t rng_;
+  double uniform();
 };
 
 }  // namespace pfsim

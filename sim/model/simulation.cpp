@@ -146,9 +146,13 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   long double items = 0;
   for (int p = 0; p < workload.phase_count(); ++p)
     items += static_cast<long double>(workload.phase_items(p));
-  if (items > 1e9L && options.time_limit_s <= 0) {
-    std::snprintf(line, sizeof line, "pfsim: warning: this run simulates %.3Lg of the tool's operations, hours to days "
-                  "at 0.02-0.6 million per second; --time-limit stops a run that would take longer\n", items);
+  // The bulk RPCs of large reads and writes count too: a 1 GiB transfer is one IOR operation and 1,024 RPCs.
+  const long double rpcs = static_cast<long double>(workload.data_bytes()) /
+                           (4096.0L * static_cast<long double>(platform.clients.max_pages_per_rpc));
+  if (items + rpcs > 1e9L && options.time_limit_s <= 0) {
+    std::snprintf(line, sizeof line, "pfsim: warning: this run simulates %.3Lg of the tool's operations and bulk RPCs, "
+                  "hours to days at 0.02-0.6 million per second; --time-limit stops a run that would take longer\n",
+                  items + rpcs);
     out += line;
   }
   // A load law past its data: the run's population can reach its rank count (active ranks; the other ranks'
@@ -269,7 +273,8 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   }
   std::vector<std::unique_ptr<OssServer>> oss;
   for (size_t o = 0; o < built.oss.size(); ++o) {
-    oss.push_back(std::make_unique<OssServer>(platform.oss, static_cast<int>(o), built.oss[o], ctx.route, records.servers[built.mds.size() + o]));
+    oss.push_back(std::make_unique<OssServer>(platform.oss, static_cast<int>(o), built.oss[o], ctx.route,
+                                              records.servers[built.mds.size() + o], options.seed));
     ctx.oss.push_back(oss.back().get());
   }
   for (auto& m : mds)
@@ -302,6 +307,8 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   }
   engine.run();
   records.end_s = sg4::Engine::get_clock();
+  for (auto& o : oss)
+    o->record_stragglers(records.end_s);
   if (!ctx.abort_reason.empty())
     throw std::runtime_error(ctx.abort_reason);
   if (time_limit_hit) {

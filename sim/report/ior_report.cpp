@@ -26,6 +26,15 @@ double mean_latency(const PhaseRecord& p, Op op)
   return n > 0 ? sum / n : 0.0;
 }
 
+// A number as IOR prints its results: 10 wide, left-justified, 6 decimals below 1, 2 below 3600, none above (so a
+// large IOPS never runs into the next column), then `append`.
+std::string pp(double v, const char* append = " ")
+{
+  char b[64];
+  std::snprintf(b, sizeof b, "%-10.*f%s", v < 1 ? 6 : v < 3600 ? 2 : 0, v, append);
+  return b;
+}
+
 std::string fmt(const char* f, double v)
 {
   char b[64];
@@ -54,18 +63,20 @@ std::vector<IorPhaseResult> ior_results(const RunRecords& records, const IorWork
   std::vector<IorPhaseResult> out;
   const double bytes = w.bytes_per_phase();
   const double transfers = static_cast<double>(w.transfers_per_rank()) * w.ranks();
-  for (const auto& p : records.phases) {
+  for (size_t i = 0; i < records.phases.size(); ++i) {
+    const auto& p = records.phases[i];
     IorPhaseResult r;
     const bool write = p.name == "write";
     r.access = p.name;
     r.repetition = p.iteration;
-    r.total_s = p.end_s - p.start_s;
+    r.total_s = p.end_s - p.start_s - w.timed_from(static_cast<int>(i));
     r.open_s = std::max(max_latency(p, Op::Open), max_latency(p, Op::Create));
     r.close_s = max_latency(p, Op::Close);
-    r.wrrd_s = std::max(0.0, r.total_s - r.open_s - r.close_s);
+    r.wrrd_s = p.data_last_end_s >= p.data_first_start_s ? p.data_last_end_s - p.data_first_start_s : 0.0;
     r.bw_MiBps = r.total_s > 0 ? bytes / 1048576.0 / r.total_s : 0.0;
     r.iops = r.wrrd_s > 0 ? transfers / r.wrrd_s : 0.0;
-    r.latency_s = mean_latency(p, write ? Op::Write : Op::Read);
+    r.latency_s = r.wrrd_s / static_cast<double>(w.transfers_per_rank());
+    r.mean_transfer_s = mean_latency(p, write ? Op::Write : Op::Read);
     out.push_back(r);
   }
   return out;
@@ -109,9 +120,11 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
   const auto results = ior_results(records, w);
   char line[512];
   for (const auto& r : results) {
-    std::snprintf(line, sizeof line, "%-10s%-11.2f%-11.2f%-12.6f%-11.2f%-11.2f%-11.6f%-11.6f%-11.6f%-11.6f%-4d\n",
-                  r.access.c_str(), r.bw_MiBps, r.iops, r.latency_s, static_cast<double>(o.block_B) / 1024,
-                  static_cast<double>(o.transfer_B) / 1024, r.open_s, r.wrrd_s, r.close_s, r.total_s, r.repetition);
+    std::snprintf(line, sizeof line, "%-10s", r.access.c_str());
+    s << line << pp(r.bw_MiBps) << pp(r.iops) << pp(r.latency_s, "  ") << pp(static_cast<double>(o.block_B) / 1024)
+      << pp(static_cast<double>(o.transfer_B) / 1024) << pp(r.open_s) << pp(r.wrrd_s) << pp(r.close_s)
+      << pp(r.total_s);
+    std::snprintf(line, sizeof line, "%-4d\n", r.repetition);
     s << line;
   }
   s << "\nSummary of all tests:\n";

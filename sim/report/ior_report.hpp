@@ -18,13 +18,15 @@ struct IorReportInfo {
   bool reorder = false;  // -C
 };
 
-// One phase as IOR times it: open(s) the slowest open, close(s) the slowest close (an fsync included), wr/rd(s) the
-// rest of the phase's time, total(s) the phase (first rank's start to last rank's end); bandwidth = the phase's bytes /
-// total; IOPS = transfers / wr/rd; latency = the mean transfer time.
+// One phase as IOR times it: open(s) the slowest open, close(s) the slowest close, wr/rd(s) from the first transfer's
+// start to the last transfer's end (an fsync's wait included, as IOR's WriteOrRead holds it), total(s) the phase (from
+// its start, after any -d delay, to the last rank's end); bandwidth = the phase's bytes / total; IOPS = transfers /
+// wr/rd; latency = wr/rd / transfers per rank (a task's time per transfer; mean_transfer_s is the mean transfer's).
 struct IorPhaseResult {
   std::string access;
   int repetition = 0;
   double bw_MiBps = 0, iops = 0, latency_s = 0, open_s = 0, wrrd_s = 0, close_s = 0, total_s = 0;
+  double mean_transfer_s = 0;
 };
 std::vector<IorPhaseResult> ior_results(const RunRecords& records, const IorWorkload& w);
 std::string ior_output(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info);

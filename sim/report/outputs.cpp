@@ -222,9 +222,12 @@ std::string lmt_samples_csv(const RunRecords& records, double interval_s, double
   std::ostringstream o;
   o.precision(12);
   o << "ost,start_s,end_s,written_bytes,read_bytes,write_MiB_per_s,read_MiB_per_s\n";
+  // Every OSS, the idle ones too (LMT lists every OST), over the samples of the busiest.
+  size_t n = 0;
+  for (const auto& s : records.servers)
+    n = std::max({n, s.written_by_sample.size(), s.read_by_sample.size()});
   for (const auto& s : records.servers) {
-    const size_t n = std::max(s.written_by_sample.size(), s.read_by_sample.size());
-    if (s.data_written_B <= 0 && s.data_read_B <= 0)
+    if (s.name.rfind("oss-", 0) != 0)
       continue;
     for (size_t k = 0; k < n; ++k) {
       const double w = k < s.written_by_sample.size() ? s.written_by_sample[k] : 0.0;
@@ -295,6 +298,8 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
     out["latency_percentiles"] = "log histogram, 256 buckets per doubling: within 0.14% of the nearest-rank "
                                  "sample (no per-operation samples kept)";
   nlohmann::json servers = nlohmann::json::array();
+  const bool moved_data = std::any_of(records.servers.begin(), records.servers.end(),
+                                      [](const ServerRecord& s) { return s.data_written_B > 0 || s.data_read_B > 0; });
   for (const auto& s : records.servers) {
     double span = records.end_s;
     servers.push_back({{"name", s.name},
@@ -313,8 +318,12 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
                        {"max_queue", s.max_queue},
                        {"journal_commits", s.journal_commits},
                        {"journal_handle_waits", s.journal_handle_waits}});
-    if (s.data_written_B > 0 || s.data_read_B > 0)  // an OSS that moved data: its LMT-like counters
+    if (moved_data && s.name.rfind("oss-", 0) == 0)  // LMT-like counters of every OSS, when data moved
       servers.back()["data"] = oss_data_json(s);
+    if (s.straggler_slow_s >= 0)
+      servers.back()["stragglers"] = {{"slow_s", s.straggler_slow_s},
+                                      {"slow_fraction", span > 0 ? s.straggler_slow_s / span : 0.0},
+                                      {"slow_periods", s.straggler_periods}};
   }
   out["servers"] = servers;
   out["resends"] = records.resends;

@@ -125,6 +125,10 @@ struct PhaseRecord {
     return all;
   }
   std::vector<OpSample> samples;  // only when per-operation output is requested
+  // The phase's reads and writes: the first one's start and the last one's end (or the end of an fsync's wait for
+  // the written data, OpRequest::flush); -1 without any (IOR's wr/rd time).
+  double data_first_start_s = -1;
+  double data_last_end_s = -1;
   // When RunRecords::rank_times: the simulated time each rank completed its last step of the phase (its data-set
   // mkdirs/rmdirs included); start_s for a rank with nothing to do.
   std::vector<double> rank_end_s;
@@ -159,10 +163,14 @@ struct ServerRecord {
   std::array<uint64_t, kPageBins> read_rpc_pages{};
   std::vector<double> written_by_sample;
   std::vector<double> read_by_sample;
-  void data_moved(bool write, double bytes, double t, double interval, double offset)
+  // oss.stragglers: the OST's time spent slow during the run, and its slow periods (begun before the run's end);
+  // negative without stragglers.
+  double straggler_slow_s = -1;
+  uint64_t straggler_periods = 0;
+  // `pages`: the 4 KiB pages the RPC touches (an unaligned 3000 bytes may touch 2).
+  void data_moved(bool write, double bytes, double pages, double t, double interval, double offset)
   {
     (write ? data_written_B : data_read_B) += bytes;
-    const double pages = std::ceil(bytes / 4096);
     size_t bin = 0;
     while (bin + 1 < kPageBins && std::exp2(static_cast<double>(bin)) < pages)
       ++bin;

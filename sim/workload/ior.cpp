@@ -1,5 +1,6 @@
 #include "workload/ior.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace pfsim {
@@ -22,9 +23,13 @@ IorWorkload::IorWorkload(IorOptions o) : o_(std::move(o))
   const double file_B = static_cast<double>(o_.segments) * static_cast<double>(o_.block_B) *
                         (o_.file_per_proc ? 1.0 : static_cast<double>(o_.ranks));
   if (file_B > 1e15)
-    throw std::invalid_argument("ior: a file of " + std::to_string(file_B) +
-                                " bytes (-s x -b" + std::string(o_.file_per_proc ? "" : " x ranks") +
-                                "): expected at most 1e15");
+  {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.4g", file_B);
+    throw std::invalid_argument("ior: a file of " + std::string(b) + " bytes (-s x -b" +
+                                std::string(o_.file_per_proc ? "" : " x ranks, one shared file") +
+                                "): expected at most 1e15 bytes, the model's largest file");
+  }
   for (int rep = 0; rep < o_.repetitions; ++rep) {
     if (o_.write)
       phases_.push_back({true, rep});
@@ -51,8 +56,9 @@ bool IorWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
   out = OpRequest{};
   out.dir = 0;  // IOR's test files are in one directory
   out.shared_dir = o_.ranks > 1;
-  out.object = o_.file_per_proc ? static_cast<uint64_t>(rank) + 1 : 0;
+  out.object = o_.file_per_proc ? static_cast<uint64_t>(rank) : 0;
   if (step == 0) {
+    out.think_s = timed_from(phase);
     out.op = ph.write && (o_.file_per_proc || rank == 0) ? Op::Create : Op::Open;
     return true;
   }
@@ -97,6 +103,7 @@ nlohmann::json IorWorkload::describe() const
           {"read", o_.read},
           {"fsync", o_.fsync},
           {"repetitions", o_.repetitions},
+          {"delay_between_repetitions_s", o_.delay_s},
           {"params", o_.params}};
 }
 

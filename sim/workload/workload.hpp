@@ -81,6 +81,9 @@ public:
     }
     return false;
   }
+  // Bytes the workload reads and writes in all (for the run's size estimate: each 1 MiB is a bulk RPC); 0 when
+  // unknown without a walk.
+  virtual double data_bytes() const { return 0; }
   // Parameters of the workload, for the results' effective configuration.
   virtual nlohmann::json describe() const = 0;
 };
