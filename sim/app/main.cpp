@@ -354,19 +354,17 @@ pfsim::RunOptions run_options(const Cli& c, const pfsim::WorkloadSpec& spec)
   return o;
 }
 
-// Runs one point and returns its results JSON (effective configuration included).
-nlohmann::json run_point(const Cli& c, const pfsim::config::PlatformConfig& platform, const pfsim::WorkloadSpec& spec,
-                         pfsim::RunRecords* keep = nullptr)
+// Runs `workload` (its wall time on stderr) and returns its results JSON with the run's effective configuration and
+// inputs; the records go to `records`.
+nlohmann::json simulate(const Cli& c, const pfsim::config::PlatformConfig& platform, const pfsim::Workload& workload,
+                        const pfsim::RunOptions& options, pfsim::RunRecords& records, pfsim::RunInfo& info)
 {
-  pfsim::SyntheticWorkload workload(spec.params);
-  auto options = run_options(c, spec);
-  pfsim::RunInfo info;
-  pfsim::RunRecords records = pfsim::run_simulation(platform, workload, options, &info);
+  records = pfsim::run_simulation(platform, workload, options, &info);
   std::fprintf(stderr, "pfsim: %d ranks on %d node(s), %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
                records.end_s, info.wall_s);
   nlohmann::json header = {
       {"pfsim_version", kVersion},
-      {"seed", spec.seed},
+      {"seed", options.seed},
       {"inputs",
        {{"platform_file", opt(c, "--platform")},
         {"workload_file", opt(c, "--workload")},
@@ -377,7 +375,17 @@ nlohmann::json run_point(const Cli& c, const pfsim::config::PlatformConfig& plat
       {"workload", workload.describe()},
       {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
   };
-  auto out = pfsim::results_json(records, header);
+  return pfsim::results_json(records, header);
+}
+
+// Runs one point and returns its results JSON (effective configuration included).
+nlohmann::json run_point(const Cli& c, const pfsim::config::PlatformConfig& platform, const pfsim::WorkloadSpec& spec,
+                         pfsim::RunRecords* keep = nullptr)
+{
+  pfsim::SyntheticWorkload workload(spec.params);
+  pfsim::RunRecords records;
+  pfsim::RunInfo info;
+  auto out = simulate(c, platform, workload, run_options(c, spec), records, info);
   if (keep)
     *keep = std::move(records);
   return out;
@@ -536,23 +544,9 @@ int cmd_ior(const Cli& c)
   if (has_flag(c, "-C"))
     options.warnings.push_back("-C (reorder tasks) changes nothing here: the model has no client read cache, so a "
                                "read goes to the OSTs whichever node wrote the data");
+  pfsim::RunRecords records;
   pfsim::RunInfo info;
-  pfsim::RunRecords records = pfsim::run_simulation(platform, workload, options, &info);
-  std::fprintf(stderr, "pfsim: %d ranks on %d node(s), %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
-               records.end_s, info.wall_s);
-  nlohmann::json header = {
-      {"pfsim_version", kVersion},
-      {"seed", spec.seed},
-      {"inputs",
-       {{"platform_file", opt(c, "--platform")},
-        {"set", c.sets},
-        {"simgrid_args", c.simgrid_args},
-        {"options", pfsim::app::recorded_options(c.opts, c.flags)}}},
-      {"platform", pfsim::config::effective_json(platform, info.ranks_per_node)},
-      {"workload", workload.describe()},
-      {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
-  };
-  auto results = pfsim::results_json(records, header);
+  auto results = simulate(c, platform, workload, options, records, info);
   nlohmann::json ior = nlohmann::json::array();
   size_t phase = 0;
   for (const auto& r : pfsim::ior_results(records, workload)) {

@@ -381,22 +381,29 @@ void ClientNode::proceed(uint32_t r)
         Waiting{waiting_order_++, r});
 }
 
+Request* ClientNode::new_request(uint32_t r, size_t target, uint64_t offset, double bytes) const
+{
+  const auto& op = ranks_[r].op;
+  auto* q = new Request();
+  q->node = static_cast<uint32_t>(node_);
+  q->local_rank = r;
+  q->op = op.op;
+  q->dir = op.dir;
+  q->shared_dir = op.shared_dir;
+  q->object = op.object;
+  q->offset = offset;
+  q->bytes = bytes;
+  q->target = static_cast<uint32_t>(target);
+  return q;
+}
+
 void ClientNode::send(uint32_t r)
 {
   auto& s = ranks_[r];
   const size_t t = target_of(s.op);
   in_flight_per_target_[t]++;
   take_slot(s.op.op, t, +1);
-  auto* q = new Request();
-  q->node = static_cast<uint32_t>(node_);
-  q->local_rank = r;
-  q->op = s.op.op;
-  q->dir = s.op.dir;
-  q->shared_dir = s.op.shared_dir;
-  q->bytes = s.op.bytes;
-  q->object = s.op.object;
-  q->offset = s.op.offset;
-  q->target = static_cast<uint32_t>(t);
+  auto* q = new_request(r, t, s.op.offset, s.op.bytes);
   q->seq = ++s.seq;
   s.outstanding = q;
   transmit(q);
@@ -573,16 +580,8 @@ void ClientNode::send_chunks(uint32_t r)
     const uint64_t end = std::min({s.end_off, (s.next_off / rpc + 1) * rpc, (stripe_index + 1) * stripe});
     const size_t t = ctx_.mds_hosts.size() +
                      (first_ost + static_cast<size_t>(stripe_index % static_cast<uint64_t>(o.stripe_count))) % osts;
-    auto* q = new Request();
-    q->node = static_cast<uint32_t>(node_);
-    q->local_rank = r;
-    q->op = s.op.op;
-    q->dir = s.op.dir;
-    q->object = s.op.object;
-    q->bytes = static_cast<double>(end - s.next_off);
-    q->offset = s.next_off;
+    auto* q = new_request(r, t, s.next_off, static_cast<double>(end - s.next_off));
     q->chunk = true;
-    q->target = static_cast<uint32_t>(t);
     s.next_off = end;
     s.chunks_out++;
     chunks_pending_++;

@@ -98,6 +98,8 @@ private:
   void try_send(uint32_t r);
   bool slot_free(const RankState& s) const;
   void send(uint32_t r);
+  // A request for rank r's current operation to `target`, moving `bytes` at `offset` of its object.
+  Request* new_request(uint32_t r, size_t target, uint64_t offset, double bytes) const;
   void transmit(Request* q);
   void on_reply(Request* q);
   void complete(uint32_t r);
