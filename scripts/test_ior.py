@@ -128,6 +128,69 @@ def main():
         r = subprocess.run(["timeout", "5", pfsim, "ior", "--platform", PLATFORM, "--ranks", "2", "-F", "-w", "-t", "1g",
                             "-b", "600t", "--quiet"], capture_output=True, text=True)
         check("bulk RPCs" in r.stderr, "1.2 PB in 1 MiB RPCs: warned before the run")
+        # --from: a recorded IOR JSON summary runs as recorded and is compared; -O summaryFormat=JSON writes IOR's form.
+        real_json = os.path.join(DATA, "ior", "ior-summary.json")
+        r = run(pfsim, ["--from", real_json, "--out", f"{tmp}/from.json", "-O", "summaryFormat=JSON",
+                        "-O", f"summaryFile={tmp}/sum.json"])
+        ok = r.returncode == 0
+        res = json.load(open(f"{tmp}/from.json")) if ok else {}
+        cmp = res.get("compared_with", {}).get("results", [])
+        check(ok and res["workload"]["transfer_size"] == 262144 and res["workload"]["file_per_proc"] and
+              res["run"]["ranks"] == 2 and res["run"]["ranks_per_node"] == 2 and len(cmp) == 4 and
+              abs(cmp[0]["measured_bwMiB"] - 835.7685) < 1e-9 and r.stderr.count("measured") == 4,
+              "--from the real ior-summary.json: its test (-F -b 1m -t 256k -s 2 -i 2, 2 tasks), 4 results compared")
+        sim_json = json.load(open(f"{tmp}/sum.json")) if ok else {}
+        real = json.load(open(real_json))
+        same_keys = lambda a, b: list(a.keys()) == list(b.keys())
+        check(ok and same_keys(sim_json, real) and same_keys(sim_json["tests"][0]["Results"][0], real["tests"][0]["Results"][0])
+              and same_keys(sim_json["summary"][0], real["summary"][0]) and
+              set(real["tests"][0]["Options"]) - set(sim_json["tests"][0]["Options"]) <= {"task offset", "memoryBuffer",
+                                                                                          "dataAccess", "GPUDirect"},
+              "-O summaryFormat=JSON: IOR's keys in IOR's order (top level, Results, summary)")
+        r = run(pfsim, ["--from", f"{tmp}/sum.json", "--ranks", "4", "--out", f"{tmp}/from2.json"])
+        res2 = json.load(open(f"{tmp}/from2.json")) if r.returncode == 0 else {}
+        check(r.returncode == 0 and res2["run"]["ranks"] == 4 and "another task count" in r.stderr,
+              "pfsim's own JSON summary reads back with --from, at another task count (--ranks 4)")
+        r = run(pfsim, ["--from", real_json, "-O", "summaryFormat=JSON", "--quiet"])
+        r2 = subprocess.run([pfsim, "ior", "--platform", PLATFORM, "--from", real_json, "-O", "summaryFormat=JSON"],
+                            capture_output=True, text=True)
+        try:
+            json.loads(r2.stdout)
+            parsed = True
+        except ValueError:
+            parsed = False
+        check(r2.returncode == 0 and parsed, "-O summaryFormat=JSON without a file: the JSON on stdout, nothing else")
+        # Malformed summaries and conflicting options: exit 2 naming the file and field.
+        def summary_with(change):
+            j = json.loads(json.dumps(real))
+            change(j)
+            path = f"{tmp}/bad-summary.json"
+            with open(path, "w") as f:
+                json.dump(j, f)
+            return path
+        bad_summaries = [
+            (lambda j: j["tests"][0]["Parameters"].pop("transferSize"), "tests[0].Parameters: no field \"transferSize\""),
+            (lambda j: j["tests"][0]["Parameters"].update(transferSize=-1), "tests[0].Parameters.transferSize"),
+            (lambda j: j["tests"][0]["Parameters"].update(api="MPIIO"), "tests[0].Parameters.api"),
+            (lambda j: j["tests"][0]["Parameters"].update(randomOffset=1), "tests[0].Parameters.randomOffset"),
+            (lambda j: j["tests"][0]["Results"][1].update(bwMiB="fast"), "tests[0].Results[1].bwMiB"),
+            (lambda j: j.update(tests=[]), "(top).tests"),
+        ]
+        for change, field in bad_summaries:
+            path = summary_with(change)
+            r = run(pfsim, ["--from", path, "--out", f"{tmp}/bad.json"])
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and path in lines[0] and field in lines[0] and
+                  not os.path.exists(f"{tmp}/bad.json"), f"--from a summary with a bad {field}: exit 2 naming it "
+                                                         f"({lines[-1:]})")
+        with open(f"{tmp}/trunc.json", "w") as f:
+            f.write(open(real_json).read()[:500])
+        r = run(pfsim, ["--from", f"{tmp}/trunc.json"])
+        check(r.returncode == 2 and "trunc.json" in r.stderr and "not JSON" in r.stderr, "a truncated summary: exit 2")
+        r = run(pfsim, ["--from", real_json, "-t", "1m"])
+        check(r.returncode == 2 and "-t" in r.stderr and "--from" in r.stderr, "--from with -t: exit 2")
+        r = run(pfsim, ["--ranks", "1", "-O", "summaryFormat=CSV"])
+        check(r.returncode == 2 and "summaryFormat" in r.stderr, "-O summaryFormat=CSV: exit 2 (not modelled)")
         # Errors: exit 2, one line naming the option or field, no output written.
         bad = [
             (["--ranks", "1", "-t", "3m", "-b", "4m"], "-b"),

@@ -15,6 +15,7 @@
 #include "report/ior_report.hpp"
 #include "report/outputs.hpp"
 #include "workload/ior.hpp"
+#include "workload/ior_summary.hpp"
 #include "workload/workload_file.hpp"
 
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -44,6 +46,7 @@ struct Cli {
   std::vector<std::string> sets;                  // --set a.b=c
   std::vector<std::string> simgrid_args;          // --log=..., --cfg=...
   std::vector<std::string> tool_args;             // the tool's own options (single dash) as typed, in order
+  std::vector<std::string> ior_O;                 // IOR's -O KEY=VALUE options (repeatable)
 };
 
 const char* kUsage =
@@ -136,6 +139,10 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-o", true, "PATH IOR's test file: recorded, printed, no effect"},
         {"-C", false, "reorder tasks for the read: recorded; no effect (the model has no client read cache)"},
         {"-k", false, "keep the file: recorded; no effect (the model does not remove it)"},
+        {"-O", true, "KEY=VALUE IOR's summaryFormat=JSON|default and summaryFile=FILE (repeatable): IOR's JSON summary "
+                     "to FILE, or to stdout instead of the text"},
+        {"--from", true, "FILE an IOR JSON summary (ior -O summaryFormat=JSON): run its test (its tasks, or --ranks) "
+                         "and compare with its results (stderr, and \"compared_with\" in --out)"},
         {"--out", true, "FILE results JSON (per-OST data counters and RPC sizes in \"servers\"); its directory must exist"},
         {"--lmt", true, "FILE LMT-like samples: bytes each OST wrote and read per oss.sample_interval (CSV)"},
         {"--rank-times", false, "each rank's time in every phase in --out (\"ior\"[].rank_times_s), for per-pair "
@@ -226,6 +233,8 @@ Cli parse_cli(int argc, char** argv)
                          " for a value that starts with --)");
       if (a == "--set") {
         cli.sets.push_back(value);
+      } else if (a == "-O") {
+        cli.ior_O.push_back(value);
       } else {
         // One value per option: a second one silently won, and the results recorded only it.
         if (cli.opts.count(a) && cli.opts[a] != value)
@@ -497,8 +506,22 @@ int cmd_run(const Cli& c)
 }
 
 // IOR's options (its own parser's size suffixes) to the generator's; invalid_argument naming the option.
-pfsim::IorOptions ior_options(const Cli& c)
+pfsim::IorOptions ior_options(const Cli& c, const pfsim::IorSummary* from)
 {
+  if (from) {  // the recorded test's parameters; only the rank count may change
+    for (const char* k : {"-t", "-b", "-s", "-i", "-d"})
+      if (c.opts.count(k))
+        throw UsageError(std::string("option ") + k + " with --from: the recorded test's parameters are used (give "
+                         "--ranks and --ranks-per-node to run it at another scale)");
+    for (const char* f : {"-F", "-w", "-r", "-e", "-C", "-k"})
+      if (has_flag(c, f))
+        throw UsageError(std::string("option ") + f + " with --from: the recorded test's parameters are used");
+    pfsim::IorOptions o = from->options;
+    if (c.opts.count("--ranks"))
+      o.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
+    o.params = {{"from", opt(c, "--from")}, {"command_line", from->command_line}};
+    return o;
+  }
   if (!c.opts.count("--ranks"))
     throw UsageError("ior needs --ranks N (MPI ranks)");
   pfsim::IorOptions o;
@@ -527,21 +550,63 @@ pfsim::IorOptions ior_options(const Cli& c)
   return o;
 }
 
+// IOR's -O options pfsim models: summaryFormat (JSON or default) and summaryFile.
+struct IorSummaryOutput {
+  bool json = false;
+  std::string file;
+};
+
+IorSummaryOutput ior_summary_output(const Cli& c)
+{
+  IorSummaryOutput out;
+  for (const auto& kv : c.ior_O) {
+    const auto eq = kv.find('=');
+    const std::string key = kv.substr(0, eq), value = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    std::string lower = value;
+    for (auto& ch : lower)
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (key == "summaryFormat" && (lower == "json" || lower == "default"))
+      out.json = lower == "json";
+    else if (key == "summaryFile" && !value.empty())
+      out.file = value;
+    else
+      throw UsageError("-O " + kv + ": expected summaryFormat=JSON|default or summaryFile=FILE (the IOR -O options "
+                       "pfsim models)");
+  }
+  if (!out.file.empty() && !out.json)
+    throw UsageError("-O summaryFile=" + out.file + " without -O summaryFormat=JSON: IOR writes its text summary to "
+                     "stdout; pfsim writes only the JSON form to a file");
+  return out;
+}
+
 int cmd_ior(const Cli& c)
 {
+  const auto summary_out = ior_summary_output(c);
+  pfsim::app::check_output_file("-O summaryFile", summary_out.file);
+  pfsim::app::check_distinct_outputs({{"--out", opt(c, "--out")}, {"--lmt", opt(c, "--lmt")},
+                                      {"-O summaryFile", summary_out.file}});
+  pfsim::app::check_outputs_spare_inputs({{"-O summaryFile", summary_out.file, false, "", ""},
+                                          {"--out", opt(c, "--out"), false, "", ""},
+                                          {"--lmt", opt(c, "--lmt"), false, "", ""}},
+                                         {{"the IOR summary", opt(c, "--from")},
+                                          {"the platform file", opt(c, "--platform")}});
   check_output_paths(c);
   auto platform = platform_of(c);
-  pfsim::IorWorkload workload(ior_options(c));
+  std::optional<pfsim::IorSummary> from;
+  if (c.opts.count("--from"))
+    from = pfsim::read_ior_summary(c.opts.at("--from"));
+  pfsim::IorWorkload workload(ior_options(c, from ? &*from : nullptr));
   pfsim::WorkloadSpec spec;
-  spec.ranks_per_node =
-      static_cast<int>(opt_int(c, "--ranks-per-node", 0, 1, pfsim::app::kMaxRanksPerNode));
+  spec.ranks_per_node = static_cast<int>(
+      opt_int(c, "--ranks-per-node", from ? std::min(from->tasks_per_node, workload.ranks()) : 0, 1,
+              pfsim::app::kMaxRanksPerNode));
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
   auto options = run_options(c, spec);
   options.rank_times = has_flag(c, "--rank-times");
   if (workload.options().fsync && platform.clients.max_dirty_B <= 0)
     options.warnings.push_back("-e (fsync) waits for the write-back cache, and clients.max_dirty_mb is 0 (writes wait "
                                "for their RPCs): it changes nothing");
-  if (has_flag(c, "-C"))
+  if (has_flag(c, "-C") || (from && from->reorder))
     options.warnings.push_back("-C (reorder tasks) changes nothing here: the model has no client read cache, so a "
                                "read goes to the OSTs whichever node wrote the data");
   pfsim::RunRecords records;
@@ -570,22 +635,46 @@ int cmd_ior(const Cli& c)
     ++phase;
   }
   results["ior"] = ior;  // IOR's JSON summary fields (tests[].Results[])
+  if (from) {  // the recorded run against the simulated one, result by result
+    nlohmann::json cmp = nlohmann::json::array();
+    const auto sim = pfsim::ior_results(records, workload);
+    for (const auto& m : from->results)
+      for (const auto& r : sim)
+        if (r.access == m.access && r.repetition == m.iteration) {
+          const double err = m.bw_MiBps > 0 ? r.bw_MiBps / m.bw_MiBps - 1 : 0.0;
+          cmp.push_back({{"access", m.access}, {"iteration", m.iteration}, {"measured_bwMiB", m.bw_MiBps},
+                         {"simulated_bwMiB", r.bw_MiBps}, {"error", err}});
+          std::fprintf(stderr, "pfsim: %s, iteration %d: measured %.2f MiB/s, simulated %.2f MiB/s (%+.1f%%)%s\n",
+                       m.access.c_str(), m.iteration, m.bw_MiBps, r.bw_MiBps, 100 * err,
+                       workload.ranks() != from->options.ranks ? " (at another task count)" : "");
+        }
+    results["compared_with"] = {{"file", opt(c, "--from")}, {"command_line", from->command_line},
+                                {"tasks", from->options.ranks}, {"results", cmp}};
+  }
   pfsim::OutputBatch batch;
   if (!opt(c, "--out").empty())
     pfsim::write_file_atomic(opt(c, "--out"), results.dump(2) + "\n");
   if (!opt(c, "--lmt").empty())
     pfsim::write_file_atomic(opt(c, "--lmt"), pfsim::lmt_samples_csv(records, platform.oss.sample_interval_s,
                                                                        platform.oss.sample_offset_s));
+  pfsim::IorReportInfo ri;
+  ri.typed = c.tool_args;
+  if (from)
+    ri.typed = {"(as", opt(c, "--from") + ":", from->command_line + ")"};
+  ri.platform = platform.name;
+  ri.version = kVersion;
+  ri.test_file = from ? from->test_file : opt(c, "-o", "testFile");
+  ri.nodes = info.nodes;
+  ri.ranks_per_node = info.ranks_per_node;
+  ri.reorder = has_flag(c, "-C") || (from && from->reorder);
+  if (!summary_out.file.empty())
+    pfsim::write_file_atomic(summary_out.file, pfsim::ior_json_summary(records, workload, ri).dump(2) + "\n");
   batch.commit();
   if (!has_flag(c, "--quiet")) {
-    pfsim::IorReportInfo ri;
-    ri.typed = c.tool_args;
-    ri.platform = platform.name;
-    ri.test_file = opt(c, "-o", "testFile");
-    ri.nodes = info.nodes;
-    ri.ranks_per_node = info.ranks_per_node;
-    ri.reorder = has_flag(c, "-C");
-    std::cout << pfsim::ior_output(records, workload, ri);
+    if (summary_out.json && summary_out.file.empty())
+      std::cout << pfsim::ior_json_summary(records, workload, ri).dump(2) << "\n";
+    else
+      std::cout << pfsim::ior_output(records, workload, ri);
   }
   return 0;
 }

@@ -162,4 +162,104 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
   return s.str();
 }
 
+nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info)
+{
+  const auto& o = w.options();
+  std::string command = "ior";
+  for (const auto& a : info.typed)
+    command += " " + a;
+  nlohmann::ordered_json params = {
+      {"testID", 0},           {"refnum", 0},
+      {"api", "POSIX"},        {"platform", "pfsim(" + info.platform + ")"},
+      {"testFileName", info.test_file},
+      {"nodes", info.nodes},   {"tasksPerNode", info.ranks_per_node},
+      {"repetitions", o.repetitions},
+      {"interTestDelay", static_cast<long long>(o.delay_s)},
+      {"fsync", o.fsync ? 1 : 0},
+      {"readFile", o.read ? 1 : 0},
+      {"writeFile", o.write ? 1 : 0},
+      {"filePerProc", o.file_per_proc ? 1 : 0},
+      {"reorderTasks", info.reorder ? 1 : 0},
+      {"randomOffset", 0},     {"collective", 0},
+      {"segmentCount", o.segments},
+      {"transferSize", o.transfer_B},
+      {"blockSize", o.block_B}};
+  nlohmann::ordered_json options = {
+      {"api", "POSIX"},
+      {"apiVersion", ""},
+      {"test filename", info.test_file},
+      {"access", o.file_per_proc ? "file-per-process" : "single-shared-file"},
+      {"type", "independent"},
+      {"segments", o.segments},
+      {"ordering in a file", "sequential"},
+      {"ordering inter file", info.reorder ? "constant task offset" : "no tasks offsets"},
+      {"nodes", info.nodes},
+      {"tasks", o.ranks},
+      {"clients per node", info.ranks_per_node},
+      {"repetitions", o.repetitions},
+      {"xfersize", std::to_string(o.transfer_B) + " bytes"},
+      {"blocksize", human(static_cast<double>(o.block_B))},
+      {"aggregate filesize", human(w.bytes_per_phase())}};
+  const auto results = ior_results(records, w);
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& r : results)
+    rows.push_back({{"access", r.access},
+                    {"bwMiB", r.bw_MiBps},
+                    {"blockKiB", static_cast<double>(o.block_B) / 1024},
+                    {"xferKiB", static_cast<double>(o.transfer_B) / 1024},
+                    {"iops", r.iops},
+                    {"latency", r.latency_s},
+                    {"openTime", r.open_s},
+                    {"wrRdTime", r.wrrd_s},
+                    {"closeTime", r.close_s},
+                    {"totalTime", r.total_s}});
+  nlohmann::ordered_json summary = nlohmann::ordered_json::array();
+  const double xfer_MiB = static_cast<double>(o.transfer_B) / 1048576.0;
+  for (const char* access : {"write", "read"}) {
+    std::vector<double> bw, t;
+    for (const auto& r : results)
+      if (r.access == access) {
+        bw.push_back(r.bw_MiBps);
+        t.push_back(r.total_s);
+      }
+    if (bw.empty())
+      continue;
+    const double n = static_cast<double>(bw.size());
+    const double mean = std::accumulate(bw.begin(), bw.end(), 0.0) / n;
+    double var = 0;
+    for (double b : bw)
+      var += (b - mean) * (b - mean);
+    const double sd = std::sqrt(var / n);
+    const double mx = *std::max_element(bw.begin(), bw.end()), mn = *std::min_element(bw.begin(), bw.end());
+    summary.push_back({{"operation", access},          {"API", "POSIX"},
+                       {"TestID", 0},                  {"ReferenceNumber", 0},
+                       {"segmentCount", o.segments},   {"blockSize", o.block_B},
+                       {"transferSize", o.transfer_B}, {"numTasks", o.ranks},
+                       {"tasksPerNode", info.ranks_per_node},
+                       {"repetitions", o.repetitions}, {"filePerProc", o.file_per_proc ? 1 : 0},
+                       {"reorderTasks", info.reorder ? 1 : 0},
+                       {"taskPerNodeOffset", 1},       {"reorderTasksRandom", 0},
+                       {"reorderTasksRandomSeed", 0},
+                       {"bwMaxMIB", mx},               {"bwMinMIB", mn},
+                       {"bwMeanMIB", mean},            {"bwStdMIB", sd},
+                       {"OPsMax", mx / xfer_MiB},      {"OPsMin", mn / xfer_MiB},
+                       {"OPsMean", mean / xfer_MiB},   {"OPsSD", sd / xfer_MiB},
+                       {"MeanTime", std::accumulate(t.begin(), t.end(), 0.0) / n},
+                       {"xsizeMiB", w.bytes_per_phase() / 1048576.0}});
+  }
+  return {{"Version", "pfsim-" + info.version},
+          {"Began", "(simulated)"},
+          {"Command line", command},
+          {"Machine", "pfsim (simulated, platform " + info.platform + ")"},
+          {"tests",
+           nlohmann::ordered_json::array({{{"TestID", 0},
+                                           {"StartTime", "(simulated)"},
+                                           {"Path", info.test_file},
+                                           {"Parameters", params},
+                                           {"Options", options},
+                                           {"Results", rows}}})},
+          {"summary", summary},
+          {"Finished", "(simulated, " + fmt("%.6f", records.end_s) + " s)"}};
+}
+
 }  // namespace pfsim

@@ -4,6 +4,8 @@
 #include "report/records.hpp"
 #include "workload/ior.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -16,6 +18,7 @@ struct IorReportInfo {
   int nodes = 1;
   int ranks_per_node = 1;
   bool reorder = false;  // -C
+  std::string version;   // pfsim's (the JSON summary's "Version")
 };
 
 // One phase as IOR times it: open(s) the slowest open, close(s) the slowest close, wr/rd(s) from the first transfer's
@@ -30,5 +33,9 @@ struct IorPhaseResult {
 };
 std::vector<IorPhaseResult> ior_results(const RunRecords& records, const IorWorkload& w);
 std::string ior_output(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info);
+// IOR's JSON summary (ior -O summaryFormat=JSON): Version, Command line, tests[0] with Parameters, Options and
+// Results (one per phase), the summary per operation, in IOR's key order. "Began", "StartTime" and "Finished" carry
+// no date (a simulation has none): "Finished" gives the simulated time.
+nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info);
 
 }  // namespace pfsim
