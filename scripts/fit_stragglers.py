@@ -23,11 +23,13 @@ The observations (validation/titan-stragglers/measured.json) and how each sets a
    targets written", so a run's lag score is its slowest pair's bandwidth over one OST's peak (oss.disk_write). An
    unimpeded pair reaches a share e of that peak (its open, close and fsync, and the pipeline's start, are not at the
    OST's rate): the fit runs pfsim once with the process off (--pfsim; 126 pairs, 32 MiB bursts, as the validation)
-   and measures e. With bursts short against the periods (32 MiB take 0.07 s, periods last minutes) a pair's bandwidth
-   is e times its OST's factor at the burst, so the lag score is e x the smallest factor among the run's 126 OSTs. A
-   Monte Carlo of the stationary process (--runs runs of 126 OSTs, numpy) gives the distribution of the smallest
-   uniform draw m among a run's slow OSTs; the lag score is e (smin + (smax - smin) m), so slow_bandwidth_min follows
-   from the 0.5% quantile of m such that the lag score's 0.5% quantile is 0.4, the range's low end.
+   and measures e. Of an unimpeded burst's time T, the share e is the data at the OST's peak and 1 - e the rest,
+   which a slow OST does not stretch; with bursts short against the periods (32 MiB take 0.07 s, periods last minutes)
+   a pair on an OST at factor f then takes T ((1 - e) + e / f), and its score is 1 / ((1/e - 1) + 1/f). The lag score
+   is that of the smallest factor among the run's 126 OSTs. A Monte Carlo of the stationary process (--runs runs of
+   126 OSTs, numpy) gives the distribution of the smallest uniform draw m among a run's slow OSTs (the factor is
+   smin + (smax - smin) m), so slow_bandwidth_min follows from the 0.5% quantile of m such that the lag score's 0.5%
+   quantile is 0.4, the range's low end.
 The pair score (mean pair bandwidth / peak) is then about e (1 - p (1 - mean factor)); the validation reports its
 spread.
 
@@ -109,17 +111,30 @@ def main():
     try:
         with open(args.measured) as f:
             obs = json.load(f)["observations"]
-        recovered = float(obs["recovered_within_120s_32MB"]["value"])
-        fraction_bound = float(obs["straggler_fraction_max"]["value"])
-        score_low = float(obs["scores_in_0.4_0.9"]["low"])
-        score_share = float(obs["scores_in_0.4_0.9"]["value"])
+        def share(*keys):  # a number strictly between 0 and 1
+            v = obs
+            for k in keys:
+                v = v[k]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < 1:
+                raise ValueError(f"observations.{'.'.join(keys)}: expected a number between 0 and 1 (exclusive), "
+                                 f"got {v!r}")
+            return float(v)
+        recovered = share("recovered_within_120s_32MB", "value")
+        fraction_bound = share("straggler_fraction_max", "value")
+        score_low = share("scores_in_0.4_0.9", "low")
+        score_share = share("scores_in_0.4_0.9", "value")
         with open(args.platform) as f:
             platform = json.load(f)
+        osts = platform["oss"]["count"]
+        if isinstance(osts, bool) or not isinstance(osts, int) or osts < 1:
+            raise ValueError(f"{args.platform}: oss.count: expected a positive integer, got {osts!r}")
     except (OSError, ValueError, KeyError, TypeError) as e:
-        fail(PROG, f"error: cannot read the inputs: {e}")
+        fail(PROG, f"error: cannot read the inputs ({os.path.relpath(args.measured)}, {args.platform}): "
+                   f"{type(e).__name__ if isinstance(e, KeyError) else ''}{e}")
+    if not 0 < args.slow_max <= 1:
+        fail(PROG, f"error: --slow-max {args.slow_max}: expected a number in (0, 1]")
     for option, path in (("--report", args.report), ("--platform", args.platform)):
         check_output(PROG, option, path)
-    osts = int(platform.get("oss", {}).get("count", 126))
     if not is_executable_file(args.pfsim):
         fail(PROG, f"error: {args.pfsim}: no executable pfsim binary (build first, or pass --pfsim BIN)")
     e = unimpeded_share(args.pfsim, args.platform, osts)
@@ -128,11 +143,12 @@ def main():
     mean_normal = mean_slow * (1.0 - p_slow) / p_slow
     q = 1.0 - score_share  # the share of the runs' lag scores below the range's low end, at most
     qm = min_factor_quantile(p_slow, osts, args.runs, q, args.seed)
-    # q-quantile of the lag score = e (smin + (smax - smin) qm) = score_low
-    smin = round((score_low / e - args.slow_max * qm) / (1.0 - qm), 4)
+    # q-quantile of the lag score: 1 / ((1/e - 1) + 1/f_q) = score_low with f_q = smin + (smax - smin) qm
+    f_q = 1.0 / (1.0 / score_low - (1.0 / e - 1.0))
+    smin = round((f_q - args.slow_max * qm) / (1.0 - qm), 4)
     if not 0 < smin < args.slow_max:
         fail(PROG, f"error: no slow_bandwidth_min in (0, {args.slow_max}) gives a {q:g} quantile of {score_low}")
-    achieved = e * (smin + (args.slow_max - smin) * qm)
+    achieved = 1.0 / ((1.0 / e - 1.0) + 1.0 / (smin + (args.slow_max - smin) * qm))
     block = {"enabled": True, "mean_normal": f"{mean_normal:.1f}s", "mean_slow": f"{mean_slow:.1f}s",
              "slow_bandwidth_min": smin, "slow_bandwidth_max": args.slow_max}
     platform.setdefault("oss", {})["stragglers"] = block

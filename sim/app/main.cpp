@@ -134,7 +134,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-r", false, "read phase"},
         {"-e", false, "fsync after the writes: the close waits until the written data left the write-back cache"},
         {"-i", true, "N repetitions (default 1)"},
-        {"-d", true, "S seconds of delay before each repetition after the first (IOR's interTestDelay)"},
+        {"-d", true, "S seconds of delay before every write and read phase (IOR's interTestDelay; not in the phase's "
+                     "time)"},
         {"-a", true, "API IOR's I/O interface: POSIX (the one modelled)"},
         {"-o", true, "PATH IOR's test file: recorded, printed, no effect"},
         {"-C", false, "reorder tasks for the read: recorded; no effect (the model has no client read cache)"},
@@ -629,7 +630,7 @@ int cmd_ior(const Cli& c)
       const auto& ph = records.phases[phase];
       nlohmann::json t = nlohmann::json::array();
       for (double e : ph.rank_end_s)
-        t.push_back(e - ph.start_s - workload.timed_from(static_cast<int>(phase)));
+        t.push_back(e - ph.start_s);
       ior.back()["rank_times_s"] = t;
     }
     ++phase;

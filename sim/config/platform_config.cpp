@@ -493,10 +493,12 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       sc.enabled = st.boolean("enabled", false);
       sc.mean_normal_s = st.duration_s("mean_normal", sc.mean_normal_s);
       sc.mean_slow_s = st.duration_s("mean_slow", sc.mean_slow_s);
-      if (sc.mean_normal_s <= 0)
-        st.fail("mean_normal", "expected a positive duration");
-      if (sc.mean_slow_s <= 0)
-        st.fail("mean_slow", "expected a positive duration");
+      // A period shorter than a bulk RPC's time at the disk is not what the process describes (periods of seconds to
+      // minutes), and each period costs memory and time: at least 1 ms.
+      if (sc.mean_normal_s < 1e-3)
+        st.fail("mean_normal", "expected at least 1ms (straggler periods last seconds to minutes)");
+      if (sc.mean_slow_s < 1e-3)
+        st.fail("mean_slow", "expected at least 1ms (straggler periods last seconds to minutes)");
       sc.slow_bandwidth_min = st.number("slow_bandwidth_min", sc.slow_bandwidth_min, 1e-6, 1);
       sc.slow_bandwidth_max = st.number("slow_bandwidth_max", sc.slow_bandwidth_max, 1e-6, 1);
       if (sc.slow_bandwidth_max < sc.slow_bandwidth_min)

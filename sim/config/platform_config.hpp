@@ -297,7 +297,7 @@ struct OssConfig {
   } stragglers;
   // The default file layout (lfs setstripe): "stripe_count" OSTs per file, from the file's first OST (placement)
   // on in index order, "stripe_size" bytes per stripe (default 1 MiB; a multiple of 64 KiB, as Lustre requires).
-  // Only reads and writes larger than one RPC or crossing a stripe see more than the first OST.
+  // Every RPC of a read or write goes to the OST of its stripe (offset / stripe_size mod stripe_count).
   int stripe_count = 1;
   double stripe_size_B = 1048576;
   // LMT-like counters per OST (results "oss_samples", pfsim ior --lmt): bytes moved per "sample_interval" (LMT: 5 s),

@@ -142,9 +142,7 @@ void ClientNode::take(size_t i, NodeMessage*& msg)
   in_flight_.pop_back();
   wait_set_[i] = std::move(wait_set_.back());
   wait_set_.pop_back();
-  if (q->chunk)
-    ctx_.oss[q->target - ctx_.mds_hosts.size()]->enqueue(q);
-  else if (is_data(q->op))
+  if (is_data(q->op))
     ctx_.oss[q->target - ctx_.mds_hosts.size()]->enqueue(q);
   else
     ctx_.mds[q->dir % ctx_.mds.size()]->enqueue(q);
@@ -209,7 +207,7 @@ void ClientNode::begin_phase(int phase)
   if (ctx_.started_phase < phase) {
     ctx_.started_phase = phase;
     auto& ph = ctx_.records.phases[phase];
-    ph.start_s = sg4::Engine::get_clock();
+    ph.start_s = sg4::Engine::get_clock() + ctx_.workload.phase_delay_s(phase);
     std::fill(ph.rank_end_s.begin(), ph.rank_end_s.end(), ph.start_s);
   }
   done_ranks_ = 0;
@@ -260,6 +258,12 @@ void ClientNode::start_op(uint32_t r)
 void ClientNode::begin_op(uint32_t r)
 {
   auto& s = ranks_[r];
+  // An fsync (OpRequest::flush) first waits until the rank's written pages have left the cache (on_chunk_reply calls
+  // begin_op again then); the step itself, its client time and its RPC, starts after it, as IOR's close after its fsync.
+  if (s.op.flush && s.dirty_chunks > 0) {
+    s.flushing = true;
+    return;
+  }
   double now = sg4::Engine::get_clock();
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
@@ -348,26 +352,11 @@ void ClientNode::take_slot(Op op, size_t t, int by)
 void ClientNode::try_send(uint32_t r)
 {
   auto& s = ranks_[r];
-  if (s.op.flush && s.dirty_chunks > 0) {  // an fsync: the rank's written pages must leave the cache first
-    s.flushing = true;
-    return;
-  }
-  proceed(r);
-}
-
-void ClientNode::proceed(uint32_t r)
-{
-  auto& s = ranks_[r];
-  if (s.op.flush) {  // the fsync is over: IOR counts it in the transfers' time; the step itself starts now
-    const double now = sg4::Engine::get_clock();
-    auto& ph = ctx_.records.phases[phase_];
-    ph.data_last_end_s = std::max(ph.data_last_end_s, now);
-    s.op_start_s = now;
-  }
   if (goes_chunked(s.op)) {
     s.chunked = true;
+    s.seq++;  // a bulk operation counts as one RPC of the rank's (the timers' least-served-first order)
     s.next_off = s.op.offset;
-    s.end_off = s.op.offset + static_cast<uint64_t>(std::llround(s.op.bytes));
+    s.end_off = s.op.offset + std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(s.op.bytes)));
     s.chunks_out = 0;
     s.copy_done_s = sg4::Engine::get_clock();
     send_chunks(r);
@@ -505,6 +494,11 @@ void ClientNode::record_completion(uint32_t r)
     if (ph.data_first_start_s < 0 || s.op_start_s < ph.data_first_start_s)
       ph.data_first_start_s = s.op_start_s;
     ph.data_last_end_s = std::max(ph.data_last_end_s, now);
+    if (rank_of(r) == 0) {
+      if (ph.rank0_data_first_s < 0)
+        ph.rank0_data_first_s = s.op_start_s;
+      ph.rank0_data_last_s = std::max(ph.rank0_data_last_s, now);
+    }
   }
   if (ctx_.records.latency_histograms)
     ph.histogram_by_op[s.op.op].add(runtime);
@@ -516,17 +510,11 @@ void ClientNode::record_completion(uint32_t r)
 
 void ClientNode::hand_slots(size_t t)
 {
-  // Bulk RPCs first (they hold no rank's turn: a rank whose pieces wait is not in waiting_).
+  // Hand freed slots to the waiting RPCs in arrival order (a waiting update may be passed by a read): the bulk pieces
+  // (chunk_queue_) and the ranks waiting to send one RPC (waiting_, by slot kind). Only this target's waiters can have
+  // become sendable (none is sendable between events), and sending only takes slots: the next to go is the earliest
+  // head, among this target's queues, that finds a slot.
   auto& chunks = chunk_queue_[t];
-  while (!chunks.empty() && in_flight_per_target_[t] < rpc_limit(t)) {
-    Request* q = chunks.front();
-    chunks.pop_front();
-    in_flight_per_target_[t]++;
-    transmit(q);
-  }
-  // Hand freed slots to waiting ranks in arrival order (a waiting update may be passed by a read). Only this
-  // target's ranks can have become sendable (no waiting rank is sendable between events), and sending only takes
-  // slots: the next rank to send is the earliest head, among this target's kinds, that finds a slot.
   auto& queues = waiting_[t];
   for (;;) {
     std::deque<Waiting>* next = nullptr;
@@ -534,6 +522,14 @@ void ClientNode::hand_slots(size_t t)
       if (!kind.empty() && (next == nullptr || kind.front().order < next->front().order) &&
           slot_free(ranks_[kind.front().rank]))
         next = &kind;
+    if (!chunks.empty() && in_flight_per_target_[t] < rpc_limit(t) &&
+        (next == nullptr || chunks.front().order < next->front().order)) {
+      Request* q = chunks.front().request;
+      chunks.pop_front();
+      in_flight_per_target_[t]++;
+      transmit(q);
+      continue;
+    }
     if (next == nullptr)
       break;
     const uint32_t w = next->front().rank;
@@ -554,14 +550,14 @@ bool ClientNode::goes_chunked(const OpRequest& op) const
     return true;
   const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
   const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
-  const uint64_t last = op.offset + static_cast<uint64_t>(std::llround(op.bytes)) - 1;
+  const uint64_t last = op.offset + std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(op.bytes))) - 1;
   return op.offset / rpc != last / rpc || (ctx_.platform.oss.stripe_count > 1 && op.offset / stripe != last / stripe);
 }
 
 // Cuts the rank's current read or write into RPCs: at multiples of max_pages_per_rpc pages and at stripe boundaries,
 // each to its stripe's OST (the file's first OST, as oss.placement gives it, then the next ones in index order).
 // Pieces are cut as the window allows (a write into the cache: one at a time, as write() dirties pages in order and
-// waits at a full cache; otherwise max_rpcs_in_flight per stripe), so a 1 TB write does not make a million RPCs at once.
+// waits at a full cache; otherwise osc_max_rpcs_in_flight per stripe), so a 1 TB write does not make a million RPCs at once.
 void ClientNode::send_chunks(uint32_t r)
 {
   auto& s = ranks_[r];
@@ -577,7 +573,10 @@ void ClientNode::send_chunks(uint32_t r)
   const size_t osts = ctx_.oss_hosts.size();
   while (s.chunked && s.next_off < s.end_off && s.chunks_out < window) {
     const uint64_t stripe_index = s.next_off / stripe;
-    const uint64_t end = std::min({s.end_off, (s.next_off / rpc + 1) * rpc, (stripe_index + 1) * stripe});
+    // An RPC ends at a multiple of the RPC size, and at its stripe's end when the file has several (one object's
+    // offsets are the file's with one stripe).
+    const uint64_t stripe_end = o.stripe_count > 1 ? (stripe_index + 1) * stripe : s.end_off;
+    const uint64_t end = std::min({s.end_off, (s.next_off / rpc + 1) * rpc, stripe_end});
     const size_t t = ctx_.mds_hosts.size() +
                      (first_ost + static_cast<size_t>(stripe_index % static_cast<uint64_t>(o.stripe_count))) % osts;
     auto* q = new_request(r, t, s.next_off, static_cast<double>(end - s.next_off));
@@ -589,7 +588,7 @@ void ClientNode::send_chunks(uint32_t r)
       cache_wait_[t].push_back(q);
       admit_to_cache(t);
     } else {
-      chunk_queue_[t].push_back(q);
+      chunk_queue_[t].push_back(QueuedChunk{waiting_order_++, q});
       hand_slots(t);
     }
   }
@@ -610,16 +609,16 @@ void ClientNode::resume_ranks()
   if (resuming_)
     return;
   resuming_ = true;
-  while (!resumed_.empty()) {
-    const uint32_t r = resumed_.back();
-    resumed_.pop_back();
+  while (!resumed_.empty()) {  // in the order their pieces entered
+    const uint32_t r = resumed_.front();
+    resumed_.pop_front();
     send_chunks(r);
   }
   resuming_ = false;
 }
 
 // Write RPCs enter the cache of their OST in arrival order while it has room (clients.max_dirty_mb); each then goes
-// out as soon as a max_rpcs_in_flight slot is free. The ranks whose piece entered are resumed (resume_ranks).
+// out as soon as an osc_max_rpcs_in_flight slot is free. The ranks whose piece entered are resumed (resume_ranks).
 void ClientNode::admit_to_cache(size_t t)
 {
   const auto& c = ctx_.platform.clients;
@@ -635,7 +634,7 @@ void ClientNode::admit_to_cache(size_t t)
     s.dirty_chunks++;
     if (c.page_cache_copy_Bps > 0)
       s.copy_done_s = std::max(s.copy_done_s, now) + q->bytes / c.page_cache_copy_Bps;
-    chunk_queue_[t].push_back(q);
+    chunk_queue_[t].push_back(QueuedChunk{waiting_order_++, q});
     resumed_.push_back(q->local_rank);
   }
   hand_slots(t);
@@ -659,9 +658,15 @@ void ClientNode::on_chunk_reply(Request* q)
   if (cached) {
     admit_to_cache(t);  // hands the freed slot too
     resume_ranks();
-    if (s.flushing && s.dirty_chunks == 0) {
+    if (s.flushing && s.dirty_chunks == 0) {  // the fsync is over: IOR counts it in the transfers' time
       s.flushing = false;
-      proceed(r);
+      const double now = sg4::Engine::get_clock();
+      auto& ph = ctx_.records.phases[phase_];
+      ph.data_last_end_s = std::max(ph.data_last_end_s, now);
+      if (rank_of(r) == 0)
+        ph.rank0_data_last_s = std::max(ph.rank0_data_last_s, now);
+      s.op_start_s = now;  // the close itself starts now
+      begin_op(r);
     }
   } else {
     send_chunks(r);

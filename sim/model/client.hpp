@@ -112,7 +112,7 @@ private:
   void admit_to_cache(size_t target);
   void on_chunk_reply(Request* q);
   void resume_ranks();
-  void proceed(uint32_t r);  // the rank's step may go (after its think time, delay and any flush)
+
   // The outstanding copy a timer was set for, or nullptr if that copy was completed or replaced since.
   Request* current(const Timer& t) const;
   void on_timeout(uint32_t r);
@@ -147,11 +147,15 @@ private:
   std::vector<int> close_in_flight_per_target_;  // closes (clients.close_rpcs), MDS only
   // Bulk RPCs per target waiting for a max_rpcs_in_flight slot (FIFO), and the write-back cache per target: bytes
   // in it, and write RPCs waiting to enter it (FIFO, as osc_enter_cache).
-  std::vector<std::deque<Request*>> chunk_queue_;
+  struct QueuedChunk {
+    uint64_t order;  // arrival order, shared with waiting_ (hand_slots serves the earliest)
+    Request* request;
+  };
+  std::vector<std::deque<QueuedChunk>> chunk_queue_;
   std::vector<double> dirty_B_;
   std::vector<std::deque<Request*>> cache_wait_;
   long long chunks_pending_ = 0;  // bulk RPCs of the node not yet answered (queued, waiting for cache, in flight)
-  std::vector<uint32_t> resumed_;  // ranks whose piece entered a cache: they cut their next one (resume_ranks)
+  std::deque<uint32_t> resumed_;  // ranks whose piece entered a cache: they cut their next one (resume_ranks)
   bool resuming_ = false;
   // Which per-node limit besides max_rpcs_in_flight an RPC of `op` takes (clients.open_rpcs, close_rpcs).
   enum class SlotKind : unsigned char { None, Modifying, CloseLock, ModifyingClose };

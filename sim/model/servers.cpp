@@ -602,9 +602,14 @@ double OssServer::disk_time(double t0, double bytes, double bandwidth)
   double left = bytes;
   for (;;) {
     extend_periods(t);
-    while (periods_[period_cursor_].end <= t)
-      ++period_cursor_;
-    const Period& p = periods_[period_cursor_];
+    while (periods_.front().end <= t) {  // over: into the totals (extend_periods left one that is not)
+      if (periods_.front().factor < 1) {
+        past_slow_s_ += periods_.front().end - periods_.front().start;
+        past_slow_periods_++;
+      }
+      periods_.pop_front();
+    }
+    const Period& p = periods_.front();
     const double rate = bandwidth * p.factor;
     if ((p.end - t) * rate >= left)
       return t + left / rate - t0;
@@ -618,8 +623,8 @@ void OssServer::record_stragglers(double end_s)
   if (!cfg_.stragglers.enabled)
     return;
   extend_periods(end_s);
-  rec_.straggler_slow_s = 0;
-  rec_.straggler_periods = 0;
+  rec_.straggler_slow_s = past_slow_s_;
+  rec_.straggler_periods = past_slow_periods_;
   for (const auto& p : periods_) {
     if (p.start >= end_s)
       break;

@@ -225,8 +225,11 @@ private:
     double start, end, factor;
   };
   void extend_periods(double until);
-  std::vector<Period> periods_;
-  size_t period_cursor_ = 0;
+  // Periods still ahead of the OST's transfers; those behind are folded into the totals (memory stays bounded over a
+  // run of simulated days).
+  std::deque<Period> periods_;
+  double past_slow_s_ = 0;
+  uint64_t past_slow_periods_ = 0;
   uint64_t rng_;
   double uniform();
 };

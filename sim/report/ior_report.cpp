@@ -42,18 +42,48 @@ std::string fmt(const char* f, double v)
   return b;
 }
 
-// IOR's size lines: "1 MiB", "4 GiB", "262144 bytes" for the transfer size.
+// A size as IOR's HumanReadable prints it: TiB, GiB or MiB (two decimals when not whole), else "N bytes".
 std::string human(double bytes)
 {
-  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  int u = 0;
-  while (u < 5 && bytes >= 1024 && std::fmod(bytes, 1024) == 0) {
-    bytes /= 1024;
-    ++u;
-  }
-  std::ostringstream o;
-  o << static_cast<long long>(bytes) << " " << units[u];
-  return o.str();
+  const std::pair<double, const char*> units[] = {{1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"}};
+  char b[64];
+  for (const auto& [size, name] : units)
+    if (bytes >= size) {
+      const double v = bytes / size;
+      std::snprintf(b, sizeof b, v == std::floor(v) ? "%.0f %s" : "%.2f %s", v, name);
+      return b;
+    }
+  std::snprintf(b, sizeof b, "%.0f bytes", bytes);
+  return b;
+}
+
+// IOR's summary of one operation over the repetitions: bandwidth max, min, mean, population deviation, mean time.
+struct AccessSummary {
+  bool any = false;
+  double max = 0, min = 0, mean = 0, sd = 0, mean_time_s = 0;
+};
+AccessSummary summarize(const std::vector<IorPhaseResult>& results, const std::string& access)
+{
+  std::vector<double> bw, t;
+  for (const auto& r : results)
+    if (r.access == access) {
+      bw.push_back(r.bw_MiBps);
+      t.push_back(r.total_s);
+    }
+  AccessSummary s;
+  if (bw.empty())
+    return s;
+  const double n = static_cast<double>(bw.size());
+  s.any = true;
+  s.mean = std::accumulate(bw.begin(), bw.end(), 0.0) / n;
+  double var = 0;
+  for (double b : bw)
+    var += (b - s.mean) * (b - s.mean);
+  s.sd = std::sqrt(var / n);  // IOR's: the population deviation
+  s.max = *std::max_element(bw.begin(), bw.end());
+  s.min = *std::min_element(bw.begin(), bw.end());
+  s.mean_time_s = std::accumulate(t.begin(), t.end(), 0.0) / n;
+  return s;
 }
 
 }  // namespace
@@ -69,13 +99,15 @@ std::vector<IorPhaseResult> ior_results(const RunRecords& records, const IorWork
     const bool write = p.name == "write";
     r.access = p.name;
     r.repetition = p.iteration;
-    r.total_s = p.end_s - p.start_s - w.timed_from(static_cast<int>(i));
+    r.total_s = p.end_s - p.start_s;
     r.open_s = std::max(max_latency(p, Op::Open), max_latency(p, Op::Create));
     r.close_s = max_latency(p, Op::Close);
     r.wrrd_s = p.data_last_end_s >= p.data_first_start_s ? p.data_last_end_s - p.data_first_start_s : 0.0;
     r.bw_MiBps = r.total_s > 0 ? bytes / 1048576.0 / r.total_s : 0.0;
     r.iops = r.wrrd_s > 0 ? transfers / r.wrrd_s : 0.0;
-    r.latency_s = r.wrrd_s / static_cast<double>(w.transfers_per_rank());
+    r.latency_s = p.rank0_data_last_s >= p.rank0_data_first_s
+                      ? (p.rank0_data_last_s - p.rank0_data_first_s) / static_cast<double>(w.transfers_per_rank())
+                      : 0.0;
     r.mean_transfer_s = mean_latency(p, write ? Op::Write : Op::Read);
     out.push_back(r);
   }
@@ -108,9 +140,7 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
   s << "clients per node    : " << info.ranks_per_node << "\n";
   s << "memoryBuffer        : CPU\ndataAccess          : CPU\nGPUDirect           : 0\n";
   s << "repetitions         : " << o.repetitions << "\n";
-  s << "xfersize            : " << (o.transfer_B % 1024 == 0 && o.transfer_B >= 1048576 ? human(static_cast<double>(o.transfer_B))
-                                                                                        : std::to_string(o.transfer_B) + " bytes")
-    << "\n";
+  s << "xfersize            : " << human(static_cast<double>(o.transfer_B)) << "\n";
   s << "blocksize           : " << human(static_cast<double>(o.block_B)) << "\n";
   const double agg = w.bytes_per_phase();
   s << "aggregate filesize  : " << human(agg) << "\n\n";
@@ -132,30 +162,18 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
        "Stonewall(s) Stonewall(MiB) Test# #Tasks tPN reps fPP reord reordoff reordrand seed segcnt   blksiz    xsize "
        "aggs(MiB)   API RefNum\n";
   for (const char* access : {"write", "read"}) {
-    std::vector<double> bw, t;
-    for (const auto& r : results)
-      if (r.access == access) {
-        bw.push_back(r.bw_MiBps);
-        t.push_back(r.total_s);
-      }
-    if (bw.empty())
+    const auto a = summarize(results, access);
+    if (!a.any)
       continue;
-    const double n = static_cast<double>(bw.size());
-    const double mean = std::accumulate(bw.begin(), bw.end(), 0.0) / n;
-    double var = 0;
-    for (double b : bw)
-      var += (b - mean) * (b - mean);
-    const double sd = std::sqrt(var / n);  // IOR's: the population deviation
     const double xfer_MiB = static_cast<double>(o.transfer_B) / 1048576.0;
-    const double mx = *std::max_element(bw.begin(), bw.end()), mn = *std::min_element(bw.begin(), bw.end());
     std::snprintf(line, sizeof line,
                   "%-10s%10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.5f%11s%14s %5d %6d %3d %4d %3d "
                   "%5d %8d %9d %4d %6llu %8llu %8llu %9.1f %5s %6d\n",
-                  access, mx, mn, mean, sd, mx / xfer_MiB, mn / xfer_MiB, mean / xfer_MiB, sd / xfer_MiB,
-                  std::accumulate(t.begin(), t.end(), 0.0) / n, "NA", "NA", 0, o.ranks, info.ranks_per_node,
-                  o.repetitions, o.file_per_proc ? 1 : 0, info.reorder ? 1 : 0, 1, 0, 0,
-                  static_cast<unsigned long long>(o.segments), static_cast<unsigned long long>(o.block_B),
-                  static_cast<unsigned long long>(o.transfer_B), agg / 1048576.0, "POSIX", 0);
+                  access, a.max, a.min, a.mean, a.sd, a.max / xfer_MiB, a.min / xfer_MiB, a.mean / xfer_MiB,
+                  a.sd / xfer_MiB, a.mean_time_s, "NA", "NA", 0, o.ranks, info.ranks_per_node, o.repetitions,
+                  o.file_per_proc ? 1 : 0, info.reorder ? 1 : 0, 1, 0, 0, static_cast<unsigned long long>(o.segments),
+                  static_cast<unsigned long long>(o.block_B), static_cast<unsigned long long>(o.transfer_B),
+                  agg / 1048576.0, "POSIX", 0);
     s << line;
   }
   s << "Finished            : (simulated, " << fmt("%.6f", records.end_s) << " s)\n";
@@ -197,7 +215,7 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
       {"tasks", o.ranks},
       {"clients per node", info.ranks_per_node},
       {"repetitions", o.repetitions},
-      {"xfersize", std::to_string(o.transfer_B) + " bytes"},
+      {"xfersize", human(static_cast<double>(o.transfer_B))},
       {"blocksize", human(static_cast<double>(o.block_B))},
       {"aggregate filesize", human(w.bytes_per_phase())}};
   const auto results = ior_results(records, w);
@@ -216,21 +234,9 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
   nlohmann::ordered_json summary = nlohmann::ordered_json::array();
   const double xfer_MiB = static_cast<double>(o.transfer_B) / 1048576.0;
   for (const char* access : {"write", "read"}) {
-    std::vector<double> bw, t;
-    for (const auto& r : results)
-      if (r.access == access) {
-        bw.push_back(r.bw_MiBps);
-        t.push_back(r.total_s);
-      }
-    if (bw.empty())
+    const auto a = summarize(results, access);
+    if (!a.any)
       continue;
-    const double n = static_cast<double>(bw.size());
-    const double mean = std::accumulate(bw.begin(), bw.end(), 0.0) / n;
-    double var = 0;
-    for (double b : bw)
-      var += (b - mean) * (b - mean);
-    const double sd = std::sqrt(var / n);
-    const double mx = *std::max_element(bw.begin(), bw.end()), mn = *std::min_element(bw.begin(), bw.end());
     summary.push_back({{"operation", access},          {"API", "POSIX"},
                        {"TestID", 0},                  {"ReferenceNumber", 0},
                        {"segmentCount", o.segments},   {"blockSize", o.block_B},
@@ -240,11 +246,11 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
                        {"reorderTasks", info.reorder ? 1 : 0},
                        {"taskPerNodeOffset", 1},       {"reorderTasksRandom", 0},
                        {"reorderTasksRandomSeed", 0},
-                       {"bwMaxMIB", mx},               {"bwMinMIB", mn},
-                       {"bwMeanMIB", mean},            {"bwStdMIB", sd},
-                       {"OPsMax", mx / xfer_MiB},      {"OPsMin", mn / xfer_MiB},
-                       {"OPsMean", mean / xfer_MiB},   {"OPsSD", sd / xfer_MiB},
-                       {"MeanTime", std::accumulate(t.begin(), t.end(), 0.0) / n},
+                       {"bwMaxMIB", a.max},            {"bwMinMIB", a.min},
+                       {"bwMeanMIB", a.mean},          {"bwStdMIB", a.sd},
+                       {"OPsMax", a.max / xfer_MiB},   {"OPsMin", a.min / xfer_MiB},
+                       {"OPsMean", a.mean / xfer_MiB}, {"OPsSD", a.sd / xfer_MiB},
+                       {"MeanTime", a.mean_time_s},
                        {"xsizeMiB", w.bytes_per_phase() / 1048576.0}});
   }
   return {{"Version", "pfsim-" + info.version},

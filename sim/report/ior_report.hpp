@@ -24,7 +24,8 @@ struct IorReportInfo {
 // One phase as IOR times it: open(s) the slowest open, close(s) the slowest close, wr/rd(s) from the first transfer's
 // start to the last transfer's end (an fsync's wait included, as IOR's WriteOrRead holds it), total(s) the phase (from
 // its start, after any -d delay, to the last rank's end); bandwidth = the phase's bytes / total; IOPS = transfers /
-// wr/rd; latency = wr/rd / transfers per rank (a task's time per transfer; mean_transfer_s is the mean transfer's).
+// wr/rd; latency = rank 0's own transfer time (its first transfer's start to its last one's end, its fsync included)
+// / its transfers, as IOR 4 prints it (rank 0's, not a reduction over ranks); mean_transfer_s is the mean transfer's.
 struct IorPhaseResult {
   std::string access;
   int repetition = 0;

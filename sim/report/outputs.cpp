@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <set>
 #include <csignal>
 #include <cmath>
 #include <cstdio>
@@ -222,19 +223,19 @@ std::string lmt_samples_csv(const RunRecords& records, double interval_s, double
   std::ostringstream o;
   o.precision(12);
   o << "ost,start_s,end_s,written_bytes,read_bytes,write_MiB_per_s,read_MiB_per_s\n";
-  // Every OSS, the idle ones too (LMT lists every OST), over the samples of the busiest.
-  size_t n = 0;
+  // Every OSS, the idle ones too (LMT lists every OST), in the samples in which some OSS moved data.
+  std::set<uint64_t> busy;
   for (const auto& s : records.servers)
-    n = std::max({n, s.written_by_sample.size(), s.read_by_sample.size()});
+    for (const auto& [k, v] : s.samples)
+      busy.insert(k);
   for (const auto& s : records.servers) {
     if (s.name.rfind("oss-", 0) != 0)
       continue;
-    for (size_t k = 0; k < n; ++k) {
-      const double w = k < s.written_by_sample.size() ? s.written_by_sample[k] : 0.0;
-      const double r = k < s.read_by_sample.size() ? s.read_by_sample[k] : 0.0;
+    for (uint64_t k : busy) {
+      const auto it = s.samples.find(k);
+      const double w = it == s.samples.end() ? 0.0 : it->second.first;
+      const double r = it == s.samples.end() ? 0.0 : it->second.second;
       const double start = offset_s + (static_cast<double>(k) - 1) * interval_s;
-      if (start + interval_s <= 0)
-        continue;  // the interval before the run (sample 0 with a zero offset)
       o << s.name << "," << start << "," << start + interval_s << "," << w << "," << r << ","
         << w / 1048576.0 / interval_s << "," << r / 1048576.0 / interval_s << "\n";
     }

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -129,6 +130,8 @@ struct PhaseRecord {
   // the written data, OpRequest::flush); -1 without any (IOR's wr/rd time).
   double data_first_start_s = -1;
   double data_last_end_s = -1;
+  double rank0_data_first_s = -1;  // the same for rank 0 alone (IOR's latency column)
+  double rank0_data_last_s = -1;
   // When RunRecords::rank_times: the simulated time each rank completed its last step of the phase (its data-set
   // mkdirs/rmdirs included); start_s for a rank with nothing to do.
   std::vector<double> rank_end_s;
@@ -161,8 +164,9 @@ struct ServerRecord {
   double data_read_B = 0;
   std::array<uint64_t, kPageBins> write_rpc_pages{};
   std::array<uint64_t, kPageBins> read_rpc_pages{};
-  std::vector<double> written_by_sample;
-  std::vector<double> read_by_sample;
+  // Sample k -> (bytes written, bytes read); only samples with data (a run of simulated days with a few bursts keeps
+  // a few entries, not one per 5 s).
+  std::map<uint64_t, std::pair<double, double>> samples;
   // oss.stragglers: the OST's time spent slow during the run, and its slow periods (begun before the run's end);
   // negative without stragglers.
   double straggler_slow_s = -1;
@@ -175,11 +179,8 @@ struct ServerRecord {
     while (bin + 1 < kPageBins && std::exp2(static_cast<double>(bin)) < pages)
       ++bin;
     (write ? write_rpc_pages : read_rpc_pages)[bin]++;
-    auto& samples = write ? written_by_sample : read_by_sample;
-    const auto k = static_cast<size_t>(std::floor((t - offset) / interval) + 1);
-    if (samples.size() <= k)
-      samples.resize(k + 1, 0.0);
-    samples[k] += bytes;
+    auto& sample = samples[static_cast<uint64_t>(std::floor((t - offset) / interval) + 1)];
+    (write ? sample.first : sample.second) += bytes;
   }
 
   void change(double now, int delta)

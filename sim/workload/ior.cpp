@@ -22,14 +22,17 @@ IorWorkload::IorWorkload(IorOptions o) : o_(std::move(o))
   // The offsets must fit 64 bits (and the model's 1e15-byte files): the shared file is segments x ranks x block.
   const double file_B = static_cast<double>(o_.segments) * static_cast<double>(o_.block_B) *
                         (o_.file_per_proc ? 1.0 : static_cast<double>(o_.ranks));
-  if (file_B > 1e15)
-  {
+  if (file_B > 1e15) {
     char b[64];
     std::snprintf(b, sizeof b, "%.4g", file_B);
     throw std::invalid_argument("ior: a file of " + std::string(b) + " bytes (-s x -b" +
                                 std::string(o_.file_per_proc ? "" : " x ranks, one shared file") +
                                 "): expected at most 1e15 bytes, the model's largest file");
   }
+  // A phase's transfer count must fit the 64-bit counters (-F -t 1 -b 1e15 at 10^7 ranks would not).
+  if (static_cast<long double>(transfers_per_rank()) * o_.ranks > 9e18L)
+    throw std::invalid_argument("ior: " + std::to_string(transfers_per_rank()) + " transfers per rank x " +
+                                std::to_string(o_.ranks) + " ranks: more than a 64-bit count holds");
   for (int rep = 0; rep < o_.repetitions; ++rep) {
     if (o_.write)
       phases_.push_back({true, rep});
@@ -58,7 +61,7 @@ bool IorWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
   out.shared_dir = o_.ranks > 1;
   out.object = o_.file_per_proc ? static_cast<uint64_t>(rank) : 0;
   if (step == 0) {
-    out.think_s = timed_from(phase);
+    out.think_s = phase_delay_s(phase);
     out.op = ph.write && (o_.file_per_proc || rank == 0) ? Op::Create : Op::Open;
     return true;
   }

@@ -1,6 +1,6 @@
 // IOR from its own options: -t transfer size, -b block size, -s segments, -F file per process (else one shared
 // file), -w / -r (write and read phases; both when neither is given, as IOR), -e fsync after the writes, -i
-// repetitions, -d seconds between them. Each repetition is a "write" phase (open, the transfers, close) and a "read" phase (open, the
+// repetitions, a -d delay before each phase. Each repetition is a "write" phase (open, the transfers, close) and a "read" phase (open, the
 // transfers, close), IOR's layout: in a shared file, segment s of rank r is at s x ranks x block + r x block; in a
 // file per process at s x block. The data path of the client model (clients.max_pages_per_rpc, max_dirty_mb,
 // oss.stripe_*) cuts each transfer into bulk RPCs. With -F, rank r's file is object r (oss.placement round_robin:
@@ -44,12 +44,8 @@ public:
   nlohmann::json describe() const override;
   double data_bytes() const override { return bytes_per_phase() * static_cast<double>(phases_.size()); }
   const IorOptions& options() const { return o_; }
-  // Where IOR's timer starts in a phase, from the phase's start: after the -d delay that precedes a repetition's first
-  // phase (IOR sleeps, then starts its timers after a barrier), else 0.
-  double timed_from(int phase) const
-  {
-    return phase > 0 && phases_.at(phase - 1).repetition != phases_.at(phase).repetition ? o_.delay_s : 0.0;
-  }
+  // IOR sleeps -d seconds before every write and read phase (DelaySecs), then starts its timers after a barrier.
+  double phase_delay_s(int /*phase*/) const override { return o_.delay_s; }
   uint64_t transfers_per_rank() const { return o_.segments * (o_.block_B / o_.transfer_B); }
   double bytes_per_phase() const
   {

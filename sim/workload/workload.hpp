@@ -81,6 +81,9 @@ public:
     }
     return false;
   }
+  // Idle time of every rank at the start of `phase` (after its barrier) that the phase's time leaves out, as the tool
+  // times it (IOR's -d: its sleep comes before its timers start): the phase is recorded as starting after it.
+  virtual double phase_delay_s(int /*phase*/) const { return 0; }
   // Bytes the workload reads and writes in all (for the run's size estimate: each 1 MiB is a bulk RPC); 0 when
   // unknown without a walk.
   virtual double data_bytes() const { return 0; }
