@@ -159,11 +159,15 @@ TEST_CASE("LMT samples: bytes per 5 s interval add up to the bytes written; an i
   auto r = run(platform(1, 8, 0, 1), ior(4 * 1048576, 2048ULL * 1048576));
   const auto& s = oss(r, 0);
   double sum = 0;
-  for (const auto& [k, v] : s.samples)
-    sum += v.first;
+  uint64_t rpcs = 0;
+  for (const auto& [k, v] : s.samples) {
+    sum += v.written_B;
+    rpcs += v.write_rpc_pages[8];
+  }
+  CHECK(rpcs == 2048);  // every 1 MiB RPC in one interval's 256-page bin
   CHECK(sum == Approx(2048 * kMiB).epsilon(1e-9));
   REQUIRE(s.samples.size() >= 4);
-  CHECK(s.samples.at(2).first / 5 == Approx(kDisk_Bps).epsilon(0.005));  // [5, 10): fully inside the write
+  CHECK(s.samples.at(2).written_B / 5 == Approx(kDisk_Bps).epsilon(0.005));  // [5, 10): fully inside the write
 }
 
 TEST_CASE("stragglers: an OST slow all the time at half its bandwidth serves at half of it", "[datapath][stragglers]")

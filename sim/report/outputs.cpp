@@ -222,7 +222,11 @@ std::string lmt_samples_csv(const RunRecords& records, double interval_s, double
 {
   std::ostringstream o;
   o.precision(12);
-  o << "ost,start_s,end_s,written_bytes,read_bytes,write_MiB_per_s,read_MiB_per_s\n";
+  o << "oss,start_s,end_s,written_bytes,read_bytes,write_MiB_per_s,read_MiB_per_s";
+  for (const char* kind : {"write", "read"})
+    for (size_t b = 0; b < ServerRecord::kPageBins; ++b)
+      o << "," << kind << "_rpcs_" << (1u << b);  // RPCs of 2^(b-1) < pages <= 2^b in the interval
+  o << "\n";
   // Every OSS, the idle ones too (LMT lists every OST), in the samples in which some OSS moved data.
   std::set<uint64_t> busy;
   for (const auto& s : records.servers)
@@ -233,11 +237,15 @@ std::string lmt_samples_csv(const RunRecords& records, double interval_s, double
       continue;
     for (uint64_t k : busy) {
       const auto it = s.samples.find(k);
-      const double w = it == s.samples.end() ? 0.0 : it->second.first;
-      const double r = it == s.samples.end() ? 0.0 : it->second.second;
+      const ServerRecord::Sample none;
+      const auto& v = it == s.samples.end() ? none : it->second;
       const double start = offset_s + (static_cast<double>(k) - 1) * interval_s;
-      o << s.name << "," << start << "," << start + interval_s << "," << w << "," << r << ","
-        << w / 1048576.0 / interval_s << "," << r / 1048576.0 / interval_s << "\n";
+      o << s.name << "," << start << "," << start + interval_s << "," << v.written_B << "," << v.read_B << ","
+        << v.written_B / 1048576.0 / interval_s << "," << v.read_B / 1048576.0 / interval_s;
+      for (const auto* bins : {&v.write_rpc_pages, &v.read_rpc_pages})
+        for (uint64_t n : *bins)
+          o << "," << n;
+      o << "\n";
     }
   }
   return o.str();

@@ -53,7 +53,8 @@ private:
 // An OSS's data counters for the results: bytes written and read, RPCs by size in pages (LMT's histogram bins 1, 2,
 // 4 .. 4096).
 nlohmann::json oss_data_json(const ServerRecord& s);
-// LMT-like samples: for every OSS (idle ones too), one row per sample interval in which some OSS moved data (oss.sample_interval, starting at
+// LMT-like samples: for every OSS (idle ones too), one row per sample interval in which some OSS moved data, with the
+// interval's RPCs by size (write_rpcs_1 .. write_rpcs_4096, read_rpcs_...) (oss.sample_interval, starting at
 // oss.sample_offset + (k - 1) x interval) with the bytes its OST wrote and read in it.
 std::string lmt_samples_csv(const RunRecords& records, double interval_s, double offset_s);
 

@@ -164,9 +164,16 @@ struct ServerRecord {
   double data_read_B = 0;
   std::array<uint64_t, kPageBins> write_rpc_pages{};
   std::array<uint64_t, kPageBins> read_rpc_pages{};
-  // Sample k -> (bytes written, bytes read); only samples with data (a run of simulated days with a few bursts keeps
-  // a few entries, not one per 5 s).
-  std::map<uint64_t, std::pair<double, double>> samples;
+  // One sample interval's counters: bytes and RPCs by size, written and read (LMT's per-interval brw_stats).
+  struct Sample {
+    double written_B = 0;
+    double read_B = 0;
+    std::array<uint64_t, kPageBins> write_rpc_pages{};
+    std::array<uint64_t, kPageBins> read_rpc_pages{};
+  };
+  // Sample k -> its counters; only samples with data (a run of simulated days with a few bursts keeps a few entries,
+  // not one per 5 s).
+  std::map<uint64_t, Sample> samples;
   // oss.stragglers: the OST's time spent slow during the run, and its slow periods (begun before the run's end);
   // negative without stragglers.
   double straggler_slow_s = -1;
@@ -180,7 +187,8 @@ struct ServerRecord {
       ++bin;
     (write ? write_rpc_pages : read_rpc_pages)[bin]++;
     auto& sample = samples[static_cast<uint64_t>(std::floor((t - offset) / interval) + 1)];
-    (write ? sample.first : sample.second) += bytes;
+    (write ? sample.written_B : sample.read_B) += bytes;
+    (write ? sample.write_rpc_pages : sample.read_rpc_pages)[bin]++;
   }
 
   void change(double now, int delta)
