@@ -366,7 +366,7 @@ void ClientNode::try_send(uint32_t r)
   if (slot_free(ranks_[r]))
     send(r);
   else
-    waiting_[target_of(op)][static_cast<size_t>(slot_kind(op.op))].push_back(
+    waiting_[target_of(op)].get()[static_cast<size_t>(slot_kind(op.op))].push_back(
         Waiting{waiting_order_++, r});
 }
 
@@ -514,18 +514,19 @@ void ClientNode::hand_slots(size_t t)
   // (chunk_queue_) and the ranks waiting to send one RPC (waiting_, by slot kind). Only this target's waiters can have
   // become sendable (none is sendable between events), and sending only takes slots: the next to go is the earliest
   // head, among this target's queues, that finds a slot.
-  auto& chunks = chunk_queue_[t];
-  auto& queues = waiting_[t];
+  auto* chunks = chunk_queue_[t].q.get();  // null: none was ever queued there
+  auto* queues = waiting_[t].q.get();
   for (;;) {
     std::deque<Waiting>* next = nullptr;
-    for (auto& kind : queues)
-      if (!kind.empty() && (next == nullptr || kind.front().order < next->front().order) &&
-          slot_free(ranks_[kind.front().rank]))
-        next = &kind;
-    if (!chunks.empty() && in_flight_per_target_[t] < rpc_limit(t) &&
-        (next == nullptr || chunks.front().order < next->front().order)) {
-      Request* q = chunks.front().request;
-      chunks.pop_front();
+    if (queues != nullptr)
+      for (auto& kind : *queues)
+        if (!kind.empty() && (next == nullptr || kind.front().order < next->front().order) &&
+            slot_free(ranks_[kind.front().rank]))
+          next = &kind;
+    if (chunks != nullptr && !chunks->empty() && in_flight_per_target_[t] < rpc_limit(t) &&
+        (next == nullptr || chunks->front().order < next->front().order)) {
+      Request* q = chunks->front().request;
+      chunks->pop_front();
       in_flight_per_target_[t]++;
       transmit(q);
       continue;
@@ -585,10 +586,10 @@ void ClientNode::send_chunks(uint32_t r)
     s.chunks_out++;
     chunks_pending_++;
     if (into_cache) {
-      cache_wait_[t].push_back(q);
+      cache_wait_[t].get().push_back(q);
       admit_to_cache(t);
     } else {
-      chunk_queue_[t].push_back(QueuedChunk{waiting_order_++, q});
+      chunk_queue_[t].get().push_back(QueuedChunk{waiting_order_++, q});
       hand_slots(t);
     }
   }
@@ -623,7 +624,7 @@ void ClientNode::admit_to_cache(size_t t)
 {
   const auto& c = ctx_.platform.clients;
   const double now = sg4::Engine::get_clock();
-  auto& wait = cache_wait_[t];
+  auto& wait = cache_wait_[t].get();
   while (!wait.empty() && dirty_B_[t] + wait.front()->bytes <= c.max_dirty_B) {
     Request* q = wait.front();
     wait.pop_front();
@@ -634,7 +635,7 @@ void ClientNode::admit_to_cache(size_t t)
     s.dirty_chunks++;
     if (c.page_cache_copy_Bps > 0)
       s.copy_done_s = std::max(s.copy_done_s, now) + q->bytes / c.page_cache_copy_Bps;
-    chunk_queue_[t].push_back(QueuedChunk{waiting_order_++, q});
+    chunk_queue_[t].get().push_back(QueuedChunk{waiting_order_++, q});
     resumed_.push_back(q->local_rank);
   }
   hand_slots(t);
