@@ -214,3 +214,24 @@ def pfsim_arg(doc):
     if not is_executable_file(sys.argv[1]):
         fail(prog, f"{sys.argv[1]}: not an executable pfsim binary (usage: {prog} PATH/TO/pfsim)")
     return sys.argv[1]
+
+
+class Checks:
+    """A test script's checks: `check(cond, what)` prints "ok" or "FAIL" and the check; `finish(name)` prints the
+    count and exits 1 when one failed (0 otherwise)."""
+
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, cond, what):
+        print(("ok   " if cond else "FAIL ") + what)
+        if not cond:
+            self.failures.append(what)
+
+    def finish(self, name=""):
+        label = f"{name} " if name else ""
+        if self.failures:
+            print(f"{len(self.failures)} {label}check(s) failed")
+            sys.exit(1)
+        print(f"all {label}checks passed")
+

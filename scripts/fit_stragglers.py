@@ -40,7 +40,6 @@ Writes the platform file's oss.stragglers (other fields kept, written back with 
 import json
 import math
 import os
-import random
 import sys
 import tempfile
 

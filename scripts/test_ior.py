@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import pfsim_arg  # noqa: E402
+from cli_common import Checks, pfsim_arg  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(os.path.dirname(ROOT), "shared", "data", "tool-outputs")
@@ -27,13 +27,7 @@ if not os.path.isdir(DATA):
     DATA = "/work/shared/data/tool-outputs"
 PLATFORM = os.path.join(ROOT, "platforms", "nersc-grace-lmt.json")
 
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+check = Checks()
 
 
 def run(pfsim, args):
@@ -212,10 +206,7 @@ def main():
             lines = r.stderr.strip().splitlines()
             check(r.returncode == 2 and len(lines) == 1 and name in lines[0] and not os.path.exists(out) and
                   not os.path.exists(f"{tmp}/bad.csv"), f"{' '.join(extra)}: exit 2 naming {name} ({lines[-1:]})")
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        sys.exit(1)
-    print("all checks passed")
+    check.finish("ior")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import pfsim_arg  # noqa: E402
+from cli_common import Checks, pfsim_arg  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(os.path.dirname(ROOT), "shared", "data", "tool-outputs")
@@ -29,13 +29,7 @@ if not os.path.isdir(DATA):
     DATA = "/work/shared/data/tool-outputs"
 PLATFORM = os.path.join(ROOT, "platforms", "mistral-lustre02.json")
 
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+check = Checks()
 
 
 def run(pfsim, args, expect_rc=0):
@@ -461,10 +455,7 @@ def main():
                                                               for r in rows),
           f"late operations keep their exact latency ({rows})")
 
-    if failures:
-        print(f"{len(failures)} output-format check(s) failed")
-        sys.exit(1)
-    print("all output-format checks passed")
+    check.finish("output-format")
 
 
 if __name__ == "__main__":

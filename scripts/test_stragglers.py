@@ -18,17 +18,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import pfsim_arg  # noqa: E402
+from cli_common import Checks, pfsim_arg  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+check = Checks()
 
 
 def main():
@@ -64,10 +58,7 @@ def main():
             check(os.path.getsize(png) > 0, "the plot is written")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        sys.exit(1)
-    print("all checks passed")
+    check.finish("stragglers")
 
 
 if __name__ == "__main__":

@@ -180,6 +180,20 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
   return s.str();
 }
 
+nlohmann::ordered_json ior_result_json(const IorPhaseResult& r, const IorWorkload& w)
+{
+  return {{"access", r.access},
+          {"bwMiB", r.bw_MiBps},
+          {"blockKiB", static_cast<double>(w.options().block_B) / 1024},
+          {"xferKiB", static_cast<double>(w.options().transfer_B) / 1024},
+          {"iops", r.iops},
+          {"latency", r.latency_s},
+          {"openTime", r.open_s},
+          {"wrRdTime", r.wrrd_s},
+          {"closeTime", r.close_s},
+          {"totalTime", r.total_s}};
+}
+
 nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info)
 {
   const auto& o = w.options();
@@ -221,16 +235,7 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
   const auto results = ior_results(records, w);
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& r : results)
-    rows.push_back({{"access", r.access},
-                    {"bwMiB", r.bw_MiBps},
-                    {"blockKiB", static_cast<double>(o.block_B) / 1024},
-                    {"xferKiB", static_cast<double>(o.transfer_B) / 1024},
-                    {"iops", r.iops},
-                    {"latency", r.latency_s},
-                    {"openTime", r.open_s},
-                    {"wrRdTime", r.wrrd_s},
-                    {"closeTime", r.close_s},
-                    {"totalTime", r.total_s}});
+    rows.push_back(ior_result_json(r, w));
   nlohmann::ordered_json summary = nlohmann::ordered_json::array();
   const double xfer_MiB = static_cast<double>(o.transfer_B) / 1048576.0;
   for (const char* access : {"write", "read"}) {
