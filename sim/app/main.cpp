@@ -510,13 +510,15 @@ int cmd_run(const Cli& c)
 pfsim::IorOptions ior_options(const Cli& c, const pfsim::IorSummary* from)
 {
   if (from) {  // the recorded test's parameters; only the rank count may change
-    for (const char* k : {"-t", "-b", "-s", "-i", "-d"})
+    for (const char* k : {"-t", "-b", "-s", "-i", "-d", "-o"})
       if (c.opts.count(k))
         throw UsageError(std::string("option ") + k + " with --from: the recorded test's parameters are used (give "
                          "--ranks and --ranks-per-node to run it at another scale)");
     for (const char* f : {"-F", "-w", "-r", "-e", "-C", "-k"})
       if (has_flag(c, f))
         throw UsageError(std::string("option ") + f + " with --from: the recorded test's parameters are used");
+    if (c.opts.count("-a"))
+      pfsim::app::check_posix_api("-a", c.opts.at("-a"));
     pfsim::IorOptions o = from->options;
     if (c.opts.count("--ranks"))
       o.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
@@ -631,6 +633,7 @@ int cmd_ior(const Cli& c)
     ++phase;
   }
   results["ior"] = ior;  // IOR's JSON summary fields (tests[].Results[])
+  results["inputs"]["ior_O"] = c.ior_O;  // -O KEY=VALUE as given
   if (from) {  // the recorded run against the simulated one, result by result
     nlohmann::json cmp = nlohmann::json::array();
     const auto sim = pfsim::ior_results(records, workload);

@@ -300,7 +300,7 @@ struct OssConfig {
   // Every RPC of a read or write goes to the OST of its stripe (offset / stripe_size mod stripe_count).
   int stripe_count = 1;
   double stripe_size_B = 1048576;
-  // LMT-like counters per OST (results "oss_samples", pfsim ior --lmt): bytes moved per "sample_interval" (LMT: 5 s),
+  // LMT-like counters per OST (pfsim ior --lmt; the results' servers[].data): bytes moved per "sample_interval" (LMT: 5 s),
   // intervals starting at "sample_offset" + k x interval of simulated time (the OSS's clock is not the client's).
   double sample_interval_s = 5;
   double sample_offset_s = 0;

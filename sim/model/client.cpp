@@ -666,7 +666,7 @@ void ClientNode::on_chunk_reply(Request* q)
       ph.data_last_end_s = std::max(ph.data_last_end_s, now);
       if (rank_of(r) == 0)
         ph.rank0_data_last_s = std::max(ph.rank0_data_last_s, now);
-      s.op_start_s = now;  // the close itself starts now
+      s.op_start_s = std::max(s.op_start_s, now);  // the close itself starts now (or after its think time)
       begin_op(r);
     }
   } else {

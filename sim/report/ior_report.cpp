@@ -224,14 +224,21 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
       {"type", "independent"},
       {"segments", o.segments},
       {"ordering in a file", "sequential"},
-      {"ordering inter file", info.reorder ? "constant task offset" : "no tasks offsets"},
-      {"nodes", info.nodes},
-      {"tasks", o.ranks},
-      {"clients per node", info.ranks_per_node},
-      {"repetitions", o.repetitions},
-      {"xfersize", human(static_cast<double>(o.transfer_B))},
-      {"blocksize", human(static_cast<double>(o.block_B))},
-      {"aggregate filesize", human(w.bytes_per_phase())}};
+      {"ordering inter file", info.reorder ? "constant task offset" : "no tasks offsets"}};
+  if (info.reorder)
+    options["task offset"] = 1;
+  const nlohmann::ordered_json rest = {{"nodes", info.nodes},
+                                       {"tasks", o.ranks},
+                                       {"clients per node", info.ranks_per_node},
+                                       {"memoryBuffer", "CPU"},
+                                       {"dataAccess", "CPU"},
+                                       {"GPUDirect", "0"},
+                                       {"repetitions", o.repetitions},
+                                       {"xfersize", human(static_cast<double>(o.transfer_B))},
+                                       {"blocksize", human(static_cast<double>(o.block_B))},
+                                       {"aggregate filesize", human(w.bytes_per_phase())}};
+  for (auto it = rest.begin(); it != rest.end(); ++it)
+    options[it.key()] = it.value();
   const auto results = ior_results(records, w);
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& r : results)
@@ -265,7 +272,7 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
           {"tests",
            nlohmann::ordered_json::array({{{"TestID", 0},
                                            {"StartTime", "(simulated)"},
-                                           {"Path", info.test_file},
+                                           {"Path", info.test_file + (o.file_per_proc ? ".00000000" : "")},
                                            {"Parameters", params},
                                            {"Options", options},
                                            {"Results", rows}}})},

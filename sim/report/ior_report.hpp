@@ -37,9 +37,9 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
 // One phase as an entry of IOR's JSON "Results" (access, bwMiB, blockKiB, xferKiB, iops, latency, openTime, wrRdTime,
 // closeTime, totalTime).
 nlohmann::ordered_json ior_result_json(const IorPhaseResult& r, const IorWorkload& w);
-// IOR's JSON summary (ior -O summaryFormat=JSON): Version, Command line, tests[0] with Parameters, Options and
-// Results (one per phase), the summary per operation, in IOR's key order. "Began", "StartTime" and "Finished" carry
-// no date (a simulation has none): "Finished" gives the simulated time.
+// IOR's JSON summary (ior -O summaryFormat=JSON): Version, Command line, tests[0] with Parameters (the subset pfsim
+// models), Options and Results (one per phase), the summary per operation, in IOR's key order. "Began", "StartTime"
+// and "Finished" carry no date (a simulation has none): "Finished" gives the simulated time.
 nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info);
 
 }  // namespace pfsim

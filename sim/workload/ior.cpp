@@ -106,7 +106,7 @@ nlohmann::json IorWorkload::describe() const
           {"read", o_.read},
           {"fsync", o_.fsync},
           {"repetitions", o_.repetitions},
-          {"delay_between_repetitions_s", o_.delay_s},
+          {"delay_before_each_phase_s", o_.delay_s},
           {"params", o_.params}};
 }
 

@@ -24,7 +24,7 @@ struct IorOptions {
   bool read = true;              // -r
   bool fsync = false;            // -e
   int repetitions = 1;           // -i
-  double delay_s = 0;            // -d: idle time before each repetition after the first (IOR's interTestDelay)
+  double delay_s = 0;            // -d: idle time before every write and read phase (IOR's interTestDelay)
   nlohmann::json params;         // the options as given, echoed in results
 };
 

@@ -1,5 +1,6 @@
 #include "workload/ior_summary.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -36,6 +37,8 @@ struct Field {
   {
     if (!j.is_number_integer())
       fail("an integer");
+    if (j.is_number_unsigned() && j.get<unsigned long long>() > static_cast<unsigned long long>(max))
+      fail("an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + j.dump());
     const long long v = j.get<long long>();
     if (v < min || v > max)
       fail("an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + std::to_string(v));
@@ -59,31 +62,40 @@ struct Field {
 
 IorSummary read_ior_summary(const std::string& path)
 {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw std::invalid_argument(path + ": not a regular file; expected IOR's JSON summary (ior -O summaryFormat=JSON "
+                                "-O summaryFile=F)");
   std::ifstream in(path);
   if (!in)
     throw std::invalid_argument(path + ": cannot open the IOR JSON summary");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, a number out of a double's range
     throw std::invalid_argument(path + ": not JSON (" + std::string(e.what()) + "); expected IOR's JSON summary "
                                 "(ior -O summaryFormat=JSON -O summaryFile=F)");
   }
   IorSummary s;
   Field root{path, j, "(top)"};
   s.command_line = root.at("Command line").string();
-  Field test = root.at("tests").at(0);
+  Field tests = root.at("tests");
+  if (tests.j.is_array() && tests.j.size() > 1)
+    tests.fail("one test (the summary of one IOR test; got " + std::to_string(tests.j.size()) + ")");
+  Field test = tests.at(0);
   Field p = test.at("Parameters");
   const std::string api = p.at("api").string();
   if (api != "POSIX")
     p.at("api").fail("\"POSIX\", the interface pfsim models, got \"" + api + "\"");
   auto off = [&](const char* key, const char* what) {
-    if (p.j.contains(key) && p.at(key).integer(0, 1) != 0)
+    if (p.j.contains(key) && p.at(key).integer(0, 1000000000000LL) != 0)
       p.at(key).fail(std::string("0: ") + what + " is not modelled");
   };
   off("randomOffset", "random offsets (-z)");
   off("collective", "collective I/O (-c)");
   off("fsyncperwrite", "an fsync after every write (-Y)");
+  off("deadlineForStonewall", "stonewalling (-D), which moves less data than the test's parameters say");
+  off("stoneWallingWearOut", "stonewalling's wear-out (-O stoneWallingWearOut)");
   auto& o = s.options;
   o.transfer_B = static_cast<uint64_t>(p.at("transferSize").integer(1, 1000000000000000LL));
   o.block_B = static_cast<uint64_t>(p.at("blockSize").integer(1, 1000000000000000LL));
@@ -117,6 +129,8 @@ IorSummary read_ior_summary(const std::string& path)
   }
   if (!o.write && !o.read)
     p.fail("writeFile or readFile set: the test did neither");
+  if (s.results.empty())
+    results.fail("at least one result to compare with");
   return s;
 }
 
