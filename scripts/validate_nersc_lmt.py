@@ -14,7 +14,7 @@ sample held 2.27 s of nothing, then 2.73 s of writing: sample boundaries at 2.73
 
 usage: validate_nersc_lmt.py [--pfsim BIN] [--json FILE] [--plot PNG | --plots DIR] [--work DIR] [--strict]
 Prints a table and "N of M points within tolerance". Exit status 0 (with --strict: 1 when a point fails);
-2 on an error (no pfsim binary, a pfsim run that fails, unreadable measured data or pfsim outputs).
+2 on an error (no pfsim binary, unreadable measured data or pfsim outputs); pfsim's exit status when a run fails.
 """
 import argparse
 import csv
@@ -22,13 +22,12 @@ import json
 import math
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import (Parser, check_spares_inputs, end_child, is_executable_file, output_problem,  # noqa: E402
-                        pfsim_error_line, stop_on_signals, stopped_signal, write_atomic)
+from cli_common import (Parser, check_output, is_executable_file, run_pfsim, stop_on_signals,  # noqa: E402
+                        stopped_signal, write_atomic)
 
 PROG = "validate_nersc_lmt"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -66,28 +65,13 @@ def load_measured():
     return out
 
 
-def run_pfsim(cmd, log):
-    """Runs pfsim with its stdout (IOR's text) into LOG; a failure is one line and exit status 2."""
-    try:
-        with open(log, "w") as f:
-            p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.PIPE, text=True)
-            try:
-                _, err = p.communicate()
-            except KeyboardInterrupt:  # stopped: pfsim stops too
-                end_child(p)
-                raise
-    except OSError as e:
-        die(f"cannot run {cmd[0]}: {e.strerror}")
-    if p.returncode != 0:
-        die(f"pfsim ior failed (exit status {p.returncode}): {pfsim_error_line(err)}")
-
-
 def run_variant(pfsim, work, tag, extra, offset_s):
     res = os.path.join(work, f"{tag}.json")
     lmt = os.path.join(work, f"{tag}-lmt.csv")
     cmd = [pfsim, "ior", "--platform", PLATFORM, "--ranks", "1", "--ranks-per-node", "1", "-t", "4m", "-b", "4g",
            "-w"] + extra + ["--set", f"oss.sample_offset={offset_s:.6g}s", "--out", res, "--lmt", lmt]
-    run_pfsim(cmd, os.path.join(work, f"{tag}-ior.txt"))
+    with open(os.path.join(work, f"{tag}-ior.txt"), "w") as log:  # IOR's text
+        run_pfsim(PROG, cmd, stdout=log)
     try:
         with open(res) as f:
             j = json.load(f)
@@ -238,10 +222,7 @@ def main():
     for opt, path in (("--json", a.json), ("--plot", plot_out)):
         if path is None:
             continue
-        problem = output_problem(path)
-        if problem:
-            die(f"{opt} {path}: {problem}")
-        check_spares_inputs(PROG, opt, path, inputs)
+        check_output(PROG, opt, path, inputs)
     if a.work and os.path.exists(a.work) and not os.path.isdir(a.work):
         die(f"--work {a.work}: exists and is not a directory")
     if not is_executable_file(a.pfsim):

@@ -24,7 +24,7 @@ Points, each against the seed's statement (validation/titan-stragglers/measured.
   (e) one client, one OST, 1 to 8 processes (straggler process off): the gain of more processes at most 5%.
 Prints a table and "N of M points within tolerance"; --json writes the points for scripts/validate; the plot (score
 distributions and the straggler share over time) goes to --plot or --plots DIR. Exit status 0 (1 with --strict when a
-point fails), 2 on bad input or a pfsim failure.
+point fails), 2 on bad input, pfsim's exit status when a run fails.
 usage: validate_titan_stragglers.py [--pfsim BIN] [--reps N] [--json F] [--plot PNG | --plots DIR] [--work DIR]
 """
 import argparse
@@ -37,8 +37,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import (Parser, check_spares_inputs, end_child, is_executable_file, output_problem,  # noqa: E402
-                        pfsim_error_line, positive_int, stop_on_signals, stopped_signal, temp_beside, write_atomic)
+from cli_common import (Parser, check_output, is_executable_file, positive_int, run_pfsim,  # noqa: E402
+                        stop_on_signals, stopped_signal, temp_beside, write_atomic)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROG = "validate_titan_stragglers.py"
@@ -61,17 +61,7 @@ def run_ior(pfsim, work, tag, args):
     out = os.path.join(work, f"{tag}.json")
     cmd = [pfsim, "ior", "--platform", PLATFORM, "-F", "-w", "-e", "-t", "1m", "--rank-times", "--quiet",
            "--out", out, "--seed", str(SEED)] + args
-    try:
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            _, err = p.communicate()
-        except KeyboardInterrupt:
-            end_child(p)
-            raise
-    except OSError as e:
-        die(f"cannot run {pfsim}: {e.strerror}")
-    if p.returncode != 0:
-        die(f"pfsim ior failed (exit status {p.returncode}): {pfsim_error_line(err)}")
+    run_pfsim(PROG, cmd, stdout=subprocess.DEVNULL)
     try:
         with open(out) as f:
             j = json.load(f)
@@ -182,10 +172,7 @@ def main():
             die(f"cannot create {os.path.dirname(plot_out)}: {e.strerror}")
     for opt, path in (("--json", a.json), ("--plot", plot_out)):
         if path:
-            problem = output_problem(path)
-            if problem:
-                die(f"{opt} {path}: {problem}")
-            check_spares_inputs(PROG, opt, path, [("the platform", PLATFORM), ("the measured data", MEASURED)])
+            check_output(PROG, opt, path, [("the platform", PLATFORM), ("the measured data", MEASURED)])
     if a.work and os.path.exists(a.work) and not os.path.isdir(a.work):
         die(f"--work {a.work}: exists and is not a directory")
     if not is_executable_file(a.pfsim):

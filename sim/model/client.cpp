@@ -296,14 +296,29 @@ size_t ClientNode::target_of(Op op, uint32_t dir, uint64_t object) const
 
 size_t ClientNode::target_of(const OpRequest& op) const
 {
-  const size_t t = target_of(op.op, op.dir, op.object);
-  if (!is_data(op.op))
-    return t;
+  return is_data(op.op) ? stripe_target(op, op.offset) : target_of(op.op, op.dir, op.object);
+}
+
+size_t ClientNode::stripe_target(const OpRequest& op, uint64_t offset) const
+{
   // Stripe k of a file is on its first OST + k mod stripe_count (RAID-0 layout).
   const auto& o = ctx_.platform.oss;
-  const uint64_t stripe = op.offset / static_cast<uint64_t>(o.stripe_size_B) % static_cast<uint64_t>(o.stripe_count);
-  const size_t first = t - ctx_.mds_hosts.size();
+  const uint64_t stripe = offset / static_cast<uint64_t>(o.stripe_size_B) % static_cast<uint64_t>(o.stripe_count);
+  const size_t first = target_of(op.op, op.dir, op.object) - ctx_.mds_hosts.size();
   return ctx_.mds_hosts.size() + (first + static_cast<size_t>(stripe)) % ctx_.oss_hosts.size();
+}
+
+uint64_t ClientNode::length_of(const OpRequest& op)
+{
+  return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(op.bytes)));
+}
+
+void ClientNode::data_ended(uint32_t r, double now)
+{
+  auto& ph = ctx_.records.phases[phase_];
+  ph.data_last_end_s = std::max(ph.data_last_end_s, now);
+  if (rank_of(r) == 0)
+    ph.rank0_data_last_s = std::max(ph.rank0_data_last_s, now);
 }
 
 int ClientNode::rpc_limit(size_t target) const
@@ -356,7 +371,7 @@ void ClientNode::try_send(uint32_t r)
     s.chunked = true;
     s.seq++;  // a bulk operation counts as one RPC of the rank's (the timers' least-served-first order)
     s.next_off = s.op.offset;
-    s.end_off = s.op.offset + std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(s.op.bytes)));
+    s.end_off = s.op.offset + length_of(s.op);
     s.chunks_out = 0;
     s.copy_done_s = sg4::Engine::get_clock();
     send_chunks(r);
@@ -493,12 +508,9 @@ void ClientNode::record_completion(uint32_t r)
   if (is_data(s.op.op)) {
     if (ph.data_first_start_s < 0 || s.op_start_s < ph.data_first_start_s)
       ph.data_first_start_s = s.op_start_s;
-    ph.data_last_end_s = std::max(ph.data_last_end_s, now);
-    if (rank_of(r) == 0) {
-      if (ph.rank0_data_first_s < 0)
-        ph.rank0_data_first_s = s.op_start_s;
-      ph.rank0_data_last_s = std::max(ph.rank0_data_last_s, now);
-    }
+    if (rank_of(r) == 0 && ph.rank0_data_first_s < 0)
+      ph.rank0_data_first_s = s.op_start_s;
+    data_ended(r, now);
   }
   if (ctx_.records.latency_histograms)
     ph.histogram_by_op[s.op.op].add(runtime);
@@ -551,7 +563,7 @@ bool ClientNode::goes_chunked(const OpRequest& op) const
     return true;
   const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
   const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
-  const uint64_t last = op.offset + std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(op.bytes))) - 1;
+  const uint64_t last = op.offset + length_of(op) - 1;
   return op.offset / rpc != last / rpc || (ctx_.platform.oss.stripe_count > 1 && op.offset / stripe != last / stripe);
 }
 
@@ -570,16 +582,13 @@ void ClientNode::send_chunks(uint32_t r)
   const auto window = static_cast<uint32_t>(into_cache ? 1 : c.osc_max_rpcs_in_flight * o.stripe_count);
   const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
   const auto stripe = static_cast<uint64_t>(o.stripe_size_B);
-  const size_t first_ost = target_of(s.op.op, s.op.dir, s.op.object) - ctx_.mds_hosts.size();
-  const size_t osts = ctx_.oss_hosts.size();
   while (s.chunked && s.next_off < s.end_off && s.chunks_out < window) {
     const uint64_t stripe_index = s.next_off / stripe;
     // An RPC ends at a multiple of the RPC size, and at its stripe's end when the file has several (one object's
     // offsets are the file's with one stripe).
     const uint64_t stripe_end = o.stripe_count > 1 ? (stripe_index + 1) * stripe : s.end_off;
     const uint64_t end = std::min({s.end_off, (s.next_off / rpc + 1) * rpc, stripe_end});
-    const size_t t = ctx_.mds_hosts.size() +
-                     (first_ost + static_cast<size_t>(stripe_index % static_cast<uint64_t>(o.stripe_count))) % osts;
+    const size_t t = stripe_target(s.op, s.next_off);
     auto* q = new_request(r, t, s.next_off, static_cast<double>(end - s.next_off));
     q->chunk = true;
     s.next_off = end;
@@ -662,10 +671,7 @@ void ClientNode::on_chunk_reply(Request* q)
     if (s.flushing && s.dirty_chunks == 0) {  // the fsync is over: IOR counts it in the transfers' time
       s.flushing = false;
       const double now = sg4::Engine::get_clock();
-      auto& ph = ctx_.records.phases[phase_];
-      ph.data_last_end_s = std::max(ph.data_last_end_s, now);
-      if (rank_of(r) == 0)
-        ph.rank0_data_last_s = std::max(ph.rank0_data_last_s, now);
+      data_ended(r, now);
       s.op_start_s = std::max(s.op_start_s, now);  // the close itself starts now (or after its think time)
       begin_op(r);
     }

@@ -142,6 +142,9 @@ private:
   // A data RPC's: the file's first OST (its object's OSS, oss.placement); target_of(op) the OST of op's stripe.
   size_t target_of(Op op, uint32_t dir, uint64_t object) const;
   size_t target_of(const OpRequest& op) const;
+  size_t stripe_target(const OpRequest& op, uint64_t offset) const;  // the OST of op's file at `offset`
+  static uint64_t length_of(const OpRequest& op);  // a read's or write's bytes, at least 1
+  void data_ended(uint32_t r, double now);  // a transfer (or an fsync) of rank r ended: IOR's wr/rd and latency ends
   int rpc_limit(size_t target) const;  // max_rpcs_in_flight (an MDS) or osc_max_rpcs_in_flight (an OST)
   std::vector<int> in_flight_per_target_;
   std::vector<int> mod_in_flight_per_target_;  // modifying metadata RPCs (max_mod_rpcs_in_flight), MDS only
