@@ -146,7 +146,18 @@ void print_help(const std::string& cmd)
   std::cout << "usage: pfsim " << cmd << (cmd == "replay" ? " <trace-dir-or-file>" : "") << " [options]\n";
   if (cmd == "replay")
     std::cout << "  traces: md-real-io 2017 directories, md-workbench -L / --latency-all files, mdtest "
-                 "--savePerOpDataCSV files\n";
+                 "--savePerOpDataCSV files;\n"
+                 "  data-path traces (a file): Darshan DXT dumps (darshan-dxt-parser output) and IOR -O "
+                 "savePerOpDataCSV files\n"
+                 "  (<prefix>-<rep>-<rank>.csv), replayed with --platform --ranks --ranks-per-node --seed --set --out "
+                 "--time-limit\n"
+                 "  --check --quiet --verbose and, for IOR per-op files, which record no direction, file mode or "
+                 "block size:\n"
+                 "    --ior-op write|read        the access (default write)\n"
+                 "    --ior-file-per-process     IOR -F: a file per rank (default one shared file)\n"
+                 "    --ior-block B              IOR -b (default: every transfer of a rank in one block)\n"
+                 "  they print per phase and direction the recorded and simulated operations, MiB, MiB/s and "
+                 "latency p50/p99/max\n";
   for (const auto* list : {cmd == "replay" ? &kReplayOpts : &kWorkbenchOpts, &kCommonOpts})
     for (const auto& o : *list) {
       std::string h = o.help, arg;
@@ -776,6 +787,11 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
 
 int cmd_replay(int argc, char** argv)
 {
+  // A Darshan DXT dump or IOR per-op file: the data-path replay (its own options, cmd_replay_io.cpp).
+  if (is_io_trace_replay(argc, argv) && !std::any_of(argv + 2, argv + argc, [](const char* s) {
+        return std::string(s) == "--help" || std::string(s) == "-h";
+      }))
+    return cmd_replay_io(argc, argv);
   Args a = parse(argc, argv);
   if (flag(a, "--help") || flag(a, "-h")) {
     print_help(a.command);

@@ -145,5 +145,9 @@ inline double time_limit_s(const std::string& text)
 
 int cmd_replay(int argc, char** argv);       // pfsim replay <trace> --ranks M ...     (sim/app/cmd_replay.cpp)
 int cmd_mdworkbench(int argc, char** argv);  // pfsim mdworkbench -I -P -D -R -S ...  (sim/app/cmd_replay.cpp)
+// pfsim replay of a data-path trace (Darshan DXT dump, IOR per-op file; sim/app/cmd_replay_io.cpp): cmd_replay hands
+// its arguments over when one of them names such a file or an --ior-* option is given.
+bool is_io_trace_replay(int argc, char** argv);
+int cmd_replay_io(int argc, char** argv);
 
 }  // namespace pfsim::app

@@ -1,0 +1,125 @@
+#include "report/io_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace pfsim {
+
+using iotrace::IoOp;
+
+std::vector<IoPhaseComparison> io_compare(const IoReplayWorkload& w, const RunRecords& records)
+{
+  if (!records.keep_samples)
+    throw std::invalid_argument("io_compare: the run kept no per-operation samples");
+  const auto& t = w.trace();
+  std::vector<IoPhaseComparison> out;
+  for (int p = 0; p < w.phase_count(); ++p) {
+    IoPhaseComparison c;
+    c.name = w.phase_name(p);
+    c.iteration = w.phase_iteration(p);
+    for (int k = 0; k < 2; ++k) {
+      const IoOp want = k == 0 ? IoOp::Write : IoOp::Read;
+      // Recorded
+      std::vector<float> lat;
+      double first = 0, last = 0;
+      auto& r = c.recorded[k];
+      for (const auto& s : t.streams)
+        for (uint64_t i = s.begin(p); i < s.end(p); ++i) {
+          const auto& st = s.steps[i];
+          if (st.op != want)
+            continue;
+          first = r.ops == 0 ? st.start_s : std::min(first, st.start_s);
+          last = r.ops == 0 ? st.end_s : std::max(last, st.end_s);
+          ++r.ops;
+          r.bytes += static_cast<double>(st.length);
+          lat.push_back(static_cast<float>(st.end_s - st.start_s));
+        }
+      r.window_s = last - first;
+      r.latency = summarize(lat);
+      // Simulated
+      const auto& ph = records.phases.at(static_cast<size_t>(p));
+      auto& s = c.simulated[k];
+      const Op op = k == 0 ? Op::Write : Op::Read;
+      lat.clear();
+      for (const auto& x : ph.samples) {
+        if (x.op != op)
+          continue;
+        first = s.ops == 0 ? x.start_s : std::min(first, x.start_s);
+        last = s.ops == 0 ? x.start_s + x.runtime_s : std::max(last, x.start_s + x.runtime_s);
+        ++s.ops;
+        lat.push_back(x.runtime_s);
+      }
+      s.bytes = w.phase_bytes(p, k == 0);
+      s.window_s = s.ops > 0 ? last - first : 0;
+      s.latency = summarize(lat);
+      c.simulated_phase_s = ph.end_s - ph.start_s;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+namespace {
+double error_of(double simulated, double recorded) { return recorded > 0 ? simulated / recorded - 1 : 0; }
+}  // namespace
+
+std::string io_compare_text(const std::vector<IoPhaseComparison>& cs)
+{
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-8s %4s %-5s %8s %8s %10s %10s %12s %12s %8s %10s %10s %10s %10s %10s %10s\n",
+                "phase", "iter", "op", "rec_ops", "sim_ops", "rec_MiB", "sim_MiB", "rec_MiB/s", "sim_MiB/s", "error",
+                "rec_p50_s", "sim_p50_s", "rec_p99_s", "sim_p99_s", "rec_max_s", "sim_max_s");
+  out += line;
+  for (const auto& c : cs)
+    for (int k = 0; k < 2; ++k) {
+      const auto& r = c.recorded[k];
+      const auto& s = c.simulated[k];
+      if (r.ops == 0 && s.ops == 0)
+        continue;
+      const double err = error_of(s.rate_Bps(), r.rate_Bps());
+      char e[16];
+      if (r.rate_Bps() > 0)
+        std::snprintf(e, sizeof e, "%+.1f%%", 100 * err);
+      else
+        std::snprintf(e, sizeof e, "-");
+      std::snprintf(line, sizeof line,
+                    "%-8s %4d %-5s %8llu %8llu %10.3f %10.3f %12.2f %12.2f %8s %10.3e %10.3e %10.3e %10.3e %10.3e %10.3e\n",
+                    c.name.c_str(), c.iteration, k == 0 ? "write" : "read", static_cast<unsigned long long>(r.ops),
+                    static_cast<unsigned long long>(s.ops), r.bytes / 1048576, s.bytes / 1048576,
+                    r.rate_Bps() / 1048576, s.rate_Bps() / 1048576, e, r.latency.p50_s, s.latency.p50_s,
+                    r.latency.p99_s, s.latency.p99_s, r.latency.max_s, s.latency.max_s);
+      out += line;
+    }
+  return out;
+}
+
+nlohmann::json io_compare_json(const std::vector<IoPhaseComparison>& cs, int recorded_ranks, int ranks)
+{
+  auto stats = [](const IoKindStats& x) {
+    return nlohmann::json{{"ops", x.ops},
+                          {"bytes", x.bytes},
+                          {"window_s", x.window_s},
+                          {"rate_MiBps", x.rate_Bps() / 1048576},
+                          {"latency", to_json(x.latency)}};
+  };
+  nlohmann::json phases = nlohmann::json::array();
+  for (const auto& c : cs) {
+    nlohmann::json ph = {{"name", c.name}, {"iteration", c.iteration}, {"simulated_phase_s", c.simulated_phase_s}};
+    for (int k = 0; k < 2; ++k) {
+      if (c.recorded[k].ops == 0 && c.simulated[k].ops == 0)
+        continue;
+      ph[k == 0 ? "write" : "read"] = {
+          {"recorded", stats(c.recorded[k])},
+          {"simulated", stats(c.simulated[k])},
+          {"rate_error", c.recorded[k].rate_Bps() > 0 ? nlohmann::json(error_of(c.simulated[k].rate_Bps(),
+                                                                                  c.recorded[k].rate_Bps()))
+                                                      : nlohmann::json(nullptr)}};
+    }
+    phases.push_back(ph);
+  }
+  return {{"recorded_ranks", recorded_ranks}, {"ranks", ranks}, {"phases", phases}};
+}
+
+}  // namespace pfsim

@@ -1,0 +1,42 @@
+// A data-path trace's replay against its recording (workload/io_replay.hpp): per phase and direction (write, read)
+// the operations, bytes, rate and latency statistics of the recorded run and of the simulated one.
+//
+// Rate = bytes / window, window = the first operation's start to the last one's end over all ranks (IOR's wr/rd
+// time). Recorded windows and latencies come from the trace's times (DXT: 4 decimals, each rank's clock from its own
+// Darshan init, so a window is good to about 0.1 ms and latencies below 0.1 ms read as 0); recorded values are those
+// of the recorded rank count N, simulated ones of the replay's M ranks.
+#pragma once
+#include "report/records.hpp"
+#include "report/stats.hpp"
+#include "workload/io_replay.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace pfsim {
+
+struct IoKindStats {
+  uint64_t ops = 0;
+  double bytes = 0;
+  double window_s = 0;  // first start to last end (0 without operations)
+  LatencySummary latency;
+  double rate_Bps() const { return window_s > 0 ? bytes / window_s : 0; }
+};
+
+struct IoPhaseComparison {
+  std::string name;
+  int iteration = 0;
+  double simulated_phase_s = 0;  // barrier to barrier
+  IoKindStats recorded[2];       // [0] write, [1] read
+  IoKindStats simulated[2];
+};
+
+// Needs the run's per-operation samples (RunOptions::keep_samples): invalid_argument without them.
+std::vector<IoPhaseComparison> io_compare(const IoReplayWorkload& w, const RunRecords& records);
+// One line per phase and direction with operations: phase, iteration, op, recorded and simulated operations, MiB,
+// MiB/s, the rate's relative error, and latency p50 / p99 / max, recorded and simulated.
+std::string io_compare_text(const std::vector<IoPhaseComparison>& c);
+nlohmann::json io_compare_json(const std::vector<IoPhaseComparison>& c, int recorded_ranks, int ranks);
+
+}  // namespace pfsim

@@ -1,0 +1,140 @@
+#include "workload/io_replay.hpp"
+
+#include "model/hash.hpp"
+
+#include <stdexcept>
+
+namespace pfsim {
+
+using iotrace::IoOp;
+
+IoReplayWorkload::IoReplayWorkload(std::shared_ptr<const iotrace::IoTrace> trace, int ranks)
+    : trace_(std::move(trace))
+{
+  if (!trace_ || trace_->ranks < 1 || trace_->streams.size() != static_cast<size_t>(trace_->ranks))
+    throw std::invalid_argument("replay: the trace holds no ranks");
+  if (ranks < 0)
+    throw std::invalid_argument("replay: expected at least one rank");
+  ranks_ = ranks > 0 ? ranks : trace_->ranks;
+  // The shared IOR file laid out again for M ranks must fit the model's largest file.
+  if (trace_->ior && !trace_->ior->file_per_proc &&
+      static_cast<double>(trace_->ior->segments) * static_cast<double>(trace_->ior->block_B) * ranks_ > 1e15)
+    throw std::invalid_argument("replay: the shared IOR file at " + std::to_string(ranks_) +
+                                " ranks would exceed 1e15 bytes, the model's largest file");
+}
+
+uint64_t IoReplayWorkload::phase_ops(int phase, bool write) const
+{
+  uint64_t n = 0;
+  for (int r = 0; r < trace_->ranks; ++r) {
+    const auto& s = trace_->streams[static_cast<size_t>(r)];
+    uint64_t k = 0;
+    for (uint64_t i = s.begin(phase); i < s.end(phase); ++i)
+      k += s.steps[i].op == (write ? IoOp::Write : IoOp::Read);
+    n += k * copies(r);
+  }
+  return n;
+}
+
+double IoReplayWorkload::phase_bytes(int phase, bool write) const
+{
+  double b = 0;
+  for (int r = 0; r < trace_->ranks; ++r) {
+    const auto& s = trace_->streams[static_cast<size_t>(r)];
+    double k = 0;
+    for (uint64_t i = s.begin(phase); i < s.end(phase); ++i)
+      if (s.steps[i].op == (write ? IoOp::Write : IoOp::Read))
+        k += static_cast<double>(s.steps[i].length);
+    b += k * static_cast<double>(copies(r));
+  }
+  return b;
+}
+
+uint64_t IoReplayWorkload::phase_items(int phase) const { return phase_ops(phase, true) + phase_ops(phase, false); }
+
+double IoReplayWorkload::data_bytes() const
+{
+  double b = 0;
+  for (int p = 0; p < phase_count(); ++p)
+    b += phase_bytes(p, true) + phase_bytes(p, false);
+  return b;
+}
+
+bool IoReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
+{
+  const auto& s = stream(rank);
+  const uint64_t i = s.begin(phase) + c.item;
+  if (i >= s.end(phase))
+    return false;
+  const auto& st = s.steps[i];
+  const auto& file = trace_->files[st.file];
+  const uint64_t copy = static_cast<uint64_t>(rank / trace_->ranks);
+  out = OpRequest{};
+  out.dir = 0;
+  out.shared_dir = ranks_ > 1;
+  out.think_s = st.think_s;
+  // A private file is each copy's own object; a shared one is one object for all.
+  out.object = file.shared || copy == 0 ? file.id : splitmix64(file.id ^ (copy * kGolden64));
+  switch (st.op) {
+    case IoOp::Open:
+      out.op = Op::Open;
+      break;
+    case IoOp::Create:
+      out.op = !file.shared || copy == 0 ? Op::Create : Op::Open;
+      break;
+    case IoOp::Close:
+      out.op = Op::Close;
+      break;
+    case IoOp::Write:
+    case IoOp::Read: {
+      out.op = st.op == IoOp::Write ? Op::Write : Op::Read;
+      out.bytes = static_cast<double>(st.length);
+      out.metadata = false;
+      out.offset = st.offset;
+      if (file.shared && trace_->ior) {  // IOR's shared-file layout at M ranks (transfer k = the step after the open)
+        const auto& l = *trace_->ior;
+        const uint64_t k = c.item - 1, per_block = l.block_B / l.transfer_B;
+        out.offset = ((k / per_block) * static_cast<uint64_t>(ranks_) + static_cast<uint64_t>(rank)) * l.block_B +
+                     (k % per_block) * l.transfer_B;
+      } else if (file.shared) {
+        out.offset = st.offset + copy * file.extent_B;
+      }
+      break;
+    }
+  }
+  ++c.item;
+  return true;
+}
+
+PerOp<bool> IoReplayWorkload::kinds_used() const
+{
+  PerOp<bool> used{};
+  for (int r = 0; r < std::min(ranks_, trace_->ranks); ++r)
+    for (const auto& st : trace_->streams[static_cast<size_t>(r)].steps)
+      switch (st.op) {
+        case IoOp::Open: used[Op::Open] = true; break;
+        case IoOp::Create: used[Op::Create] = true; used[Op::Open] = used[Op::Open] || ranks_ > trace_->ranks; break;
+        case IoOp::Close: used[Op::Close] = true; break;
+        case IoOp::Write: used[Op::Write] = true; break;
+        case IoOp::Read: used[Op::Read] = true; break;
+      }
+  return used;
+}
+
+nlohmann::json IoReplayWorkload::describe() const
+{
+  return {{"generator", "replay"},
+          {"trace", trace_->describe()},
+          {"ranks", ranks_},
+          {"rules",
+           "rank m replays recorded rank m mod N with its think times; a file one recorded rank used is each copy's own "
+           "object, a file several used stays one shared object (" +
+               std::string(trace_->ior ? "laid out again for M ranks as IOR does"
+                                       : "copy c at the recorded offset + c x the file's extent") +
+               "); opens before a rank's first operation on a file and closes after its last are inserted (not "
+               "recorded); every file in one directory; " +
+               (trace_->format == "darshan-dxt" ? "one phase, no barrier (DXT records none)"
+                                                : "one phase per IOR repetition, a barrier between them")}};
+}
+
+}  // namespace pfsim

@@ -1,0 +1,61 @@
+// Replays a recorded data-path trace (io_trace.hpp: Darshan DXT, IOR per-op files) at any rank count through the
+// client model's data path (bulk RPCs of clients.max_pages_per_rpc, striping, the write-back cache).
+//
+// Rescaling rules (M replay ranks, N recorded ranks), those of the metadata replay (replay.hpp):
+//   - rank m replays the stream of recorded rank m mod N (copy c = m / N of it) with its think times, so the
+//     recorded think-time distribution is kept at every M;
+//   - namespaces stay distinct: a file one recorded rank used is its own object in every copy (copy 0 keeps the
+//     recorded identity, copy c > 0 a distinct one derived from it), so each replay rank has its own files;
+//   - a file several recorded ranks used stays one shared object at every M. In a DXT trace copy c accesses it at
+//     the recorded offset + c x the file's recorded extent (copies do not overwrite each other's bytes); an IOR per-op
+//     trace lays the shared file out again for M ranks as IOR does: (segment x M + m) x block + k x transfer;
+//   - object identity comes from the file (DXT file_id, a hash of the IOR test file's name), so the OSS placement
+//     (oss.placement object) is stable from run to run and between rank counts;
+//   - every file is in one directory (IOR's test directory; DXT paths are not mapped to directories): creates lock
+//     it when several ranks replay;
+//   - opens, creates and closes are those the import inserted (DXT and IOR per-op files record none); a shared file's
+//     copies c > 0 open it (copy 0 of its creator creates it).
+#pragma once
+#include "workload/io_trace.hpp"
+#include "workload/workload.hpp"
+
+#include <memory>
+
+namespace pfsim {
+
+class IoReplayWorkload final : public Workload {
+public:
+  // invalid_argument when the trace holds no rank or ranks < 1 (0 = the recorded count).
+  IoReplayWorkload(std::shared_ptr<const iotrace::IoTrace> trace, int ranks);
+
+  int ranks() const override { return ranks_; }
+  int phase_count() const override { return static_cast<int>(trace_->phases.size()); }
+  std::string phase_name(int phase) const override { return trace_->phases.at(static_cast<size_t>(phase)).name; }
+  int phase_iteration(int phase) const override { return trace_->phases.at(static_cast<size_t>(phase)).iteration; }
+  // Reads and writes of the phase, all replay ranks (IOR counts transfers).
+  uint64_t phase_items(int phase) const override;
+  bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
+  PerOp<bool> kinds_used() const override;
+  bool uses_shared_dirs() const override { return ranks_ > 1; }
+  double data_bytes() const override;
+  nlohmann::json describe() const override;
+
+  // Operations and bytes of writes (write = true) or reads of the phase, all replay ranks.
+  uint64_t phase_ops(int phase, bool write) const;
+  double phase_bytes(int phase, bool write) const;
+  const iotrace::IoTrace& trace() const { return *trace_; }
+
+private:
+  const iotrace::IoRankStream& stream(int rank) const
+  {
+    return trace_->streams[static_cast<size_t>(rank % trace_->ranks)];
+  }
+  uint64_t copies(int recorded_rank) const
+  {
+    return static_cast<uint64_t>(ranks_ / trace_->ranks + (recorded_rank < ranks_ % trace_->ranks ? 1 : 0));
+  }
+  std::shared_ptr<const iotrace::IoTrace> trace_;
+  int ranks_ = 0;
+};
+
+}  // namespace pfsim

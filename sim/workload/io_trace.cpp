@@ -1,0 +1,600 @@
+#include "workload/io_trace.hpp"
+
+#include "config/reader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace pfsim::iotrace {
+
+namespace fs = std::filesystem;
+using config::ConfigError;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& file, size_t line, const std::string& what)
+{
+  throw ConfigError(file + ":" + std::to_string(line) + ": " + what);
+}
+
+// Quoted input in a message: at most 40 characters, control characters escaped.
+std::string quote(const std::string& s)
+{
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size() && i < 40; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != 0x7f) {
+      out += s[i];
+    } else {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\x%02x", c);
+      out += esc;
+    }
+  }
+  return out + (s.size() > 40 ? "...\"" : "\"");
+}
+
+// A plain decimal integer (an optional leading '-' for the caller to refuse with its own message).
+bool parse_int(const std::string& s, long long& v)
+{
+  const size_t from = !s.empty() && s[0] == '-' ? 1 : 0;
+  if (s.size() <= from || s.find_first_not_of("0123456789", from) != std::string::npos || s.size() > 19 + from)
+    return false;
+  errno = 0;
+  v = std::strtoll(s.c_str(), nullptr, 10);
+  return errno == 0;
+}
+
+bool parse_u64(const std::string& s, uint64_t& v)
+{
+  if (s.empty() || s.size() > 20 || s.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  errno = 0;
+  v = std::strtoull(s.c_str(), nullptr, 10);
+  return errno == 0;
+}
+
+// A finite decimal number (1.5, 2e-3); no hex, inf or nan.
+bool parse_number(const std::string& s, double& v)
+{
+  if (s.empty() || s.find_first_not_of("0123456789.eE+-") != std::string::npos)
+    return false;
+  char* end = nullptr;
+  v = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(v);
+}
+
+std::vector<std::string> fields(const std::string& line)
+{
+  std::istringstream is(line);
+  std::vector<std::string> out;
+  for (std::string f; is >> f;)
+    out.push_back(f);
+  return out;
+}
+
+uint64_t fnv1a(const std::string& s)
+{
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s)
+    h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+std::ifstream open_text(const std::string& file)
+{
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec))
+    throw ConfigError(file + ": " + (fs::exists(file, ec) ? "not a regular file" : "no such file"));
+  std::ifstream in(file);
+  if (!in)
+    throw ConfigError(file + ": cannot open file");
+  return in;
+}
+
+// Strips a trailing CR and, on the first line, a UTF-8 byte order mark.
+void clean(std::string& line, size_t n)
+{
+  if (!line.empty() && line.back() == '\r')
+    line.pop_back();
+  if (n == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0)
+    line.erase(0, 3);
+}
+
+// One recorded data operation before the opens and closes are inserted.
+struct Row {
+  double start_s, end_s;
+  uint32_t file;
+  bool write;
+  uint64_t offset, length;
+  uint64_t seq;  // order in the dump (ties of the 4-decimal times keep it)
+};
+
+// Each rank's rows into steps: time order (stable on the dump's order), an open (or create) before the rank's first
+// operation on a file, a close after its last one, think = the gap since the previous operation's end. `t0`: where
+// every rank's first gap is measured from. `creator`: per file, the rank that creates it (-1: none).
+void build_stream(std::vector<Row>& rows, double t0, const std::vector<int>& creator, int rank, IoRankStream& out)
+{
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.start_s < b.start_s; });
+  std::map<uint32_t, size_t> first, last;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    first.emplace(rows[i].file, i);
+    last[rows[i].file] = i;
+  }
+  double prev_end = t0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    const float gap = static_cast<float>(std::max(0.0, r.start_s - prev_end));
+    prev_end = std::max(prev_end, r.end_s);
+    IoStep s;
+    s.file = r.file;
+    s.think_s = gap;
+    if (first[r.file] == i) {
+      IoStep open = s;
+      open.op = creator[r.file] == rank && r.write ? IoOp::Create : IoOp::Open;
+      out.steps.push_back(open);
+      s.think_s = 0;  // the open took the gap
+    }
+    s.op = r.write ? IoOp::Write : IoOp::Read;
+    s.offset = r.offset;
+    s.length = r.length;
+    s.start_s = r.start_s;
+    s.end_s = r.end_s;
+    out.steps.push_back(s);
+    if (last[r.file] == i) {
+      IoStep close;
+      close.op = IoOp::Close;
+      close.file = r.file;
+      out.steps.push_back(close);
+    }
+  }
+}
+
+// Per file: the lowest rank whose first operation on it is a write creates it (every other rank opens it).
+std::vector<int> creators(const std::vector<std::vector<Row>>& by_rank, size_t files)
+{
+  std::vector<int> creator(files, -1);
+  for (size_t r = 0; r < by_rank.size(); ++r) {
+    std::map<uint32_t, const Row*> first;
+    for (const Row& row : by_rank[r]) {
+      auto it = first.find(row.file);
+      if (it == first.end() || row.start_s < it->second->start_s ||
+          (row.start_s == it->second->start_s && row.seq < it->second->seq))
+        first[row.file] = &row;
+    }
+    for (const auto& [f, row] : first)
+      if (row->write && creator[f] < 0)
+        creator[f] = static_cast<int>(r);
+  }
+  return creator;
+}
+
+}  // namespace
+
+const char* io_op_name(IoOp op)
+{
+  switch (op) {
+    case IoOp::Open: return "open";
+    case IoOp::Create: return "create";
+    case IoOp::Write: return "write";
+    case IoOp::Read: return "read";
+    case IoOp::Close: return "close";
+  }
+  return "?";
+}
+
+uint64_t IoTrace::op_count() const
+{
+  uint64_t n = 0;
+  for (const auto& s : streams)
+    for (const auto& st : s.steps)
+      n += st.op == IoOp::Write || st.op == IoOp::Read;
+  return n;
+}
+
+nlohmann::json IoTrace::describe() const
+{
+  double written = 0, read = 0;
+  uint64_t writes = 0, reads = 0;
+  for (const auto& s : streams)
+    for (const auto& st : s.steps) {
+      if (st.op == IoOp::Write) {
+        ++writes;
+        written += static_cast<double>(st.length);
+      } else if (st.op == IoOp::Read) {
+        ++reads;
+        read += static_cast<double>(st.length);
+      }
+    }
+  nlohmann::json ph = nlohmann::json::array();
+  for (const auto& p : phases)
+    ph.push_back({{"name", p.name}, {"iteration", p.iteration}});
+  const auto shared = std::count_if(files.begin(), files.end(), [](const IoFile& f) { return f.shared; });
+  nlohmann::json j = {{"format", format},         {"path", path},
+                      {"ranks", ranks},           {"phases", ph},
+                      {"files", files.size()},    {"shared_files", shared},
+                      {"writes", writes},         {"reads", reads},
+                      {"bytes_written", written}, {"bytes_read", read},
+                      {"inputs", inputs},         {"warnings", warnings}};
+  if (format == "darshan-dxt")
+    j["mpiio_rows_not_replayed"] = mpiio_rows;
+  if (ior)
+    j["ior_layout"] = {{"transfer_size", ior->transfer_B},
+                       {"block_size", ior->block_B},
+                       {"segments", ior->segments},
+                       {"file_per_proc", ior->file_per_proc}};
+  return j;
+}
+
+std::string detect_format(const std::string& path)
+{
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    return "";
+  const std::string name = fs::path(path).filename().string();
+  auto ends_with = [&name](const std::string& s) {
+    return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+  };
+  if (ends_with(".dxt.txt"))
+    return "darshan-dxt";
+  std::ifstream in(path);
+  std::string first;
+  std::getline(in, first);
+  clean(first, 1);
+  if (first.rfind("# darshan log version", 0) == 0)
+    return "darshan-dxt";
+  // <P>-<rep>-<rank>.csv: the rank has at least 5 digits, the repetition at least one
+  if (ends_with(".csv")) {
+    const std::string stem = name.substr(0, name.size() - 4);
+    const auto d2 = stem.rfind('-');
+    if (d2 == std::string::npos || d2 == 0)
+      return "";
+    const auto d1 = stem.rfind('-', d2 - 1);
+    const std::string rank = stem.substr(d2 + 1), rep = d1 == std::string::npos ? "" : stem.substr(d1 + 1, d2 - d1 - 1);
+    auto digits = [](const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; };
+    if (d1 != std::string::npos && d1 > 0 && rank.size() >= 5 && digits(rank) && digits(rep))
+      return "ior-perop";
+  }
+  return "";
+}
+
+IoTrace load_dxt(const std::string& path)
+{
+  std::ifstream in = open_text(path);
+  IoTrace t;
+  t.format = "darshan-dxt";
+  t.path = path;
+  t.inputs.push_back(path);
+  std::map<uint64_t, uint32_t> file_of;  // file_id -> index
+  std::vector<std::set<int>> users;
+  std::vector<std::vector<Row>> by_rank;
+  long long nprocs = 0;
+  bool in_block = false;
+  uint32_t cur_file = 0;
+  long long cur_rank = -1;
+  uint64_t seq = 0, posix_rows = 0;
+  std::string line;
+  size_t n = 0;
+  const std::string kRow = "expected a DXT row \"X_POSIX rank write|read segment offset length start end [pthread]\"";
+  while (std::getline(in, line)) {
+    clean(line, ++n);
+    if (line.find_first_not_of(" \t") == std::string::npos)
+      continue;
+    if (line[0] == '#') {
+      if (line.rfind("# nprocs:", 0) == 0) {
+        const std::string v = line.substr(9 + line.substr(9).find_first_not_of(' '));
+        if (!parse_int(v, nprocs) || nprocs < 1)
+          fail(path, n, "nprocs: expected a positive integer, got " + quote(v));
+      } else if (line.rfind("# DXT, file_id:", 0) == 0) {
+        const auto comma = line.find(", file_name: ");
+        if (comma == std::string::npos)
+          fail(path, n, "expected \"# DXT, file_id: ID, file_name: NAME\"");
+        const std::string id = line.substr(16, comma - 16);
+        uint64_t v = 0;
+        if (!parse_u64(id, v))
+          fail(path, n, "file_id: expected an unsigned integer, got " + quote(id));
+        const std::string name = line.substr(comma + 13);
+        auto [it, added] = file_of.emplace(v, static_cast<uint32_t>(t.files.size()));
+        if (added) {
+          t.files.push_back({name, v, false, 0});
+          users.emplace_back();
+        } else if (t.files[it->second].name != name) {
+          fail(path, n, "file_id " + id + " named " + quote(name) + ", earlier " + quote(t.files[it->second].name));
+        }
+        cur_file = it->second;
+        in_block = true;
+        cur_rank = -1;
+      } else if (line.rfind("# DXT, rank:", 0) == 0) {
+        const std::string rest = line.substr(12);
+        const std::string v = fields(rest.substr(0, rest.find(','))).empty() ? "" : fields(rest.substr(0, rest.find(',')))[0];
+        if (!parse_int(v, cur_rank) || cur_rank < 0)
+          fail(path, n, "rank: expected an integer >= 0, got " + quote(v));
+      }
+      continue;
+    }
+    const auto f = fields(line);
+    if (f[0] == "X_MPIIO") {  // the MPI-IO layer: its POSIX operations are the X_POSIX rows
+      ++t.mpiio_rows;
+      continue;
+    }
+    if (f[0] != "X_POSIX")
+      fail(path, n, kRow + ", got " + quote(line));
+    if (!in_block || cur_rank < 0)
+      fail(path, n, "X_POSIX row outside a block: expected \"# DXT, file_id: ...\" and \"# DXT, rank: ...\" lines before it");
+    if (f.size() < 8)
+      fail(path, n, "truncated row: " + std::to_string(f.size()) + " columns, " + kRow);
+    if (f.size() > 9)
+      fail(path, n, std::to_string(f.size()) + " columns, " + kRow);
+    long long rank = 0, offset = 0, length = 0;
+    uint64_t segment = 0;
+    double start = 0, end = 0;
+    if (!parse_int(f[1], rank) || rank < 0)
+      fail(path, n, "rank: expected an integer >= 0, got " + quote(f[1]));
+    if (rank != cur_rank)
+      fail(path, n, "rank " + f[1] + " in the block of rank " + std::to_string(cur_rank));
+    if (f[2] != "write" && f[2] != "read")
+      fail(path, n, "expected write or read, got " + quote(f[2]));
+    if (!parse_u64(f[3], segment))
+      fail(path, n, "segment: expected an integer >= 0, got " + quote(f[3]));
+    if (!parse_int(f[4], offset))
+      fail(path, n, "offset: expected an integer, got " + quote(f[4]));
+    if (offset < 0)
+      fail(path, n, "negative offset " + f[4] + ": expected a byte offset >= 0");
+    if (!parse_int(f[5], length))
+      fail(path, n, "length: expected an integer, got " + quote(f[5]));
+    if (length < 0)
+      fail(path, n, "negative length " + f[5] + ": expected a byte count >= 0");
+    if (!parse_number(f[6], start) || start < 0)
+      fail(path, n, "start: expected a time in seconds >= 0, got " + quote(f[6]));
+    if (!parse_number(f[7], end) || end < 0)
+      fail(path, n, "end: expected a time in seconds >= 0, got " + quote(f[7]));
+    if (end < start)
+      fail(path, n, "end " + f[7] + " before start " + f[6] + ": expected end >= start");
+    if (static_cast<double>(offset) + static_cast<double>(length) > 1e15)
+      fail(path, n, "offset + length above 1e15 bytes, the model's largest file");
+    ++posix_rows;
+    if (static_cast<size_t>(rank) >= by_rank.size())
+      by_rank.resize(static_cast<size_t>(rank) + 1);
+    by_rank[static_cast<size_t>(rank)].push_back({start, end, cur_file, f[2] == "write", static_cast<uint64_t>(offset),
+                                                  static_cast<uint64_t>(length), seq++});
+    users[cur_file].insert(static_cast<int>(rank));
+    auto& ext = t.files[cur_file].extent_B;
+    ext = std::max(ext, static_cast<uint64_t>(offset + length));
+  }
+  if (posix_rows == 0)
+    fail(path, n, std::string("no X_POSIX row in the file") +
+                      (t.mpiio_rows > 0 ? " (" + std::to_string(t.mpiio_rows) + " X_MPIIO rows, not replayed)" : "") +
+                      ": expected darshan-dxt-parser output of a log with DXT POSIX tracing (DXT_ENABLE_IO_TRACE=1)");
+  if (nprocs > 0 && static_cast<size_t>(nprocs) < by_rank.size())
+    fail(path, n, "rows of rank " + std::to_string(by_rank.size() - 1) + " in a log of nprocs " +
+                      std::to_string(nprocs));
+  t.ranks = static_cast<int>(std::max<size_t>(by_rank.size(), static_cast<size_t>(nprocs)));
+  by_rank.resize(static_cast<size_t>(t.ranks));
+  for (size_t i = 0; i < t.files.size(); ++i)
+    t.files[i].shared = users[i].size() > 1;
+  // Dropping files nobody accessed in POSIX (a block of X_MPIIO rows only) keeps the indices: they are never used.
+  double t0 = -1;
+  for (const auto& rows : by_rank)
+    for (const auto& r : rows)
+      if (t0 < 0 || r.start_s < t0)
+        t0 = r.start_s;
+  const auto creator = creators(by_rank, t.files.size());
+  t.phases.push_back({"dxt", 0});
+  t.streams.resize(static_cast<size_t>(t.ranks));
+  for (int r = 0; r < t.ranks; ++r) {
+    auto& s = t.streams[static_cast<size_t>(r)];
+    s.phase_begin.push_back(0);
+    build_stream(by_rank[static_cast<size_t>(r)], t0, creator, r, s);
+    s.phase_begin.push_back(s.steps.size());
+  }
+  const auto idle = std::count_if(by_rank.begin(), by_rank.end(), [](const auto& v) { return v.empty(); });
+  t.warnings.push_back("DXT records no opens, closes or barriers: each rank opens a file before its first operation "
+                       "on it and closes it after its last one; the trace is one phase (dxt)");
+  if (t.mpiio_rows > 0)
+    t.warnings.push_back(std::to_string(t.mpiio_rows) + " X_MPIIO rows not replayed (the MPI-IO layer: its "
+                         "operations reach the file system as the X_POSIX rows)");
+  if (idle > 0)
+    t.warnings.push_back(std::to_string(idle) + " of " + std::to_string(t.ranks) +
+                         " ranks have no X_POSIX row: they replay nothing");
+  return t;
+}
+
+IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
+{
+  const fs::path p(path);
+  const std::string name = p.filename().string();
+  if (detect_format(path) != "ior-perop")
+    throw ConfigError(path + ": not an IOR per-op file (expected <prefix>-<rep>-<rank %05d>.csv)");
+  const std::string stem = name.substr(0, name.size() - 4);
+  const auto d2 = stem.rfind('-');
+  const auto d1 = stem.rfind('-', d2 - 1);
+  const std::string prefix = stem.substr(0, d1);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  // Every <prefix>-<rep>-<rank>.csv beside it: rep -> rank -> file
+  std::map<long long, std::map<long long, std::string>> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind(prefix + "-", 0) != 0 || detect_format(e.path().string()) != "ior-perop")
+      continue;
+    const std::string s = n.substr(0, n.size() - 4);
+    const auto b = s.rfind('-'), a = s.rfind('-', b - 1);
+    if (s.substr(0, a) != prefix)
+      continue;
+    long long rep = 0, rank = 0;
+    parse_int(s.substr(a + 1, b - a - 1), rep);
+    parse_int(s.substr(b + 1), rank);
+    files[rep][rank] = e.path().string();
+  }
+  IoTrace t;
+  t.format = "ior-perop";
+  t.path = path;
+  int ranks = -1;
+  for (const auto& [rep, by_rank] : files) {
+    const long long n = static_cast<long long>(by_rank.size());
+    for (long long r = 0; r < n; ++r)
+      if (!by_rank.count(r)) {
+        char missing[32];
+        std::snprintf(missing, sizeof missing, "-%lld-%05lld.csv", rep, r);
+        throw ConfigError((dir / (prefix + missing)).string() + ": missing (rank gap: " + std::to_string(n) +
+                          " files of repetition " + std::to_string(rep) + ", the highest rank " +
+                          std::to_string(by_rank.rbegin()->first) + "): expected one file per rank 0.." +
+                          std::to_string(by_rank.rbegin()->first));
+      }
+    if (ranks >= 0 && n != ranks)
+      throw ConfigError(by_rank.rbegin()->second + ": repetition " + std::to_string(rep) + " has " +
+                        std::to_string(n) + " rank files, an earlier one " + std::to_string(ranks) +
+                        ": expected the same ranks in every repetition");
+    ranks = static_cast<int>(n);
+  }
+  t.ranks = ranks;
+  // Rows: per repetition and rank, (time, runtime, size estimate)
+  struct Transfer {
+    double time, runtime, size;
+  };
+  std::vector<std::vector<std::vector<Transfer>>> rows;  // [rep index][rank]
+  std::vector<double> sizes;
+  std::vector<std::string> first_file;
+  for (const auto& [rep, by_rank] : files) {
+    rows.emplace_back();
+    t.phases.push_back({options.write ? "write" : "read", static_cast<int>(rep)});
+    for (const auto& [rank, file] : by_rank) {
+      t.inputs.push_back(file);
+      std::ifstream in = open_text(file);
+      std::string line;
+      size_t n = 0;
+      if (!std::getline(in, line))
+        fail(file, 1, "empty file: expected the header time,runtime,tp");
+      clean(line, ++n);
+      if (line != "time,runtime,tp")
+        fail(file, 1, "expected the header time,runtime,tp (IOR -O savePerOpDataCSV), got " + quote(line));
+      std::vector<Transfer> v;
+      while (std::getline(in, line)) {
+        clean(line, ++n);
+        if (line.empty())
+          fail(file, n, "empty line: expected time,runtime,tp");
+        std::vector<std::string> c;
+        std::stringstream ss(line);
+        for (std::string x; std::getline(ss, x, ',');)
+          c.push_back(x);
+        if (!line.empty() && line.back() == ',')
+          c.push_back("");
+        if (c.size() != 3)
+          fail(file, n, std::to_string(c.size()) + " columns: expected 3, time,runtime,tp");
+        double x[3];
+        const char* what[3] = {"time", "runtime", "tp"};
+        for (int k = 0; k < 3; ++k)
+          if (!parse_number(c[static_cast<size_t>(k)], x[k]) || x[k] < 0)
+            fail(file, n, std::string(what[k]) + ": expected a finite number >= 0, got " + quote(c[static_cast<size_t>(k)]));
+        v.push_back({x[0], x[1], x[1] * x[2]});
+        if (x[1] > 0 && x[2] > 0)
+          sizes.push_back(x[1] * x[2]);
+      }
+      rows.back().push_back(std::move(v));
+    }
+    first_file.push_back(by_rank.begin()->second);
+  }
+  // The transfer size: the median of tp x runtime over every transfer (tp has 7 significant digits), rounded to a
+  // multiple of 8 bytes (IOR requires -t to be one).
+  if (sizes.empty())
+    throw ConfigError(first_file.front() + ": no transfer with runtime > 0 and tp > 0: cannot recover the transfer size");
+  std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
+  const double median = sizes[sizes.size() / 2];
+  const uint64_t transfer = std::max<uint64_t>(8, static_cast<uint64_t>(std::llround(median / 8)) * 8);
+  uint64_t off = 0;
+  for (const auto& rep : rows)
+    for (const auto& rk : rep)
+      for (const auto& x : rk)
+        off += x.runtime > 0 && x.size > 0 && std::fabs(x.size / static_cast<double>(transfer) - 1) > 0.01;
+  // Layout: IOR's -b (one segment of every transfer when not given)
+  uint64_t most = 0;
+  for (const auto& rep : rows)
+    for (const auto& rk : rep)
+      most = std::max<uint64_t>(most, rk.size());
+  const uint64_t block = options.block_B > 0 ? options.block_B : std::max<uint64_t>(1, most) * transfer;
+  if (block % transfer != 0)
+    throw std::invalid_argument("option --ior-block: " + std::to_string(block) + " bytes is not a multiple of the "
+                                "transfer size recovered from the files (" + std::to_string(transfer) + " bytes)");
+  const uint64_t per_block = block / transfer;
+  IorLayout layout{transfer, block, 0, options.file_per_proc};
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (size_t r = 0; r < rows[i].size(); ++r) {
+      if (rows[i][r].size() % per_block != 0) {
+        const auto& by_rank = files.at(t.phases[i].iteration);
+        throw ConfigError(by_rank.at(static_cast<long long>(r)) + ": " + std::to_string(rows[i][r].size()) +
+                          " transfers of " + std::to_string(transfer) + " bytes: not a whole number of blocks of " +
+                          std::to_string(block) + " bytes (--ior-block)");
+      }
+      layout.segments = std::max<uint64_t>(layout.segments, rows[i][r].size() / per_block);
+    }
+  t.ior = layout;
+  // Files: IOR's test file, shared, or one per rank (IOR -F names them <file>.<rank %08d>)
+  if (options.file_per_proc) {
+    for (int r = 0; r < ranks; ++r) {
+      char n[32];
+      std::snprintf(n, sizeof n, ".%08d", r);
+      t.files.push_back({prefix + n, fnv1a(prefix + n), false, 0});
+    }
+  } else {
+    t.files.push_back({prefix, fnv1a(prefix), ranks > 1, 0});
+  }
+  t.streams.resize(static_cast<size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    auto& s = t.streams[static_cast<size_t>(r)];
+    for (size_t i = 0; i < rows.size(); ++i) {
+      s.phase_begin.push_back(s.steps.size());
+      const auto& v = rows[i][static_cast<size_t>(r)];
+      if (v.empty())
+        continue;
+      const uint32_t file = options.file_per_proc ? static_cast<uint32_t>(r) : 0;
+      IoStep open;
+      open.op = options.write && (options.file_per_proc || r == 0) ? IoOp::Create : IoOp::Open;
+      open.file = file;
+      open.think_s = static_cast<float>(v.front().time);  // time is relative to the phase start
+      s.steps.push_back(open);
+      double prev_end = v.front().time;
+      for (size_t k = 0; k < v.size(); ++k) {
+        IoStep st;
+        st.op = options.write ? IoOp::Write : IoOp::Read;
+        st.file = file;
+        st.length = transfer;
+        const uint64_t segment = k / per_block, in_block = (k % per_block) * transfer;
+        st.offset = options.file_per_proc ? segment * block + in_block
+                                          : (segment * static_cast<uint64_t>(ranks) + static_cast<uint64_t>(r)) * block +
+                                                in_block;
+        st.think_s = static_cast<float>(std::max(0.0, v[k].time - prev_end));
+        st.start_s = v[k].time;
+        st.end_s = v[k].time + v[k].runtime;
+        prev_end = std::max(prev_end, st.end_s);
+        s.steps.push_back(st);
+        auto& ext = t.files[file].extent_B;
+        ext = std::max(ext, st.offset + st.length);
+      }
+      IoStep close;
+      close.op = IoOp::Close;
+      close.file = file;
+      s.steps.push_back(close);
+    }
+    s.phase_begin.push_back(s.steps.size());
+  }
+  std::ostringstream w;
+  w << "IOR per-op files record no access, file mode or block size: replayed as " << (options.write ? "writes" : "reads")
+    << " (--ior-op), " << (options.file_per_proc ? "a file per process (--ior-file-per-process)" : "one shared file")
+    << ", block " << block << " bytes, " << layout.segments << (layout.segments == 1 ? " segment" : " segments")
+    << (options.block_B > 0 ? "" : " (--ior-block)") << "; transfer size " << transfer
+    << " bytes (the median of tp x runtime, rounded to a multiple of 8 bytes)";
+  t.warnings.push_back(w.str());
+  if (off > 0)
+    t.warnings.push_back(std::to_string(off) + " transfers whose tp x runtime is more than 1% from " +
+                         std::to_string(transfer) + " bytes: replayed at that size");
+  return t;
+}
+
+}  // namespace pfsim::iotrace

@@ -1,0 +1,109 @@
+// Recorded data-path (IOR-like) traces: per-rank sequences of opens, reads, writes and closes with sizes and offsets,
+// imported from Darshan DXT text dumps and IOR -O savePerOpDataCSV files, replayed by io_replay.hpp.
+//
+// Formats (real examples in ../shared/data/tool-outputs, its README says which command made each):
+//   darshan-dxt   darshan-dxt-parser's text: per (file, rank) blocks headed by "# DXT, file_id: I, file_name: F" and
+//                 "# DXT, rank: R, hostname: H", then rows "X_POSIX R write|read SEG OFFSET LENGTH START END [PTHREAD]";
+//                 times in seconds relative to the rank's Darshan init, 4 decimals. X_MPIIO rows (the MPI-IO layer
+//                 above POSIX) are counted and not replayed: the POSIX rows are the operations that reach the file
+//                 system, and an MPI-IO write is also a POSIX one.
+//   ior-perop     IOR -O savePerOpDataCSV=P: P-<rep>-<rank %05d>.csv, header "time,runtime,tp": the transfer's start
+//                 relative to the phase start, its duration, and its bytes per second (size = tp x runtime). The
+//                 files do not say read or write, shared file or file per process, nor offsets: IorPerOpOptions.
+//
+// DXT records no opens, closes, fsyncs nor barriers. The import gives each rank an open before its first operation on
+// a file (a create when that operation is a write and the rank is the file's first writer) and a close after its last
+// one. Think time = the recorded gap between the rank's previous operation's end and this one's start (never
+// negative; the 4-decimal times make many gaps 0); it is replayed before the open when an open is inserted. A DXT
+// trace is one phase ("dxt"): no barrier is recorded, so none is replayed; each rank's first operation keeps its
+// offset from the earliest first operation of any rank (the ranks' clocks start at their own Darshan init, which
+// MPI_Init roughly aligns).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pfsim::iotrace {
+
+enum class IoOp : unsigned char { Open, Create, Write, Read, Close };
+const char* io_op_name(IoOp op);  // "open", "create", "write", "read", "close"
+
+// One step of a rank. Opens, creates and closes are inserted by the import (no recorded time: start = end = -1).
+struct IoStep {
+  IoOp op = IoOp::Open;
+  uint32_t file = 0;     // index in IoTrace::files
+  uint64_t offset = 0;   // bytes
+  uint64_t length = 0;   // bytes (write, read)
+  float think_s = 0;     // idle time on the rank before this step
+  double start_s = -1;   // recorded start, rank clock (-1: not recorded)
+  double end_s = -1;     // recorded end
+};
+
+struct IoFile {
+  std::string name;        // DXT file_name, or the IOR test file's name
+  uint64_t id = 0;         // DXT file_id, or a hash of the name: the object's identity (its OSS placement)
+  bool shared = false;     // used by several recorded ranks: one object at every replay rank count
+  uint64_t extent_B = 0;   // the largest offset + length recorded
+};
+
+struct IoPhase {
+  std::string name;   // "dxt", or the IOR access "write" / "read"
+  int iteration = 0;  // IOR's repetition (the <rep> of the file names)
+};
+
+struct IoRankStream {
+  std::vector<IoStep> steps;
+  std::vector<uint64_t> phase_begin;  // first step of each phase; phase_begin[phases] = steps.size()
+  uint64_t begin(int phase) const { return phase_begin[static_cast<size_t>(phase)]; }
+  uint64_t end(int phase) const { return phase_begin[static_cast<size_t>(phase) + 1]; }
+};
+
+// IOR's layout for a replay at another rank count: transfer k of rank m in a shared file is at
+// (segment x M + m) x block + (k mod per block) x transfer, segment = k / (block / transfer); in its own file at
+// segment x block + ... .
+struct IorLayout {
+  uint64_t transfer_B = 0;
+  uint64_t block_B = 0;
+  uint64_t segments = 0;
+  bool file_per_proc = false;
+};
+
+struct IoTrace {
+  std::string format;  // "darshan-dxt" or "ior-perop"
+  std::string path;    // the file named on the command line
+  int ranks = 0;       // recorded ranks: one stream each
+  std::vector<IoFile> files;
+  std::vector<IoPhase> phases;
+  std::vector<IoRankStream> streams;
+  std::optional<IorLayout> ior;        // ior-perop: offsets follow IOR's rule at every rank count
+  uint64_t mpiio_rows = 0;             // darshan-dxt: X_MPIIO rows counted, not replayed
+  std::vector<std::string> inputs;     // files read
+  std::vector<std::string> warnings;   // what the import had to assume
+
+  uint64_t op_count() const;  // recorded reads and writes
+  nlohmann::json describe() const;
+};
+
+// Options for what an IOR per-op file does not record.
+struct IorPerOpOptions {
+  bool write = true;             // --ior-op write|read (default write)
+  bool file_per_proc = false;    // --ior-file-per-process (IOR -F; default one shared file)
+  uint64_t block_B = 0;          // --ior-block (IOR -b); 0 = every transfer of a rank in one block (one segment)
+};
+
+// "darshan-dxt", "ior-perop" or "" (not one of these; e.g. a metadata trace for trace.hpp): from the file's name and
+// first lines. A DXT dump is a regular file whose first line is darshan-dxt-parser's "# darshan log version" or whose
+// name ends in .dxt.txt; an IOR per-op file is named <P>-<rep>-<rank, 5 digits>.csv.
+std::string detect_format(const std::string& path);
+
+// Throw config::ConfigError "FILE:LINE: what was expected" on malformed input (a row outside a file block, a
+// missing column, a non-numeric field, a negative length or offset, end < start, a rank that disagrees with its
+// block, no X_POSIX row; IOR: a wrong header, a row without three numbers, a negative or non-finite value, a rank
+// gap, repetitions with different rank counts, transfers per rank that are not a whole number of blocks).
+IoTrace load_dxt(const std::string& path);
+IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options);
+
+}  // namespace pfsim::iotrace

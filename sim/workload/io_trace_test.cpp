@@ -1,0 +1,343 @@
+// Data-path trace importers (Darshan DXT text, IOR -O savePerOpDataCSV) on the real files of
+// ../shared/data/tool-outputs, their error messages, and the replay through the data path.
+#include "workload/io_trace.hpp"
+
+#include "config/platform_config.hpp"
+#include "config/reader.hpp"
+#include "model/simulation.hpp"
+#include "report/io_report.hpp"
+#include "workload/io_replay.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <memory>
+#include <numeric>
+
+namespace fs = std::filesystem;
+using pfsim::config::ConfigError;
+using namespace pfsim::iotrace;
+
+namespace {
+
+const std::string kToolOutputs = "/work/shared/data/tool-outputs";
+const std::string kDxt = kToolOutputs + "/darshan-dxt";
+const std::string kIor = kToolOutputs + "/ior";
+constexpr uint64_t kKiB = 1024;
+
+struct TempDir {
+  fs::path path;
+  TempDir()
+  {
+    char tmpl[] = "/tmp/pfsim-iotrace-test-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string write(const std::string& name, const std::string& text) const
+  {
+    std::ofstream(path / name) << text;
+    return (path / name).string();
+  }
+};
+
+std::vector<const IoStep*> of(const IoTrace& t, int rank, IoOp op)
+{
+  std::vector<const IoStep*> v;
+  for (const auto& s : t.streams.at(static_cast<size_t>(rank)).steps)
+    if (s.op == op)
+      v.push_back(&s);
+  return v;
+}
+
+// The message of the ConfigError that loading throws.
+std::string error_of(const std::function<void()>& load)
+{
+  try {
+    load();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+const std::string kHead = "# darshan log version: 3.41\n# nprocs: 2\n"
+                          "# DXT, file_id: 42, file_name: /scratch/f\n# DXT, rank: 0, hostname: vm\n"
+                          "# Module    Rank  Wt/Rd  Segment          Offset          Length    Start(s)      End(s)\n";
+
+}  // namespace
+
+TEST_CASE("DXT: the IOR run's shared file of 2 ranks x 8 writes and 8 reads of 256 KiB at segment-major offsets", "[iotrace]")
+{
+  const auto t = load_dxt(kDxt + "/own-runs/ior.dxt.txt");
+  CHECK(t.format == "darshan-dxt");
+  CHECK(t.ranks == 2);
+  REQUIRE(t.files.size() == 1);
+  CHECK(t.files[0].name == "/scratch/runs/darshan-own/iorfile");
+  CHECK(t.files[0].id == 17238532579117402744ULL);
+  CHECK(t.files[0].shared);
+  CHECK(t.files[0].extent_B == 4 * 1048576);  // -b 1m -s 2 x 2 ranks
+  CHECK(t.op_count() == 32);
+  CHECK(t.mpiio_rows == 0);
+  REQUIRE(t.phases.size() == 1);
+  for (int r = 0; r < 2; ++r) {
+    const auto& st = t.streams[static_cast<size_t>(r)].steps;
+    REQUIRE(st.size() == 18);  // open, 8 writes, 8 reads, close
+    CHECK(st.front().op == (r == 0 ? IoOp::Create : IoOp::Open));  // rank 0 is the file's first writer
+    CHECK(st.back().op == IoOp::Close);
+    const auto w = of(t, r, IoOp::Write), rd = of(t, r, IoOp::Read);
+    REQUIRE(w.size() == 8);
+    REQUIRE(rd.size() == 8);
+    for (size_t k = 0; k < 8; ++k) {
+      // IOR: (segment x ranks + rank) x block + k x transfer
+      const uint64_t expect = ((k / 4) * 2 + static_cast<uint64_t>(r)) * 1048576 + (k % 4) * 256 * kKiB;
+      CHECK(w[k]->offset == expect);
+      CHECK(w[k]->length == 256 * kKiB);
+      CHECK(rd[k]->offset == expect);  // the reads come after every write (time order), in the same order
+    }
+  }
+  // Think times: both ranks start at 0.0038 (0 before the open); rank 0's first read starts 0.0074 after its last
+  // write ended at 0.0047; 4-decimal times make most gaps 0.
+  CHECK(t.streams[0].steps[0].think_s == 0.0f);
+  CHECK(t.streams[0].steps[1].think_s == 0.0f);  // the open took the gap
+  CHECK(of(t, 0, IoOp::Read)[0]->think_s == Approx(0.0074 - 0.0047).margin(1e-7));
+  CHECK(of(t, 1, IoOp::Write)[3]->think_s == Approx(0.0042 - 0.0041).margin(1e-7));
+  CHECK(of(t, 1, IoOp::Write)[1]->think_s == 0.0f);
+}
+
+TEST_CASE("DXT: md-workbench and mdtest small files are shared only when several ranks used them", "[iotrace]")
+{
+  const auto m = load_dxt(kDxt + "/own-runs/mdw.dxt.txt");
+  CHECK(m.ranks == 2);
+  CHECK(m.files.size() == 32);
+  CHECK(std::count_if(m.files.begin(), m.files.end(), [](const IoFile& f) { return f.shared; }) == 6);
+  CHECK(m.op_count() == 44);
+  uint64_t opens = 0, closes = 0, bytes = 0;
+  for (int r = 0; r < 2; ++r) {
+    opens += of(m, r, IoOp::Open).size() + of(m, r, IoOp::Create).size();
+    closes += of(m, r, IoOp::Close).size();
+    for (const auto* s : of(m, r, IoOp::Write))
+      bytes += s->length;
+  }
+  CHECK(bytes == 124832);  // 32 objects of 3901 bytes
+  CHECK(opens == closes);
+  CHECK(opens == 32 + 6);  // one per (file, rank) block
+  // Each rank's steps are in recorded time order.
+  for (const auto& s : m.streams) {
+    double last = -1;
+    for (const auto& st : s.steps)
+      if (st.start_s >= 0) {
+        CHECK(st.start_s >= last);
+        last = st.start_s;
+      }
+  }
+  const auto d = load_dxt(kDxt + "/own-runs/mdtest.dxt.txt");
+  CHECK(d.files.size() == 10);
+  CHECK(std::none_of(d.files.begin(), d.files.end(), [](const IoFile& f) { return f.shared; }));
+  CHECK(of(d, 1, IoOp::Write).size() == 5);
+  CHECK(of(d, 1, IoOp::Read).size() == 5);
+  CHECK(of(d, 1, IoOp::Create).size() == 5);  // each file created by the rank that writes it first
+}
+
+TEST_CASE("DXT: the Darshan sample logs; X_MPIIO rows are counted and not replayed twice", "[iotrace]")
+{
+  const auto s = load_dxt(kDxt + "/from-darshan-repo-sample-logs/sample-dxt-simple.dxt.txt");
+  CHECK(s.ranks == 16);  // nprocs 16; only rank 0 traced
+  CHECK(s.op_count() == 2);
+  CHECK(std::any_of(s.warnings.begin(), s.warnings.end(),
+                    [](const std::string& w) { return w.find("15 of 16 ranks have no X_POSIX row") == 0; }));  // the MPI-IO write of 4000 bytes is also the POSIX one
+  CHECK(s.mpiio_rows == 1);
+  CHECK(of(s, 0, IoOp::Write).at(1)->length == 4000);
+  const auto big = load_dxt(kDxt + "/from-darshan-repo-sample-logs/dxt.dxt.txt");
+  CHECK(big.ranks == 1);
+  CHECK(big.files.size() == 169);
+  CHECK(of(big, 0, IoOp::Write).size() == 1497);
+  CHECK(of(big, 0, IoOp::Read).size() == 6126);
+  uint64_t rb = 0;
+  for (const auto* x : of(big, 0, IoOp::Read))
+    rb += x->length;
+  CHECK(rb == 22517726);
+  for (const auto& st : big.streams[0].steps)
+    CHECK(st.think_s >= 0.0f);
+}
+
+TEST_CASE("IOR per-op files: the transfer size from tp x runtime and the IOR layout from the options", "[iotrace]")
+{
+  IorPerOpOptions o;
+  o.file_per_proc = true;
+  o.block_B = 1048576;  // the run's -b 1m -t 256k -s 2 -F
+  const auto t = load_ior_perop(kIor + "/ior-write-perop-0-00001.csv", o);
+  CHECK(t.format == "ior-perop");
+  CHECK(t.ranks == 2);
+  REQUIRE(t.ior);
+  CHECK(t.ior->transfer_B == 256 * kKiB);
+  CHECK(t.ior->segments == 2);
+  REQUIRE(t.phases.size() == 1);
+  CHECK(t.phases[0].name == "write");
+  REQUIRE(t.files.size() == 2);  // one per rank (-F), private
+  CHECK_FALSE(t.files[1].shared);
+  const auto w = of(t, 1, IoOp::Write);
+  REQUIRE(w.size() == 8);
+  for (size_t k = 0; k < 8; ++k)
+    CHECK(w[k]->offset == (k / 4) * 1048576 + (k % 4) * 256 * kKiB);  // its own file: segment x block + ...
+  CHECK(w[0]->file == 1);
+  // rank 1's first transfer starts 2.14576721e-06 s after the phase start: the open before it takes that gap
+  CHECK(t.streams[1].steps[0].op == IoOp::Create);
+  CHECK(t.streams[1].steps[0].think_s == Approx(2.14576721e-06));
+  CHECK(w[1]->think_s == Approx(1.02043152e-04 - (2.14576721e-06 + 9.98973846e-05)).margin(1e-9));
+
+  // The -w -r run's files (the read overwrote the write's): 2 repetitions, one shared file, read as told
+  IorPerOpOptions r;
+  r.write = false;
+  r.block_B = 1048576;
+  const auto s = load_ior_perop(kIor + "/ior-perop-0-00000.csv", r);
+  REQUIRE(s.phases.size() == 2);
+  CHECK(s.phases[1].iteration == 1);
+  CHECK(s.phases[1].name == "read");
+  REQUIRE(s.files.size() == 1);
+  CHECK(s.files[0].shared);
+  CHECK(s.inputs.size() == 4);
+  for (int p = 0; p < 2; ++p)
+    for (int rank = 0; rank < 2; ++rank) {
+      const auto& st = s.streams[static_cast<size_t>(rank)];
+      CHECK(st.end(p) - st.begin(p) == 10);  // open, 8 reads, close
+      CHECK(st.steps[st.begin(p)].op == IoOp::Open);
+      CHECK(st.steps[st.begin(p) + 6].offset == (1 * 2 + static_cast<uint64_t>(rank)) * 1048576 + 256 * kKiB);
+    }
+  // Without --ior-block: one segment of all 8 transfers (block 2 MiB)
+  const auto one = load_ior_perop(kIor + "/ior-perop-0-00000.csv", IorPerOpOptions{});
+  CHECK(one.ior->block_B == 2 * 1048576);
+  CHECK(one.ior->segments == 1);
+  CHECK(of(one, 1, IoOp::Write)[0]->offset == 2 * 1048576);
+}
+
+TEST_CASE("DXT errors: one message naming the file and line and what was expected", "[iotrace]")
+{
+  TempDir d;
+  auto err = [&](const std::string& row) {
+    const std::string f = d.write("bad.dxt.txt", kHead + " X_POSIX 0 write 0 0 100 0.1000 0.2000 1\n" + row + "\n");
+    return error_of([&] { load_dxt(f); });
+  };
+  const std::string where = (d.path / "bad.dxt.txt").string() + ":7: ";
+  CHECK_THAT(err(" X_POSIX 0 write 1 100 100 0.2000"), Catch::StartsWith(where + "truncated row: 7 columns"));
+  CHECK_THAT(err(" X_POSIX 0 write 1 1x0 100 0.2000 0.3000"), Catch::StartsWith(where + "offset: expected an integer"));
+  CHECK_THAT(err(" X_POSIX 0 write 1 100 -5 0.2000 0.3000"), Catch::StartsWith(where + "negative length -5"));
+  CHECK_THAT(err(" X_POSIX 0 write 1 100 5 0.3000 0.2000"), Catch::StartsWith(where + "end 0.2000 before start 0.3000"));
+  CHECK_THAT(err(" X_POSIX 0 write 1 100 5 0.3000 abc"), Catch::StartsWith(where + "end: expected a time"));
+  CHECK_THAT(err(" X_POSIX 0 append 1 100 5 0.3000 0.4"), Catch::StartsWith(where + "expected write or read"));
+  CHECK_THAT(err(" X_POSIX 1 write 1 100 5 0.3000 0.4"), Catch::StartsWith(where + "rank 1 in the block of rank 0"));
+  CHECK_THAT(err("garbage here"), Catch::StartsWith(where + "expected a DXT row"));
+  const std::string none = d.write("none.dxt.txt", "# darshan log version: 3.41\n# nprocs: 1\n\n");
+  CHECK_THAT(error_of([&] { load_dxt(none); }), Catch::StartsWith(none + ":3: no X_POSIX row"));
+  const std::string outside = d.write("outside.dxt.txt", "# nprocs: 1\n X_POSIX 0 write 0 0 1 0.1 0.2\n");
+  CHECK_THAT(error_of([&] { load_dxt(outside); }), Catch::Contains(":2: X_POSIX row outside a block"));
+  CHECK_THAT(error_of([&] { load_dxt((d.path / "absent.dxt.txt").string()); }), Catch::EndsWith("no such file"));
+}
+
+TEST_CASE("IOR per-op errors: a rank gap; a wrong header; a malformed row", "[iotrace]")
+{
+  TempDir d;
+  const std::string row = "0.0,1.0e-04,2.62144e+09\n";
+  d.write("p-0-00000.csv", "time,runtime,tp\n" + row);
+  d.write("p-0-00002.csv", "time,runtime,tp\n" + row);
+  CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
+             Catch::StartsWith((d.path / "p-0-00001.csv").string() + ": missing (rank gap"));
+  d.write("p-0-00001.csv", "time,runtime\n" + row);
+  CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
+             Catch::StartsWith((d.path / "p-0-00001.csv").string() + ":1: expected the header time,runtime,tp"));
+  d.write("p-0-00001.csv", "time,runtime,tp\n" + row + "0.1,2e-4\n");
+  CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
+             Catch::StartsWith((d.path / "p-0-00001.csv").string() + ":3: 2 columns: expected 3"));
+  d.write("p-0-00001.csv", "time,runtime,tp\n" + row + "0.1,-2e-4,5\n");
+  CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
+             Catch::StartsWith((d.path / "p-0-00001.csv").string() + ":3: runtime: expected a finite number >= 0"));
+  d.write("p-0-00001.csv", "time,runtime,tp\n" + row);
+  const auto t = load_ior_perop((d.path / "p-0-00002.csv").string(), {});
+  CHECK(t.ranks == 3);
+  CHECK(t.ior->transfer_B == 262144);  // 1e-4 s x 2.62144e9 B/s
+}
+
+TEST_CASE("DXT and IOR replay rescaling: copies of a private file are distinct objects and a shared file stays one", "[iotrace]")
+{
+  auto t = std::make_shared<const IoTrace>(load_dxt(kDxt + "/own-runs/ior.dxt.txt"));
+  pfsim::IoReplayWorkload w(t, 4);
+  CHECK(w.phase_items(0) == 64);
+  CHECK(w.phase_bytes(0, true) == 8.0 * 1048576);  // 4 ranks x 8 x 256 KiB
+  pfsim::RankCursor c;
+  pfsim::OpRequest r;
+  REQUIRE(w.next(3, 0, c, r));  // rank 3 = copy 1 of recorded rank 1: opens (copy 0 of rank 0 created it)
+  CHECK(r.op == pfsim::Op::Open);
+  REQUIRE(w.next(3, 0, c, r));
+  CHECK(r.op == pfsim::Op::Write);
+  CHECK(r.object == t->files[0].id);
+  CHECK(r.offset == 1048576 + 4 * 1048576);  // recorded offset + one extent
+  CHECK(r.bytes == 262144);
+
+  auto m = std::make_shared<const IoTrace>(load_dxt(kDxt + "/own-runs/mdtest.dxt.txt"));
+  pfsim::IoReplayWorkload wm(m, 4);
+  pfsim::RankCursor c1, c3;
+  pfsim::OpRequest r1, r3;
+  REQUIRE(wm.next(1, 0, c1, r1));
+  REQUIRE(wm.next(3, 0, c3, r3));
+  CHECK(r1.op == pfsim::Op::Create);
+  CHECK(r3.op == pfsim::Op::Create);  // its own file
+  CHECK(r1.object != r3.object);
+
+  IorPerOpOptions o;
+  o.block_B = 1048576;
+  auto io = std::make_shared<const IoTrace>(load_ior_perop(kIor + "/ior-perop-0-00000.csv", o));
+  pfsim::IoReplayWorkload wi(io, 4);
+  pfsim::RankCursor ci;
+  pfsim::OpRequest ri;
+  std::vector<uint64_t> offsets;
+  while (wi.next(3, 0, ci, ri))
+    if (ri.op == pfsim::Op::Write)
+      offsets.push_back(ri.offset);
+  REQUIRE(offsets.size() == 8);
+  CHECK(offsets[0] == 3 * 1048576);            // IOR's layout at 4 ranks: (0 x 4 + 3) x block
+  CHECK(offsets[5] == 7 * 1048576 + 262144);   // (1 x 4 + 3) x block + 1 transfer
+}
+
+TEST_CASE("DXT replay of the IOR trace on one OST: the write rate is bounded by the disk and every byte reaches it",
+          "[iotrace]")
+{
+  // One OST at 100 MiB/s, write-through, 8 RPCs in flight, 1 us links: each 256 KiB write() is one 64-page RPC. The
+  // shared file is one object on the one OST, so the writes' rate (bytes / first start to last end) cannot exceed
+  // the disk's 100 MiB/s; with both ranks' RPCs queued at the disk it stays busy between their round trips, so the
+  // rate is within 10% of it (the recorded think times are 0.1 ms at most against 40 ms of disk time).
+  constexpr double kMiB = 1048576, kDisk = 100 * kMiB;
+  nlohmann::json fast = {{"bandwidth", 1e12}, {"latency", 1e-6}};
+  nlohmann::json p = {{"name", "iotrace-test"},
+                      {"network", {{"model", "CM02"}, {"client_link", fast}, {"server_link", fast}}},
+                      {"clients", {{"ranks_per_node", 1}, {"max_rpcs_in_flight", 8}, {"max_mod_rpcs_in_flight", 1},
+                                   {"rpc_overhead", 0.0}, {"max_dirty_mb", 0}}},
+                      {"mds", {{"cores", 4}, {"threads", {{"min", 4}, {"max", 4}}},
+                               {"service", {{"create", 1e-6}, {"open", 1e-6}, {"close", 1e-6}}},
+                               {"journal", {{"enabled", false}}}}},
+                      {"oss", {{"count", 1}, {"threads", 32}, {"rpc_service", 0.0}, {"disk_write", kDisk},
+                               {"disk_read", kDisk}, {"stripe_count", 1}}}};
+  auto platform = pfsim::config::parse_platform(p, "test");
+  auto t = std::make_shared<const IoTrace>(load_dxt(kDxt + "/own-runs/ior.dxt.txt"));
+  pfsim::IoReplayWorkload w(t, 0);
+  pfsim::RunOptions o;
+  o.keep_samples = true;
+  o.simgrid_args.push_back("--log=root.thres:warning");
+  auto records = pfsim::run_simulation(platform, w, o);
+  const auto cmp = pfsim::io_compare(w, records);
+  REQUIRE(cmp.size() == 1);
+  const auto& wr = cmp[0].simulated[0];
+  INFO("simulated write rate " << wr.rate_Bps() / kMiB << " MiB/s over " << wr.window_s << " s");
+  CHECK(wr.ops == 16);
+  CHECK(wr.bytes == 4 * kMiB);
+  CHECK(wr.rate_Bps() <= kDisk * (1 + 1e-9));
+  CHECK(wr.rate_Bps() >= 0.9 * kDisk);
+  CHECK(cmp[0].recorded[0].ops == 16);
+  CHECK(cmp[0].recorded[0].window_s == Approx(0.0047 - 0.0038).margin(1e-9));
+  const auto& oss = *std::find_if(records.servers.begin(), records.servers.end(),
+                                  [](const pfsim::ServerRecord& s) { return s.name == "oss-0"; });
+  CHECK(oss.data_written_B == 4 * kMiB);
+  CHECK(oss.data_read_B == 4 * kMiB);
+  CHECK(oss.write_rpc_pages[6] == 16);  // bin 6: 33-64 pages, one 256 KiB RPC per write()
+}
