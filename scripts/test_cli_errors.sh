@@ -821,6 +821,42 @@ fi
 expect_error too-many-oss-threads "oss.threads" "10000000 OSS threads" -- \
   metabench --platform "$good_platform" --ranks 1 --files 10 --set oss.count=100 --set oss.threads=100000
 
+
+# Data-path traces (Darshan DXT dumps, IOR -O savePerOpDataCSV files): a malformed row names the file and line.
+dxt_head='# darshan log version: 3.41\n# nprocs: 1\n# DXT, file_id: 42, file_name: /scratch/f\n# DXT, rank: 0, hostname: vm\n'
+printf "$dxt_head"' X_POSIX 0 write 0 0 -5 0.1000 0.2000 1\n' >"$tmp/negative.dxt.txt"
+expect_error dxt-negative-length "negative.dxt.txt:5:" "negative length -5" -- \
+  replay "$tmp/negative.dxt.txt" --platform "$good_platform"
+printf "$dxt_head"' X_POSIX 0 write 0 0 100 0.2000\n' >"$tmp/truncated.dxt.txt"
+expect_error dxt-truncated-row "truncated.dxt.txt:5:" "truncated row" -- \
+  replay "$tmp/truncated.dxt.txt" --platform "$good_platform"
+printf "$dxt_head"' X_POSIX 0 write 0 0 100 0.3000 0.2000 1\n' >"$tmp/backwards.dxt.txt"
+expect_error dxt-end-before-start "backwards.dxt.txt:5:" "before start" -- \
+  replay "$tmp/backwards.dxt.txt" --platform "$good_platform"
+printf '# darshan log version: 3.41\n# nprocs: 1\n' >"$tmp/empty.dxt.txt"
+expect_error dxt-no-posix-rows "empty.dxt.txt:2:" "no X_POSIX row" -- \
+  replay "$tmp/empty.dxt.txt" --check
+expect_error dxt-ior-option "--ior-op" "Darshan DXT" -- \
+  replay "$tool_outputs/darshan-dxt/own-runs/ior.dxt.txt" --platform "$good_platform" --ior-op read
+mkdir -p "$tmp/perop"
+printf 'time,runtime,tp\n0.0,1.0e-04,2.62144e+09\n' >"$tmp/perop/p-0-00000.csv"
+cp "$tmp/perop/p-0-00000.csv" "$tmp/perop/p-0-00002.csv"
+expect_error ior-perop-rank-gap "p-0-00001.csv" "rank gap" -- \
+  replay "$tmp/perop/p-0-00000.csv" --platform "$good_platform"
+printf 'time,runtime,tp\n0.0,x,2.62144e+09\n' >"$tmp/perop/p-0-00001.csv"
+expect_error ior-perop-non-numeric "p-0-00001.csv:2:" "runtime" -- \
+  replay "$tmp/perop/p-0-00000.csv" --platform "$good_platform"
+expect_error ior-perop-op "--ior-op" "write or read" -- \
+  replay "$tool_outputs/ior/ior-perop-0-00000.csv" --platform "$good_platform" --ior-op append
+# ... and the real files replay (exit 0, one table row per phase and direction).
+if "$pfsim" replay "$tool_outputs/darshan-dxt/own-runs/ior.dxt.txt" --platform "$good_platform" --ranks 4 \
+  >"$tmp/dxt.stdout" 2>"$tmp/dxt.stderr" && [ "$(grep -c '^dxt ' "$tmp/dxt.stdout")" -eq 2 ]; then
+  echo "ok   dxt replay: exit 0, write and read rows"
+else
+  echo "FAIL dxt replay: $(cat "$tmp/dxt.stderr")"
+  failures=$((failures + 1))
+fi
+
 # Control: the same command line with good inputs succeeds and writes the --out file, so the checks
 # above fail for the reason they name and not because the invocation itself is wrong.
 if "$pfsim" run --platform "$good_platform" --workload "$tmp/good-workload.json" --ranks 4 --quiet \
