@@ -39,6 +39,18 @@ if [ -d "$trace" ]; then
   cmp "$tmp/r1.json" "$tmp/r2.json" || { echo "FAIL: replay results differ between two identical runs"; exit 1; }
   diff -r "$tmp/r1-lat" "$tmp/r2-lat" >/dev/null || { echo "FAIL: replay latency files differ"; exit 1; }
 fi
+# A data-path replay (Darshan DXT, md-workbench's small files, rescaled to 10 ranks): twice the same results JSON and
+# table.
+dxt="$root/../shared/data/tool-outputs/darshan-dxt/own-runs/mdw.dxt.txt"
+[ -f "$dxt" ] || dxt=/work/shared/data/tool-outputs/darshan-dxt/own-runs/mdw.dxt.txt
+if [ -f "$dxt" ]; then
+  for k in d1 d2; do
+    "$pfsim" replay "$dxt" --platform "$root/platforms/mistral-lustre02.json" --ranks 10 --out "$tmp/$k.json" \
+      >"$tmp/$k.txt" 2>/dev/null || { echo "FAIL: the DXT replay failed"; exit 1; }
+  done
+  cmp "$tmp/d1.json" "$tmp/d2.json" || { echo "FAIL: DXT replay results differ between two identical runs"; exit 1; }
+  cmp "$tmp/d1.txt" "$tmp/d2.txt" || { echo "FAIL: DXT replay tables differ between two identical runs"; exit 1; }
+fi
 # A switched-on mechanism that never acts changes nothing: timeouts of 100 s (no request takes that long)
 # give the same rates as timeouts off, on a run where nodes wait with no timer pending (one rank per node).
 for k in off on; do
@@ -79,4 +91,4 @@ a, b = (json.load(open(f)) for f in sys.argv[1:])
 rates = lambda j: [(p["name"], p["rate_items_per_s"], p["time_s"]) for p in j["phases"]]
 sys.exit(0 if rates(a) == rates(b) and len(rates(a)) > 4 else 1)
 PY
-echo "determinism: 7 passed, 0 failed"
+echo "determinism: 8 passed, 0 failed"

@@ -290,7 +290,8 @@ IoTrace load_dxt(const std::string& path)
       continue;
     if (line[0] == '#') {
       if (line.rfind("# nprocs:", 0) == 0) {
-        const std::string v = line.substr(9 + line.substr(9).find_first_not_of(' '));
+        const auto f = fields(line.substr(9));
+        const std::string v = f.size() == 1 ? f[0] : line.substr(9);
         if (!parse_int(v, nprocs) || nprocs < 1)
           fail(path, n, "nprocs: expected a positive integer, got " + quote(v));
       } else if (line.rfind("# DXT, file_id:", 0) == 0) {
