@@ -166,14 +166,29 @@ int cmd_replay_io(int argc, char** argv)
   IoReplayWorkload w(tr, ranks);
   std::string note;
   if (!a.has("--quiet")) {
-    char line[160];
-    std::snprintf(line, sizeof line, ": %d recorded ranks, %zu phases, %llu reads and writes, %zu files in %.2f s\n",
-                  tr->ranks, tr->phases.size(), static_cast<unsigned long long>(tr->op_count()), tr->files.size(),
-                  import_s);
+    char line[200];
+    auto s_if = [](size_t n) { return n == 1 ? "" : "s"; };
+    std::snprintf(line, sizeof line, ": %d recorded rank%s, %zu phase%s, %llu reads and writes, %zu file%s in %.2f s\n",
+                  tr->ranks, s_if(static_cast<size_t>(tr->ranks)), tr->phases.size(), s_if(tr->phases.size()),
+                  static_cast<unsigned long long>(tr->op_count()), tr->files.size(), s_if(tr->files.size()), import_s);
     note = "pfsim: imported " + tr->format + " trace " + tr->path + line;
   }
   for (const auto& x : tr->warnings)
     note += "pfsim: warning: " + x + "\n";
+  // With a write-back cache a simulated write() returns once its pages are cached: the write rates then compare the
+  // calls (as the recorded ones are), not the rate at which the data reaches the servers.
+  if (platform && platform->clients.max_dirty_B > 0 && w.has_writes()) {
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  "pfsim: warning: simulated write() calls return once their pages are in the write-back cache "
+                  "(clients.max_dirty_mb %g, page_cache_copy %s): the write rates compare the calls, as recorded, "
+                  "not the rate at which data reaches the OSTs (--set clients.max_dirty_mb=0 for that)\n",
+                  platform->clients.max_dirty_B / 1048576.0,
+                  platform->clients.page_cache_copy_Bps > 0
+                      ? (std::to_string(platform->clients.page_cache_copy_Bps / 1e9) + " GB/s").c_str()
+                      : "instantaneous");
+    note += line;
+  }
   if (platform)
     check_before_run(*platform, w, o);
   std::fputs(note.c_str(), stderr);

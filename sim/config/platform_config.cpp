@@ -401,6 +401,14 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       r.finish();
     }
     {
+      Reader r = mech.object("per_directory");
+      mc.per_directory.enabled = r.boolean("enabled", false);
+      mc.per_directory.cost_per_directory_s = read_per_op_durations(r.object("cost_per_directory"), {});
+      require_updates_only(r, "cost_per_directory", mc.per_directory.cost_per_directory_s,
+                           "to pay for other directories being updated");
+      r.finish();
+    }
+    {
       Reader r = mech.object("lock_callbacks");
       mc.lock_callbacks.enabled = r.boolean("enabled", false);
       mc.lock_callbacks.rtt_s = r.duration_s("rtt", 0);
@@ -454,6 +462,8 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     const std::vector<std::pair<bool, std::string>> idle{
         {mc.contention.enabled && all_zero(mc.contention.per_busy_thread_s), "contention: every per_busy_thread is 0"},
         {mc.per_client.enabled && all_zero(mc.per_client.cost_per_client_s), "per_client: every cost_per_client is 0"},
+        {mc.per_directory.enabled && all_zero(mc.per_directory.cost_per_directory_s),
+         "per_directory: every cost_per_directory is 0"},
         // (with the directory lock off, lock callbacks still make shared-directory updates take it)
         {mc.lock_callbacks.enabled && mc.dir_lock.enabled && mc.lock_callbacks.rtt_s == 0 &&
              mc.lock_callbacks.cpu_per_callback_s == 0,
@@ -609,6 +619,9 @@ nlohmann::json to_json(const PlatformConfig& p)
            {{"enabled", m.per_client.enabled},
             {"cost_per_client", per_op_json(m.per_client.cost_per_client_s)},
             {"fitted_up_to", m.per_client.fitted_up_to}}},
+          {"per_directory",
+           {{"enabled", m.per_directory.enabled},
+            {"cost_per_directory", per_op_json(m.per_directory.cost_per_directory_s)}}},
           {"lock_callbacks",
            {{"enabled", m.lock_callbacks.enabled},
             {"rtt", m.lock_callbacks.rtt_s},

@@ -149,6 +149,17 @@ struct PerClientConfig {
   double fitted_up_to = 0;
 };
 
+// Mechanism (i), docs/mechanisms.md: a cost per update that grows with the number of *directories* being updated
+// on the MDS at once, not with the requests. CephFS stands behind it: each journal segment of an MDS must write back
+// every directory fragment its events dirtied (one RADOS omap update per dirty dirfrag when the segment expires), so
+// the per-update cost of that write-back grows with the directories updated together; a shared directory is one.
+struct PerDirectoryConfig {
+  bool enabled = false;
+  // "cost_per_directory.<op>": extra CPU per update of this kind for every other directory with an update inside
+  // this MDS when it starts, s. Updates only.
+  PerOp<double> cost_per_directory_s;
+};
+
 struct LockCallbackConfig {
   bool enabled = false;
   // An update in a shared directory revokes the directory lock cached by other client nodes (blocking
@@ -262,6 +273,7 @@ struct MdsConfig {
   DirLockConfig dir_lock;
   ContentionConfig contention;             // "mechanisms.contention"
   PerClientConfig per_client;              // "mechanisms.per_client"
+  PerDirectoryConfig per_directory;        // "mechanisms.per_directory"
   LockCallbackConfig lock_callbacks;       // "mechanisms.lock_callbacks"
   TimeoutConfig timeouts;                  // "mechanisms.timeouts"
   OversubscriptionConfig oversubscription; // "mechanisms.oversubscription"

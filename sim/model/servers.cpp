@@ -360,6 +360,8 @@ double MdsServer::demand_s(const Request& r, int p)
   }
   if (cfg_.per_client.enabled)
     d += part.clients * cfg_.per_client.cost_per_client_s[r.op];
+  if (cfg_.per_directory.enabled && update)  // the request's own directory is in updating_dirs_
+    d += static_cast<double>(updating_dirs_.size() - 1) * cfg_.per_directory.cost_per_directory_s[r.op];
   // Runnable threads beyond the partition's cores: every request pays switches and cache refills. Runnable: inside a
   // request and not asleep on a lock or the journal (running, or waiting for a core). The threads of a CPU partition
   // run on its cores only.
@@ -464,6 +466,8 @@ void MdsServer::serve(Request& r, int p)
   if (update) {
     part.busy_updates++;
     busy_updates_total_++;
+    if (cfg_.per_directory.enabled)
+      updating_dirs_[r.dir]++;
   }
   double started = sg4::Engine::get_clock();
   bool locks_dir = r.shared_dir && (cfg_.dir_lock.enabled || cfg_.lock_callbacks.enabled);
@@ -533,6 +537,11 @@ void MdsServer::serve(Request& r, int p)
   if (update) {
     part.busy_updates--;
     busy_updates_total_--;
+    if (cfg_.per_directory.enabled) {
+      auto it = updating_dirs_.find(r.dir);
+      if (--it->second == 0)
+        updating_dirs_.erase(it);
+    }
   }
   rec_.served++;
   if (r.abandoned)

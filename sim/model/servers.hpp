@@ -184,6 +184,9 @@ private:
   simgrid::s4u::MutexPtr serial_mutex_ = simgrid::s4u::Mutex::create();
   int threads_total_ = 0;
   int busy_updates_total_ = 0;
+  // Updates inside this MDS per directory (mechanism (i), per_directory): its size is the directories being
+  // updated at once. Only counted and looked up, never iterated.
+  std::unordered_map<uint32_t, int> updating_dirs_;
   int busy_total_ = 0;  // threads inside a request, all partitions
   // A thread inside a request asleep on a directory lock, the section of mechanism (h), a lock callback or the
   // journal: counted while it sleeps, so that oversubscription (e) sees the runnable threads only.

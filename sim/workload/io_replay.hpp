@@ -43,6 +43,13 @@ public:
   // Operations and bytes of writes (write = true) or reads of the phase, all replay ranks.
   uint64_t phase_ops(int phase, bool write) const;
   double phase_bytes(int phase, bool write) const;
+  bool has_writes() const  // some phase writes data
+  {
+    for (int p = 0; p < phase_count(); ++p)
+      if (phase_bytes(p, true) > 0)
+        return true;
+    return false;
+  }
   const iotrace::IoTrace& trace() const { return *trace_; }
 
 private:
