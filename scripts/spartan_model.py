@@ -1,0 +1,167 @@
+"""Shared pieces of the Spartan CephFS IO500 case (seed 001): the measured table, IO500's mdtest phases run as
+`pfsim mdtest` on a platform dict at the measured configurations, and log-rate residuals.
+
+IO500 (io-500-dev, 2019) runs mdtest twice:
+  mdtest easy: `mdtest -n N -u -L -F -N 1`: empty files, one directory per task ("easy" write / stat / delete);
+  mdtest hard: `mdtest -n N -t -w 3901 -e 3901 -F -N 1`: 3901-byte files in ONE shared directory
+               ("hard" write / stat / read / delete).
+pfsim runs them as `pfsim mdtest -n N -u -F` and `pfsim mdtest -n N -F -w 3901 -e 3901`. -L (leaf only) and -t
+(unique directory by time) only change directory names; -N 1 (a task stats the files of the task on the next node)
+makes every stat go to the MDS on the real system, which pfsim's clients always do (they cache no attributes)."""
+import copy
+import csv
+import json
+import math
+import os
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_common  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CASE_DIR = os.path.join(ROOT, "validation", "spartan-cephfs")
+MEASURED = os.path.join(CASE_DIR, "measured.csv")
+BASE_PLATFORM = os.path.join(ROOT, "platforms", "spartan-cephfs.json")
+FITTED_PLATFORM = os.path.join(ROOT, "platforms", "spartan-cephfs-fitted.json")
+
+# IO500 phase -> (mdtest kind, pfsim mdtest phase name)
+PHASES = {
+    "mdtest_easy_write": ("easy", "File creation"),
+    "mdtest_easy_stat": ("easy", "File stat"),
+    "mdtest_easy_delete": ("easy", "File removal"),
+    "mdtest_hard_write": ("hard", "File creation"),
+    "mdtest_hard_stat": ("hard", "File stat"),
+    "mdtest_hard_read": ("hard", "File read"),
+    "mdtest_hard_delete": ("hard", "File removal"),
+}
+# Files per task the simulations use, per configuration (the real runs used 600K / 12.5K / 12.5K easy files per
+# task; rates reach steady state within a few hundred operations per task, checked by `calibrate_spartan.py
+# --check-files`).
+FIT_FILES = {"2n1t": 3000, "4n8t": 400, "10n16t": 150}
+
+
+def read_measured(path=MEASURED, prog="spartan"):
+    """Rows of the measured table as dicts; every rate in ops/s (the table gives kIOPS), None where n/a."""
+    try:
+        with open(path) as f:
+            numbered = [(n, l) for n, l in enumerate(f, start=1) if not l.startswith("#")]
+    except OSError as e:
+        cli_common.fail(prog, f"{path}: {e.strerror}")
+    reader = csv.DictReader(l for _, l in numbered)
+    rows = []
+    for row in reader:
+        line = numbered[reader.line_num - 1][0]
+        out = {"config": row.get("config"), "pool": row.get("pool"), "line": line}
+        for key in ("clients", "threads_per_client", "tasks"):
+            try:
+                out[key] = int(row[key])
+            except (KeyError, TypeError, ValueError):
+                cli_common.fail(prog, f"{path}: line {line}: {key}: expected a whole number, got '{row.get(key)}'")
+            if out[key] < 1:
+                cli_common.fail(prog, f"{path}: line {line}: {key}: expected at least 1, got {out[key]}")
+        if out["clients"] * out["threads_per_client"] != out["tasks"]:
+            cli_common.fail(prog, f"{path}: line {line}: tasks {out['tasks']} is not clients x threads_per_client")
+        for ph in PHASES:
+            v = (row.get(ph) or "").strip()
+            if v == "":
+                out[ph] = None
+                continue
+            try:
+                x = float(v)
+            except ValueError:
+                x = float("nan")
+            if not math.isfinite(x) or x <= 0:
+                cli_common.fail(prog, f"{path}: line {line}: {ph}: expected a positive rate in kIOPS, got '{v}'")
+            out[ph] = x * 1000.0
+        rows.append(out)
+    if not rows:
+        cli_common.fail(prog, f"{path}: no data rows")
+    return rows
+
+
+def run_mdtest(platform, kind, tasks, per_node, files, build, prog="spartan", seed=1, keep=None):
+    """One `pfsim mdtest` run of IO500's easy or hard mdtest; returns {pfsim phase name: items/s}."""
+    pfsim = os.path.join(build, "pfsim")
+    with tempfile.TemporaryDirectory() as tmp:
+        pf = os.path.join(tmp, "platform.json")
+        with open(pf, "w") as f:
+            json.dump(platform, f)
+        out = os.path.join(tmp, "result.json")
+        args = ["-n", str(files), "-F"] + (["-u"] if kind == "easy" else ["-w", "3901", "-e", "3901"])
+        cmd = [pfsim, "mdtest", "--platform", pf, "--ranks", str(tasks), "--ranks-per-node", str(per_node),
+               "--seed", str(seed), "--quiet", "--out", out] + args
+        cli_common.run_pfsim(prog, cmd)
+        with open(out) as f:
+            res = json.load(f)
+        if keep:
+            os.replace(out, keep)
+    rates = {}
+    for p in res["phases"]:
+        rates[p["name"]] = float(p.get("rate_items_per_s") or 0.0)
+    return rates
+
+
+def simulate(platform, rows, phases, build, jobs=2, files=None, prog="spartan"):
+    """Simulated rates {(phase, config): ops/s} for every configuration in `rows` and every IO500 phase in
+    `phases` (one easy and/or one hard mdtest run per configuration)."""
+    files = files or FIT_FILES
+    tasks = []
+    seen = set()
+    for r in rows:
+        for ph in phases:
+            kind = PHASES[ph][0]
+            key = (kind, r["config"])
+            if key in seen:
+                continue
+            seen.add(key)
+            tasks.append((kind, r["config"], r["tasks"], r["threads_per_client"]))
+    def one(t):
+        kind, config, n, per_node = t
+        if config not in files:
+            cli_common.fail(prog, f"no simulated file count for configuration '{config}'")
+        return (kind, config), run_mdtest(platform, kind, n, per_node, files[config], build, prog)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        runs = dict(ex.map(one, tasks))
+    sim = {}
+    for r in rows:
+        for ph in phases:
+            kind, name = PHASES[ph]
+            rate = runs[(kind, r["config"])].get(name, 0.0)
+            if not math.isfinite(rate) or rate <= 0:
+                cli_common.fail(prog, f"pfsim mdtest gave no positive rate for {name} ({ph}) at {r['config']}")
+            sim[(ph, r["config"])] = rate
+    return sim
+
+
+def residuals(sim, rows, phases):
+    """[(phase, config, measured, simulated, log(sim/measured))] over the measured values (n/a skipped)."""
+    out = []
+    for r in rows:
+        for ph in phases:
+            if r[ph] is None:
+                continue
+            s = sim[(ph, r["config"])]
+            out.append((ph, r["config"], r[ph], s, math.log(s / r[ph])))
+    return out
+
+
+def load(path, prog="spartan"):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        cli_common.fail(prog, f"{path}: cannot read the platform: {e}")
+
+
+def with_values(base, params, values):
+    """A copy of platform `base` with each (path, ..., unit) of `params` set to its value."""
+    p = copy.deepcopy(base)
+    for (path, _, _, _, unit), v in zip(params, values):
+        d = p
+        keys = path.split(".")
+        for k in keys[:-1]:
+            d = d.setdefault(k, {})
+        d[keys[-1]] = int(round(v)) if unit == "int" else f"{v:.6g}{unit}"
+    return p

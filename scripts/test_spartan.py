@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Tests of the Spartan CephFS case (platforms/spartan-cephfs-fitted.json, scripts/validate_spartan.py,
+scripts/calibrate_spartan.py). usage: test_spartan.py PATH/TO/pfsim
+
+1. Closed forms on the fitted platform, with the platform's own values (read from the JSON, not copied here):
+   a. 2 tasks on 2 nodes, one directory each, one per MDS: no queue and no other request inside an MDS, so an
+      mdtest-easy create (open(O_CREAT) + close) takes c + s + two round trips and the rate is 2 / that.
+   b. 160 tasks, 16 per node, 80 per MDS: the MDS's one core is the bottleneck. Each create costs
+      s + a (N - 1) of CPU (per_directory: a per other directory with an update inside the MDS; one task per
+      directory), N = 80 - X Z requests are inside (Little's law on the tasks outside: client time and round trips
+      Z), and X = 1 / (s + a (N - 1)) per MDS. Solved by fixed-point iteration.
+   c. mdtest hard, 160 tasks in one shared directory on one MDS: no other directory, so X = 1 / s.
+2. validate_spartan.py end to end at a small scale: every measured rate but mdtest-hard-read compared, the fitted
+   and predicted roles, the points JSON and the plot written; a platform that is not JSON is an error (exit 2)
+   that names the file, and nothing is written.
+3. calibrate_spartan.py refuses a wrong --x0 (exit 2) before any simulation.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import Checks, pfsim_arg  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FITTED = os.path.join(ROOT, "platforms", "spartan-cephfs-fitted.json")
+
+
+def us(v):
+    v = str(v)
+    assert v.endswith("us"), v
+    return float(v[:-2]) * 1e-6
+
+
+def mdtest_rate(pfsim, ranks, per_node, files, tmp):
+    out = os.path.join(tmp, f"r{ranks}.json")
+    subprocess.run([pfsim, "mdtest", "--platform", FITTED, "--ranks", str(ranks), "--ranks-per-node", str(per_node),
+                    "-n", str(files), "-u", "-F", "--quiet", "--out", out], check=True)
+    with open(out) as f:
+        res = json.load(f)
+    return {p["name"]: p["rate_items_per_s"] for p in res["phases"]}
+
+
+def main():
+    pfsim = pfsim_arg(__doc__)
+    check = Checks()
+    with open(FITTED) as f:
+        p = json.load(f)
+    c = us(p["clients"]["op_overhead"]["create"])
+    s = us(p["mds"]["service"]["create"])
+    mech = p["mds"].get("mechanisms", {})
+    on = [k for k, v in mech.items() if isinstance(v, dict) and v.get("enabled")]
+    check(on == ["per_directory"], f"the fitted platform's one mechanism is per_directory (got {on}; the closed "
+          "forms below assume it)")
+    a = us(mech["per_directory"]["cost_per_directory"]["create"])
+    one_way = us(p["network"]["client_link"]["latency"]) + us(p["network"]["server_link"]["latency"])
+    rtt = 2 * one_way
+    with tempfile.TemporaryDirectory() as tmp:
+        # 1a: latency-bound.
+        r = mdtest_rate(pfsim, 2, 1, 2000, tmp)["File creation"]
+        expect = 2 / (c + s + 2 * rtt)
+        check(abs(r / expect - 1) < 0.01, f"2 tasks: {r:.1f} creates/s = 2 / (c + s + 2 RTT) = {expect:.1f} within 1%")
+        # 1b: MDS-bound with contention.
+        n, z = 80, c + 2 * rtt
+        x = 1 / s
+        for _ in range(200):
+            inside = max(1.0, n - x * z)
+            x = 0.5 * x + 0.5 / (s + a * (inside - 1))
+        r = mdtest_rate(pfsim, 160, 16, 150, tmp)["File creation"]
+        check(abs(r / (2 * x) - 1) < 0.02, f"160 tasks: {r:.0f} creates/s = 2 x {x:.0f} (one core per MDS, "
+              f"{inside:.1f} requests in as many directories inside, {a * 1e6:.3g} us each) within 2%")
+        # 1c: mdtest hard, 160 tasks in one shared directory: one MDS, one directory, so no per-directory cost;
+        # the 3901-byte write goes into the write-back cache: X = 1 / s.
+        out = os.path.join(tmp, "hard.json")
+        subprocess.run([pfsim, "mdtest", "--platform", FITTED, "--ranks", "160", "--ranks-per-node", "16", "-n", "60",
+                        "-F", "-w", "3901", "-e", "3901", "--quiet", "--out", out], check=True)
+        with open(out) as f:
+            r = {q["name"]: q["rate_items_per_s"] for q in json.load(f)["phases"]}["File creation"]
+        check(abs(r * s - 1) < 0.02, f"160 tasks in one directory: {r:.0f} creates/s = 1 / s = {1 / s:.0f} within 2%")
+
+        # 2: the validation script end to end, small.
+        pts = os.path.join(tmp, "points.json")
+        png = os.path.join(tmp, "plot.png")
+        v = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "validate_spartan.py"), "--pfsim", pfsim,
+                            "--scale", "1", "--json", pts, "--plot", png], capture_output=True, text=True)
+        check(v.returncode == 0, f"validate_spartan.py exits 0 (got {v.returncode}: {v.stderr.strip()[-200:]})")
+        points = json.load(open(pts)) if os.path.exists(pts) else []
+        check(len(points) == 35, f"35 points: 6 phases x 6 rows minus the one n/a, 2n1t NL-SAS hard delete (got {len(points)})")
+        check(sum(q["role"] == "fitted" for q in points) == 9, "9 fitted points (NL-SAS easy write/stat/delete)")
+        check(not any(q["metric"] == "mdtest_hard_read" for q in points), "mdtest-hard-read is not compared")
+        check(all(q["pass"] == (abs(q["simulated"] / q["measured"] - 1) <= 0.2) for q in points),
+              "pass means within 20% of measured")
+        check(os.path.getsize(png) > 10000 if os.path.exists(png) else False, "the plot is written")
+        check("points within tolerance" in v.stdout, "the summary line is printed")
+        bad = os.path.join(tmp, "bad.json")
+        with open(bad, "w") as f:
+            f.write("{not json")
+        out2 = os.path.join(tmp, "points2.json")
+        v = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "validate_spartan.py"), "--pfsim", pfsim,
+                            "--platform", bad, "--json", out2, "--plot", png + "2.png"], capture_output=True, text=True)
+        check(v.returncode == 2 and bad in v.stderr, f"a platform that is not JSON: exit 2 naming it "
+              f"(got {v.returncode}: {v.stderr.strip()})")
+        check(not os.path.exists(out2), "and no points file is written")
+        # 3: calibrate's --x0 checked before any work.
+        v = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "calibrate_spartan.py"), "--build",
+                            os.path.dirname(pfsim), "--x0", "1,2,3", "--out", os.path.join(tmp, "f.json"),
+                            "--report", os.path.join(tmp, "r.json")], capture_output=True, text=True)
+        check(v.returncode == 2 and "--x0" in v.stderr, f"calibrate --x0 with 3 values: exit 2 naming --x0 "
+              f"(got {v.returncode}: {v.stderr.strip()})")
+    check.finish("spartan")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Spartan CephFS IO500 validation (seed 001; docs/spartan-cephfs.md): IO500's mdtest phases at 2, 32 and 160 tasks
+(2n1t, 4n8t, 10n16t) on the fitted platform platforms/spartan-cephfs-fitted.json, against the measured table
+validation/spartan-cephfs/measured.csv.
+
+What is compared (tolerance 20 %, the mission's for this case):
+  fitted     NL-SAS rows, mdtest easy write / stat / delete (scripts/calibrate_spartan.py fits them); the mission's
+             target is the easy write: 5.3k -> 12.4k -> 6.9k IOPS, the rise and the fall.
+  predicted  NL-SAS rows, mdtest hard write / stat / delete (3901-byte files in one shared directory);
+             SSD rows, every easy and hard phase (the same metadata pool, seed 001: "the metadata performance is
+             mostly about the NVMe metadata pool").
+mdtest-hard-read is not compared: it reads 3901 bytes from the data pool, whose NL-SAS seek latency the platform
+does not model. IO500's ior phases and find are not compared either.
+
+usage: validate_spartan.py [--pfsim BIN] [--platform FILE] [--json FILE] [--plot PNG | --plots DIR] [--jobs N]
+                           [--scale K] [--strict]
+Prints a table and "N of M points within tolerance" (and the count of the fitted and predicted points apart).
+Exit status 0 (with --strict: 1 when a point fails); 2 on an error; pfsim's exit status when a run fails.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import spartan_model as S  # noqa: E402
+from cli_common import (Parser, check_output, fail, is_executable_file, positive_int, stop_on_signals,  # noqa: E402
+                        stopped_signal, write_atomic)
+
+PROG = "validate_spartan"
+ROOT = S.ROOT
+DEFAULT_PLOT = os.path.join(ROOT, "out", "validation", "spartan-cephfs", "spartan-cephfs.png")
+TOL = 0.20
+FITTED = ("mdtest_easy_write", "mdtest_easy_stat", "mdtest_easy_delete")
+COMPARED = FITTED + ("mdtest_hard_write", "mdtest_hard_stat", "mdtest_hard_delete")
+
+
+def main():
+    ap = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pfsim", default=os.path.join(ROOT, "build", "pfsim"), help="pfsim binary (default build/pfsim)")
+    ap.add_argument("--platform", default=S.FITTED_PLATFORM, help="platform (default %(default)s)")
+    ap.add_argument("--json", help="write the points (JSON list) to this file")
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--plot", help=f"the plot (default {os.path.relpath(DEFAULT_PLOT, ROOT)})")
+    g.add_argument("--plots", help="a folder for the plot (spartan-cephfs.png), as scripts/validate passes it")
+    ap.add_argument("--jobs", type=positive_int, default=2, help="pfsim runs at once (default 2)")
+    ap.add_argument("--scale", type=positive_int, default=4,
+                    help="files per task = K x the calibration's (spartan_model.FIT_FILES; default 4)")
+    ap.add_argument("--strict", action="store_true", help="exit status 1 when a point is out of tolerance")
+    a = ap.parse_args()
+
+    if a.plots:
+        if os.path.exists(a.plots) and not os.path.isdir(a.plots):
+            fail(PROG, f"--plots {a.plots}: exists and is not a directory")
+        try:
+            os.makedirs(a.plots, exist_ok=True)
+        except OSError as e:
+            fail(PROG, f"--plots {a.plots}: cannot create it: {e.strerror}")
+        plot_out = os.path.join(a.plots, "spartan-cephfs.png")
+    else:
+        plot_out = a.plot or DEFAULT_PLOT
+        if not a.plot:
+            try:
+                os.makedirs(os.path.dirname(plot_out), exist_ok=True)
+            except OSError as e:
+                fail(PROG, f"cannot create {os.path.dirname(plot_out)}: {e.strerror}")
+    inputs = [("the measured table", S.MEASURED), ("the platform", a.platform)]
+    for opt, path in (("--json", a.json), ("--plot", plot_out)):
+        if path is not None:
+            check_output(PROG, opt, path, inputs)
+    if not is_executable_file(a.pfsim):
+        fail(PROG, f"{a.pfsim}: no executable pfsim binary (build first: scripts/build, or pass --pfsim BIN)")
+    platform = S.load(a.platform, PROG)
+    rows = S.read_measured(prog=PROG)
+    files = {k: a.scale * v for k, v in S.FIT_FILES.items()}
+    build = os.path.dirname(os.path.abspath(a.pfsim))
+    # One set of runs serves both pools: the platform is the same, only the measured rows differ.
+    by_config = {}
+    for r in rows:
+        by_config.setdefault(r["config"], r)
+    sim = S.simulate(platform, list(by_config.values()), COMPARED, build, a.jobs, files, PROG)
+
+    points = []
+    for r in rows:
+        for ph in COMPARED:
+            m = r[ph]
+            if m is None:
+                continue
+            s = sim[(ph, r["config"])]
+            rel = s / m - 1
+            role = "fitted" if (r["pool"] == "nlsas" and ph in FITTED) else "predicted"
+            points.append({"case": "spartan-cephfs", "series": f"{r['pool']} {ph}", "metric": ph, "pool": r["pool"],
+                           "config": r["config"], "x": r["tasks"], "measured": m, "simulated": s,
+                           "rel_error": rel, "tolerance": TOL, "tolerance_kind": "relative", "role": role,
+                           "pass": abs(rel) <= TOL})
+    print(f"{'pool':<6} {'phase':<20} {'tasks':>5} {'role':<9} {'measured':>9} {'simulated':>9} {'error':>8}  result")
+    for p in points:
+        print(f"{p['pool']:<6} {p['metric']:<20} {p['x']:>5} {p['role']:<9} {p['measured']:>9.0f} "
+              f"{p['simulated']:>9.0f} {100 * p['rel_error']:>+7.1f}%  {'PASS' if p['pass'] else 'FAIL'}")
+    for role in ("fitted", "predicted"):
+        sel = [p for p in points if p["role"] == role]
+        print(f"# {role}: {sum(p['pass'] for p in sel)} of {len(sel)} within {100 * TOL:.0f}%")
+    target = [p for p in points if p["pool"] == "nlsas" and p["metric"] == "mdtest_easy_write"]
+    print("# mission target (NL-SAS mdtest easy write, rise and fall): " +
+          ", ".join(f"{p['x']} tasks {p['simulated'] / 1000:.2f}k vs {p['measured'] / 1000:.2f}k" for p in target))
+    npass = sum(p["pass"] for p in points)
+    print(f"{npass} of {len(points)} points within tolerance")
+    plot(points, plot_out)
+    if a.json:
+        write_atomic(a.json, json.dumps(points, indent=1, allow_nan=False) + "\n")
+    return 1 if a.strict and npass < len(points) else 0
+
+
+def plot(points, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from pfsim_plot import save_atomic
+    pools = ["nlsas", "ssd"]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
+    colors = {"write": "tab:blue", "stat": "tab:green", "delete": "tab:red"}
+    for ax, pool in zip(axes, pools):
+        for ph in COMPARED:
+            sel = sorted((p for p in points if p["pool"] == pool and p["metric"] == ph), key=lambda p: p["x"])
+            if not sel:
+                continue
+            kind, op = ph.split("_")[1], ph.split("_")[2]
+            style = "-" if kind == "easy" else "--"
+            xs = [p["x"] for p in sel]
+            ax.plot(xs, [p["measured"] / 1000 for p in sel], style, marker="o", color=colors[op], alpha=0.45,
+                    label=f"{kind} {op}, measured")
+            ax.plot(xs, [p["simulated"] / 1000 for p in sel], style, marker="x", color=colors[op],
+                    label=f"{kind} {op}, pfsim" + (" (fitted)" if sel[0]["role"] == "fitted" else ""))
+        ax.set_xscale("log")
+        ax.set_xticks([2, 32, 160])
+        ax.set_xticklabels(["2 (2n1t)", "32 (4n8t)", "160 (10n16t)"])
+        ax.set_xlabel("IO500 tasks (nodes x tasks per node)")
+        ax.set_title(f"{pool.upper()} data pool" + (": easy rows fitted" if pool == "nlsas" else ": predicted"))
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("kIOPS")
+    axes[1].legend(fontsize=7, ncol=2, loc="upper left")
+    fig.suptitle("Spartan CephFS IO500 mdtest phases (seed 001), 2 active MDS: measured vs pfsim", fontsize=10)
+    fig.tight_layout()
+    save_atomic(fig, out, dpi=110)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    stop_on_signals()
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt as e:
+        print(f"{PROG}: interrupted: no --json or plot written", file=sys.stderr)
+        sys.exit(128 + stopped_signal(e))
