@@ -103,6 +103,26 @@ def check_output(prog, option, path, inputs=()):
     check_spares_inputs(prog, option, path, inputs)
 
 
+def plot_destination(prog, plots, plot, default, name):
+    """Where a validation script writes its plot: `plots`/`name` when the runner gives a folder (--plots, created
+    here), else --plot, else `default` (its folder created). A --plots path that is a file is an error (exit 2)."""
+    if plots:
+        if os.path.exists(plots) and not os.path.isdir(plots):
+            fail(prog, f"--plots {plots}: exists and is not a directory")
+        try:
+            os.makedirs(plots, exist_ok=True)
+        except OSError as e:
+            fail(prog, f"--plots {plots}: cannot create it: {e.strerror}")
+        return os.path.join(plots, name)
+    if plot:
+        return plot
+    try:
+        os.makedirs(os.path.dirname(default), exist_ok=True)
+    except OSError as e:
+        fail(prog, f"cannot create {os.path.dirname(default)}: {e.strerror}")
+    return default
+
+
 def temp_beside(path, suffix=".tmp"):
     """A new file of a unique name in PATH's directory (never a file the user has there, nor another run's),
     for writing PATH and renaming it into place; returns its name."""

@@ -26,8 +26,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import (Parser, check_output, is_executable_file, run_pfsim, stop_on_signals,  # noqa: E402
-                        stopped_signal, write_atomic)
+from cli_common import (Parser, check_output, is_executable_file, plot_destination, run_pfsim,  # noqa: E402
+                        stop_on_signals, stopped_signal, write_atomic)
 
 PROG = "validate_nersc_lmt"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -203,21 +203,7 @@ def main():
     ap.add_argument("--strict", action="store_true", help="exit status 1 when a point is out of tolerance")
     a = ap.parse_args()
 
-    if a.plots:
-        if os.path.exists(a.plots) and not os.path.isdir(a.plots):
-            die(f"--plots {a.plots}: exists and is not a directory")
-        try:
-            os.makedirs(a.plots, exist_ok=True)
-        except OSError as e:
-            die(f"--plots {a.plots}: cannot create it: {e.strerror}")
-        plot_out = os.path.join(a.plots, "nersc-lmt.png")
-    else:
-        plot_out = a.plot or DEFAULT_PLOT
-        if not a.plot:
-            try:
-                os.makedirs(os.path.dirname(plot_out), exist_ok=True)
-            except OSError as e:
-                die(f"cannot create {os.path.dirname(plot_out)}: {e.strerror}")
+    plot_out = plot_destination(PROG, a.plots, a.plot, DEFAULT_PLOT, "nersc-lmt.png")
     inputs = [("the measured data", MEASURED), ("the platform", PLATFORM)]
     for opt, path in (("--json", a.json), ("--plot", plot_out)):
         if path is None:

@@ -25,8 +25,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import spartan_model as S  # noqa: E402
-from cli_common import (Parser, check_output, fail, is_executable_file, positive_int, stop_on_signals,  # noqa: E402
-                        stopped_signal, write_atomic)
+from cli_common import (Parser, check_output, fail, is_executable_file, plot_destination, positive_int,  # noqa: E402
+                        stop_on_signals, stopped_signal, write_atomic)
 
 PROG = "validate_spartan"
 ROOT = S.ROOT
@@ -50,21 +50,7 @@ def main():
     ap.add_argument("--strict", action="store_true", help="exit status 1 when a point is out of tolerance")
     a = ap.parse_args()
 
-    if a.plots:
-        if os.path.exists(a.plots) and not os.path.isdir(a.plots):
-            fail(PROG, f"--plots {a.plots}: exists and is not a directory")
-        try:
-            os.makedirs(a.plots, exist_ok=True)
-        except OSError as e:
-            fail(PROG, f"--plots {a.plots}: cannot create it: {e.strerror}")
-        plot_out = os.path.join(a.plots, "spartan-cephfs.png")
-    else:
-        plot_out = a.plot or DEFAULT_PLOT
-        if not a.plot:
-            try:
-                os.makedirs(os.path.dirname(plot_out), exist_ok=True)
-            except OSError as e:
-                fail(PROG, f"cannot create {os.path.dirname(plot_out)}: {e.strerror}")
+    plot_out = plot_destination(PROG, a.plots, a.plot, DEFAULT_PLOT, "spartan-cephfs.png")
     inputs = [("the measured table", S.MEASURED), ("the platform", a.platform)]
     for opt, path in (("--json", a.json), ("--plot", plot_out)):
         if path is not None:
