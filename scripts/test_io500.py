@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Tests of scripts/io500.py (IO500's standard phases on a platform). usage: test_io500.py PATH/TO/pfsim
+
+1. IO500's config-tiny.ini (shared/data/tool-outputs/io500) at 4 tasks on the Spartan platform: 11 [RESULT] lines in
+   IO500's format ("[RESULT] %20s %15.6f unit : time %.3f seconds") in IO500's order, find "not modelled", and a
+   [SCORE ] line whose bandwidth and IOPS are the geometric means of the printed values (4 ior, 7 mdtest phases) and
+   TOTAL their geometric mean; result_summary.txt in --out-dir holds the same text.
+2. The mdtest-easy-write score is `pfsim mdtest -n 2000 -u -F` run directly (its File creation rate / 1000).
+3. --from the real IO500 result directory: its procs (2) and its command lines' sizes are used, and the comparison
+   lists the measured scores of result.txt.
+4. Bad input: a result directory without result.txt, a malformed result.txt line (file:line), a config with a bad
+   size (its key): exit 2 with the message, nothing written.
+"""
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import Checks, pfsim_arg  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+IO500 = os.path.join(ROOT, "scripts", "io500.py")
+PLATFORM = os.path.join(ROOT, "platforms", "spartan-cephfs-fitted.json")
+DATA = os.path.join(os.path.dirname(ROOT), "shared", "data", "tool-outputs", "io500")
+if not os.path.isdir(DATA):  # a clone elsewhere than beside shared/
+    DATA = "/work/shared/data/tool-outputs/io500"
+ORDER = ["ior-easy-write", "mdtest-easy-write", "ior-hard-write", "mdtest-hard-write", "ior-easy-read",
+         "mdtest-easy-stat", "ior-hard-read", "mdtest-hard-stat", "mdtest-easy-delete", "mdtest-hard-read",
+         "mdtest-hard-delete"]
+
+
+def run(args, build):
+    return subprocess.run([sys.executable, IO500, "--build", build] + args, capture_output=True, text=True)
+
+
+def main():
+    pfsim = pfsim_arg(__doc__)
+    build = os.path.dirname(os.path.abspath(pfsim))
+    check = Checks()
+    data = os.path.normpath(DATA)
+    if not os.path.isdir(data):
+        print(f"test_io500: {data}: the real IO500 outputs are missing")
+        sys.exit(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        r = run([os.path.join(data, "config-tiny.ini"), "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node",
+                 "2", "--out-dir", tmp, "--json", os.path.join(tmp, "r.json")], build)
+        check(r.returncode == 0, f"config-tiny at 4 tasks runs (exit {r.returncode}: {r.stderr.strip()[-300:]})")
+        pat = re.compile(r"\[RESULT\] ([ a-z0-9-]{20}) ([ 0-9.]{15}) (GiB/s|kIOPS) : time (\d+\.\d{3}) seconds$")
+        res = [(m.group(1).strip(), float(m.group(2)), m.group(3)) for m in map(pat.match, r.stdout.splitlines()) if m]
+        check([n for n, _, _ in res] == ORDER, f"11 [RESULT] lines in IO500's format and order (got {[n for n, _, _ in res]})")
+        check(all((u == "GiB/s") == n.startswith("ior") for n, _, u in res), "ior phases in GiB/s, mdtest in kIOPS")
+        check(any(re.match(r"\[      \] +find .*not modelled", l) for l in r.stdout.splitlines()), "find: not modelled")
+        m = re.search(r"\[SCORE \] Bandwidth ([0-9.]+) GiB/s : IOPS ([0-9.]+) kiops : TOTAL ([0-9.]+)", r.stdout)
+        vals = dict((n, v) for n, v, _ in res)
+        geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
+        bw = geo([v for n, v in vals.items() if n.startswith("ior")])
+        md = geo([v for n, v in vals.items() if n.startswith("mdtest")])
+        check(m is not None and abs(float(m.group(1)) / bw - 1) < 1e-5 and abs(float(m.group(2)) / md - 1) < 1e-5
+              and abs(float(m.group(3)) / math.sqrt(bw * md) - 1) < 1e-5,
+              f"score = geometric means of the lines: bw {bw:.6f}, IOPS {md:.6f} (line: {m.group(0) if m else None})")
+        summary = os.path.join(tmp, "result_summary.txt")
+        check(os.path.isfile(summary) and open(summary).read() == r.stdout, "result_summary.txt holds the same text")
+        # 2: the mapping onto pfsim mdtest.
+        out = os.path.join(tmp, "m.json")
+        subprocess.run([pfsim, "mdtest", "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node", "2", "-n", "2000",
+                        "-u", "-F", "--quiet", "--out", out], check=True, capture_output=True)
+        direct = {p["name"]: p["rate_items_per_s"] for p in json.load(open(out))["phases"]}["File creation"] / 1000
+        check(abs(vals.get("mdtest-easy-write", 0) / direct - 1) < 1e-6,
+              f"mdtest-easy-write {vals.get('mdtest-easy-write')} = pfsim mdtest -n 2000 -u -F {direct:.6f}")
+        # 3: --from the real result directory.
+        r = run(["--from", os.path.join(data, "standard-results"), "--platform", PLATFORM, "--json",
+                 os.path.join(tmp, "f.json")], build)
+        check(r.returncode == 0, f"--from standard-results runs (exit {r.returncode}: {r.stderr.strip()[-300:]})")
+        rep = json.load(open(os.path.join(tmp, "f.json"))) if r.returncode == 0 else {}
+        check(rep.get("tasks") == 2, f"its procs: 2 tasks (got {rep.get('tasks')})")
+        check(rep.get("sizes", {}).get("easy_block") == 64 << 20 and rep.get("sizes", {}).get("hard_segments") == 2000
+              and rep.get("sizes", {}).get("easy_n") == 2000, f"its command lines' sizes: -b 64m, -s 2000, -n 2000 "
+              f"(got {rep.get('sizes')})")
+        rows = {x["phase"]: x for x in rep.get("compared_with", {}).get("phases", [])}
+        check(len(rows) == 11 and abs(rows.get("ior-easy-write", {}).get("measured", 0) - 1.288924) < 1e-9,
+              "11 phases compared, ior-easy-write measured 1.288924 GiB/s as result.txt says")
+        # 4: bad input.
+        empty = os.path.join(tmp, "empty")
+        os.mkdir(empty)
+        r = run(["--from", empty, "--platform", PLATFORM], build)
+        check(r.returncode == 2 and "result.txt" in r.stderr, f"a directory without result.txt: exit 2 naming it "
+              f"({r.returncode}: {r.stderr.strip()})")
+        bad = os.path.join(tmp, "bad")
+        shutil.copytree(os.path.join(data, "standard-results"), bad)
+        with open(os.path.join(bad, "result.txt"), "a") as f:
+            f.write("this is not a key value line\n")
+        n = sum(1 for _ in open(os.path.join(bad, "result.txt")))
+        r = run(["--from", bad, "--platform", PLATFORM], build)
+        check(r.returncode == 2 and f"result.txt:{n}:" in r.stderr, f"a malformed result.txt line: exit 2 naming "
+              f"file:line {n} ({r.returncode}: {r.stderr.strip()})")
+        cfg = os.path.join(tmp, "bad.ini")
+        with open(cfg, "w") as f:
+            f.write("[ior-easy]\ntransferSize = lots\n")
+        outdir = os.path.join(tmp, "o")
+        os.mkdir(outdir)
+        r = run([cfg, "--platform", PLATFORM, "--ranks", "2", "--out-dir", outdir], build)
+        check(r.returncode == 2 and "transferSize" in r.stderr and not os.listdir(outdir),
+              f"a bad size in the config: exit 2 naming the key, nothing written ({r.returncode}: {r.stderr.strip()})")
+    check.finish("io500")
+
+
+if __name__ == "__main__":
+    main()
