@@ -18,7 +18,7 @@ Writes the platform (--out, default platforms/spartan-cephfs-fitted.json) and a 
 validation/spartan-cephfs/fit.json).
 
 usage: calibrate_spartan.py [--mechanisms none|contention|per_client|per_directory] [--max-evals N] [--jobs N] [--out FILE]
-                            [--report FILE] [--build DIR] [--check-files]
+                            [--report FILE] [--build DIR] [--check-files [--check-platform FILE]]
 """
 import json
 import math
@@ -69,6 +69,8 @@ def apply(base, params, values, mechanism):
             mech[name]["enabled"] = name == mechanism
     if mechanism == "per_client":
         mech["per_client"]["fitted_up_to"] = 10  # the most client nodes in the fitted table (10n16t)
+    if mechanism == "per_directory":
+        mech["per_directory"]["fitted_up_to"] = 80  # the most directories per MDS in the fitted table (160 tasks / 2)
     return p
 
 
@@ -82,19 +84,26 @@ def main():
     ap.add_argument("--report", default=os.path.join(S.CASE_DIR, "fit.json"), help="fit report (default %(default)s)")
     ap.add_argument("--x0", help="starting values, comma-separated in the order of the report's 'parameters'")
     ap.add_argument("--check-files", action="store_true",
-                    help="only compare the base platform's rates at the fit's file counts with 4x as many files")
+                    help="only compare the rates of --check-platform at the fit's file counts with 4x as many files")
+    ap.add_argument("--check-platform", default=S.FITTED_PLATFORM,
+                    help="the platform --check-files runs (default the committed fit, %(default)s)")
     L.add_build_option(ap)
     a = ap.parse_args()
     build = os.path.dirname(L.use_build(PROG, a))
     inputs = [("the measured table", S.MEASURED), ("the base platform", S.BASE_PLATFORM)]
     check_output(PROG, "--out", a.out, inputs)
     check_output(PROG, "--report", a.report, inputs)
+    default_out = os.path.abspath(a.out) == os.path.abspath(S.FITTED_PLATFORM)
+    if a.mechanisms != "per_directory" and default_out and not a.check_files:
+        fail(PROG, f"--mechanisms {a.mechanisms} would replace the committed fit ({S.FITTED_PLATFORM}, per_directory): "
+                   "give --out and --report for another mechanism (scripts/ablation_spartan.py does)")
     base = S.load(S.BASE_PLATFORM, PROG)
     rows = [r for r in S.read_measured(prog=PROG) if r["pool"] == "nlsas"]
 
     if a.check_files:
-        small = S.simulate(base, rows, FIT_PHASES, build, a.jobs, prog=PROG)
-        big = S.simulate(base, rows, FIT_PHASES, build, a.jobs,
+        checked = S.load(a.check_platform, PROG)
+        small = S.simulate(checked, rows, FIT_PHASES, build, a.jobs, prog=PROG)
+        big = S.simulate(checked, rows, FIT_PHASES, build, a.jobs,
                          files={k: 4 * v for k, v in S.FIT_FILES.items()}, prog=PROG)
         for key in sorted(small):
             print(f"{key[0]:20s} {key[1]:7s} {small[key]:9.0f} {big[key]:9.0f} {100 * (small[key] / big[key] - 1):+6.2f}%")

@@ -8,7 +8,6 @@ IO500 (io-500-dev, 2019) runs mdtest twice:
 pfsim runs them as `pfsim mdtest -n N -u -F` and `pfsim mdtest -n N -F -w 3901 -e 3901`. -L (leaf only) and -t
 (unique directory by time) only change directory names; -N 1 (a task stats the files of the task on the next node)
 makes every stat go to the MDS on the real system, which pfsim's clients always do (they cache no attributes)."""
-import copy
 import csv
 import json
 import math
@@ -49,6 +48,10 @@ def read_measured(path=MEASURED, prog="spartan"):
             numbered = [(n, l) for n, l in enumerate(f, start=1) if not l.startswith("#")]
     except OSError as e:
         cli_common.fail(prog, f"{path}: {e.strerror}")
+    except UnicodeDecodeError:
+        cli_common.fail(prog, f"{path}: not a text file (expected the measured CSV table)")
+    if any("\0" in l for _, l in numbered):
+        cli_common.fail(prog, f"{path}: a NUL byte: expected the measured CSV table")
     reader = csv.DictReader(l for _, l in numbered)
     rows = []
     for row in reader:
@@ -153,15 +156,3 @@ def load(path, prog="spartan"):
             return json.load(f)
     except (OSError, ValueError) as e:
         cli_common.fail(prog, f"{path}: cannot read the platform: {e}")
-
-
-def with_values(base, params, values):
-    """A copy of platform `base` with each (path, ..., unit) of `params` set to its value."""
-    p = copy.deepcopy(base)
-    for (path, _, _, _, unit), v in zip(params, values):
-        d = p
-        keys = path.split(".")
-        for k in keys[:-1]:
-            d = d.setdefault(k, {})
-        d[keys[-1]] = int(round(v)) if unit == "int" else f"{v:.6g}{unit}"
-    return p

@@ -841,7 +841,7 @@ expect_error dxt-ior-option "--ior-op" "Darshan DXT" -- \
 mkdir -p "$tmp/perop"
 printf 'time,runtime,tp\n0.0,1.0e-04,2.62144e+09\n' >"$tmp/perop/p-0-00000.csv"
 cp "$tmp/perop/p-0-00000.csv" "$tmp/perop/p-0-00002.csv"
-expect_error ior-perop-rank-gap "p-0-00001.csv" "rank gap" -- \
+expect_error ior-perop-rank-gap "p-0-00001.csv" "missing (expected one file per repetition" -- \
   replay "$tmp/perop/p-0-00000.csv" --platform "$good_platform"
 printf 'time,runtime,tp\n0.0,x,2.62144e+09\n' >"$tmp/perop/p-0-00001.csv"
 expect_error ior-perop-non-numeric "p-0-00001.csv:2:" "runtime" -- \

@@ -135,6 +135,9 @@ int cmd_replay_io(int argc, char** argv)
   if (a.opts.count("--ior-block"))
     io.block_B = static_cast<uint64_t>(parse_tool_size_option("--ior-block", a.opt("--ior-block"), 8,
                                                               1000000000000000LL, "IOR"));
+  if (a.opts.count("--ranks") && a.opt("--ranks").find(',') != std::string::npos)
+    throw std::invalid_argument("option --ranks: a data-path trace (DXT, IOR per-op) replays at one rank count; a list of counts "
+                     "(a sweep) is for md-real-io, md-workbench and mdtest traces");
   const int ranks = a.opts.count("--ranks") ? static_cast<int>(parse_int_option("--ranks", a.opt("--ranks"), 1, kMaxRanks)) : 0;
   RunOptions o;
   o.ranks_per_node = a.opts.count("--ranks-per-node")
@@ -177,6 +180,7 @@ int cmd_replay_io(int argc, char** argv)
     note += "pfsim: warning: " + x + "\n";
   // With a write-back cache a simulated write() returns once its pages are cached: the write rates then compare the
   // calls (as the recorded ones are), not the rate at which the data reaches the servers.
+  std::string cache_warning;
   if (platform && platform->clients.max_dirty_B > 0 && w.has_writes()) {
     char line[320];
     std::snprintf(line, sizeof line,
@@ -187,6 +191,8 @@ int cmd_replay_io(int argc, char** argv)
                   platform->clients.page_cache_copy_Bps > 0
                       ? (std::to_string(platform->clients.page_cache_copy_Bps / 1e9) + " GB/s").c_str()
                       : "instantaneous");
+    cache_warning = std::string(line).substr(std::string("pfsim: warning: ").size());
+    cache_warning.pop_back();  // the newline
     note += line;
   }
   if (platform)
@@ -205,7 +211,6 @@ int cmd_replay_io(int argc, char** argv)
                records.end_s, info.wall_s);
   const auto cmp = io_compare(w, records);
   if (!a.opt("--out").empty()) {
-    std::map<std::string, std::string> recorded = a.opts;
     nlohmann::json header = {
         {"pfsim_version", kVersion},
         {"pfsim_command", "replay"},
@@ -222,6 +227,8 @@ int cmd_replay_io(int argc, char** argv)
     };
     auto results = results_json(records, header);
     results["io_replay"] = io_compare_json(cmp, tr->ranks, w.ranks());
+    if (!cache_warning.empty())
+      results["io_replay"]["warnings"] = nlohmann::json::array({cache_warning});
     OutputBatch batch;
     write_file_atomic(a.opt("--out"), results.dump(2) + "\n");
     batch.commit();
@@ -229,7 +236,7 @@ int cmd_replay_io(int argc, char** argv)
   if (!a.has("--quiet")) {
     std::cerr << "pfsim replay of " << tr->format << " " << tr->path << ": " << w.ranks() << " ranks (recorded "
               << tr->ranks << "), platform " << platform->name << "\n";
-    std::cout << io_compare_text(cmp);
+    std::cout << io_compare_text(cmp, w.ranks() == tr->ranks);
   }
   return 0;
 }

@@ -406,6 +406,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       mc.per_directory.cost_per_directory_s = read_per_op_durations(r.object("cost_per_directory"), {});
       require_updates_only(r, "cost_per_directory", mc.per_directory.cost_per_directory_s,
                            "to pay for other directories being updated");
+      mc.per_directory.fitted_up_to = r.number("fitted_up_to", 0.0, 0.0, 1e9);
       r.finish();
     }
     {
@@ -621,7 +622,8 @@ nlohmann::json to_json(const PlatformConfig& p)
             {"fitted_up_to", m.per_client.fitted_up_to}}},
           {"per_directory",
            {{"enabled", m.per_directory.enabled},
-            {"cost_per_directory", per_op_json(m.per_directory.cost_per_directory_s)}}},
+            {"cost_per_directory", per_op_json(m.per_directory.cost_per_directory_s)},
+            {"fitted_up_to", m.per_directory.fitted_up_to}}},
           {"lock_callbacks",
            {{"enabled", m.lock_callbacks.enabled},
             {"rtt", m.lock_callbacks.rtt_s},

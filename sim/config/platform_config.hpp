@@ -158,6 +158,9 @@ struct PerDirectoryConfig {
   // "cost_per_directory.<op>": extra CPU per update of this kind for every other directory with an update inside
   // this MDS when it starts, s. Updates only.
   PerOp<double> cost_per_directory_s;
+  // "fitted_up_to": the most directories updated at once per MDS the fit saw (calibrate_spartan.py writes it; 0: not
+  // stated). A run whose ranks per MDS exceed twice that gets a warning: the cost grows linearly there, past its data.
+  double fitted_up_to = 0;
 };
 
 struct LockCallbackConfig {

@@ -64,7 +64,7 @@ namespace {
 double error_of(double simulated, double recorded) { return recorded > 0 ? simulated / recorded - 1 : 0; }
 }  // namespace
 
-std::string io_compare_text(const std::vector<IoPhaseComparison>& cs)
+std::string io_compare_text(const std::vector<IoPhaseComparison>& cs, bool same_ranks)
 {
   std::string out;
   char line[512];
@@ -80,15 +80,24 @@ std::string io_compare_text(const std::vector<IoPhaseComparison>& cs)
         continue;
       const double err = error_of(s.rate_Bps(), r.rate_Bps());
       char e[16];
-      if (r.rate_Bps() > 0)
+      if (r.rate_Bps() > 0 && s.window_s > 0 && same_ranks)
         std::snprintf(e, sizeof e, "%+.1f%%", 100 * err);
       else
         std::snprintf(e, sizeof e, "-");
+      // A window of 0 s (every operation at one recorded 4-decimal time) has no rate: "n/a", not 0.
+      auto rate = [](const IoKindStats& x) {
+        char b[24];
+        if (x.window_s > 0)
+          std::snprintf(b, sizeof b, "%.2f", x.rate_Bps() / 1048576);
+        else
+          std::snprintf(b, sizeof b, "n/a");
+        return std::string(b);
+      };
       std::snprintf(line, sizeof line,
-                    "%-8s %4d %-5s %8llu %8llu %10.3f %10.3f %12.2f %12.2f %8s %10.3e %10.3e %10.3e %10.3e %10.3e %10.3e\n",
+                    "%-8s %4d %-5s %8llu %8llu %10.3f %10.3f %12s %12s %8s %10.3e %10.3e %10.3e %10.3e %10.3e %10.3e\n",
                     c.name.c_str(), c.iteration, k == 0 ? "write" : "read", static_cast<unsigned long long>(r.ops),
                     static_cast<unsigned long long>(s.ops), r.bytes / 1048576, s.bytes / 1048576,
-                    r.rate_Bps() / 1048576, s.rate_Bps() / 1048576, e, r.latency.p50_s, s.latency.p50_s,
+                    rate(r).c_str(), rate(s).c_str(), e, r.latency.p50_s, s.latency.p50_s,
                     r.latency.p99_s, s.latency.p99_s, r.latency.max_s, s.latency.max_s);
       out += line;
     }
@@ -101,7 +110,7 @@ nlohmann::json io_compare_json(const std::vector<IoPhaseComparison>& cs, int rec
     return nlohmann::json{{"ops", x.ops},
                           {"bytes", x.bytes},
                           {"window_s", x.window_s},
-                          {"rate_MiBps", x.rate_Bps() / 1048576},
+                          {"rate_MiBps", x.window_s > 0 ? nlohmann::json(x.rate_Bps() / 1048576) : nlohmann::json(nullptr)},
                           {"latency", to_json(x.latency)}};
   };
   nlohmann::json phases = nlohmann::json::array();
@@ -113,7 +122,8 @@ nlohmann::json io_compare_json(const std::vector<IoPhaseComparison>& cs, int rec
       ph[k == 0 ? "write" : "read"] = {
           {"recorded", stats(c.recorded[k])},
           {"simulated", stats(c.simulated[k])},
-          {"rate_error", c.recorded[k].rate_Bps() > 0 ? nlohmann::json(error_of(c.simulated[k].rate_Bps(),
+          {"rate_error", c.recorded[k].rate_Bps() > 0 && c.simulated[k].window_s > 0 && recorded_ranks == ranks
+                             ? nlohmann::json(error_of(c.simulated[k].rate_Bps(),
                                                                                   c.recorded[k].rate_Bps()))
                                                       : nlohmann::json(nullptr)}};
     }

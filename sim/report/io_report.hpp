@@ -36,7 +36,9 @@ struct IoPhaseComparison {
 std::vector<IoPhaseComparison> io_compare(const IoReplayWorkload& w, const RunRecords& records);
 // One line per phase and direction with operations: phase, iteration, op, recorded and simulated operations, MiB,
 // MiB/s, the rate's relative error, and latency p50 / p99 / max, recorded and simulated.
-std::string io_compare_text(const std::vector<IoPhaseComparison>& c);
+// The "error" column (and the JSON's rate_error) compares rates only at the recorded rank count (same_ranks): at
+// another count the two rates are of different runs, printed side by side with "-" (null) as the error.
+std::string io_compare_text(const std::vector<IoPhaseComparison>& c, bool same_ranks);
 nlohmann::json io_compare_json(const std::vector<IoPhaseComparison>& c, int recorded_ranks, int ranks);
 
 }  // namespace pfsim

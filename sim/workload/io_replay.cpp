@@ -1,6 +1,9 @@
 #include "workload/io_replay.hpp"
 
+#include "config/units.hpp"
 #include "model/hash.hpp"
+
+#include <cmath>
 
 #include <stdexcept>
 
@@ -18,9 +21,18 @@ IoReplayWorkload::IoReplayWorkload(std::shared_ptr<const iotrace::IoTrace> trace
   ranks_ = ranks > 0 ? ranks : trace_->ranks;
   // The shared IOR file laid out again for M ranks must fit the model's largest file.
   if (trace_->ior && !trace_->ior->file_per_proc &&
-      static_cast<double>(trace_->ior->segments) * static_cast<double>(trace_->ior->block_B) * ranks_ > 1e15)
+      static_cast<double>(trace_->ior->segments) * static_cast<double>(trace_->ior->block_B) * ranks_ > units::kMaxSizeB)
     throw std::invalid_argument("replay: the shared IOR file at " + std::to_string(ranks_) +
                                 " ranks would exceed 1e15 bytes, the model's largest file");
+  // A shared DXT file's copy c is laid out c extents further: the last copy must fit too.
+  if (!trace_->ior) {
+    const double copies = std::ceil(static_cast<double>(ranks_) / trace_->ranks);
+    for (const auto& f : trace_->files)
+      if (f.shared && static_cast<double>(f.extent_B) * copies > units::kMaxSizeB)
+        throw std::invalid_argument("replay: " + std::to_string(static_cast<long long>(copies)) + " copies of the shared "
+                                    "file " + f.name + " (" + std::to_string(f.extent_B) + " bytes each) would exceed "
+                                    "1e15 bytes, the model's largest file");
+  }
 }
 
 uint64_t IoReplayWorkload::phase_ops(int phase, bool write) const

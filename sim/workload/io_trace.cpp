@@ -1,6 +1,7 @@
 #include "workload/io_trace.hpp"
 
 #include "config/reader.hpp"
+#include "config/units.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -19,6 +20,10 @@ namespace fs = std::filesystem;
 using config::ConfigError;
 
 namespace {
+
+// The most ranks a trace may name (a million: the largest recorded MPI jobs; the import keeps a stream per rank,
+// ~80 bytes even when empty): a rank beyond it is a bad row, not a table to allocate.
+constexpr long long kMaxTraceRanks = 1000000;
 
 [[noreturn]] void fail(const std::string& file, size_t line, const std::string& what)
 {
@@ -292,8 +297,9 @@ IoTrace load_dxt(const std::string& path)
       if (line.rfind("# nprocs:", 0) == 0) {
         const auto f = fields(line.substr(9));
         const std::string v = f.size() == 1 ? f[0] : line.substr(9);
-        if (!parse_int(v, nprocs) || nprocs < 1)
-          fail(path, n, "nprocs: expected a positive integer, got " + quote(v));
+        if (!parse_int(v, nprocs) || nprocs < 1 || nprocs > kMaxTraceRanks)
+          fail(path, n, "nprocs: expected a positive integer up to " + std::to_string(kMaxTraceRanks) + ", got " +
+                            quote(v));
       } else if (line.rfind("# DXT, file_id:", 0) == 0) {
         const auto comma = line.find(", file_name: ");
         if (comma == std::string::npos)
@@ -316,11 +322,18 @@ IoTrace load_dxt(const std::string& path)
       } else if (line.rfind("# DXT, rank:", 0) == 0) {
         const std::string rest = line.substr(12);
         const std::string v = fields(rest.substr(0, rest.find(','))).empty() ? "" : fields(rest.substr(0, rest.find(',')))[0];
-        if (!parse_int(v, cur_rank) || cur_rank < 0)
-          fail(path, n, "rank: expected an integer >= 0, got " + quote(v));
+        if (!parse_int(v, cur_rank) || cur_rank < 0 || cur_rank >= kMaxTraceRanks)
+          fail(path, n, "rank: expected an integer from 0 to " + std::to_string(kMaxTraceRanks - 1) + ", got " +
+                            quote(v));
       }
       continue;
     }
+    // On Lustre darshan-dxt-parser ends each row with the OSTs the extent touched ("[  3]" per OST): not replayed
+    // (the platform's striping places the data), and cut before the columns are counted.
+    const auto bracket = line.find('[');
+    if (bracket != std::string::npos &&
+        line.find_first_not_of("[] 0123456789\t", bracket) == std::string::npos)
+      line.erase(bracket);
     const auto f = fields(line);
     if (f[0] == "X_MPIIO") {  // the MPI-IO layer: its POSIX operations are the X_POSIX rows
       ++t.mpiio_rows;
@@ -339,6 +352,9 @@ IoTrace load_dxt(const std::string& path)
     double start = 0, end = 0;
     if (!parse_int(f[1], rank) || rank < 0)
       fail(path, n, "rank: expected an integer >= 0, got " + quote(f[1]));
+    if (rank >= kMaxTraceRanks || (nprocs > 0 && rank >= nprocs))
+      fail(path, n, "rank " + f[1] + ": expected below " +
+                        (nprocs > 0 ? "nprocs " + std::to_string(nprocs) : std::to_string(kMaxTraceRanks)));
     if (rank != cur_rank)
       fail(path, n, "rank " + f[1] + " in the block of rank " + std::to_string(cur_rank));
     if (f[2] != "write" && f[2] != "read")
@@ -359,7 +375,9 @@ IoTrace load_dxt(const std::string& path)
       fail(path, n, "end: expected a time in seconds >= 0, got " + quote(f[7]));
     if (end < start)
       fail(path, n, "end " + f[7] + " before start " + f[6] + ": expected end >= start");
-    if (static_cast<double>(offset) + static_cast<double>(length) > 1e15)
+    if (end > units::kMaxDurationS)
+      fail(path, n, "end " + f[7] + " s: expected at most 1e9 s (the simulated clock's range)");
+    if (static_cast<double>(offset) + static_cast<double>(length) > units::kMaxSizeB)
       fail(path, n, "offset + length above 1e15 bytes, the model's largest file");
     ++posix_rows;
     if (static_cast<size_t>(rank) >= by_rank.size())
@@ -396,11 +414,12 @@ IoTrace load_dxt(const std::string& path)
     build_stream(by_rank[static_cast<size_t>(r)], t0, creator, r, s);
     s.phase_begin.push_back(s.steps.size());
   }
-  const auto idle = std::count_if(by_rank.begin(), by_rank.end(), [](const auto& v) { return v.empty(); });
+  const auto idle = std::count_if(t.streams.begin(), t.streams.end(), [](const auto& s) { return s.steps.empty(); });
   t.warnings.push_back("DXT records no opens, closes or barriers: each rank opens a file before its first operation "
                        "on it and closes it after its last one; the trace is one phase (dxt)");
   if (t.mpiio_rows > 0)
-    t.warnings.push_back(std::to_string(t.mpiio_rows) + " X_MPIIO rows not replayed (the MPI-IO layer: its "
+    t.warnings.push_back(std::to_string(t.mpiio_rows) + (t.mpiio_rows == 1 ? " X_MPIIO row" : " X_MPIIO rows") +
+                         " not replayed (the MPI-IO layer: its "
                          "operations reach the file system as the X_POSIX rows)");
   if (idle > 0)
     t.warnings.push_back(std::to_string(idle) + " of " + std::to_string(t.ranks) +
@@ -421,6 +440,7 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
   const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   // Every <prefix>-<rep>-<rank>.csv beside it: rep -> rank -> file
   std::map<long long, std::map<long long, std::string>> files;
+  long long top_rank = -1;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string n = e.path().filename().string();
     if (n.rfind(prefix + "-", 0) != 0 || detect_format(e.path().string()) != "ior-perop")
@@ -430,31 +450,33 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
     if (s.substr(0, a) != prefix)
       continue;
     long long rep = 0, rank = 0;
-    parse_int(s.substr(a + 1, b - a - 1), rep);
-    parse_int(s.substr(b + 1), rank);
+    if (!parse_int(s.substr(a + 1, b - a - 1), rep) || !parse_int(s.substr(b + 1), rank) || rep > 1000000 ||
+        rank >= kMaxTraceRanks)
+      throw ConfigError(e.path().string() + ": expected <prefix>-<repetition>-<rank %05d>.csv with a repetition up to "
+                        "1000000 and a rank below " + std::to_string(kMaxTraceRanks));
+    if (!fs::is_regular_file(e.path()))
+      throw ConfigError(e.path().string() + ": not a regular file (expected IOR's per-op CSV of rank " +
+                        std::to_string(rank) + ", repetition " + std::to_string(rep) + ")");
     files[rep][rank] = e.path().string();
+    top_rank = std::max(top_rank, rank);
   }
   IoTrace t;
   t.format = "ior-perop";
   t.path = path;
-  int ranks = -1;
-  for (const auto& [rep, by_rank] : files) {
-    const long long n = static_cast<long long>(by_rank.size());
-    for (long long r = 0; r < n; ++r)
-      if (!by_rank.count(r)) {
-        char missing[32];
+  // IOR writes repetitions 0..i-1, each with one file per rank 0..N-1: a hole in either is a lost file.
+  const long long reps = files.empty() ? 0 : files.rbegin()->first + 1;
+  for (long long rep = 0; rep < reps; ++rep)
+    for (long long r = 0; r <= top_rank; ++r)
+      if (!files.count(rep) || !files.at(rep).count(r)) {
+        char missing[48];
         std::snprintf(missing, sizeof missing, "-%lld-%05lld.csv", rep, r);
-        throw ConfigError((dir / (prefix + missing)).string() + ": missing (rank gap: " + std::to_string(n) +
-                          " files of repetition " + std::to_string(rep) + ", the highest rank " +
-                          std::to_string(by_rank.rbegin()->first) + "): expected one file per rank 0.." +
-                          std::to_string(by_rank.rbegin()->first));
+        throw ConfigError((dir / (prefix + missing)).string() + ": missing (expected one file per repetition 0.." +
+                          std::to_string(reps - 1) + " and rank 0.." + std::to_string(top_rank) +
+                          ", as IOR writes them; " + std::to_string(files.count(rep) ? files.at(rep).size() : 0) +
+                          (files.count(rep) && files.at(rep).size() == 1 ? " file" : " files") + " of repetition " +
+                          std::to_string(rep) + " found)");
       }
-    if (ranks >= 0 && n != ranks)
-      throw ConfigError(by_rank.rbegin()->second + ": repetition " + std::to_string(rep) + " has " +
-                        std::to_string(n) + " rank files, an earlier one " + std::to_string(ranks) +
-                        ": expected the same ranks in every repetition");
-    ranks = static_cast<int>(n);
-  }
+  const int ranks = static_cast<int>(top_rank + 1);
   t.ranks = ranks;
   // Rows: per repetition and rank, (time, runtime, size estimate)
   struct Transfer {
@@ -491,9 +513,20 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
           fail(file, n, std::to_string(c.size()) + " columns: expected 3, time,runtime,tp");
         double x[3];
         const char* what[3] = {"time", "runtime", "tp"};
-        for (int k = 0; k < 3; ++k)
+        // IOR prints tp = size / runtime with %e: a transfer timed at 0 s has tp "inf" (its size is then the
+        // recovered transfer size, as every other transfer's).
+        const bool inf_tp = c[2] == "inf";
+        for (int k = 0; k < (inf_tp ? 2 : 3); ++k)
           if (!parse_number(c[static_cast<size_t>(k)], x[k]) || x[k] < 0)
             fail(file, n, std::string(what[k]) + ": expected a finite number >= 0, got " + quote(c[static_cast<size_t>(k)]));
+        if (inf_tp && x[1] != 0)
+          fail(file, n, "tp: inf with a runtime of " + c[1] + " s: expected a finite number (inf only for 0 s)");
+        if (inf_tp)
+          x[2] = 0;
+        if (x[0] + x[1] > units::kMaxDurationS)
+          fail(file, n, "time + runtime above 1e9 s (the simulated clock's range)");
+        if (x[1] * x[2] > units::kMaxSizeB)
+          fail(file, n, "tp x runtime above 1e15 bytes (the model's largest transfer)");
         v.push_back({x[0], x[1], x[1] * x[2]});
         if (x[1] > 0 && x[2] > 0)
           sizes.push_back(x[1] * x[2]);
@@ -509,11 +542,22 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
   std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
   const double median = sizes[sizes.size() / 2];
   const uint64_t transfer = std::max<uint64_t>(8, static_cast<uint64_t>(std::llround(median / 8)) * 8);
-  uint64_t off = 0;
-  for (const auto& rep : rows)
-    for (const auto& rk : rep)
-      for (const auto& x : rk)
+  // Transfers whose own size is unknown (timed at 0 s, or tp 0) or more than 1% off: replayed at the recovered size.
+  uint64_t off = 0, unknown = 0;
+  size_t fewest = SIZE_MAX, most_rows = 0;
+  std::string fewest_file;
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (size_t r = 0; r < rows[i].size(); ++r) {
+      for (const auto& x : rows[i][r]) {
+        unknown += !(x.runtime > 0 && x.size > 0);
         off += x.runtime > 0 && x.size > 0 && std::fabs(x.size / static_cast<double>(transfer) - 1) > 0.01;
+      }
+      most_rows = std::max(most_rows, rows[i][r].size());
+      if (rows[i][r].size() < fewest) {
+        fewest = rows[i][r].size();
+        fewest_file = files.at(t.phases[i].iteration).at(static_cast<long long>(r));
+      }
+    }
   // Layout: IOR's -b (one segment of every transfer when not given)
   uint64_t most = 0;
   for (const auto& rep : rows)
@@ -525,16 +569,18 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
                                 "transfer size recovered from the files (" + std::to_string(transfer) + " bytes)");
   const uint64_t per_block = block / transfer;
   IorLayout layout{transfer, block, 0, options.file_per_proc};
+  // A rank whose transfers end inside a block (a stonewalled run, IOR -D: ranks stop at different counts) keeps
+  // IOR's offset pattern: its last segment is partial.
+  uint64_t partial = 0;
   for (size_t i = 0; i < rows.size(); ++i)
     for (size_t r = 0; r < rows[i].size(); ++r) {
-      if (rows[i][r].size() % per_block != 0) {
-        const auto& by_rank = files.at(t.phases[i].iteration);
-        throw ConfigError(by_rank.at(static_cast<long long>(r)) + ": " + std::to_string(rows[i][r].size()) +
-                          " transfers of " + std::to_string(transfer) + " bytes: not a whole number of blocks of " +
-                          std::to_string(block) + " bytes (--ior-block)");
-      }
-      layout.segments = std::max<uint64_t>(layout.segments, rows[i][r].size() / per_block);
+      partial += rows[i][r].size() % per_block != 0;
+      layout.segments = std::max<uint64_t>(layout.segments, (rows[i][r].size() + per_block - 1) / per_block);
     }
+  if (static_cast<double>(layout.segments) * static_cast<double>(block) *
+          (options.file_per_proc ? 1.0 : static_cast<double>(ranks)) > units::kMaxSizeB)
+    throw ConfigError(path + ": " + std::to_string(layout.segments) + " segments of " + std::to_string(block) +
+                      " bytes: the file would exceed 1e15 bytes, the model's largest");
   t.ior = layout;
   // Files: IOR's test file, shared, or one per rank (IOR -F names them <file>.<rank %08d>)
   if (options.file_per_proc) {
@@ -544,7 +590,7 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
       t.files.push_back({prefix + n, fnv1a(prefix + n), false, 0});
     }
   } else {
-    t.files.push_back({prefix, fnv1a(prefix), ranks > 1, 0});
+    t.files.push_back({prefix, fnv1a(prefix), true, 0});  // without -F IOR uses one file, even from one rank
   }
   t.streams.resize(static_cast<size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
@@ -558,7 +604,7 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
       IoStep open;
       open.op = options.write && (options.file_per_proc || r == 0) ? IoOp::Create : IoOp::Open;
       open.file = file;
-      open.think_s = static_cast<float>(v.front().time);  // time is relative to the phase start
+      open.think_s = static_cast<float>(v.front().time);  // the loop's start, after the open: the open goes first
       s.steps.push_back(open);
       double prev_end = v.front().time;
       for (size_t k = 0; k < v.size(); ++k) {
@@ -592,9 +638,21 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
     << (options.block_B > 0 ? "" : " (--ior-block)") << "; transfer size " << transfer
     << " bytes (the median of tp x runtime, rounded to a multiple of 8 bytes)";
   t.warnings.push_back(w.str());
+  if (partial > 0)
+    t.warnings.push_back(std::to_string(partial) + " rank file(s) end inside a block of " + std::to_string(block) +
+                         " bytes (a stonewalled run, or --ior-block not IOR's -b): the last segment is partial");
+  auto plural = [](uint64_t k, const char* one, const char* many) { return std::to_string(k) + (k == 1 ? one : many); };
   if (off > 0)
-    t.warnings.push_back(std::to_string(off) + " transfers whose tp x runtime is more than 1% from " +
-                         std::to_string(transfer) + " bytes: replayed at that size");
+    t.warnings.push_back(plural(off, " transfer", " transfers") + " whose tp x runtime is more than 1% from " +
+                         std::to_string(transfer) + " bytes: replayed at " + std::to_string(transfer) + " bytes");
+  if (unknown > 0)
+    t.warnings.push_back(plural(unknown, " transfer", " transfers") + " timed at 0 s or with tp 0 (no size recorded): "
+                         "replayed at " + std::to_string(transfer) + " bytes");
+  // IOR gives every rank the same count unless the run was stonewalled (-D): a shorter file is said, naming it.
+  if (fewest < most_rows)
+    t.warnings.push_back("ranks have different transfer counts (" + std::to_string(fewest) + " to " +
+                         std::to_string(most_rows) + "; fewest: " + fewest_file + "): a stonewalled run (IOR -D), or a "
+                         "file cut at a row boundary");
   return t;
 }
 

@@ -8,7 +8,8 @@
 //                 above POSIX) are counted and not replayed: the POSIX rows are the operations that reach the file
 //                 system, and an MPI-IO write is also a POSIX one.
 //   ior-perop     IOR -O savePerOpDataCSV=P: P-<rep>-<rank %05d>.csv, header "time,runtime,tp": the transfer's start
-//                 relative to the phase start, its duration, and its bytes per second (size = tp x runtime). The
+//                 relative to the rank's transfer loop's start (after its open, IOR's startForStonewall), its
+//                 duration, and its bytes per second (size = tp x runtime; "inf" for a transfer timed at 0 s). The
 //                 files do not say read or write, shared file or file per process, nor offsets: IorPerOpOptions.
 //
 // DXT records no opens, closes, fsyncs nor barriers. The import gives each rank an open before its first operation on

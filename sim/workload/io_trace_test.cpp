@@ -16,6 +16,7 @@
 #include <fstream>
 #include <memory>
 #include <numeric>
+#include <set>
 
 namespace fs = std::filesystem;
 using pfsim::config::ConfigError;
@@ -243,7 +244,7 @@ TEST_CASE("IOR per-op errors: a rank gap; a wrong header; a malformed row", "[io
   d.write("p-0-00000.csv", "time,runtime,tp\n" + row);
   d.write("p-0-00002.csv", "time,runtime,tp\n" + row);
   CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
-             Catch::StartsWith((d.path / "p-0-00001.csv").string() + ": missing (rank gap"));
+             Catch::StartsWith((d.path / "p-0-00001.csv").string() + ": missing (expected one file per repetition 0..0 and rank 0..2"));
   d.write("p-0-00001.csv", "time,runtime\n" + row);
   CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
              Catch::StartsWith((d.path / "p-0-00001.csv").string() + ":1: expected the header time,runtime,tp"));
@@ -257,6 +258,19 @@ TEST_CASE("IOR per-op errors: a rank gap; a wrong header; a malformed row", "[io
   const auto t = load_ior_perop((d.path / "p-0-00002.csv").string(), {});
   CHECK(t.ranks == 3);
   CHECK(t.ior->transfer_B == 262144);  // 1e-4 s x 2.62144e9 B/s
+  // A rank missing from the first repetition only is named there (not blamed on the complete later one), and a
+  // missing repetition is an error too.
+  TempDir e;
+  e.write("q-0-00000.csv", "time,runtime,tp\n" + row);
+  e.write("q-1-00000.csv", "time,runtime,tp\n" + row);
+  e.write("q-1-00001.csv", "time,runtime,tp\n" + row);
+  CHECK_THAT(error_of([&] { load_ior_perop((e.path / "q-1-00000.csv").string(), {}); }),
+             Catch::StartsWith((e.path / "q-0-00001.csv").string() + ": missing"));
+  e.write("q-0-00001.csv", "time,runtime,tp\n" + row);
+  e.write("q-3-00000.csv", "time,runtime,tp\n" + row);
+  e.write("q-3-00001.csv", "time,runtime,tp\n" + row);
+  CHECK_THAT(error_of([&] { load_ior_perop((e.path / "q-0-00000.csv").string(), {}); }),
+             Catch::StartsWith((e.path / "q-2-00000.csv").string() + ": missing (expected one file per repetition 0..3"));
 }
 
 TEST_CASE("DXT and IOR replay rescaling: copies of a private file are distinct objects and a shared file stays one", "[iotrace]")
@@ -340,4 +354,68 @@ TEST_CASE("DXT replay of the IOR trace on one OST: the write rate is bounded by 
   CHECK(oss.data_written_B == 4 * kMiB);
   CHECK(oss.data_read_B == 4 * kMiB);
   CHECK(oss.write_rpc_pages[6] == 16);  // bin 6: 33-64 pages, one 256 KiB RPC per write()
+}
+
+TEST_CASE("DXT on Lustre: the OSTs darshan-dxt-parser lists after each row are accepted and not replayed", "[iotrace]")
+{
+  TempDir d;
+  const std::string f = d.write("lustre.dxt.txt", kHead + " X_POSIX 0 write 0 0 1048576 0.1000 0.2000 1   [  3]\n"
+                                                          " X_POSIX 0 write 1 1048576 1048576 0.2000 0.3000  [  4] [ 12]\n");
+  const auto t = load_dxt(f);
+  const auto w = of(t, 0, IoOp::Write);
+  REQUIRE(w.size() == 2);
+  CHECK(w[1]->offset == 1048576);
+  CHECK(w[1]->length == 1048576);
+}
+
+TEST_CASE("DXT bounds: a rank beyond nprocs, a time beyond the clock's range: errors naming the line", "[iotrace]")
+{
+  TempDir d;
+  auto err = [&](const std::string& row) {
+    const std::string f = d.write("b.dxt.txt", kHead + row + "\n");
+    return error_of([&] { load_dxt(f); });
+  };
+  const std::string where = (d.path / "b.dxt.txt").string() + ":6: ";
+  CHECK_THAT(err("# DXT, rank: 2000000000, hostname: vm\n X_POSIX 2000000000 write 0 0 1 0.1 0.2"),
+             Catch::StartsWith(where + "rank: expected an integer from 0 to"));
+  CHECK_THAT(err(" X_POSIX 0 write 0 0 1 0.1 2e300"), Catch::StartsWith(where + "end 2e300 s"));
+  const std::string big = d.write("big.dxt.txt", "# nprocs: 1\n# DXT, file_id: 1, file_name: f\n# DXT, rank: 0, hostname: h\n"
+                                                  " X_POSIX 0 write 0 0 1 0.1 0.2\n# DXT, rank: 1, hostname: h\n"
+                                                  " X_POSIX 1 write 0 0 1 0.1 0.2\n");
+  CHECK_THAT(error_of([&] { load_dxt(big); }), Catch::StartsWith(big + ":6: rank 1: expected below nprocs 1"));
+}
+
+TEST_CASE("IOR per-op: one recorded rank without -F is one shared file at any rank count; a 0 s transfer's inf tp; "
+          "a stonewalled rank's partial block", "[iotrace]")
+{
+  TempDir d;
+  // 3 transfers of 256 KiB, the second timed at 0 s (IOR prints tp = size / 0 = inf).
+  d.write("p-0-00000.csv", "time,runtime,tp\n0.0,1.0e-04,2.62144e+09\n1.0e-04,0.0,inf\n1.0e-04,1.0e-04,2.62144e+09\n");
+  IorPerOpOptions o;
+  o.block_B = 2 * 262144;  // 3 transfers: one whole block and a partial one (a stonewalled rank)
+  auto t = std::make_shared<const IoTrace>(load_ior_perop((d.path / "p-0-00000.csv").string(), o));
+  CHECK(t->ior->transfer_B == 262144);
+  CHECK(t->ior->segments == 2);
+  CHECK(t->files.at(0).shared);
+  CHECK(std::any_of(t->warnings.begin(), t->warnings.end(),
+                    [](const std::string& w) { return w.find("partial") != std::string::npos; }));
+  pfsim::IoReplayWorkload w(t, 4);
+  std::set<uint64_t> objects;
+  for (int r = 0; r < 4; ++r) {
+    pfsim::RankCursor c;
+    pfsim::OpRequest q;
+    std::vector<uint64_t> off;
+    while (w.next(r, 0, c, q))
+      if (q.op == pfsim::Op::Write) {
+        objects.insert(q.object);
+        off.push_back(q.offset);
+      }
+    REQUIRE(off.size() == 3);
+    CHECK(off[0] == static_cast<uint64_t>(r) * 2 * 262144);            // segment 0 of rank r
+    CHECK(off[2] == (4 + static_cast<uint64_t>(r)) * 2 * 262144);      // segment 1 (partial) of rank r
+  }
+  CHECK(objects.size() == 1);  // one shared file for the 4 ranks
+  d.write("p-0-00000.csv", "time,runtime,tp\n0.0,1.0e-04,inf\n");
+  CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
+             Catch::StartsWith((d.path / "p-0-00000.csv").string() + ":2: tp: inf with a runtime of 1.0e-04 s"));
 }

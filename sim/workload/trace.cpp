@@ -325,8 +325,9 @@ std::string file_kind(const fs::path& p)
 }
 
 // What a user may take for a trace (both are in IOR and IO500 result directories).
-const std::string kNotTraces = "IOR's per-op files, <prefix>-<iter>-<rank>.csv, and Darshan logs are not traces pfsim "
-                               "replays";
+const std::string kNotTraces = "a Darshan DXT text dump or an IOR per-op file, <prefix>-<rep>-<rank %05d>.csv, is "
+                               "replayed by naming the file itself: pfsim replay DIR/ior.dxt.txt or "
+                               "DIR/ior-perop-0-00000.csv; binary .darshan logs need darshan-dxt-parser first";
 
 Listing list_files(const std::string& path)
 {

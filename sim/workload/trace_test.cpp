@@ -789,7 +789,7 @@ TEST_CASE("a directory of no replayable tool's files (IOR's outputs) says which 
 {
   CHECK_THAT(error_of(kToolOutputs + "/ior"), Catch::Contains("/ior: no latency files found") &&
                                                   Catch::Contains("mdtest's <prefix>-File <phase>-<rank>.csv") &&
-                                                  Catch::Contains("IOR's per-op files"));
+                                                  Catch::Contains("an IOR per-op file") && Catch::Contains("by naming the file itself"));
 }
 
 TEST_CASE("no Args line: -D from the phase line's data sets over the stated rank count", "[trace]")
