@@ -347,7 +347,7 @@ TEST_CASE("durations, sizes and bandwidths beyond what a run can simulate are ou
   CHECK(p.clients.reply_size_B == Approx(1e15));
 }
 
-TEST_CASE("a quoted number without a unit is refused; a bare JSON number is in the base unit", "[config]")
+TEST_CASE("a quoted number without a unit is refused / a bare JSON number is in the base unit", "[config]")
 {
   // "20" was silently 20 s, "512" 512 B.
   std::string msg = error_of({{"clients", {{"rpc_overhead", "20"}}}});

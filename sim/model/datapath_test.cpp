@@ -71,7 +71,7 @@ const pfsim::ServerRecord& oss(const pfsim::RunRecords& r, int i)
 
 }  // namespace
 
-TEST_CASE("write-through, 8 RPCs in flight: one client streams at the OST's bandwidth; RPCs of 256 pages", "[datapath]")
+TEST_CASE("write-through, 8 RPCs in flight: one client streams at the OST's bandwidth / RPCs of 256 pages", "[datapath]")
 {
   // 64 MiB in 4 MiB write() calls, each cut into 4 RPCs of 1 MiB; with 8 in flight the disk never idles but between
   // two write() calls (the next one starts when the last RPC of this one is answered: 4 RPCs queue behind each other).
@@ -102,7 +102,7 @@ TEST_CASE("write-through, 2 RPCs in flight over a long path: the latency bound W
   CHECK(rate == Approx(expected).epsilon(0.01));
 }
 
-TEST_CASE("write-back cache: the write phase ends when the last max_dirty_mb are cached; an fsync waits for them",
+TEST_CASE("write-back cache: the write phase ends when the last max_dirty_mb are cached / an fsync waits for them",
           "[datapath]")
 {
   // 128 MiB at 100 MiB/s with a 32 MiB cache: write() returns once its pages are cached, so the phase ends when the
@@ -152,7 +152,7 @@ TEST_CASE("small reads inside one RPC stay one RPC each (4 pages: bin 4)", "[dat
   CHECK(oss(small, 0).data_read_B == kMiB);
 }
 
-TEST_CASE("LMT samples: bytes per 5 s interval add up to the bytes written; an interior sample shows the disk rate",
+TEST_CASE("LMT samples: bytes per 5 s interval add up to the bytes written / an interior sample shows the disk rate",
           "[datapath]")
 {
   // 2 GiB at 100 MiB/s: 20.48 s of writing, samples [0,5) [5,10) [10,15) [15,20) [20,25).

@@ -26,7 +26,7 @@ struct Dir {
 };
 }  // namespace
 
-TEST_CASE("output batch: files appear only at commit; a batch ended by an error leaves nothing", "[outputs]")
+TEST_CASE("output batch: files appear only at commit / a batch ended by an error leaves nothing", "[outputs]")
 {
   Dir d;
   const std::string a = (d.path / "a.csv").string(), b = (d.path / "b.json").string();

@@ -142,7 +142,7 @@ TEST_CASE("DXT: md-workbench and mdtest small files are shared only when several
   CHECK(of(d, 1, IoOp::Create).size() == 5);  // each file created by the rank that writes it first
 }
 
-TEST_CASE("DXT: the Darshan sample logs; X_MPIIO rows are counted and not replayed twice", "[iotrace]")
+TEST_CASE("DXT: the Darshan sample logs / X_MPIIO rows are counted and not replayed twice", "[iotrace]")
 {
   const auto s = load_dxt(kDxt + "/from-darshan-repo-sample-logs/sample-dxt-simple.dxt.txt");
   CHECK(s.ranks == 16);  // nprocs 16; only rank 0 traced
@@ -237,7 +237,7 @@ TEST_CASE("DXT errors: one message naming the file and line and what was expecte
   CHECK_THAT(error_of([&] { load_dxt((d.path / "absent.dxt.txt").string()); }), Catch::EndsWith("no such file"));
 }
 
-TEST_CASE("IOR per-op errors: a rank gap; a wrong header; a malformed row", "[iotrace]")
+TEST_CASE("IOR per-op errors: a rank gap / a wrong header / a malformed row", "[iotrace]")
 {
   TempDir d;
   const std::string row = "0.0,1.0e-04,2.62144e+09\n";
@@ -385,7 +385,7 @@ TEST_CASE("DXT bounds: a rank beyond nprocs, a time beyond the clock's range: er
   CHECK_THAT(error_of([&] { load_dxt(big); }), Catch::StartsWith(big + ":6: rank 1: expected below nprocs 1"));
 }
 
-TEST_CASE("IOR per-op: one recorded rank without -F is one shared file at any rank count; a 0 s transfer's inf tp; "
+TEST_CASE("IOR per-op: one recorded rank without -F is one shared file at any rank count / a 0 s transfer's inf tp / "
           "a stonewalled rank's partial block", "[iotrace]")
 {
   TempDir d;

@@ -602,7 +602,7 @@ TEST_CASE("md-workbench generator: phases and counts from the tool's parameters"
   CHECK(static_cast<TraceOp>(big.streams[0].op_at(3, big.streams[0].size() - 1)) == TraceOp::Delete);
 }
 
-TEST_CASE("a trace of one phase (md-workbench -1 or -3) imports; misnumbered cleanup files are an error", "[trace]")
+TEST_CASE("a trace of one phase (md-workbench -1 or -3) imports / misnumbered cleanup files are an error", "[trace]")
 {
   // md-workbench -1 writes only the precreate files (IO500's mdworkbench-create), -3 only the cleanup files.
   TempDir full;
@@ -706,7 +706,7 @@ TEST_CASE("replay --no-dataset-ops: the gaps the mkdirs and rmdirs took are not 
   }
 }
 
-TEST_CASE("what an import assumes is a warning; --data-sets states -D for files without a header", "[trace]")
+TEST_CASE("what an import assumes is a warning / --data-sets states -D for files without a header", "[trace]")
 {
   // The IOR --latency-all files without their stdout.txt: nothing states -D (the run used -D 2).
   TempDir d;
@@ -1071,7 +1071,7 @@ TEST_CASE("md-workbench Args line: every form of IOR's option parser, sizes with
   CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:1: option -D has no value"));
 }
 
-TEST_CASE("a UTF-8 byte order mark is skipped; the missing-column message names the format's own header", "[trace]")
+TEST_CASE("a UTF-8 byte order mark is skipped / the missing-column message names the format's own header", "[trace]")
 {
   const std::string bom = "\xEF\xBB\xBF";
   TempDir d;
@@ -1186,7 +1186,7 @@ TEST_CASE("replay of a trace with --allow-missing: a warning says what is missin
                                 Catch::Contains("think time") && Catch::Contains("not comparable"));
 }
 
-TEST_CASE("replay: data-set mkdirs come before the precreate, each rmdir after its set; their recorded gap is not think time",
+TEST_CASE("replay: data-set mkdirs come before the precreate, each rmdir after its set / their recorded gap is not think time",
           "[replay]")
 {
   // The md-real-io 2017 tool output (2 ranks, -D 2, -P 40): rank 0's cleanup rows 1-40 are set 0, then an 8.3 ms
@@ -1223,7 +1223,7 @@ TEST_CASE("replay: data-set mkdirs come before the precreate, each rmdir after i
   CHECK(s.think_s[s.begin(precreate)] > 1e-4f);
 }
 
-TEST_CASE("mdtest files: a zero runtime's tp of inf (mdtest's bytes / 0) is read; --object-size must agree with tp",
+TEST_CASE("mdtest files: a zero runtime's tp of inf (mdtest's bytes / 0) is read / --object-size must agree with tp",
           "[trace]")
 {
   TempDir d;
@@ -1480,7 +1480,7 @@ TEST_CASE("benchmark iterations the output reports or the header states, without
   }
 }
 
-TEST_CASE("mdtest: a negative tp is an error; the command line's -w and -e are read and checked", "[trace]")
+TEST_CASE("mdtest: a negative tp is an error / the command line's -w and -e are read and checked", "[trace]")
 {
   TempDir d;
   copy_tool_output("mdtest", d);

@@ -180,7 +180,7 @@ TEST_CASE("metabench directory modes: one directory per rank or one shared", "[w
   CHECK(u0.op == pfsim::Op::Create);
 }
 
-TEST_CASE("mdtest's tree phases: made by every rank with -u, by rank 0 alone without; one directory counted", "[workload]")
+TEST_CASE("mdtest's tree phases: made by every rank with -u, by rank 0 alone without / one directory counted", "[workload]")
 {
   for (bool unique : {true, false}) {
     pfsim::MdtestOptions o;
