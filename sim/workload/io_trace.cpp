@@ -2,6 +2,7 @@
 
 #include "config/reader.hpp"
 #include "config/units.hpp"
+#include "workload/text_input.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -25,27 +26,10 @@ namespace {
 // ~80 bytes even when empty): a rank beyond it is a bad row, not a table to allocate.
 constexpr long long kMaxTraceRanks = 1000000;
 
-[[noreturn]] void fail(const std::string& file, size_t line, const std::string& what)
-{
-  throw ConfigError(file + ":" + std::to_string(line) + ": " + what);
-}
+using textin::fail;
 
-// Quoted input in a message: at most 40 characters, control characters escaped.
-std::string quote(const std::string& s)
-{
-  std::string out = "\"";
-  for (size_t i = 0; i < s.size() && i < 40; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != 0x7f) {
-      out += s[i];
-    } else {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\x%02x", c);
-      out += esc;
-    }
-  }
-  return out + (s.size() > 40 ? "...\"" : "\"");
-}
+// Quoted input in a message (the importers' one form).
+std::string quote(const std::string& s) { return textin::excerpt(s, 40); }
 
 // A plain decimal integer (an optional leading '-' for the caller to refuse with its own message).
 bool parse_int(const std::string& s, long long& v)
@@ -70,11 +54,12 @@ bool parse_u64(const std::string& s, uint64_t& v)
 // A finite decimal number (1.5, 2e-3); no hex, inf or nan.
 bool parse_number(const std::string& s, double& v)
 {
-  if (s.empty() || s.find_first_not_of("0123456789.eE+-") != std::string::npos)
+  if (!textin::is_decimal(s))
     return false;
   char* end = nullptr;
+  errno = 0;
   v = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && std::isfinite(v);
+  return end == s.c_str() + s.size() && errno != ERANGE && std::isfinite(v);
 }
 
 std::vector<std::string> fields(const std::string& line)
@@ -110,8 +95,8 @@ void clean(std::string& line, size_t n)
 {
   if (!line.empty() && line.back() == '\r')
     line.pop_back();
-  if (n == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0)
-    line.erase(0, 3);
+  if (n == 1)
+    textin::strip_bom(line);
 }
 
 // One recorded data operation before the opens and closes are inserted.

@@ -1,5 +1,7 @@
 #include "workload/trace.hpp"
 
+#include "workload/text_input.hpp"
+
 #include "config/reader.hpp"
 #include "config/units.hpp"
 
@@ -73,33 +75,10 @@ nlohmann::json Trace::describe() const
 
 namespace {
 
-// Input text quoted in a message: at most `max` characters (then "..."), bytes that are not printable ASCII
-// escaped (\x00), so that a message stays one short line whatever the file holds.
-std::string excerpt(const std::string& text, size_t max = 60)
-{
-  std::string out = "\"";
-  size_t shown = 0;
-  for (unsigned char c : text) {
-    if (shown == max) {
-      out += "...";
-      break;
-    }
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-      out += static_cast<char>(c);
-    } else {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, c == '"' || c == '\\' ? "\\%c" : "\\x%02x", c);
-      out += esc;
-    }
-    ++shown;
-  }
-  return out + "\"";
-}
-
-[[noreturn]] void fail(const std::string& file, size_t line, const std::string& what)
-{
-  throw ConfigError(file + ":" + std::to_string(line) + ": " + what);
-}
+using textin::excerpt;
+using textin::fail;
+using textin::is_decimal;
+using textin::strip_bom;
 
 std::vector<std::string> split(const std::string& s, char sep)
 {
@@ -117,33 +96,6 @@ std::vector<std::string> split(const std::string& s, char sep)
   return out;
 }
 
-// A decimal number as the tools print it: [+-]digits[.digits][e[+-]digits]. strtod alone would also take
-// hexadecimal ("0x10", "0x1p3"), "inf", "nan" and leading white space.
-bool is_decimal(const std::string& s)
-{
-  auto digit = [&](size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; };
-  size_t i = 0, mantissa = 0;
-  if (i < s.size() && (s[i] == '+' || s[i] == '-'))
-    ++i;
-  for (; digit(i); ++i)
-    ++mantissa;
-  if (i < s.size() && s[i] == '.')
-    for (++i; digit(i); ++i)
-      ++mantissa;
-  if (mantissa == 0)
-    return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-'))
-      ++i;
-    if (!digit(i))
-      return false;
-    while (digit(i))
-      ++i;
-  }
-  return i == s.size();
-}
-
 double parse_number(const std::string& file, size_t line, const std::string& column, const std::string& text)
 {
   const char* b = text.c_str();
@@ -154,14 +106,6 @@ double parse_number(const std::string& file, size_t line, const std::string& col
     fail(file, line, "column '" + column + "': not a number: " + excerpt(text) +
                          " (expected a decimal number such as 0.0012 or 1.2e-03)");
   return v;
-}
-
-// Skips a UTF-8 byte order mark at the start of a file's first line (some editors and spreadsheet exports write
-// one; the tools never do).
-void strip_bom(std::string& line)
-{
-  if (line.rfind("\xEF\xBB\xBF", 0) == 0)
-    line.erase(0, 3);
 }
 
 // Largest time or duration a latency file may hold: anything longer is a corrupt value, and would overflow the
