@@ -3,6 +3,7 @@
 
 IO500 (the C version, io500.org) runs IOR and mdtest with fixed options and the sizes of its config.ini:
   ior-easy   ior -F -t transferSize -b blockSize -w / -r -C -e -k      (file per process)       GiB/s
+             (-C is not passed to pfsim: without a client read cache it changes nothing)
   ior-hard   ior -t 47008 -b 47008 -s segmentCount -w / -r -C -e -k   (one shared file)        GiB/s
   mdtest-easy   mdtest -n n -u -L -F -P -N 1 -C / -T / -r             (empty files, a directory per task) kIOPS
   mdtest-hard   mdtest -n n -t -w 3901 -e 3901 -F -P -N 1 -C / -T / -E / -r  (one shared directory)  kIOPS
@@ -19,12 +20,21 @@ The sizes come from the config's [ior-easy] transferSize/blockSize, [ior-hard] s
 [mdtest-hard] n. IO500's defaults (a 9920000m block, 1,000,000 files per task) rely on stonewalling to end and would
 be days of simulation: a size the config does not give is IO500's default capped at --cap-* (said on stderr).
 
+The config is read as IO500 reads it: section and option names in any case, '#' and ';' comments, an unknown
+section an error. Of its options pfsim uses the sizes above, [ior-easy] filePerProc and each group's run; any other
+option given a value is said on stderr (not modelled). Sizes must be whole numbers (IOR's k/m/g suffixes for bytes).
+A size the config gives beyond --cap-* is run whole (a warning says so) unless --cap-all.
+
 usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--from RESULT_DIR] [--out-dir DIR]
-                [--json FILE] [--set PATH=VALUE ...] [--build DIR] [--jobs N]
-  --from RESULT_DIR   an IO500 result directory (result.txt, result_summary.txt, config*.ini): runs its task count
-                      (result.txt [run] procs, unless --ranks) with the sizes of its phases' command lines
-                      (result.txt exe =), and compares each phase's simulated score with the measured one
-  --out-dir DIR       writes result_summary.txt there (IO500's name; temporary name, renamed when complete)
+                [--json FILE] [--set PATH=VALUE ...] [--build DIR] [--jobs N] [--cap-all]
+  --from RESULT_DIR   an IO500 result directory (result.txt, config.ini or config*.ini): runs its task count
+                      (result.txt [run] procs) with the sizes of its phases' command lines (result.txt exe =), and
+                      compares each phase's simulated score with the measured one (with --ranks N other than procs:
+                      the two side by side, no error column)
+  --out-dir DIR       writes result_summary.txt there (IO500's name; temporary name, renamed when complete); never
+                      the --from directory's files
+The IOR phases and mdtest-hard-read rest on the platform's data servers; on platforms/spartan-cephfs-fitted.json only
+the mdtest-easy/hard create, stat and delete phases are validated (docs/spartan-cephfs.md).
 Exit status 0; 2 on bad input (one message naming the file and line or option); pfsim's status when a run fails.
 """
 import argparse
@@ -74,18 +84,54 @@ def parse_size(text, what):
     return int(m.group(1)) * 1024 ** " kmgt".index(m.group(2).lower() or " ")
 
 
-def read_config(path):
-    """IO500's config.ini -> {section: {key: value}} (keys as written; sections lower-case)."""
-    cp = configparser.ConfigParser(interpolation=None, strict=False)
-    cp.optionxform = str
+# The sections of IO500's C version (src/main.c, src/phase_*.c): any other is an error there, and here.
+KNOWN_SECTIONS = {"global", "debug", "ior-easy", "ior-easy-write", "ior-easy-read", "ior-rnd4k-easy-read", "mdtest-easy",
+                  "mdtest-easy-write", "mdtest-easy-stat", "mdtest-easy-delete", "mdworkbench", "mdworkbench-create",
+                  "mdworkbench-bench", "mdworkbench-delete", "timestamp", "find", "find-easy", "find-hard", "ior-hard",
+                  "ior-hard-write", "ior-hard-read", "ior-rnd1mb-hard-write", "ior-rnd1mb-hard-read",
+                  "ior-rnd4k-hard-write", "ior-rnd4k-hard-read", "mdtest-hard", "mdtest-hard-write",
+                  "mdtest-hard-stat", "mdtest-hard-read", "mdtest-hard-delete"}
+# Options pfsim reads (section, option), lower-case; every other option given a value is reported as not modelled.
+USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "fileperproc"), ("ior-easy", "run"),
+        ("ior-hard", "segmentcount"), ("ior-hard", "run"), ("mdtest-easy", "n"), ("mdtest-easy", "run"),
+        ("mdtest-hard", "n"), ("mdtest-hard", "run"), ("debug", "stonewall-time"), ("global", "datadir"),
+        ("global", "resultdir"), ("global", "api")}
+
+
+def read_text(path, what):
+    """A text file's content; exit 2 naming it when it cannot be read or is not text."""
+    if os.path.isdir(path):
+        fail(PROG, f"{path}: a directory, expected {what}")
     try:
-        with open(path) as f:
-            cp.read_file(f)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
     except OSError as e:
-        fail(PROG, f"{path}: {e.strerror}")
+        fail(PROG, f"{path}: {e.strerror} ({what})")
+    except UnicodeDecodeError:
+        fail(PROG, f"{path}: not a text file (expected {what})")
+    if "\0" in text:
+        fail(PROG, f"{path}: a NUL byte (expected {what})")
+    return text
+
+
+def read_config(path):
+    """IO500's config.ini -> {section: {option: value}}, names lower-case as IO500 matches them (strcasecmp)."""
+    cp = configparser.ConfigParser(interpolation=None, strict=False, inline_comment_prefixes=("#", ";"),
+                                   comment_prefixes=("#", ";"))
+    try:
+        cp.read_string(read_text(path, "an IO500 config.ini"), source=path)
     except configparser.Error as e:
         fail(PROG, f"{path}: not an IO500 config (INI): {str(e).splitlines()[0]}")
-    return {s.lower(): {k: v.strip() for k, v in cp.items(s)} for s in cp.sections()}
+    out = {}
+    for sec in cp.sections():
+        name = sec.strip().lower()
+        if name not in KNOWN_SECTIONS:
+            fail(PROG, f"{path}: [{sec}]: not an IO500 section (IO500 stops on it too; e.g. [ior-easy], [mdtest-hard])")
+        for k, v in cp.items(sec):
+            out.setdefault(name, {})[k.strip().lower()] = v.strip()
+    ignored = sorted(f"[{sec}] {k} = {v}" for sec, opts in out.items() for k, v in opts.items()
+                     if v != "" and (sec, k) not in USED)
+    return out, ignored
 
 
 def read_result_dir(d):
@@ -94,10 +140,9 @@ def read_result_dir(d):
     path = os.path.join(d, "result.txt")
     if not os.path.isdir(d):
         fail(PROG, f"--from {d}: not a directory (expected an IO500 result directory)")
-    try:
-        lines = open(path).read().splitlines()
-    except OSError as e:
-        fail(PROG, f"{path}: {e.strerror} (an IO500 result directory has result.txt)")
+    if not os.path.exists(path):
+        fail(PROG, f"{path}: no such file (an IO500 result directory has result.txt)")
+    lines = read_text(path, "an IO500 result.txt").splitlines()
     sections, cur = {}, None
     for n, line in enumerate(lines, start=1):
         s = line.strip()
@@ -115,8 +160,8 @@ def read_result_dir(d):
     if not run or "procs" not in run:
         fail(PROG, f"{path}: no [run] section with procs = (the task count)")
     procs_text, n = run["procs"]
-    if not procs_text.isdigit() or int(procs_text) < 1:
-        fail(PROG, f"{path}:{n}: procs: expected a positive whole number, got '{procs_text}'")
+    if not procs_text.isdigit() or not 1 <= int(procs_text) <= 10000000:
+        fail(PROG, f"{path}:{n}: procs: expected a whole number from 1 to 10000000, got '{procs_text}'")
     measured = {}
     for name, _, _, _ in PHASES:
         sec = sections.get(name)
@@ -130,10 +175,16 @@ def read_result_dir(d):
                 fail(PROG, f"{path}:{n}: score: expected a non-negative number, got '{v}'")
             measured[name] = x
     exes = {name: sec["exe"] for name, sec in sections.items() if isinstance(sec, dict) and "exe" in sec}
-    cfg_path = next((os.path.join(d, c) for c in ("config.ini", "config-orig.ini") if os.path.isfile(os.path.join(d, c))),
-                    None)
-    return {"procs": int(procs_text), "measured": measured, "exes": exes, "path": path,
-            "config": read_config(cfg_path) if cfg_path else {}, "config_path": cfg_path}
+    # config.ini (what IO500 ran, defaults filled in), else config-orig.ini, else the one other config*.ini.
+    others = sorted(f for f in os.listdir(d) if re.fullmatch(r"config.*\.ini", f) and f not in ("config.ini",
+                                                                                                 "config-orig.ini"))
+    names = [c for c in ("config.ini", "config-orig.ini") if os.path.isfile(os.path.join(d, c))] + others
+    cfg_path = os.path.join(d, names[0]) if names else None
+    config, ignored = read_config(cfg_path) if cfg_path else ({}, [])
+    inputs = [("the measured result.txt", path)] + [(f"the result directory's {f}", os.path.join(d, f))
+                                                     for f in os.listdir(d) if os.path.isfile(os.path.join(d, f))]
+    return {"procs": int(procs_text), "measured": measured, "exes": exes, "path": path, "config": config,
+            "ignored": ignored, "config_path": cfg_path, "inputs": inputs}
 
 
 def option_after(exe, flag, path, n, what):
@@ -147,62 +198,97 @@ def option_after(exe, flag, path, n, what):
     fail(PROG, f"{path}:{n}: {what}: the command line has no {flag} (expected IO500's {what} options)")
 
 
-def sizes_from(config, exes, result_path, caps):
+def parse_count(text, what):
+    """A whole number of files or segments, as IO500 reads them (no suffix)."""
+    if not re.fullmatch(r"\s*\d+\s*", str(text)):
+        fail(PROG, f"{what}: expected a whole number, got '{text}'")
+    return int(text)
+
+
+def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
     """The sizes of each tool run: from the result directory's command lines when given, else the config, else
-    IO500's defaults capped (notes say which)."""
+    IO500's defaults capped (notes say which). Every size is checked here, before any simulation."""
     notes = []
-    sec = lambda s: config.get(s, {})
-    def pick(section, key, default, cap, parse):
-        v = sec(section).get(key, "")
-        if v != "":
-            return parse(v, f"[{section}] {key}")
-        capped = min(parse(default, "default"), cap)
-        notes.append(f"[{section}] {key} not given: IO500's default {default} capped at {capped} (stonewalling, "
-                     "which ends IO500's phases, is not modelled)")
-        return capped
-    s = {
-        "easy_xfer": pick("ior-easy", "transferSize", DEFAULTS["transferSize"], 1 << 60, parse_size),
-        "easy_block": pick("ior-easy", "blockSize", DEFAULTS["blockSize"], caps["block"], parse_size),
-        "hard_segments": pick("ior-hard", "segmentCount", DEFAULTS["segmentCount"], caps["segments"],
-                              lambda v, w: parse_size(v, w)),
-        "easy_n": pick("mdtest-easy", "n", DEFAULTS["easy_n"], caps["files"], lambda v, w: parse_size(v, w)),
-        "hard_n": pick("mdtest-hard", "n", DEFAULTS["hard_n"], caps["files"], lambda v, w: parse_size(v, w)),
-    }
-    if exes:  # a result directory: its command lines are what ran
-        for phase, key, flag, what in (("ior-easy-write", "easy_xfer", "-t", "ior-easy"),
-                                       ("ior-easy-write", "easy_block", "-b", "ior-easy"),
-                                       ("ior-hard-write", "hard_segments", "-s", "ior-hard"),
-                                       ("mdtest-easy-write", "easy_n", "-n", "mdtest-easy"),
-                                       ("mdtest-hard-write", "hard_n", "-n", "mdtest-hard")):
-            if phase in exes:
-                exe, n = exes[phase]
-                s[key] = parse_size(option_after(exe, flag, result_path, n, what), f"{result_path}:{n}: {flag}")
+    where = cfg_path or "the defaults"
+    # (key, phase whose command line gives it, flag, section, option, default, cap, parser)
+    table = [("easy_xfer", "ior-easy-write", "-t", "ior-easy", "transfersize", DEFAULTS["transferSize"], None, parse_size),
+             ("easy_block", "ior-easy-write", "-b", "ior-easy", "blocksize", DEFAULTS["blockSize"], caps["block"],
+              parse_size),
+             ("hard_segments", "ior-hard-write", "-s", "ior-hard", "segmentcount", DEFAULTS["segmentCount"],
+              caps["segments"], parse_count),
+             ("easy_n", "mdtest-easy-write", "-n", "mdtest-easy", "n", DEFAULTS["easy_n"], caps["files"], parse_count),
+             ("hard_n", "mdtest-hard-write", "-n", "mdtest-hard", "n", DEFAULTS["hard_n"], caps["files"], parse_count)]
+    s = {}
+    for key, phase, flag, section, option, default, cap, parse in table:
+        shown = {"transfersize": "transferSize", "blocksize": "blockSize", "segmentcount": "segmentCount"}.get(option,
+                                                                                                          option)
+        if phase in exes:  # a result directory: its command lines are what ran
+            exe, n = exes[phase]
+            v = parse(option_after(exe, flag, result_path, n, section), f"{result_path}:{n}: {flag}")
+        elif config.get(section, {}).get(option, "") != "":
+            v = parse(config[section][option], f"{where}: [{section}] {shown}")
+            if cap is not None and v > cap:
+                if cap_all:
+                    notes.append(f"[{section}] {shown} {v} capped at {cap} (--cap-all)")
+                    v = cap
+                else:
+                    print(f"{PROG}: warning: [{section}] {shown} = {config[section][option]} is run whole (more "
+                          f"than the cap {cap}: a size IO500 leaves to stonewalling); --cap-all caps it",
+                          file=sys.stderr)
+        else:
+            v = min(parse(default, "default"), cap) if cap is not None else parse(default, "default")
+            if cap is not None:
+                notes.append(f"[{section}] {shown} not given: IO500's default {default} capped at {v} (stonewalling, "
+                             "which ends IO500's phases, is not modelled)")
+        if v <= 0:
+            fail(PROG, f"{where}: [{section}] {shown}: expected a positive size or count, got {v}")
+        s[key] = v
     if s["easy_block"] % s["easy_xfer"]:
-        fail(PROG, f"ior-easy: blockSize {s['easy_block']} is not a multiple of transferSize {s['easy_xfer']}")
+        fail(PROG, f"{where}: [ior-easy] blockSize {s['easy_block']} is not a multiple of transferSize {s['easy_xfer']}")
     return s, notes
 
 
 def run_tool(pfsim, common, kind, args, tmp):
+    """One pfsim run; returns (its results JSON, its warning lines)."""
     out = os.path.join(tmp, kind + ".json")
     cmd = [pfsim, "ior" if kind.startswith("ior") else "mdtest"] + common + args + ["--quiet", "--out", out]
-    run_pfsim(PROG, cmd)
+    r = run_pfsim(PROG, cmd)
     with open(out) as f:
-        return json.load(f)
+        return json.load(f), [l for l in (r.stderr or "").splitlines() if "warning" in l]
 
 
-def simulate(pfsim, common, s, jobs):
+GROUPS = ("mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard")
+
+
+def simulate(pfsim, common, s, jobs, config):
+    """The enabled tool runs ([group] run = FALSE skips one); mdtest-easy runs first and alone, so that a platform or
+    --set error is reported once before the others start. Returns ({phase: (score, time)}, skipped groups)."""
+    fpp = config.get("ior-easy", {}).get("fileperproc", "TRUE").upper() != "FALSE"
     runs = {
-        "ior-easy": ["-F", "-t", str(s["easy_xfer"]), "-b", str(s["easy_block"]), "-w", "-r", "-e", "-C", "-k"],
-        "ior-hard": ["-t", str(HARD_XFER), "-b", str(HARD_XFER), "-s", str(s["hard_segments"]), "-w", "-r", "-e",
-                     "-C", "-k"],
         "mdtest-easy": ["-n", str(s["easy_n"]), "-u", "-F"],
+        # IO500's -C (read back another node's data) is left out: pfsim has no client read cache, so it would change
+        # nothing and only print pfsim's warning that it changes nothing.
+        "ior-easy": (["-F"] if fpp else []) + ["-t", str(s["easy_xfer"]), "-b", str(s["easy_block"]), "-w", "-r", "-e",
+                                               "-k"],
+        "ior-hard": ["-t", str(HARD_XFER), "-b", str(HARD_XFER), "-s", str(s["hard_segments"]), "-w", "-r", "-e", "-k"],
         "mdtest-hard": ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e", str(MDTEST_HARD_BYTES)],
     }
-    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        res = dict(zip(runs, ex.map(lambda k: run_tool(pfsim, common, k, runs[k], tmp), runs)))
+    skipped = [g for g in GROUPS if config.get(g, {}).get("run", "TRUE").upper() == "FALSE"]
+    todo = [g for g in GROUPS if g not in skipped]
+    res, warnings = {}, []
+    with tempfile.TemporaryDirectory() as tmp:
+        if todo:
+            res[todo[0]], w = run_tool(pfsim, common, todo[0], runs[todo[0]], tmp)
+            warnings += w
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+            for g, (r, w) in zip(todo[1:], ex.map(lambda k: run_tool(pfsim, common, k, runs[k], tmp), todo[1:])):
+                res[g] = r
+                warnings += w
+    for w in dict.fromkeys(warnings):  # each once, in order
+        print(w, file=sys.stderr)
     out = {}
     for name, unit, _, src in PHASES:
-        if src is None:
+        if src is None or src[0] in skipped:
             continue
         run, what = src
         r = res[run]
@@ -216,7 +302,7 @@ def simulate(pfsim, common, s, jobs):
             if not hit:
                 fail(PROG, f"pfsim mdtest wrote no '{what}' phase for {run}")
             out[name] = (float(hit[0]["rate_items_per_s"]) / 1000.0, float(hit[0]["time_s"]))
-    return out
+    return out, skipped
 
 
 def geo(values):
@@ -224,17 +310,22 @@ def geo(values):
 
 
 def summary_text(sim, version):
+    """IO500's result_summary.txt: its [RESULT] lines in its order, the timestamp line, find (not modelled) and a phase
+    not run as '[      ]' lines, and its [SCORE ] line over the phases simulated."""
     lines = [f"IO500 version pfsim-{version} (standard; simulated)"]
     for name, unit, _, src in PHASES:
+        if name == "ior-hard-write":  # IO500 prints the timestamp phase here
+            lines.append(f"[      ] {'timestamp':>20s} {0:15.6f} kIOPS : time {0:.3f} seconds")
         if src is None:
-            lines.append(f"[      ] {name:>20s} {'':>15s} {'':5s}   not modelled (pfind's walk)")
-            continue
-        v, t = sim[name]
-        lines.append(f"[RESULT] {name:>20s} {v:15.6f} {unit} : time {t:.3f} seconds")
-    bw = geo([sim[n][0] for n, _, g, src in PHASES if g == "bw" and src])
-    md = geo([sim[n][0] for n, _, g, src in PHASES if g == "md" and src])
-    lines.append(f"[SCORE ] Bandwidth {bw:f} GiB/s : IOPS {md:f} kiops : TOTAL {math.sqrt(bw * md):f} "
-                 "(IOPS over the 7 modelled metadata phases: find is not modelled)")
+            lines.append(f"[      ] {name:>20s} {'':>15s} {unit} : not modelled (pfind's walk)")
+        elif name not in sim:
+            lines.append(f"[      ] {name:>20s} {'':>15s} {unit} : not run (run = FALSE)")
+        else:
+            v, t = sim[name]
+            lines.append(f"[RESULT] {name:>20s} {v:15.6f} {unit} : time {t:.3f} seconds")
+    bw = geo([sim[n][0] for n, _, g, _ in PHASES if g == "bw" and n in sim])
+    md = geo([sim[n][0] for n, _, g, _ in PHASES if g == "md" and n in sim])
+    lines.append(f"[SCORE ] Bandwidth {bw:f} GiB/s : IOPS {md:f} kiops : TOTAL {math.sqrt(bw * md):f}")
     return "\n".join(lines) + "\n", bw, md
 
 
@@ -245,7 +336,7 @@ def main():
     ap.add_argument("--ranks", type=positive_int, help="tasks (IO500's mpirun -np); with --from, its procs")
     ap.add_argument("--ranks-per-node", type=positive_int, help="tasks per client node (default: the platform's)")
     ap.add_argument("--from", dest="from_dir", help="an IO500 result directory to rerun and compare with")
-    ap.add_argument("--out-dir", help="write result_summary.txt (and result.json) there")
+    ap.add_argument("--out-dir", help="write result_summary.txt there")
     ap.add_argument("--json", help="write the phases, scores and comparison as JSON")
     ap.add_argument("--set", action="append", default=[], help="platform override PATH=VALUE (repeatable)")
     ap.add_argument("--seed", type=positive_int, default=1, help="random seed (default 1)")
@@ -255,45 +346,62 @@ def main():
     ap.add_argument("--cap-block", default="256m", help="ior-easy block per task when the config gives none")
     ap.add_argument("--cap-segments", type=positive_int, default=2000,
                     help="ior-hard segments when the config gives none (default 2000)")
+    ap.add_argument("--cap-all", action="store_true", help="cap the sizes the config gives too")
     ap.add_argument("--build", default=os.environ.get("PFSIM_BUILD") or os.path.join(ROOT, "build"),
                     help="directory holding pfsim (default $PFSIM_BUILD or build/)")
     a = ap.parse_args()
     pfsim = os.path.join(a.build, "pfsim")
     if not is_executable_file(pfsim):
         fail(PROG, f"--build {a.build}: no executable pfsim in it (build first: scripts/build)")
+    if os.path.isdir(a.platform):
+        fail(PROG, f"--platform {a.platform}: a directory, expected a platform JSON file")
     if not os.path.isfile(a.platform):
         fail(PROG, f"--platform {a.platform}: no such file")
-    caps = {"files": a.cap_files, "block": parse_size(a.cap_block, "--cap-block"), "segments": a.cap_segments}
-    result = read_result_dir(a.from_dir) if a.from_dir else None
-    if a.config and result:
+    cap_block = parse_size(a.cap_block, "--cap-block")
+    if cap_block <= 0:
+        fail(PROG, f"--cap-block: expected a positive size, got '{a.cap_block}'")
+    caps = {"files": a.cap_files, "block": cap_block, "segments": a.cap_segments}
+    if a.config and a.from_dir:
         fail(PROG, "give a config.ini or --from RESULT_DIR, not both (the result directory holds its config)")
-    config = read_config(a.config) if a.config else (result["config"] if result else {})
+    result = read_result_dir(a.from_dir) if a.from_dir else None
+    if a.config:
+        config, ignored = read_config(a.config)
+        cfg_path = a.config
+    else:
+        config, ignored, cfg_path = ((result["config"], result["ignored"], result["config_path"]) if result
+                                     else ({}, [], None))
     ranks = a.ranks or (result["procs"] if result else None)
     if not ranks:
         fail(PROG, "--ranks: required (IO500's task count), unless --from gives it")
     inputs = [("the platform", a.platform)] + ([("the config", a.config)] if a.config else [])
+    inputs += result["inputs"] if result else []
     out_summary = os.path.join(a.out_dir, "result_summary.txt") if a.out_dir else None
     if a.out_dir and not os.path.isdir(a.out_dir):
         fail(PROG, f"--out-dir {a.out_dir}: not a directory")
     for opt, path in (("--out-dir", out_summary), ("--json", a.json)):
         if path:
             check_output(PROG, opt, path, inputs)
-    sizes, notes = sizes_from(config, result["exes"] if result else {}, result["path"] if result else "", caps)
-    for n in notes:
-        print(f"{PROG}: note: {n}", file=sys.stderr)
-    common = ["--platform", a.platform, "--ranks", str(ranks), "--seed", str(a.seed)]
-    if a.ranks_per_node:
-        common += ["--ranks-per-node", str(a.ranks_per_node)]
-    for s in a.set:
-        common += ["--set", s]
-    sim = simulate(pfsim, common, sizes, a.jobs)
+    sizes, notes = sizes_from(config, cfg_path, result["exes"] if result else {}, result["path"] if result else "",
+                              caps, a.cap_all)
     stonewall = config.get("debug", {}).get("stonewall-time", "300")
     try:
         stonewall_s = float(stonewall)
     except ValueError:
-        fail(PROG, f"[debug] stonewall-time: expected seconds, got '{stonewall}'")
+        stonewall_s = float("nan")
+    if not math.isfinite(stonewall_s) or stonewall_s < 0:
+        fail(PROG, f"{cfg_path}: [debug] stonewall-time: expected seconds, got '{stonewall}'")
+    for n in notes:
+        print(f"{PROG}: note: {n}", file=sys.stderr)
+    for n in ignored:
+        print(f"{PROG}: note: {cfg_path}: {n}: not modelled, ignored", file=sys.stderr)
+    common = ["--platform", a.platform, "--ranks", str(ranks), "--seed", str(a.seed)]
+    if a.ranks_per_node:
+        common += ["--ranks-per-node", str(a.ranks_per_node)]
+    for x in a.set:
+        common += ["--set", x]
+    sim, skipped = simulate(pfsim, common, sizes, a.jobs, config)
     for name, unit, _, src in PHASES:
-        if src and name.endswith("-write") and sim[name][1] > stonewall_s:
+        if name in sim and name.endswith("-write") and sim[name][1] > stonewall_s:
             print(f"{PROG}: note: {name} took {sim[name][1]:.1f} s simulated, more than stonewall-time "
                   f"{stonewall_s:g} s: IO500 would have stopped issuing there (the rate is for the whole count)",
                   file=sys.stderr)
@@ -301,28 +409,41 @@ def main():
     version = v.stdout.split()[-1] if v.returncode == 0 and v.stdout.split() else "unknown"
     text, bw, md = summary_text(sim, version)
     sys.stdout.write(text)
-    report = {"tasks": ranks, "sizes": sizes, "notes": notes, "platform": a.platform, "sets": a.set,
-              "phases": {n: {"score": sim[n][0], "unit": u, "time_s": sim[n][1]} for n, u, _, src in PHASES if src},
-              "score": {"bandwidth_GiBps": bw, "iops_kiops_7_phases": md, "total": math.sqrt(bw * md)}}
+    n_md = sum(1 for n, _, g, _ in PHASES if g == "md" and n in sim)
+    print(f"{PROG}: note: the IOPS score is over the {n_md} metadata phases simulated (IO500's has find too, which "
+          "pfsim does not model)", file=sys.stderr)
+    report = {"tasks": ranks, "sizes": sizes, "notes": notes, "not_modelled": ignored, "skipped": skipped,
+              "platform": a.platform, "sets": a.set,
+              "phases": {n: {"score": sim[n][0], "unit": u, "time_s": sim[n][1]} for n, u, _, _ in PHASES if n in sim},
+              "score": {"bandwidth_GiBps": bw, f"iops_kiops_{n_md}_phases": md, "total": math.sqrt(bw * md)}}
     if result:
         meas = result["measured"]
+        same = ranks == result["procs"]
         rows = []
-        print(f"\ncompared with {result['path']} ({result['procs']} tasks):")
+        print(f"\ncompared with {result['path']} ({result['procs']} tasks" +
+              ("" if same else f"; simulated at {ranks} tasks: no error column, the runs differ") + "):")
         print(f"{'phase':<20} {'measured':>12} {'simulated':>12} {'error':>8}")
-        for name, unit, _, src in PHASES:
-            if src is None or name not in meas:
+        for name, unit, _, _ in PHASES:
+            if name not in sim or name not in meas:
                 continue
-            v = sim[name][0]
-            err = v / meas[name] - 1 if meas[name] > 0 else float("nan")
-            rows.append({"phase": name, "unit": unit, "measured": meas[name], "simulated": v,
-                         "rel_error": err if math.isfinite(err) else None})
-            print(f"{name:<20} {meas[name]:>12.6f} {v:>12.6f} {100 * err:>+7.1f}%  {unit}")
-        mbw = geo([meas[n] for n, _, g, src in PHASES if g == "bw" and src and n in meas])
-        mmd = geo([meas[n] for n, _, g, src in PHASES if g == "md" and src and n in meas])
-        print(f"{'bandwidth score':<20} {mbw:>12.6f} {bw:>12.6f}   GiB/s\n{'IOPS score (7)':<20} {mmd:>12.6f} "
-              f"{md:>12.6f}   kIOPS (both over the phases simulated and measured, find excluded)")
-        report["compared_with"] = {"result_dir": a.from_dir, "procs": result["procs"], "phases": rows,
-                                   "measured_bandwidth_GiBps": mbw, "measured_iops_kiops_7_phases": mmd}
+            sv = sim[name][0]
+            err = sv / meas[name] - 1 if same and meas[name] > 0 else None
+            rows.append({"phase": name, "unit": unit, "measured": meas[name], "simulated": sv, "rel_error": err})
+            shown = f"{100 * err:+7.1f}%" if err is not None else "      -"
+            print(f"{name:<20} {meas[name]:>12.6f} {sv:>12.6f} {shown}  {unit}")
+        both = [r["phase"] for r in rows]
+        groups = {}
+        for g in ("bw", "md"):
+            ph = [n for n, _, gg, _ in PHASES if gg == g and n in both]
+            groups[g] = (ph, geo([meas[n] for n in ph]), geo([sim[n][0] for n in ph]))
+        for g, label, unit in (("bw", "bandwidth score", "GiB/s"), ("md", "IOPS score", "kIOPS")):
+            ph, m_, s_ = groups[g]
+            print(f"{label + f' ({len(ph)})':<20} {m_:>12.6f} {s_:>12.6f}   {unit}, both over the {len(ph)} phases "
+                  "measured and simulated")
+        report["compared_with"] = {"result_dir": a.from_dir, "procs": result["procs"], "same_tasks": same,
+                                   "phases": rows,
+                                   "scores_over_common_phases": {g: {"phases": ph, "measured": m_, "simulated": s_}
+                                                                 for g, (ph, m_, s_) in groups.items()}}
     if out_summary:
         write_atomic(out_summary, text)
     if a.json:

@@ -10,6 +10,9 @@
    lists the measured scores of result.txt.
 4. Bad input: a result directory without result.txt, a malformed result.txt line (file:line), a config with a bad
    size (its key): exit 2 with the message, nothing written.
+5. The --from directory's files are inputs: --out-dir into it is refused and its result_summary.txt kept.
+6. IO500's config rules: section and option names in any case, inline comments, run = FALSE skips a group (said in
+   the summary), an unknown section, a size of 0, a file count with a suffix and a binary file are errors (exit 2).
 """
 import json
 import math
@@ -106,6 +109,37 @@ def main():
         r = run([cfg, "--platform", PLATFORM, "--ranks", "2", "--out-dir", outdir], build)
         check(r.returncode == 2 and "transferSize" in r.stderr and not os.listdir(outdir),
               f"a bad size in the config: exit 2 naming the key, nothing written ({r.returncode}: {r.stderr.strip()})")
+        # 5: the --from directory's files are inputs: an --out-dir there is refused, nothing replaced.
+        victim = os.path.join(tmp, "victim")
+        shutil.copytree(os.path.join(data, "standard-results"), victim)
+        before = open(os.path.join(victim, "result_summary.txt")).read()
+        r = run(["--from", victim, "--platform", PLATFORM, "--out-dir", victim], build)
+        check(r.returncode == 2 and open(os.path.join(victim, "result_summary.txt")).read() == before,
+              f"--out-dir into the --from directory: exit 2, its result_summary.txt kept ({r.returncode})")
+        # 6: IO500's config rules: names in any case, inline comments, run = FALSE, an unknown section, bad values.
+        up = os.path.join(tmp, "up.ini")
+        with open(up, "w") as f:
+            f.write("[IOR-EASY]\nTRANSFERSIZE = 1m  # one MiB\nBlockSize = 4m\n[MDTEST-EASY]\nN = 300\n[mdtest-hard]\n"
+                    "n = 100\n[ior-hard]\nsegmentCount = 10\nrun = FALSE\n")
+        r = run([up, "--platform", PLATFORM, "--ranks", "2", "--json", os.path.join(tmp, "up.json")], build)
+        rep = json.load(open(os.path.join(tmp, "up.json"))) if r.returncode == 0 else {}
+        check(rep.get("sizes", {}).get("easy_block") == 4 << 20 and rep.get("sizes", {}).get("easy_n") == 300,
+              f"upper-case names and an inline comment read as IO500 reads them (sizes {rep.get('sizes')})")
+        check(rep.get("skipped") == ["ior-hard"] and "ior-hard-write" not in rep.get("phases", {}) and
+              "not run (run = FALSE)" in r.stdout, "[ior-hard] run = FALSE: its phases are not run and say so")
+        for text, what in (("[ior-easyy]\nblockSize = 4m\n", "not an IO500 section"),
+                           ("[ior-easy]\ntransferSize = 0\n", "expected a positive size"),
+                           ("[mdtest-easy]\nn = 2k\n", "[mdtest-easy] n: expected a whole number")):
+            bad_ini = os.path.join(tmp, "b.ini")
+            with open(bad_ini, "w") as f:
+                f.write(text)
+            r = run([bad_ini, "--platform", PLATFORM, "--ranks", "2"], build)
+            check(r.returncode == 2 and what in r.stderr and "Traceback" not in r.stderr,
+                  f"{text.strip()!r}: exit 2, '{what}' ({r.returncode}: {r.stderr.strip()[-160:]})")
+        with open(bad_ini, "wb") as f:
+            f.write(b"\xff\xfe\x00garbage")
+        r = run([bad_ini, "--platform", PLATFORM, "--ranks", "2"], build)
+        check(r.returncode == 2 and "not a text file" in r.stderr, f"a binary config: exit 2 ({r.stderr.strip()})")
     check.finish("io500")
 
 
