@@ -98,6 +98,14 @@ USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "f
         ("global", "resultdir"), ("global", "api")}
 
 
+def as_float(text):
+    """A number from a result or config file, or nan when it is none (the caller names the file and line)."""
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")
+
+
 def read_text(path, what):
     """A text file's content; exit 2 naming it when it cannot be read or is not text."""
     if os.path.isdir(path):
@@ -167,10 +175,7 @@ def read_result_dir(d):
         sec = sections.get(name)
         if sec and "score" in sec:
             v, n = sec["score"]
-            try:
-                x = float(v)
-            except ValueError:
-                x = float("nan")
+            x = as_float(v)
             if not math.isfinite(x) or x < 0:
                 fail(PROG, f"{path}:{n}: score: expected a non-negative number, got '{v}'")
             measured[name] = x
@@ -275,15 +280,13 @@ def simulate(pfsim, common, s, jobs, config):
     }
     skipped = [g for g in GROUPS if config.get(g, {}).get("run", "TRUE").upper() == "FALSE"]
     todo = [g for g in GROUPS if g not in skipped]
-    res, warnings = {}, []
     with tempfile.TemporaryDirectory() as tmp:
-        if todo:
-            res[todo[0]], w = run_tool(pfsim, common, todo[0], runs[todo[0]], tmp)
-            warnings += w
+        one = lambda g: (g,) + run_tool(pfsim, common, g, runs[g], tmp)
+        done = [one(g) for g in todo[:1]]  # alone: a bad platform or --set is reported once
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-            for g, (r, w) in zip(todo[1:], ex.map(lambda k: run_tool(pfsim, common, k, runs[k], tmp), todo[1:])):
-                res[g] = r
-                warnings += w
+            done += list(ex.map(one, todo[1:]))
+    res = {g: r for g, r, _ in done}
+    warnings = [line for _, _, w in done for line in w]
     for w in dict.fromkeys(warnings):  # each once, in order
         print(w, file=sys.stderr)
     out = {}
@@ -384,10 +387,7 @@ def main():
     sizes, notes = sizes_from(config, cfg_path, result["exes"] if result else {}, result["path"] if result else "",
                               caps, a.cap_all)
     stonewall = config.get("debug", {}).get("stonewall-time", "300")
-    try:
-        stonewall_s = float(stonewall)
-    except ValueError:
-        stonewall_s = float("nan")
+    stonewall_s = as_float(stonewall)
     if not math.isfinite(stonewall_s) or stonewall_s < 0:
         fail(PROG, f"{cfg_path}: [debug] stonewall-time: expected seconds, got '{stonewall}'")
     for n in notes:

@@ -184,16 +184,15 @@ int cmd_replay_io(int argc, char** argv)
   if (platform && platform->clients.max_dirty_B > 0 && w.has_writes()) {
     char line[320];
     std::snprintf(line, sizeof line,
-                  "pfsim: warning: simulated write() calls return once their pages are in the write-back cache "
+                  "simulated write() calls return once their pages are in the write-back cache "
                   "(clients.max_dirty_mb %g, page_cache_copy %s): the write rates compare the calls, as recorded, "
-                  "not the rate at which data reaches the OSTs (--set clients.max_dirty_mb=0 for that)\n",
+                  "not the rate at which data reaches the OSTs (--set clients.max_dirty_mb=0 for that)",
                   platform->clients.max_dirty_B / 1048576.0,
                   platform->clients.page_cache_copy_Bps > 0
                       ? (std::to_string(platform->clients.page_cache_copy_Bps / 1e9) + " GB/s").c_str()
                       : "instantaneous");
-    cache_warning = std::string(line).substr(std::string("pfsim: warning: ").size());
-    cache_warning.pop_back();  // the newline
-    note += line;
+    cache_warning = line;
+    note += "pfsim: warning: " + cache_warning + "\n";
   }
   if (platform)
     check_before_run(*platform, w, o);

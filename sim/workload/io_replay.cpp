@@ -35,32 +35,30 @@ IoReplayWorkload::IoReplayWorkload(std::shared_ptr<const iotrace::IoTrace> trace
   }
 }
 
-uint64_t IoReplayWorkload::phase_ops(int phase, bool write) const
+// The phase's reads or writes at the replayed rank count: each recorded rank's, times its copies.
+std::pair<uint64_t, double> IoReplayWorkload::phase_totals(int phase, bool write) const
 {
-  uint64_t n = 0;
+  const IoOp want = write ? IoOp::Write : IoOp::Read;
+  uint64_t ops = 0;
+  double bytes = 0;
   for (int r = 0; r < trace_->ranks; ++r) {
     const auto& s = trace_->streams[static_cast<size_t>(r)];
     uint64_t k = 0;
+    double b = 0;
     for (uint64_t i = s.begin(phase); i < s.end(phase); ++i)
-      k += s.steps[i].op == (write ? IoOp::Write : IoOp::Read);
-    n += k * copies(r);
+      if (s.steps[i].op == want) {
+        ++k;
+        b += static_cast<double>(s.steps[i].length);
+      }
+    ops += k * copies(r);
+    bytes += b * static_cast<double>(copies(r));
   }
-  return n;
+  return {ops, bytes};
 }
 
-double IoReplayWorkload::phase_bytes(int phase, bool write) const
-{
-  double b = 0;
-  for (int r = 0; r < trace_->ranks; ++r) {
-    const auto& s = trace_->streams[static_cast<size_t>(r)];
-    double k = 0;
-    for (uint64_t i = s.begin(phase); i < s.end(phase); ++i)
-      if (s.steps[i].op == (write ? IoOp::Write : IoOp::Read))
-        k += static_cast<double>(s.steps[i].length);
-    b += k * static_cast<double>(copies(r));
-  }
-  return b;
-}
+uint64_t IoReplayWorkload::phase_ops(int phase, bool write) const { return phase_totals(phase, write).first; }
+
+double IoReplayWorkload::phase_bytes(int phase, bool write) const { return phase_totals(phase, write).second; }
 
 uint64_t IoReplayWorkload::phase_items(int phase) const { return phase_ops(phase, true) + phase_ops(phase, false); }
 

@@ -16,6 +16,7 @@
 //   - opens, creates and closes are those the import inserted (DXT and IOR per-op files record none); a shared file's
 //     copies c > 0 open it (copy 0 of its creator creates it).
 #pragma once
+#include <utility>
 #include "workload/io_trace.hpp"
 #include "workload/workload.hpp"
 
@@ -53,6 +54,7 @@ public:
   const iotrace::IoTrace& trace() const { return *trace_; }
 
 private:
+  std::pair<uint64_t, double> phase_totals(int phase, bool write) const;  // (operations, bytes)
   const iotrace::IoRankStream& stream(int rank) const
   {
     return trace_->streams[static_cast<size_t>(rank % trace_->ranks)];
