@@ -37,6 +37,9 @@ struct RunContext {
   uint64_t seed = 0;
   std::string abort_reason;  // set by an actor that stops the run (all actors killed); run_simulation throws it
   int started_phase = -1;    // the last phase a node has begun (its record's start_s is set)
+  // Where requests go, per target (the MDSes, then the OSSes): a mailbox on the server's host (simulation.cpp's
+  // doors). A request's transfer is a put to it from the node (see ClientNode::transmit).
+  std::vector<simgrid::s4u::Mailbox*> doors;
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
   void arrive(int phase);

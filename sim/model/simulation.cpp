@@ -47,9 +47,9 @@ void check_service_demands(const config::PlatformConfig& platform, const Workloa
 // more than vm.max_map_count mappings (65530 by default), and SimGrid then aborts ("Failed to protect stack").
 // The actors are known before the run: one per client node, the MDS threads (started on demand: never more than
 // the requests that can wait at once, nodes x max_rpcs_in_flight, times the copies resends leave in the queues),
-// the OSS threads (all started at once), their reply senders, the journal and the watchdog. Without guard pages a
-// run fits twice as many (guard pages only catch a stack overflow of the simulator itself); beyond that it is
-// refused with what to change.
+// the OSS threads (all started at once), their reply senders, the servers' doors, the journal and the watchdog.
+// Without guard pages a run fits twice as many (guard pages only catch a stack overflow of the simulator itself);
+// beyond that it is refused with what to change.
 std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes, int ranks_per_node)
 {
   const auto& m = platform.mds;
@@ -63,8 +63,8 @@ std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes, i
     return std::min<long long>(t.max, std::max<long long>({waiting + parts, t.min, parts}));
   };
   const long long mds_threads = started(m.threads) + started(m.readpage_threads);
-  const long long per_mds = mds_threads + platform.network.reply_senders + 2;
-  const long long per_oss = static_cast<long long>(platform.oss.threads) + platform.network.reply_senders;
+  const long long per_mds = mds_threads + platform.network.reply_senders + 2 + 1;  // ..., the door
+  const long long per_oss = static_cast<long long>(platform.oss.threads) + platform.network.reply_senders + 1;
   const long long actors = nodes + m.count * per_mds + platform.oss.count * per_oss + 8;
   long long limit = 65530;
   if (std::ifstream in("/proc/sys/vm/max_map_count"); in)
@@ -268,7 +268,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   records.servers.resize(built.mds.size() + built.oss.size());
 
   RunContext ctx{platform, workload, records, built.clients, built.mds, built.oss, {}, {}, {}, rpn, 0, ranks, 0,
-                 options.seed, {}};
+                 options.seed, {}, -1, {}};
   for (auto* h : built.clients)
     ctx.route.node_mailboxes.push_back(sg4::Mailbox::by_name(h->get_name()));
   ctx.route.reply_size_B = platform.clients.reply_size_B;
@@ -290,6 +290,20 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
     m->start();
   for (auto& o : oss)
     o->start();
+  // A door per server: the mailbox the nodes put their requests to, with a permanent receiver on the server's host,
+  // so that a put starts its transfer at once (over the route from the node to the server). The node hands the
+  // request to the server itself when its put ends (ClientNode::take), in the order transfers end; the door only
+  // collects the ended comms, in the order they were sent.
+  for (auto* hosts : {&built.mds, &built.oss})
+    for (auto* h : *hosts) {
+      auto* door = sg4::Mailbox::by_name("door-" + h->get_name());
+      ctx.doors.push_back(door);
+      sg4::Actor::create("door-" + h->get_name(), h, [door] {
+        door->set_receiver(sg4::Actor::self());
+        for (;;)
+          door->get<Request>();
+      })->daemonize();
+    }
 
   std::vector<std::unique_ptr<ClientNode>> clients;
   const bool cyclic = platform.clients.placement == "cyclic";
