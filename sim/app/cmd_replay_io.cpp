@@ -1,6 +1,6 @@
 // pfsim replay <dxt-dump | ior-perop-file> --platform P.json [--ranks M] [--out R.json] [--check] [--ior-op write|read]
 //              [--ior-file-per-process] [--ior-block B] [--ranks-per-node K] [--seed S] [--set path=value]
-//              [--time-limit T] [--quiet] [--verbose]
+//              [--time-limit T] [--no-samples] [--quiet] [--verbose]
 //
 // The data-path traces (workload/io_trace.hpp) replayed through the client model's data path: prints, per phase and
 // direction, the recorded and simulated operations, bytes, rates and latency percentiles (report/io_report.hpp);
@@ -31,7 +31,7 @@ constexpr IoOpt kIoOpts[] = {{"--platform", true},       {"--set", true},       
                              {"--ranks-per-node", true}, {"--seed", true},       {"--out", true},
                              {"--time-limit", true},     {"--ior-op", true},     {"--ior-block", true},
                              {"--ior-file-per-process", false}, {"--check", false}, {"--quiet", false},
-                             {"--verbose", false}};
+                             {"--verbose", false},       {"--no-samples", false}};
 
 struct IoArgs {
   std::string trace;
@@ -145,7 +145,9 @@ int cmd_replay_io(int argc, char** argv)
                          : 0;
   o.seed = a.opts.count("--seed") ? static_cast<uint64_t>(parse_int_option("--seed", a.opt("--seed"), 0, 1000000000)) : 1;
   o.time_limit_s = time_limit_s(a.opt("--time-limit"));
-  o.keep_samples = true;  // the comparison's windows and latencies
+  // No per-operation samples: the comparison needs per-kind counts, windows and latencies (4 B per operation), or
+  // with --no-samples latency histograms of constant size.
+  o.latency_histograms = a.has("--no-samples");
   if (!a.has("--verbose"))
     o.simgrid_args.push_back("--log=root.thres:warning");
   o.simgrid_args.insert(o.simgrid_args.end(), a.simgrid.begin(), a.simgrid.end());

@@ -503,6 +503,9 @@ void ClientNode::record_completion(uint32_t r)
   const auto runtime = static_cast<float>(runtime_s);
   s.item_runtime_s += runtime_s;
   ph.ops++;
+  ph.op_first_start_s[s.op.op] =
+      ph.op_count[s.op.op] == 0 ? s.op_start_s : std::min(ph.op_first_start_s[s.op.op], s.op_start_s);
+  ph.op_last_end_s[s.op.op] = ph.op_count[s.op.op] == 0 ? now : std::max(ph.op_last_end_s[s.op.op], now);
   ph.op_count[s.op.op]++;
   if (ctx_.records.rank_times)
     ph.rank_end_s[static_cast<size_t>(rank_of(r))] = now;

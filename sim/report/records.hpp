@@ -113,6 +113,10 @@ struct PhaseRecord {
   // close): the sum of their steps' latencies (a recorded gap between two steps of a replayed item is not part of
   // it); always a histogram.
   LatencyHistogram item_histogram;
+  // Per kind, the first operation's start and the last one's end (simulated time; set once op_count is not 0): a
+  // data replay's windows per direction without per-operation samples.
+  PerOp<double> op_first_start_s;
+  PerOp<double> op_last_end_s;
   // All operations of the phase (concatenated per kind: a copy, made when a report needs it).
   std::vector<float> all_latencies() const
   {
