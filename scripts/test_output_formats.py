@@ -242,6 +242,18 @@ def main():
                           for m in (re.search(obj_re, l) for l in lines[i + 1:i + 4]))
             ok &= abs(slowest / (int(o) / float(x)) - 1) < 0.005
         check(ok, f"{trace}: the slowest rank's time is the phase's time")
+    # A data-path replay (Darshan DXT) keeps no per-operation samples; with --no-samples its latency percentiles come
+    # from histograms: the same rows, operations, MiB and rates, the percentiles within 0.14%.
+    dxt = os.path.join(DATA, "darshan-dxt", "own-runs", "ior.dxt.txt")
+    rows = []
+    for extra in ([], ["--no-samples"]):
+        r = run(pfsim, ["replay", dxt, "--platform", PLATFORM, "--ranks", "8"] + extra)
+        rows.append([l.split() for l in r.stdout.splitlines()[1:]])
+    ok = len(rows[0]) == len(rows[1]) > 0
+    for a, b in zip(*rows):
+        ok &= a[:10] == b[:10] and all(abs(float(y) / float(x) - 1) < 0.0014 if float(x) else float(y) == 0
+                                     for x, y in zip(a[10:], b[10:]))
+    check(ok, f"DXT replay: --no-samples gives the same table, percentiles within 0.14% ({rows})")
     # md-workbench --read-only: the benchmark only stats and reads; IOR counts its objects by the reads. The real
     # run2 with its create and delete files taken away and --read-only added to its Args line.
     ro = os.path.join(tmp, "read-only")

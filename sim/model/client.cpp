@@ -418,9 +418,10 @@ void ClientNode::transmit(Request* q)
   const auto& c = ctx_.platform.clients;
   // The RPC slot's target is where the request goes (a bulk RPC's: its stripe's OST). The transfer is a put to the
   // target's door, not a host-to-host Comm::sendto_async: SimGrid 3.32 makes every sendto a detached comm, keeps
-  // them all in one list, and walks the whole list each time one ends, so a run's cost grew with the square of the
-  // requests in transit in the whole simulation (IOR at 4 ranks, 36 stripes, 47008-byte writes into the cache:
-  // 13.8 s of wall time at 1000 segments, 145 s at 2000). A put's comm is listed with this node's activities only.
+  // them all in one list, and walks the whole list each time it finishes or re-tests an ended one (each wait_any
+  // over it does), so a run's cost grew with the square of the requests in transit in the whole simulation (IOR at
+  // 4 ranks, 36 stripes, 47008-byte writes into the cache: 13.8 s of wall time at 1000 segments, 145 s at 2000). A
+  // put's comm is listed with this node's activities only.
   const double bytes = c.request_size_B + (q->op == Op::Write ? q->bytes : 0);
   wait_set_.push_back(ctx_.doors[q->target]->put_async(q, static_cast<uint64_t>(bytes)));
   in_flight_.push_back(q);

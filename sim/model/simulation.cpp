@@ -6,6 +6,8 @@
 #include "model/platform.hpp"
 #include "model/servers.hpp"
 
+#include <simgrid/Exception.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -88,7 +90,7 @@ std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes, i
           : "use more ranks per node (--ranks-per-node)";
   throw config::ConfigError(
       "this run needs about " + std::to_string(actors) + " simulated actors (" + std::to_string(nodes) +
-      " client nodes, one each, plus the servers' threads and reply senders), each with its own stack mapping, but "
+      " client nodes, one each, plus the servers' threads, reply senders and doors), each with its own stack mapping, but "
       "vm.max_map_count is " + std::to_string(limit) + ": " + what + ", or raise the limit (sysctl "
       "vm.max_map_count=" + std::to_string(2 * (actors + spare)) + ")");
 }
@@ -298,11 +300,20 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
     for (auto* h : *hosts) {
       auto* door = sg4::Mailbox::by_name("door-" + h->get_name());
       ctx.doors.push_back(door);
-      sg4::Actor::create("door-" + h->get_name(), h, [door] {
-        door->set_receiver(sg4::Actor::self());
-        for (;;)
-          door->get<Request>();
-      })->daemonize();
+      // The receiver is set here, before any node runs, so that no put can find the door without it. A put that
+      // fails or is cancelled (none does today: a node waits for each of its puts) is the node's concern, not the
+      // door's: the door goes on.
+      auto actor = sg4::Actor::create("door-" + h->get_name(), h, [door] {
+        for (;;) {
+          try {
+            door->get<Request>();
+          } catch (const simgrid::NetworkFailureException&) {
+          } catch (const simgrid::CancelException&) {
+          }
+        }
+      });
+      actor->daemonize();
+      door->set_receiver(actor);
     }
 
   std::vector<std::unique_ptr<ClientNode>> clients;

@@ -32,7 +32,8 @@ struct IoPhaseComparison {
   IoKindStats simulated[2];
 };
 
-// Needs the run's per-operation samples (RunOptions::keep_samples): invalid_argument without them.
+// Reads each phase's per-kind record: op_count, op_first_start_s / op_last_end_s (the window), and latencies_by_op,
+// or histogram_by_op when RunRecords::latency_histograms (pfsim replay --no-samples). No per-operation samples.
 std::vector<IoPhaseComparison> io_compare(const IoReplayWorkload& w, const RunRecords& records);
 // One line per phase and direction with operations: phase, iteration, op, recorded and simulated operations, MiB,
 // MiB/s, the rate's relative error, and latency p50 / p99 / max, recorded and simulated.
