@@ -274,6 +274,19 @@ IoTrace load_dxt(const std::string& path)
   std::string line;
   size_t n = 0;
   const std::string kRow = "expected a DXT row \"X_POSIX rank write|read segment offset length start end [pthread]\"";
+  // A block's header says how many writes and reads it holds ("# DXT, write_count: W, read_count: R"): a block with
+  // fewer rows is a dump cut short (at a line boundary no row is malformed), refused with the header's line.
+  long long want_w = -1, want_r = -1, got_w = 0, got_r = 0;
+  size_t count_line = 0;
+  auto check_block = [&] {
+    if (want_w >= 0 && (got_w < want_w || got_r < want_r))
+      fail(path, count_line, "the block of file " + quote(t.files[cur_file].name) + ", rank " +
+                                 std::to_string(cur_rank) + " declares " + std::to_string(want_w) + " writes and " +
+                                 std::to_string(want_r) + " reads, but " + std::to_string(got_w) + " and " +
+                                 std::to_string(got_r) + " rows follow: expected every row (a dump cut short?)");
+    want_w = want_r = -1;
+    got_w = got_r = 0;
+  };
   while (std::getline(in, line)) {
     clean(line, ++n);
     if (line.find_first_not_of(" \t") == std::string::npos)
@@ -286,6 +299,7 @@ IoTrace load_dxt(const std::string& path)
           fail(path, n, "nprocs: expected a positive integer up to " + std::to_string(kMaxTraceRanks) + ", got " +
                             quote(v));
       } else if (line.rfind("# DXT, file_id:", 0) == 0) {
+        check_block();
         const auto comma = line.find(", file_name: ");
         if (comma == std::string::npos)
           fail(path, n, "expected \"# DXT, file_id: ID, file_name: NAME\"");
@@ -310,6 +324,15 @@ IoTrace load_dxt(const std::string& path)
         if (!parse_int(v, cur_rank) || cur_rank < 0 || cur_rank >= kMaxTraceRanks)
           fail(path, n, "rank: expected an integer from 0 to " + std::to_string(kMaxTraceRanks - 1) + ", got " +
                             quote(v));
+      } else if (line.rfind("# DXT, write_count:", 0) == 0) {
+        const auto comma = line.find(", read_count:");
+        const std::string w = comma == std::string::npos ? "" : line.substr(19, comma - 19);
+        const std::string r = comma == std::string::npos ? "" : line.substr(comma + 13);
+        const auto fw = fields(w), fr = fields(r);
+        if (fw.size() != 1 || fr.size() != 1 || !parse_int(fw[0], want_w) || !parse_int(fr[0], want_r) || want_w < 0 ||
+            want_r < 0)
+          fail(path, n, "expected \"# DXT, write_count: W, read_count: R\" with integers >= 0, got " + quote(line));
+        count_line = n;
       }
       continue;
     }
@@ -320,6 +343,8 @@ IoTrace load_dxt(const std::string& path)
         line.find_first_not_of("[] 0123456789\t", bracket) == std::string::npos)
       line.erase(bracket);
     const auto f = fields(line);
+    if (f.size() > 2 && (f[0] == "X_MPIIO" || f[0] == "X_POSIX"))  // the block's rows, counted against its header
+      (f[2] == "write" ? got_w : got_r) += f[2] == "write" || f[2] == "read" ? 1 : 0;
     if (f[0] == "X_MPIIO") {  // the MPI-IO layer: its POSIX operations are the X_POSIX rows
       ++t.mpiio_rows;
       continue;
@@ -373,6 +398,7 @@ IoTrace load_dxt(const std::string& path)
     auto& ext = t.files[cur_file].extent_B;
     ext = std::max(ext, static_cast<uint64_t>(offset + length));
   }
+  check_block();
   if (posix_rows == 0)
     fail(path, n, std::string("no X_POSIX row in the file") +
                       (t.mpiio_rows > 0 ? " (" + std::to_string(t.mpiio_rows) + " X_MPIIO rows, not replayed)" : "") +

@@ -237,6 +237,25 @@ TEST_CASE("DXT errors: one message naming the file and line and what was expecte
   CHECK_THAT(error_of([&] { load_dxt((d.path / "absent.dxt.txt").string()); }), Catch::EndsWith("no such file"));
 }
 
+TEST_CASE("DXT cut short: a block with fewer rows than its write_count and read_count header is refused", "[iotrace]")
+{
+  // The real dump cut at a line boundary inside rank 0's reads: no row is malformed, the header's counts say what is
+  // missing (8 writes and 8 reads declared at line 38).
+  TempDir d;
+  std::ifstream in(kDxt + "/own-runs/ior.dxt.txt");
+  std::string text, line;
+  for (int i = 0; i < 50 && std::getline(in, line); ++i)
+    text += line + "\n";
+  const std::string cut = d.write("cut.dxt.txt", text);
+  CHECK_THAT(error_of([&] { load_dxt(cut); }),
+             Catch::StartsWith(cut + ":38: the block of file \"/scratch/runs/darshan-own/iorfile\", rank 0 declares 8 "
+                                     "writes and 8 reads, but 8 and 2 rows follow"));
+  const std::string bad = d.write("count.dxt.txt", kHead + "# DXT, write_count: x, read_count: 1\n"
+                                                           " X_POSIX 0 write 0 0 100 0.1000 0.2000\n");
+  CHECK_THAT(error_of([&] { load_dxt(bad); }), Catch::Contains(":6: expected \"# DXT, write_count: W, read_count: R\""));
+  CHECK(load_dxt(kDxt + "/own-runs/ior.dxt.txt").op_count() == 32);  // the whole dump: every block complete
+}
+
 TEST_CASE("IOR per-op errors: a rank gap / a wrong header / a malformed row", "[iotrace]")
 {
   TempDir d;
