@@ -254,6 +254,15 @@ def main():
         ok &= a[:10] == b[:10] and all(abs(float(y) / float(x) - 1) < 0.0014 if float(x) else float(y) == 0
                                      for x, y in zip(a[10:], b[10:]))
     check(ok, f"DXT replay: --no-samples gives the same table, percentiles within 0.14% ({rows})")
+    # An md-workbench sweep (--csv) prints its table, not md-workbench's phase lines: --no-samples is accepted, and the
+    # table is the one --quiet gives (until 2026-11-26 it was refused as if phase lines were printed).
+    mdw = os.path.join(DATA, "md-workbench-ior", "run1-L-process-reports")
+    csvs = []
+    for extra in ([], ["--quiet"]):
+        out = os.path.join(tmp, f"sweep{len(csvs)}.csv")
+        r = run(pfsim, ["replay", mdw, "--platform", PLATFORM, "--no-samples", "--ranks", "4,8", "--csv", out] + extra)
+        csvs.append(open(out).read() if r.returncode == 0 and os.path.isfile(out) else f"exit {r.returncode}: {r.stderr}")
+    check(csvs[0] == csvs[1] and csvs[0].startswith("ranks,"), f"md-workbench sweep with --no-samples runs ({csvs[0][:200]})")
     # md-workbench --read-only: the benchmark only stats and reads; IOR counts its objects by the reads. The real
     # run2 with its create and delete files taken away and --read-only added to its Args line.
     ro = os.path.join(tmp, "read-only")

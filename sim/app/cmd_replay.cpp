@@ -538,7 +538,8 @@ ReportFormat check_run_options(const Args& a, const std::string& trace_format, R
   if (flag(a, "--no-samples")) {
     if (!opt(a, "--latency-dir").empty())
       throw std::invalid_argument("--latency-dir needs per-operation samples (drop --no-samples)");
-    if (known && format == ReportFormat::MdWorkbench && !flag(a, "--quiet"))
+    // (a sweep, --csv, prints its table, not phase lines)
+    if (known && format == ReportFormat::MdWorkbench && !flag(a, "--quiet") && !a.opts.count("--csv"))
       throw std::invalid_argument("--no-samples: md-workbench's phase lines (per-process times, op-max, latency "
                                   "lists) need per-operation samples; drop --no-samples, or add --quiet or "
                                   "--output-format mdreal2017");
