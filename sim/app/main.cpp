@@ -665,7 +665,8 @@ int cmd_ior(const Cli& c)
   ri.version = kVersion;
   ri.test_file = from ? from->test_file : opt(c, "-o", "testFile");
   ri.nodes = info.nodes;
-  ri.ranks_per_node = info.ranks_per_node;
+  // IOR's tasks per node are the tasks on rank 0's node: fewer than the nodes' capacity when the run does not fill one.
+  ri.ranks_per_node = std::min(info.ranks_per_node, info.ranks);
   ri.reorder = has_flag(c, "-C") || (from && from->reorder);
   if (!summary_out.file.empty())
     pfsim::write_file_atomic(summary_out.file, pfsim::ior_json_summary(records, workload, ri).dump(2) + "\n");
