@@ -610,6 +610,13 @@ int cmd_ior(const Cli& c)
   if (workload.options().fsync && platform.clients.max_dirty_B <= 0)
     options.warnings.push_back("-e (fsync) waits for the write-back cache, and clients.max_dirty_mb is 0 (writes wait "
                                "for their RPCs): it changes nothing");
+  // As real IOR without -e: the write phase then times copies into the page cache, here free of cost.
+  if (workload.options().write && !workload.options().fsync && platform.clients.max_dirty_B > 0 &&
+      platform.clients.page_cache_copy_Bps <= 0)
+    options.warnings.push_back("writes return once their pages are in the write-back cache (clients.max_dirty_mb " +
+                               std::to_string(static_cast<long long>(platform.clients.max_dirty_B / 1048576)) +
+                               ") and clients.page_cache_copy is not set (a copy costs nothing): without -e the write "
+                               "bandwidth is the cache's, not the OSTs' (-e, or --set clients.max_dirty_mb=0)");
   if (has_flag(c, "-C") || (from && from->reorder))
     options.warnings.push_back("-C (reorder tasks) changes nothing here: the model has no client read cache, so a "
                                "read goes to the OSTs whichever node wrote the data");
