@@ -196,6 +196,18 @@ else
   echo "FAIL per-client-extrapolation: $(cat "$tmp/pc2048.err" "$tmp/pc1024.err")"
   failures=$((failures + 1))
 fi
+# The fitted per-directory cost past twice the directories its fit saw (80 per MDS): said for mdtest -u at 400 ranks
+# (a directory per rank), not for IOR at 400 ranks, whose files are all in its one test directory.
+"$pfsim" mdtest --platform "$root/platforms/spartan-cephfs-fitted.json" --ranks 400 -n 2 -u -F --quiet 2>"$tmp/pd-u.err"
+"$pfsim" ior --platform "$root/platforms/spartan-cephfs-fitted.json" --ranks 400 -t 1m -b 1m -w -e -F --quiet \
+  2>"$tmp/pd-ior.err"
+if grep -q "warning: mds.mechanisms.per_directory: fitted on up to 80 directories" "$tmp/pd-u.err" &&
+  ! grep -q per_directory "$tmp/pd-ior.err"; then
+  echo "ok   per-directory-extrapolation warning"
+else
+  echo "FAIL per-directory-extrapolation: $(cat "$tmp/pd-u.err" "$tmp/pd-ior.err")"
+  failures=$((failures + 1))
+fi
 # An option where a value belongs ("--csv --quiet" wrote a file named --quiet): refused, in both parsers.
 expect_refused option-value-is-option "--csv needs a value, got the option --quiet" -- \
   mdworkbench --platform "$good_platform" --ranks 2,4 -I 5 -P 10 --csv --quiet

@@ -200,10 +200,22 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
                   pc.fitted_up_to, nodes, nodes / pc.fitted_up_to);
     out += line;
   }
-  // The per-directory cost past its data: a directory per rank at most, spread over the MDSes (docs/mechanisms.md i).
+  // The per-directory cost past its data: a directory per rank at most, spread over the MDSes (docs/mechanisms.md i);
+  // not for a workload whose updates are all in shared directories (IOR's test directory, mdtest without -u): rank
+  // 0's operations are walked until an update in a directory of its own.
   const auto& pd = platform.mds.per_directory;
   const double dirs_per_mds = static_cast<double>(workload.ranks()) / platform.mds.count;
-  if (pd.enabled && pd.fitted_up_to > 0 && dirs_per_mds > 2 * pd.fitted_up_to) {
+  auto private_updates = [&] {
+    for (int p = 0; p < workload.phase_count(); ++p) {
+      RankCursor c;
+      OpRequest r;
+      while (workload.next(0, p, c, r))
+        if (is_update(r.op) && !r.shared_dir)
+          return true;
+    }
+    return false;
+  };
+  if (pd.enabled && pd.fitted_up_to > 0 && dirs_per_mds > 2 * pd.fitted_up_to && private_updates()) {
     std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.per_directory: fitted on up to %.0f directories "
                   "updated at once per MDS; this run can have %.0f (%.1fx: one per rank), where its cost per directory "
                   "is extrapolated linearly\n", pd.fitted_up_to, dirs_per_mds, dirs_per_mds / pd.fitted_up_to);
