@@ -201,6 +201,7 @@ def main():
         bad = [
             (["--ranks", "1", "-t", "3m", "-b", "4m"], "-b"),
             (["--ranks", "1", "-t", "0"], "-t"),
+            (["--ranks", "1", "-t", "100", "-b", "100"], "-t: expected a multiple of 8 bytes"),
             (["--ranks", "1", "-t", "-4k"], "-t"),
             (["--ranks", "1", "-s", "0"], "-s"),
             (["-t", "1m"], "--ranks"),

@@ -11,6 +11,9 @@ IorWorkload::IorWorkload(IorOptions o) : o_(std::move(o))
     throw std::invalid_argument("ior: expected at least one rank");
   if (o_.transfer_B == 0)
     throw std::invalid_argument("option -t: expected a transfer size of at least 1 byte");
+  if (o_.transfer_B % 8 != 0)  // IOR moves 8-byte words (IOR_size_t)
+    throw std::invalid_argument("option -t: expected a multiple of 8 bytes, got " + std::to_string(o_.transfer_B) +
+                                " (IOR: \"transfer size must be a multiple of access size\")");
   if (o_.block_B == 0 || o_.block_B % o_.transfer_B != 0)
     throw std::invalid_argument("option -b: expected a positive multiple of the transfer size -t (" +
                                 std::to_string(o_.transfer_B) + " bytes), got " + std::to_string(o_.block_B) +
