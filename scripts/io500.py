@@ -279,14 +279,18 @@ def simulate(pfsim, common, s, jobs, config):
         "mdtest-hard": ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e", str(MDTEST_HARD_BYTES)],
     }
     skipped = [g for g in GROUPS if config.get(g, {}).get("run", "TRUE").upper() == "FALSE"]
-    todo = [g for g in GROUPS if g not in skipped]
+    first, *rest = [g for g in GROUPS if g not in skipped] or [None]
+    results = []
     with tempfile.TemporaryDirectory() as tmp:
-        one = lambda g: (g,) + run_tool(pfsim, common, g, runs[g], tmp)
-        done = [one(g) for g in todo[:1]]  # alone: a bad platform or --set is reported once
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-            done += list(ex.map(one, todo[1:]))
-    res = {g: r for g, r, _ in done}
-    warnings = [line for _, _, w in done for line in w]
+        def run_group(g):
+            return (g,) + run_tool(pfsim, common, g, runs[g], tmp)
+        if first is not None:
+            # The first group runs alone, so that a bad platform or --set is reported once, not once per group.
+            results.append(run_group(first))
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+                results += list(ex.map(run_group, rest))
+    res = {g: r for g, r, _ in results}
+    warnings = [line for _, _, w in results for line in w]
     for w in dict.fromkeys(warnings):  # each once, in order
         print(w, file=sys.stderr)
     out = {}

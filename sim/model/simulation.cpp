@@ -65,7 +65,7 @@ std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes, i
     return std::min<long long>(t.max, std::max<long long>({waiting + parts, t.min, parts}));
   };
   const long long mds_threads = started(m.threads) + started(m.readpage_threads);
-  const long long per_mds = mds_threads + platform.network.reply_senders + 2 + 1;  // ..., the door
+  const long long per_mds = mds_threads + platform.network.reply_senders + 3;  // the 2 counted before the doors (the journal's among them) + the door
   const long long per_oss = static_cast<long long>(platform.oss.threads) + platform.network.reply_senders + 1;
   const long long actors = nodes + m.count * per_mds + platform.oss.count * per_oss + 8;
   long long limit = 65530;
@@ -201,21 +201,10 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
     out += line;
   }
   // The per-directory cost past its data: a directory per rank at most, spread over the MDSes (docs/mechanisms.md i);
-  // not for a workload whose updates are all in shared directories (IOR's test directory, mdtest without -u): rank
-  // 0's operations are walked until an update in a directory of its own.
+  // not for a workload whose updates are all in shared directories (IOR's test directory, mdtest without -u).
   const auto& pd = platform.mds.per_directory;
   const double dirs_per_mds = static_cast<double>(workload.ranks()) / platform.mds.count;
-  auto private_updates = [&] {
-    for (int p = 0; p < workload.phase_count(); ++p) {
-      RankCursor c;
-      OpRequest r;
-      while (workload.next(0, p, c, r))
-        if (is_update(r.op) && !r.shared_dir)
-          return true;
-    }
-    return false;
-  };
-  if (pd.enabled && pd.fitted_up_to > 0 && dirs_per_mds > 2 * pd.fitted_up_to && private_updates()) {
+  if (pd.enabled && pd.fitted_up_to > 0 && dirs_per_mds > 2 * pd.fitted_up_to && workload.updates_own_dirs()) {
     std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.per_directory: fitted on up to %.0f directories "
                   "updated at once per MDS; this run can have %.0f (%.1fx: one per rank), where its cost per directory "
                   "is extrapolated linearly\n", pd.fitted_up_to, dirs_per_mds, dirs_per_mds / pd.fitted_up_to);

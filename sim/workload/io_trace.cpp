@@ -343,8 +343,10 @@ IoTrace load_dxt(const std::string& path)
         line.find_first_not_of("[] 0123456789\t", bracket) == std::string::npos)
       line.erase(bracket);
     const auto f = fields(line);
-    if (f.size() > 2 && (f[0] == "X_MPIIO" || f[0] == "X_POSIX"))  // the block's rows, counted against its header
-      (f[2] == "write" ? got_w : got_r) += f[2] == "write" || f[2] == "read" ? 1 : 0;
+    if (f.size() > 2 && (f[0] == "X_MPIIO" || f[0] == "X_POSIX")) {  // the block's rows, counted against its header
+      got_w += f[2] == "write";
+      got_r += f[2] == "read";
+    }
     if (f[0] == "X_MPIIO") {  // the MPI-IO layer: its POSIX operations are the X_POSIX rows
       ++t.mpiio_rows;
       continue;

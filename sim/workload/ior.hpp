@@ -41,6 +41,7 @@ public:
   bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
   PerOp<bool> kinds_used() const override;
   bool uses_shared_dirs() const override { return o_.ranks > 1; }
+  bool updates_own_dirs() const override { return false; }  // one test directory
   nlohmann::json describe() const override;
   double data_bytes() const override { return bytes_per_phase() * static_cast<double>(phases_.size()); }
   const IorOptions& options() const { return o_; }

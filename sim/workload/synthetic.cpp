@@ -80,6 +80,14 @@ bool SyntheticWorkload::uses_shared_dirs() const
   return !p_.unique_dir || std::any_of(p_.phases.begin(), p_.phases.end(), [](const auto& ph) { return ph.tree; });
 }
 
+bool SyntheticWorkload::updates_own_dirs() const
+{
+  if (p_.ranks > 1 && !p_.unique_dir)
+    return false;
+  const auto used = kinds_used();
+  return std::any_of(kAllOps.begin(), kAllOps.end(), [&](Op op) { return used[op] && is_update(op); });
+}
+
 PerOp<bool> SyntheticWorkload::kinds_used() const
 {
   PerOp<bool> used{};

@@ -50,6 +50,7 @@ public:
   // Without walking the items: ranks share the directory (metabench shared, mdtest without -u) or the base
   // directory of mdtest's tree phases.
   bool uses_shared_dirs() const override;
+  bool updates_own_dirs() const override;
   uint64_t items_of_rank(int rank) const;
   uint64_t items_of_rank(int rank, int phase) const;
 

@@ -81,6 +81,20 @@ public:
     }
     return false;
   }
+  // Whether some update (create, unlink, mkdir, rmdir) is in a directory of its rank's own (!OpRequest::shared_dir):
+  // by default rank 0's operations, walked until one is. Generators answer from their parameters (a walk of
+  // mdtest -n 1e12 takes hours).
+  virtual bool updates_own_dirs() const
+  {
+    for (int p = 0; p < phase_count(); ++p) {
+      RankCursor c;
+      OpRequest r;
+      while (next(0, p, c, r))
+        if (is_update(r.op) && !r.shared_dir)
+          return true;
+    }
+    return false;
+  }
   // Idle time of every rank at the start of `phase` (after its barrier) that the phase's time leaves out, as the tool
   // times it (IOR's -d: its sleep comes before its timers start): the phase is recorded as starting after it.
   virtual double phase_delay_s(int /*phase*/) const { return 0; }
