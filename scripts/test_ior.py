@@ -195,6 +195,14 @@ def main():
         check(r.returncode == 2 and "-a" in r.stderr, "--from with -a MPIIO: exit 2")
         r = run(pfsim, ["--from", real_json, "-t", "1m"])
         check(r.returncode == 2 and "-t" in r.stderr and "--from" in r.stderr, "--from with -t: exit 2")
+        # Values written against their short option (-t1m), as IOR 4's parser takes them: the same run.
+        spaced = run(pfsim, ["--ranks", "2", "-w", "-t", "64k", "-b", "256k", "-s", "3", "-i", "1"])
+        attached = run(pfsim, ["--ranks", "2", "-w", "-t64k", "-b256k", "-s3", "-i1"])
+        results = lambda t: [l for l in t.splitlines() if l.startswith(("write ", "Max Write", "blocksize", "xfersize"))]
+        check(spaced.returncode == attached.returncode == 0 and results(spaced.stdout) == results(attached.stdout) and
+              len(results(spaced.stdout)) >= 3, f"-t64k -b256k -s3 run as -t 64k -b 256k -s 3 ({attached.stderr[-200:]})")
+        r = run(pfsim, ["--ranks", "1", "-wx"])
+        check(r.returncode == 2 and "-wx" in r.stderr, "-wx (a flag with text after it): exit 2 naming it")
         r = run(pfsim, ["--ranks", "1", "-O", "summaryFormat=CSV"])
         check(r.returncode == 2 and "summaryFormat" in r.stderr, "-O summaryFormat=CSV: exit 2 (not modelled)")
         # Errors: exit 2, one line naming the option or field, no output written.

@@ -215,6 +215,15 @@ Cli parse_cli(int argc, char** argv)
           inline_given = true;
         }
       }
+      // -t1m and -n1000: a short option's value written against it, as IOR 4's and mdtest's parser take it
+      if (!inline_given && a[1] != '-' && a.size() > 2 && find_opt(cli.command, a) == nullptr) {
+        const OptSpec* s = find_opt(cli.command, a.substr(0, 2));
+        if (s && s->value) {
+          inline_value = a.substr(2);
+          a = a.substr(0, 2);
+          inline_given = true;
+        }
+      }
       const OptSpec* spec = find_opt(cli.command, a);
       if (!spec)
         throw UsageError("unknown option " + a + " for \"" + cli.command + "\" (pfsim " + cli.command +
