@@ -86,8 +86,7 @@ void ClientNode::operator()()
   // transfer at a time when this actor posts its next receive (which capped a node at one reply per link latency
   // and made small replies wait behind another rank's bulk read reply).
   mailbox_->set_receiver(sg4::Actor::self());
-  NodeMessage* msg = nullptr;
-  wait_set_.push_back(mailbox_->get_async<NodeMessage>(&msg));
+  post_receive();
   begin_phase(0);
   // After the last phase, the write-back cache still drains: the data reaches the OSTs before the job ends (its
   // bulk RPCs are in the OSTs' counters), but the phases' times do not wait for it (a close does not).
@@ -112,36 +111,53 @@ void ClientNode::operator()()
     // round of a deterministic closed loop and left the same ranks waiting for a slot each time. (Only then: the
     // extra poll costs ~10% of a run's CPU.)
     while (i >= 0) {
-      take(static_cast<size_t>(i), msg);
+      take(static_cast<size_t>(i));
       if ((finished_ && chunks_pending_ == 0) || timers_.empty() || timers_.top().t > sg4::Engine::get_clock())
         break;
       i = sg4::Comm::wait_any_for(wait_set_, 0);
     }
   }
-  if (wait_set_[0]->get_state() != sg4::Activity::State::FINISHED)
-    wait_set_[0]->cancel();  // the receive posted for replies while the cache drained
+  // The receives still posted (for a barrier release, for replies to copies given up on) are cancelled.
+  for (size_t k = 0; k < waited_.size(); ++k)
+    if (waited_[k].request == nullptr && wait_set_[k]->get_state() != sg4::Activity::State::FINISHED)
+      wait_set_[k]->cancel();
   mailbox_->set_receiver(nullptr);
 }
 
-// What ended: index 0 is the node's mailbox (a reply or a barrier message), the others the requests in transit.
-void ClientNode::take(size_t i, NodeMessage*& msg)
+void ClientNode::post_receive()
 {
-  if (i == 0) {
+  auto cell = std::make_unique<NodeMessage*>(nullptr);
+  wait_set_.push_back(mailbox_->get_async<NodeMessage>(cell.get()));
+  waited_.push_back(Waited{nullptr, std::move(cell)});
+  ++receives_posted_;
+}
+
+// What ended: a receive (a reply or a barrier message) or a request's transfer to its server's door.
+void ClientNode::take(size_t i)
+{
+  Waited w = std::move(waited_[i]);
+  if (i + 1 < waited_.size()) {
+    waited_[i] = std::move(waited_.back());
+    wait_set_[i] = std::move(wait_set_.back());
+  }
+  waited_.pop_back();
+  wait_set_.pop_back();
+  if (w.request == nullptr) {
+    --receives_posted_;
+    NodeMessage* m = *w.received;
+    const auto* release = std::get_if<BarrierRelease>(m);
+    if (release == nullptr)
+      --replies_expected_;
     // Post the next receive before handling: a barrier release may make this node the last to arrive at the
     // next barrier at once (a phase with no operations for its ranks), and the release it then sends to every
-    // node, itself included, must find a receive posted.
-    NodeMessage* m = msg;
-    const auto* release = std::get_if<BarrierRelease>(m);
-    if (release == nullptr || release->phase >= 0 || chunks_pending_ > 0)
-      wait_set_[0] = mailbox_->get_async<NodeMessage>(&msg);
+    // node, itself included, must find a receive posted. After the last release, none is needed unless the
+    // cache still drains.
+    if (receives_posted_ < replies_expected_ + 1 && (release == nullptr || release->phase >= 0 || chunks_pending_ > 0))
+      post_receive();
     handle(m);
     return;
   }
-  Request* q = in_flight_[i - 1];
-  in_flight_[i - 1] = in_flight_.back();
-  in_flight_.pop_back();
-  wait_set_[i] = std::move(wait_set_.back());
-  wait_set_.pop_back();
+  Request* q = w.request;
   if (is_data(q->op))
     ctx_.oss[q->target - ctx_.mds_hosts.size()]->enqueue(q);
   else
@@ -424,7 +440,10 @@ void ClientNode::transmit(Request* q)
   // put's comm is listed with this node's activities only.
   const double bytes = c.request_size_B + (q->op == Op::Write ? q->bytes : 0);
   wait_set_.push_back(ctx_.doors[q->target]->put_async(q, static_cast<uint64_t>(bytes)));
-  in_flight_.push_back(q);
+  waited_.push_back(Waited{q, nullptr});
+  // Its reply's receive (see waited_): posted now, so that the reply finds it whenever it comes.
+  ++replies_expected_;
+  post_receive();
   // mds.mechanisms.timeouts: the MDS's overload mechanism, so metadata RPCs only (a bulk write of a MiB to an OSS
   // is not held to a metadata RPC's timeout).
   const auto& to = ctx_.platform.mds.timeouts;

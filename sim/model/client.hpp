@@ -122,7 +122,8 @@ private:
   void on_timeout(uint32_t r);
   void handle(NodeMessage* msg);
   void fire_timers();
-  void take(size_t i, NodeMessage*& msg);
+  void take(size_t i);
+  void post_receive();  // one more receive on the node's mailbox (see waited_)
   // `self_in_md_op`: the rank's own metadata operation is in flight (a later step of it), not counted as another's.
   double load_delay(const OpRequest& op, int rank, bool self_in_md_op);
 
@@ -135,11 +136,21 @@ private:
   simgrid::s4u::Host* host_ = nullptr;
   simgrid::s4u::Mailbox* mailbox_ = nullptr;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
-  // What the node waits for: its mailbox's receive, then its requests in transit (request in_flight_[i - 1] is
-  // the comm wait_set_[i]). Kept up to date as comms start and end rather than rebuilt at every wake-up (a
-  // reference count taken and dropped per comm in transit per event).
+  // What the node waits for: receives posted on its mailbox and its requests in transit, comm wait_set_[i] being
+  // waited_[i]. Kept up to date as comms start and end rather than rebuilt at every wake-up (a reference count
+  // taken and dropped per comm per event).
+  // Receives: one more than the replies the node expects (one posted with each request sent, one for a barrier
+  // release), so that every reply, put to the mailbox, finds a receive of its own and ends when its own transfer
+  // does. With a single receive, SimGrid hands it the oldest message put there, which may still be in transit: a
+  // small reply that had ended waited behind a larger one sent before it (a stat behind another rank's bulk read).
+  struct Waited {
+    Request* request;  // a request in transit to its server's door; nullptr for a receive
+    std::unique_ptr<NodeMessage*> received;  // a receive's message, once it has ended
+  };
   std::vector<simgrid::s4u::CommPtr> wait_set_;
-  std::vector<Request*> in_flight_;
+  std::vector<Waited> waited_;
+  size_t receives_posted_ = 0;
+  size_t replies_expected_ = 0;  // requests (copies included) transmitted whose reply has not been received
   // RPCs in flight per target, as Lustre counts them per MDC / OSC (one per client and MDT / OST): index
   // target_of(op), metadata targets first (the MDSes), then the data targets (the OSSes).
   // A data RPC's: the file's first OST (its object's OSS, oss.placement); target_of(op) the OST of op's stripe.

@@ -96,3 +96,67 @@ TEST_CASE("a client node receives its ranks' replies side by side: X = ranks / r
   CHECK(x <= 8 / 21e-6 * (1 + 1e-9));
   CHECK(x == Approx(8 / 21e-6).epsilon(0.01));
 }
+
+namespace {
+
+// Two ranks on one node: rank 0 reads 4 MiB (four bulk RPCs whose replies take 40 ms on the node's 100 MiB/s
+// link), rank 1 stats at 20 ms, while those replies are in transit.
+class ReadThenStat final : public pfsim::Workload {
+public:
+  int ranks() const override { return 2; }
+  int phase_count() const override { return 1; }
+  std::string phase_name(int) const override { return "mixed"; }
+  uint64_t phase_items(int) const override { return 2; }
+  bool next(int rank, int, pfsim::RankCursor& cursor, pfsim::OpRequest& out) const override
+  {
+    if (cursor.item++ > 0)
+      return false;
+    out = pfsim::OpRequest{};
+    if (rank == 0) {
+      out.op = pfsim::Op::Read;
+      out.bytes = 4 * 1048576.0;
+      out.object = 1;
+    } else {
+      out.op = pfsim::Op::Stat;
+      out.think_s = 20e-3;
+    }
+    out.metadata = rank == 1;
+    return true;
+  }
+  json describe() const override { return {{"generator", "read-then-stat"}}; }
+};
+
+}  // namespace
+
+TEST_CASE("a small reply is received when its own transfer ends, not behind a bulk reply sent before it",
+          "[network]")
+{
+  // The stat's round trip: 10 us each way on the client link, 1 us at the MDS; its 1-byte messages share the
+  // link with the bulk replies and lose nothing measurable. Received in send order, it ended with the last
+  // bulk reply, about 20 ms later.
+  json fast = {{"bandwidth", 1e12}, {"latency", 0.0}};
+  json p = {
+      {"name", "reply-order-test"},
+      {"network", {{"model", "CM02"}, {"client_link", {{"bandwidth", 100 * 1048576.0}, {"latency", 10e-6}}},
+                   {"server_link", fast}}},
+      {"clients",
+       {{"ranks_per_node", 2}, {"max_rpcs_in_flight", 8}, {"rpc_overhead", 0.0}, {"request_size", 1},
+        {"reply_size", 1}}},
+      {"mds", free_mds()},
+      {"oss", {{"count", 1}, {"threads", 32}, {"rpc_service", 0.0}, {"disk_read", 1e12}, {"disk_write", 1e12}}},
+  };
+  auto platform = pfsim::config::parse_platform(p, "test");
+  ReadThenStat workload;
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 2;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto rec = pfsim::run_simulation(platform, workload, opts);
+  const auto& ph = rec.phases.at(0);
+  REQUIRE(ph.latencies_by_op[pfsim::Op::Stat].size() == 1);
+  REQUIRE(ph.latencies_by_op[pfsim::Op::Read].size() == 1);
+  const double stat_s = ph.latencies_by_op[pfsim::Op::Stat][0];
+  const double read_s = ph.latencies_by_op[pfsim::Op::Read][0];
+  INFO("stat " << stat_s * 1e6 << " us, read " << read_s * 1e3 << " ms");
+  CHECK(read_s == Approx(4 * 1048576.0 / (100 * 1048576.0)).epsilon(0.01));
+  CHECK(stat_s == Approx(21e-6).margin(1e-6));
+}
