@@ -963,6 +963,7 @@ def main():
         },
         "oss": {
             "count": 64,
+            "placement": "object",
             "threads": 32,
             "rpc_service": "0us",
             "disk_read": f"{disk_read_Bps:.6g}Bps",

@@ -198,6 +198,16 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
         }
       }
     }
+    // A --set already warned about for its bare number is not warned about again for the value that number gave.
+    platform.warnings.erase(std::remove_if(platform.warnings.begin(), platform.warnings.end(),
+                                           [&](const std::string& w) {
+                                             return std::any_of(set_warnings.begin(), set_warnings.end(),
+                                                                [&](const std::string& s) {
+                                                                  const auto colon = s.find(": ");
+                                                                  return w.rfind(s.substr(0, colon + 2), 0) == 0;
+                                                                });
+                                           }),
+                            platform.warnings.end());
     for (auto& w : sets_inside_disabled(j, sets))
       platform.warnings.push_back(std::move(w));
     for (auto& w : set_warnings)

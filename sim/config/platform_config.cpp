@@ -315,6 +315,12 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
         mc.service_given[*op] = true;
     mc.service_s = read_per_op_durations(m.object("service"), mc.service_s);
     require_metadata_only(m, "service", mc.service_s);
+    // "create": 484 meant 484 us is 484 s of CPU per request: run, but said (a bare number is in seconds).
+    for (Op op : kAllOps)
+      if (mc.service_s[op] > 1)
+        p.warnings.push_back(file + ": mds.service." + op_name(op) + " is " + short_number(mc.service_s[op]) +
+                             " s of CPU per request; a number without a unit is read in seconds (write \"" +
+                             short_number(mc.service_s[op]) + "us\" for microseconds)");
     mc.service_distribution =
         m.choice("service_distribution", mc.service_distribution, {"deterministic", "exponential"});
     mc.core_scheduling = m.choice("core_scheduling", mc.core_scheduling, {"fifo", "lock_holder_first", "preempt"});

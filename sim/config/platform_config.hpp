@@ -290,13 +290,16 @@ struct OssConfig {
   double rpc_service_s = 50e-6;       // "rpc_service": CPU per data RPC
   double disk_read_Bps = 500e6;       // "disk_read"
   double disk_write_Bps = 500e6;      // "disk_write"
-  // "placement": which OSS a data RPC goes to. "object" (default): the object's OSS, a hash of the object's
-  // identity (its directory and index), which spreads a node's files over every OSS as Lustre's round-robin
-  // allocator spreads new objects over the OSTs; a read goes where that object's identity hashes. "node": every
-  // RPC of client node n goes to OSS n mod count (the rule before 2026-11-25, kept for comparison).
-  std::string placement = "object";
-  // "round_robin" (placement): object k's first OST is k mod count (Lustre's round-robin allocator as one job's files
-  // see it when nothing else allocates: IOR -F puts rank r's file on OST r mod count).
+  // "placement": which OSS a file's first stripe is on. "round_robin" (default): Lustre's round-robin allocator as
+  // one job's files see it when nothing else allocates: the job's file k (in creation order,
+  // Workload::creation_order: IOR -F rank r's file is r, mdtest's ranks create in step) starts on OST
+  // k x stripe_count mod count, so files created together are on different OSTs. "object": the OSS that a hash of
+  // the object's identity (its directory and index) gives, uniformly at random, as CephFS's CRUSH places objects
+  // (and Lustre's weighted-random allocator when the OSTs are unbalanced); a read goes where that object's identity
+  // hashes. "node": every RPC of client node n goes to OSS n mod count (the rule before 2026-11-25, kept for
+  // comparison). Until 2026-11-26 the default was "object", and "round_robin" took object k mod count, which put
+  // every mdtest rank's file i on one OST.
+  std::string placement = "round_robin";
   // "stragglers": OSTs that slow down for a while and recover (Titan/Atlas2, seed 002): each OST alternates between
   // normal periods and slow ones, both exponentially distributed ("mean_normal", "mean_slow"), independently of the
   // others; in a slow period its bandwidth is a fraction of disk_write/disk_read drawn uniformly in

@@ -107,14 +107,15 @@ TEST_CASE("mds.core_scheduling accepts fifo, lock_holder_first and preempt only"
   CHECK(parse_platform(json::object(), "ok.json").mds.core_scheduling == "preempt");
 }
 
-TEST_CASE("oss.placement accepts object and node only, object by default", "[config]")
+TEST_CASE("oss.placement accepts object, node and round_robin only, round_robin by default", "[config]")
 {
   std::string msg = error_of({{"oss", {{"placement", "stripe"}}}});
   INFO(msg);
   CHECK_THAT(msg, Catch::Contains("oss.placement") && Catch::Contains("stripe") && Catch::Contains("object") &&
-                      Catch::Contains("node"));
+                      Catch::Contains("node") && Catch::Contains("round_robin"));
   CHECK(parse_platform({{"oss", {{"placement", "node"}}}}, "ok.json").oss.placement == "node");
-  CHECK(parse_platform(json::object(), "ok.json").oss.placement == "object");
+  CHECK(parse_platform({{"oss", {{"placement", "object"}}}}, "ok.json").oss.placement == "object");
+  CHECK(parse_platform(json::object(), "ok.json").oss.placement == "round_robin");
 }
 
 TEST_CASE("threads.max below threads.min is rejected", "[config]")
@@ -580,4 +581,14 @@ TEST_CASE("settings that change nothing: one CPU partition, a cross-partition we
                                                        {"contention", {{"enabled", true}, {"per_busy_thread", {{"create", "1us"}}},
                                                                        {"cross_partition_factor", 0.5}}}}}}}})
             .empty());
+}
+
+TEST_CASE("an MDS service time above 1 s is run but warned about: a bare number is read in seconds", "[config]")
+{
+  auto p = parse_platform({{"mds", {{"service", {{"create", 484}, {"stat", "200us"}}}}}}, "bare.json");
+  CHECK(p.mds.service_s[pfsim::Op::Create] == 484);
+  REQUIRE(p.warnings.size() == 1);
+  CHECK_THAT(p.warnings[0], Catch::Contains("bare.json") && Catch::Contains("mds.service.create") &&
+                                Catch::Contains("484us"));
+  CHECK(parse_platform({{"mds", {{"service", {{"create", 484e-6}}}}}}, "ok.json").warnings.empty());
 }

@@ -304,8 +304,13 @@ size_t ClientNode::target_of(Op op, uint32_t dir, uint64_t object) const
   const size_t n = ctx_.oss_hosts.size();
   if (place_by_node_)
     return ctx_.mds_hosts.size() + static_cast<size_t>(node_) % n;
-  if (round_robin_)
-    return ctx_.mds_hosts.size() + static_cast<size_t>(object % n);
+  // "round_robin": Lustre's allocator deals the job's new files over the OSTs in creation order, each file taking
+  // the next stripe_count OSTs (lod_alloc_rr advances its start index per stripe), so that files created together
+  // land on different OSTs.
+  if (round_robin_) {
+    const auto stripes = static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
+    return ctx_.mds_hosts.size() + static_cast<size_t>(ctx_.workload.creation_order(object) * stripes % n);
+  }
   const uint64_t z = splitmix64_mix(object * kGolden64 + (static_cast<uint64_t>(dir) + 1) * 0xD1B54A32D192ED03ULL);
   return ctx_.mds_hosts.size() + static_cast<size_t>(z % n);
 }

@@ -95,3 +95,16 @@ TEST_CASE("node placement sends all of a node's data to one OSS: X = B", "[place
   CHECK(r.write_Bps == Approx(kDisk_Bps).epsilon(0.02));
   CHECK(r.served_by_oss[0] == uint64_t{kRanks} * kFilesPerRank);
 }
+
+TEST_CASE("round_robin placement deals files created together over every OSS: X = K B", "[placement]")
+{
+  // The 64 ranks create their files in step, and file i of rank r is the job's file 64 i + r: 8 ranks per OSS
+  // at every step, so no disk idles (object k mod count, the rule until 2026-11-26, put every rank's file i on
+  // OSS i mod 8: X = B).
+  const Outcome r = run("round_robin");
+  INFO("write rate " << r.write_Bps / 1e6 << " MB/s, K B = " << kOss * kDisk_Bps / 1e6 << " MB/s");
+  CHECK(r.write_Bps <= kOss * kDisk_Bps * (1 + 1e-9));
+  CHECK(r.write_Bps == Approx(kOss * kDisk_Bps).epsilon(0.02));
+  for (uint64_t n : r.served_by_oss)
+    CHECK(n == uint64_t{kRanks} * kFilesPerRank / kOss);
+}

@@ -67,6 +67,11 @@ public:
   uint64_t phase_items(int phase) const override { return items_[static_cast<size_t>(phase)]; }
   int phase_iteration(int phase) const override { return trace_->phases[static_cast<size_t>(phase)].iteration; }
   bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
+  // The ranks' objects (see next) in step: rank r's k-th object of a phase is the job's k x ranks + r.
+  uint64_t creation_order(uint64_t object) const override
+  {
+    return (object & 0xffffffULL) * static_cast<uint64_t>(ranks_) + ((object >> 24) & 0xffffffULL);
+  }
   nlohmann::json describe() const override;
   PerOp<bool> kinds_used() const override;  // from the recorded kinds, without walking rank 0's operations
   // Recorded operations of each kind (TraceOp) that rank replays in the phase (data-set operations aside).

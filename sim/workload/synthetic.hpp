@@ -51,6 +51,11 @@ public:
   // directory of mdtest's tree phases.
   bool uses_shared_dirs() const override;
   bool updates_own_dirs() const override;
+  // mdtest's ranks create their files in step: rank r's file i is the job's file i x ranks + r.
+  uint64_t creation_order(uint64_t object) const override
+  {
+    return (object & 0xffffffffULL) * static_cast<uint64_t>(p_.ranks) + (object >> 32);
+  }
   uint64_t items_of_rank(int rank) const;
   uint64_t items_of_rank(int rank, int phase) const;
 

@@ -98,6 +98,9 @@ public:
   // Idle time of every rank at the start of `phase` (after its barrier) that the phase's time leaves out, as the tool
   // times it (IOR's -d: its sleep comes before its timers start): the phase is recorded as starting after it.
   virtual double phase_delay_s(int /*phase*/) const { return 0; }
+  // Where OpRequest::object comes in the order the job creates its files (oss.placement "round_robin": file k starts
+  // on OST k x stripe_count mod count). By default the object itself (IOR -F: rank r's file is object r).
+  virtual uint64_t creation_order(uint64_t object) const { return object; }
   // Bytes the workload reads and writes in all (for the run's size estimate: each 1 MiB is a bulk RPC); 0 when
   // unknown without a walk.
   virtual double data_bytes() const { return 0; }
