@@ -33,6 +33,17 @@ IoReplayWorkload::IoReplayWorkload(std::shared_ptr<const iotrace::IoTrace> trace
                                     "file " + f.name + " (" + std::to_string(f.extent_B) + " bytes each) would exceed "
                                     "1e15 bytes, the model's largest file");
   }
+  const auto copies = static_cast<uint64_t>((ranks_ + trace_->ranks - 1) / trace_->ranks);
+  const uint64_t files = trace_->files.size();
+  for (uint64_t c = 0; c < copies; ++c)
+    for (uint64_t f = 0; f < files; ++f)
+      if (c == 0 || !trace_->files[f].shared)
+        order_.emplace(object_of(trace_->files[f], c), c * files + f);
+}
+
+uint64_t IoReplayWorkload::object_of(const iotrace::IoFile& file, uint64_t copy)
+{
+  return file.shared || copy == 0 ? file.id : splitmix64(file.id ^ (copy * kGolden64));
 }
 
 // The phase's reads or writes at the replayed rank count: each recorded rank's, times its copies.
@@ -83,8 +94,7 @@ bool IoReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) 
   out.dir = 0;
   out.shared_dir = ranks_ > 1;
   out.think_s = st.think_s;
-  // A private file is each copy's own object; a shared one is one object for all.
-  out.object = file.shared || copy == 0 ? file.id : splitmix64(file.id ^ (copy * kGolden64));
+  out.object = object_of(file, copy);
   switch (st.op) {
     case IoOp::Open:
       out.op = Op::Open;

@@ -21,6 +21,7 @@
 #include "workload/workload.hpp"
 
 #include <memory>
+#include <unordered_map>
 
 namespace pfsim {
 
@@ -39,6 +40,12 @@ public:
   PerOp<bool> kinds_used() const override;
   bool uses_shared_dirs() const override { return ranks_ > 1; }
   double data_bytes() const override;
+  // Copy c's file f (the trace's order) is the job's file c x files + f; a shared file is one file, copy 0's.
+  uint64_t creation_order(uint64_t object) const override
+  {
+    auto it = order_.find(object);
+    return it == order_.end() ? object : it->second;
+  }
   nlohmann::json describe() const override;
 
   // Operations and bytes of writes (write = true) or reads of the phase, all replay ranks.
@@ -63,8 +70,11 @@ private:
   {
     return static_cast<uint64_t>(ranks_ / trace_->ranks + (recorded_rank < ranks_ % trace_->ranks ? 1 : 0));
   }
+  // A private file is each copy's own object; a shared one is one object for all.
+  static uint64_t object_of(const iotrace::IoFile& file, uint64_t copy);
   std::shared_ptr<const iotrace::IoTrace> trace_;
   int ranks_ = 0;
+  std::unordered_map<uint64_t, uint64_t> order_;  // object -> creation_order
 };
 
 }  // namespace pfsim

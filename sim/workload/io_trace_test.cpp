@@ -317,6 +317,12 @@ TEST_CASE("DXT and IOR replay rescaling: copies of a private file are distinct o
   CHECK(r1.op == pfsim::Op::Create);
   CHECK(r3.op == pfsim::Op::Create);  // its own file
   CHECK(r1.object != r3.object);
+  // oss.placement round_robin: copy c's file f is the job's file c x files + f (a shared file: copy 0's).
+  const uint64_t files = m->files.size();
+  CHECK(wm.creation_order(r1.object) < files);
+  CHECK(wm.creation_order(r3.object) >= files);
+  CHECK(wm.creation_order(r3.object) < 2 * files);
+  CHECK(w.creation_order(t->files[0].id) == 0);
 
   IorPerOpOptions o;
   o.block_B = 1048576;
