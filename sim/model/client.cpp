@@ -569,6 +569,8 @@ void ClientNode::hand_slots(size_t t)
         (next == nullptr || chunks->front().order < next->front().order)) {
       Request* q = chunks->front().request;
       chunks->pop_front();
+      if (q->cached)
+        merge_queued(q, *chunks);
       in_flight_per_target_[t]++;
       transmit(q);
       continue;
@@ -578,6 +580,31 @@ void ClientNode::hand_slots(size_t t)
     const uint32_t w = next->front().rank;
     next->pop_front();
     send(w);
+  }
+}
+
+// Dirty pages that wait for an RPC slot are sent as full RPCs, as the osc builds its write RPCs from the dirty
+// extents when a slot frees (osc_build_rpc): the cached pieces queued right behind `q` that continue its object where
+// it ends (any rank's: one node's page cache), up to one RPC (max_pages_per_rpc pages, not across an RPC-size
+// multiple or a stripe boundary, where the pieces were cut), go in its RPC.
+void ClientNode::merge_queued(Request* q, std::deque<QueuedChunk>& queue)
+{
+  const auto rpc = static_cast<uint64_t>(ctx_.platform.clients.max_pages_per_rpc) * 4096;
+  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
+  const bool striped = ctx_.platform.oss.stripe_count > 1;
+  uint64_t end = q->offset + static_cast<uint64_t>(q->bytes);
+  Request* tail = q;
+  while (!queue.empty()) {
+    Request* n = queue.front().request;
+    const uint64_t n_end = end + static_cast<uint64_t>(n->bytes);
+    if (!n->cached || n->object != q->object || n->offset != end || (n_end - 1) / rpc != q->offset / rpc ||
+        (striped && (n_end - 1) / stripe != q->offset / stripe))
+      break;
+    queue.pop_front();
+    tail->merged = n;
+    tail = n;
+    q->bytes += n->bytes;
+    end = n_end;
   }
 }
 
@@ -683,21 +710,34 @@ void ClientNode::admit_to_cache(size_t t)
 void ClientNode::on_chunk_reply(Request* q)
 {
   const size_t t = q->target;
-  const uint32_t r = q->local_rank;
-  auto& s = ranks_[r];
   in_flight_per_target_[t]--;
-  chunks_pending_--;
-  const bool cached = q->cached;
-  if (cached) {
-    dirty_B_[t] -= q->bytes;
-    s.dirty_chunks--;
-  } else {
-    s.chunks_out--;
+  if (!q->cached) {
+    const uint32_t r = q->local_rank;
+    chunks_pending_--;
+    ranks_[r].chunks_out--;
+    delete q;
+    send_chunks(r);
+    hand_slots(t);
+    return;
   }
-  delete q;
-  if (cached) {
-    admit_to_cache(t);  // hands the freed slot too
-    resume_ranks();
+  // The RPC's pieces (q's own and those merged into it) leave the cache.
+  std::vector<uint32_t> ranks;
+  for (Request* p = q->merged; p != nullptr; p = p->merged)
+    q->bytes -= p->bytes;
+  for (Request* p = q; p != nullptr;) {
+    Request* next = p->merged;
+    dirty_B_[t] -= p->bytes;
+    chunks_pending_--;
+    ranks_[p->local_rank].dirty_chunks--;
+    if (std::find(ranks.begin(), ranks.end(), p->local_rank) == ranks.end())
+      ranks.push_back(p->local_rank);
+    delete p;
+    p = next;
+  }
+  admit_to_cache(t);  // hands the freed slot too
+  resume_ranks();
+  for (uint32_t r : ranks) {
+    auto& s = ranks_[r];
     if (s.flushing && s.dirty_chunks == 0) {  // the fsync is over: IOR counts it in the transfers' time
       s.flushing = false;
       const double now = sg4::Engine::get_clock();
@@ -705,9 +745,6 @@ void ClientNode::on_chunk_reply(Request* q)
       s.op_start_s = std::max(s.op_start_s, now);  // the close itself starts now (or after its think time)
       begin_op(r);
     }
-  } else {
-    send_chunks(r);
-    hand_slots(t);
   }
 }
 

@@ -116,6 +116,22 @@ TEST_CASE("write-back cache: the write phase ends when the last max_dirty_mb are
   CHECK(oss(r, 0).write_rpc_pages[8] == 128);
 }
 
+TEST_CASE("write-back cache: 256 KiB writes that wait for a slot leave as full RPCs of 256 pages", "[datapath]")
+{
+  // 64 MiB in 256 KiB writes, 8 RPCs in flight: the first 8 pieces find a slot at once and go alone (64 pages),
+  // the rest wait in the cache and leave 4 to an RPC, as the osc builds its RPCs from the dirty pages: 16384 pages
+  // = 8 x 64 + 62 x 256. The bandwidth stays the disk's.
+  pfsim::IorOptions o = ior(262144, 64 * 1048576);
+  o.fsync = true;
+  auto r = run(platform(1, 8, 32, 1), o);
+  const auto& pages = oss(r, 0).write_rpc_pages;
+  CHECK(pages[6] == 8);
+  CHECK(pages[8] == 62);
+  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 70);
+  CHECK(oss(r, 0).data_written_B == 64 * kMiB);
+  CHECK(64 * kMiB / phase_s(r.phases.at(0)) == Approx(kDisk_Bps).epsilon(0.02));
+}
+
 TEST_CASE("write-back cache with an fsync (IOR -e): the close waits until the OST has every byte", "[datapath]")
 {
   pfsim::IorOptions o = ior(4 * 1048576, 128 * 1048576);

@@ -27,6 +27,9 @@ struct Request {
   uint32_t target = 0;
   bool chunk = false;
   bool cached = false;
+  // Cached pieces merged into this one's RPC (ClientNode::merge_queued), a list through their own `merged`; this
+  // request's `bytes` are then the RPC's, its own piece's being bytes minus theirs.
+  Request* merged = nullptr;
 };
 
 struct Reply {
