@@ -231,7 +231,7 @@ void MdsServer::start_thread(int p, bool readpage)
                      std::to_string(part.started);
   part.started++;
   threads_total_++;
-  rec_.threads_started = threads_total_;
+  (readpage ? rec_.readpage_threads_started : rec_.threads_started)++;
   sg4::Actor::create(name, host_, [this, p, readpage] { thread_loop(p, readpage); })->daemonize();
 }
 

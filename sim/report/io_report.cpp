@@ -77,14 +77,14 @@ std::string io_compare_text(const std::vector<IoPhaseComparison>& cs, bool same_
         continue;
       const double err = error_of(s.rate_Bps(), r.rate_Bps());
       char e[16];
-      if (r.rate_Bps() > 0 && s.window_s > 0 && same_ranks)
+      if (r.rate_Bps() > 0 && s.has_rate() && same_ranks)
         std::snprintf(e, sizeof e, "%+.1f%%", 100 * err);
       else
         std::snprintf(e, sizeof e, "-");
-      // A window of 0 s (every operation at one recorded 4-decimal time) has no rate: "n/a", not 0.
+      // No rate (IoKindStats::has_rate): "n/a", not 0.
       auto rate = [](const IoKindStats& x) {
         char b[24];
-        if (x.window_s > 0)
+        if (x.has_rate())
           std::snprintf(b, sizeof b, "%.2f", x.rate_Bps() / 1048576);
         else
           std::snprintf(b, sizeof b, "n/a");
@@ -107,7 +107,7 @@ nlohmann::json io_compare_json(const std::vector<IoPhaseComparison>& cs, int rec
     return nlohmann::json{{"ops", x.ops},
                           {"bytes", x.bytes},
                           {"window_s", x.window_s},
-                          {"rate_MiBps", x.window_s > 0 ? nlohmann::json(x.rate_Bps() / 1048576) : nlohmann::json(nullptr)},
+                          {"rate_MiBps", x.has_rate() ? nlohmann::json(x.rate_Bps() / 1048576) : nlohmann::json(nullptr)},
                           {"latency", to_json(x.latency)}};
   };
   nlohmann::json phases = nlohmann::json::array();
@@ -119,7 +119,7 @@ nlohmann::json io_compare_json(const std::vector<IoPhaseComparison>& cs, int rec
       ph[k == 0 ? "write" : "read"] = {
           {"recorded", stats(c.recorded[k])},
           {"simulated", stats(c.simulated[k])},
-          {"rate_error", c.recorded[k].rate_Bps() > 0 && c.simulated[k].window_s > 0 && recorded_ranks == ranks
+          {"rate_error", c.recorded[k].rate_Bps() > 0 && c.simulated[k].has_rate() && recorded_ranks == ranks
                              ? nlohmann::json(error_of(c.simulated[k].rate_Bps(),
                                                                                   c.recorded[k].rate_Bps()))
                                                       : nlohmann::json(nullptr)}};

@@ -21,7 +21,11 @@ struct IoKindStats {
   double bytes = 0;
   double window_s = 0;  // first start to last end (0 without operations)
   LatencySummary latency;
-  double rate_Bps() const { return window_s > 0 ? bytes / window_s : 0; }
+  // A rate needs time: none when the window is below SimGrid's 1 ns timing precision (every operation at one recorded
+  // time, or back to back and all instantaneous) or when every operation took 0 s (writes into a write-back cache
+  // whose copy is free, clients.page_cache_copy 0: a window of their think times, or of rounding, is not a rate).
+  bool has_rate() const { return window_s > 1e-9 && latency.max_s > 0; }
+  double rate_Bps() const { return has_rate() ? bytes / window_s : 0; }
 };
 
 struct IoPhaseComparison {

@@ -315,6 +315,7 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
                        {"served", s.served},
                        {"abandoned_served", s.abandoned},
                        {"threads_started", s.threads_started},
+                       {"readpage_threads_started", s.readpage_threads_started},
                        {"busy_thread_seconds", s.busy_time_s},
                        // Servers without a core model (an OSS: its threads' service is busy_thread_seconds) have
                        // no CPU figures: null, not a 0 that reads as an idle server.

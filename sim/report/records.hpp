@@ -154,7 +154,8 @@ struct ServerRecord {
   double last_change_s = 0;
   int in_system = 0;
   int max_queue = 0;            // the longest request queue seen (one CPU partition's or the readpage queue; not their sum)
-  int threads_started = 0;
+  int threads_started = 0;           // service threads (mds.threads; an OSS's threads), over its CPU partitions
+  int readpage_threads_started = 0;  // MDS: readpage threads (mds.readpage_threads), counted apart
   double observed_until_s = 0;
   uint64_t journal_commits = 0;       // MDT journal transactions committed
   uint64_t journal_handle_waits = 0;  // updates that waited for a journal transaction (journal.credits)

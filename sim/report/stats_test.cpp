@@ -65,3 +65,34 @@ TEST_CASE("latency histogram: zeros, merging and the nearest-rank rule on a smal
   CHECK(empty.percentile(0.5) == 0.0);
   CHECK(pfsim::summarize(empty).count == 0);
 }
+
+#include "report/io_report.hpp"
+
+TEST_CASE("data replay table: writes that all took 0 s over a rounding-size window have no rate and no error",
+          "[stats]")
+{
+  // IOR per-op writes replayed into a write-back cache whose copy is free: 16 writes of 256 KiB, every latency 0,
+  // back to back, a window of 3.3e-12 s of clock rounding (it printed 16777181 MiB/s, error +463399%).
+  pfsim::IoPhaseComparison c;
+  c.name = "write";
+  c.recorded[0] = {16, 4 * 1048576.0, 4 * 1048576.0 / (3619.68 * 1048576), {}};
+  c.recorded[0].latency.max_s = 5e-4;
+  c.simulated[0] = {16, 4 * 1048576.0, 3.27e-12, {}};
+  CHECK_FALSE(c.simulated[0].has_rate());
+  CHECK(c.simulated[0].rate_Bps() == 0);
+  const std::string text = pfsim::io_compare_text({c}, true);
+  INFO(text);
+  CHECK(text.find("3619.68") != std::string::npos);
+  CHECK(text.find("n/a") != std::string::npos);
+  CHECK(text.find('%') == std::string::npos);  // no error
+  // A real window with time spent: a rate and its error.
+  c.simulated[0].window_s = 2 * c.recorded[0].window_s;
+  c.simulated[0].latency.max_s = 1e-4;
+  const std::string again = pfsim::io_compare_text({c}, true);
+  INFO(again);
+  CHECK(again.find("1809.84") != std::string::npos);
+  CHECK(again.find("-50.0%") != std::string::npos);
+  const auto j = pfsim::io_compare_json({c}, 2, 2);
+  INFO(j.dump());
+  CHECK(j.dump().find("\"rate_MiBps\":null") == std::string::npos);
+}
