@@ -161,7 +161,7 @@ void ClientNode::take(size_t i)
   if (is_data(q->op))
     ctx_.oss[q->target - ctx_.mds_hosts.size()]->enqueue(q);
   else
-    ctx_.mds[q->dir % ctx_.mds.size()]->enqueue(q);
+    ctx_.mds[q->target]->enqueue(q);  // its directory's MDS (target_of)
 }
 
 void ClientNode::fire_timers()
@@ -299,8 +299,8 @@ size_t ClientNode::target_of(Op op, uint32_t dir, uint64_t object) const
 {
   // A metadata RPC goes to the MDS of its directory, a data RPC to its object's OSS (oss.placement "object": a hash
   // of the object's directory and identity, uniform over the OSSes) or to the node's (oss.placement "node").
-  if (!is_data(op))
-    return dir % ctx_.mds_hosts.size();
+  if (!is_data(op))  // directories dealt over the MDSes in creation order (Workload::directory_order)
+    return static_cast<size_t>(ctx_.workload.directory_order(dir) % ctx_.mds_hosts.size());
   const size_t n = ctx_.oss_hosts.size();
   if (place_by_node_)
     return ctx_.mds_hosts.size() + static_cast<size_t>(node_) % n;

@@ -7,7 +7,10 @@
 // one OSS: X = B. One simulation per TEST_CASE.
 #include "config/platform_config.hpp"
 #include "model/simulation.hpp"
+#include "workload/replay.hpp"
 #include "workload/synthetic.hpp"
+
+#include <memory>
 
 #include <catch2/catch.hpp>
 
@@ -107,4 +110,49 @@ TEST_CASE("round_robin placement deals files created together over every OSS: X 
   CHECK(r.write_Bps == Approx(kOss * kDisk_Bps).epsilon(0.02));
   for (uint64_t n : r.served_by_oss)
     CHECK(n == uint64_t{kRanks} * kFilesPerRank / kOss);
+}
+
+TEST_CASE("md-workbench's data sets are dealt over the MDSes: with 2 MDSes and -D 2 the cleanup runs at 2 / S",
+          "[placement]")
+{
+  // 16 ranks delete their 10 objects in each of their 2 data sets, sets interleaved, all ranks in step. Two MDSes of
+  // one core, 1 ms per unlink: with rank r's set d on MDS (d x 16 + r) mod 2 half the ranks use each MDS at every
+  // step, X = 2 / S. With the set's id r x D + d mod 2 (until 2026-11-26) every rank's set d was on MDS d, and the
+  // ranks all used one MDS at a time: X = 1 / S.
+  constexpr double S = 1e-3;
+  json fast = {{"bandwidth", 1e13}, {"latency", 1e-6}};
+  json p = {
+      {"name", "mds-placement-test"},
+      {"network", {{"client_link", fast}, {"server_link", fast}}},
+      {"clients", {{"ranks_per_node", 16}, {"max_rpcs_in_flight", 17}, {"max_mod_rpcs_in_flight", 16},
+                   {"rpc_overhead", 0.0}}},
+      {"mds",
+       {{"count", 2},
+        {"cores", 1},
+        {"threads", {{"min", 16}, {"max", 16}}},
+        {"service", {{"create", 1e-6}, {"close", 1e-6}, {"unlink", S}, {"mkdir", 1e-6}, {"rmdir", 1e-6}}},
+        {"journal", {{"enabled", false}}}}},
+  };
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::MdWorkbenchParams mp;
+  mp.ranks = 16;
+  mp.obj_per_proc = 0;
+  mp.precreate_per_set = 10;
+  mp.data_sets = 2;
+  mp.iterations = 1;
+  mp.object_size_B = 0;
+  auto trace = std::make_shared<const pfsim::trace::Trace>(pfsim::mdworkbench_trace(mp));
+  pfsim::ReplayOptions ro;
+  ro.ranks = 16;
+  pfsim::ReplayWorkload w(trace, ro);
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 16;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto rec = pfsim::run_simulation(platform, w, opts);
+  const auto& cleanup = rec.phases.back();
+  REQUIRE(cleanup.op_count[pfsim::Op::Unlink] == 320);
+  const double x = 320 / (cleanup.end_s - cleanup.start_s);
+  INFO("cleanup " << x << " unlinks/s, 2 / S = " << 2 / S);
+  CHECK(x <= 2 / S * (1 + 1e-9));
+  CHECK(x == Approx(2 / S).epsilon(0.03));
 }

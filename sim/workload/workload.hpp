@@ -98,6 +98,10 @@ public:
   // Idle time of every rank at the start of `phase` (after its barrier) that the phase's time leaves out, as the tool
   // times it (IOR's -d: its sleep comes before its timers start): the phase is recorded as starting after it.
   virtual double phase_delay_s(int /*phase*/) const { return 0; }
+  // Where directory `dir` comes in the order the job creates its directories: its MDS is directory_order mod
+  // mds.count (directories dealt over the MDSes, as an even subtree partition pins them). By default the id itself
+  // (mdtest -u: rank r's directory is r).
+  virtual uint64_t directory_order(uint32_t dir) const { return dir; }
   // Where OpRequest::object comes in the order the job creates its files (oss.placement "round_robin": file k starts
   // on OST k x stripe_count mod count). By default the object itself (IOR -F: rank r's file is object r).
   virtual uint64_t creation_order(uint64_t object) const { return object; }
