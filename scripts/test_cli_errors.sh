@@ -848,6 +848,11 @@ expect_error dxt-end-before-start "backwards.dxt.txt:5:" "before start" -- \
 printf '# darshan log version: 3.41\n# nprocs: 1\n' >"$tmp/empty.dxt.txt"
 expect_error dxt-no-posix-rows "empty.dxt.txt:2:" "no X_POSIX row" -- \
   replay "$tmp/empty.dxt.txt" --check
+: >"$tmp/blank.dxt.txt"
+expect_error dxt-empty-file "blank.dxt.txt:1:" "empty file" -- \
+  replay "$tmp/blank.dxt.txt" --platform "$good_platform"
+expect_error dxt-metadata-option "option --csv is not one of a DXT / IOR per-op replay's" "--ior-op" -- \
+  replay "$tool_outputs/darshan-dxt/own-runs/ior.dxt.txt" --platform "$good_platform" --csv "$tmp/dxt.csv"
 expect_error dxt-ior-option "--ior-op" "Darshan DXT" -- \
   replay "$tool_outputs/darshan-dxt/own-runs/ior.dxt.txt" --platform "$good_platform" --ior-op read
 mkdir -p "$tmp/perop"

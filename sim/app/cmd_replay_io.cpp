@@ -68,9 +68,14 @@ IoArgs parse_io(int argc, char** argv)
     for (const auto& o : kIoOpts)
       if (s == o.name)
         spec = &o;
-    if (!spec)
-      throw std::invalid_argument("unknown option " + s + " for a DXT / IOR per-op replay (pfsim replay --help lists "
-                                  "them)");
+    if (!spec) {
+      // replay --help lists the metadata replays' options too: say which ones this trace takes.
+      std::string names;
+      for (const auto& o : kIoOpts)
+        names += (names.empty() ? "" : ", ") + std::string(o.name);
+      throw std::invalid_argument("option " + s + " is not one of a DXT / IOR per-op replay's (" + names +
+                                  "; the others in pfsim replay --help are for metadata traces)");
+    }
     if (!spec->value) {
       if (inline_value)
         throw std::invalid_argument("option " + s + " takes no value");

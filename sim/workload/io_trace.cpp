@@ -401,6 +401,8 @@ IoTrace load_dxt(const std::string& path)
     ext = std::max(ext, static_cast<uint64_t>(offset + length));
   }
   check_block();
+  if (n == 0)
+    fail(path, 1, "empty file; expected darshan-dxt-parser output");
   if (posix_rows == 0)
     fail(path, n, std::string("no X_POSIX row in the file") +
                       (t.mpiio_rows > 0 ? " (" + std::to_string(t.mpiio_rows) + " X_MPIIO rows, not replayed)" : "") +
