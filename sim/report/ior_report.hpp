@@ -18,6 +18,7 @@ struct IorReportInfo {
   int nodes = 1;
   int ranks_per_node = 1;
   bool reorder = false;  // -C
+  bool keep_file = false;  // -k (recorded in the JSON summary's keepFile; the model removes nothing either way)
   std::string version;   // pfsim's (the JSON summary's "Version")
 };
 
