@@ -146,13 +146,14 @@ void ClientNode::take(size_t i)
     --receives_posted_;
     NodeMessage* m = *w.received;
     const auto* release = std::get_if<BarrierRelease>(m);
-    if (release == nullptr)
-      --replies_expected_;
+    if (const auto* reply = std::get_if<Reply>(m); reply != nullptr && reply->request->op == Op::Read)
+      --bulk_replies_expected_;
     // Post the next receive before handling: a barrier release may make this node the last to arrive at the
     // next barrier at once (a phase with no operations for its ranks), and the release it then sends to every
     // node, itself included, must find a receive posted. After the last release, none is needed unless the
     // cache still drains.
-    if (receives_posted_ < replies_expected_ + 1 && (release == nullptr || release->phase >= 0 || chunks_pending_ > 0))
+    if (receives_posted_ < bulk_replies_expected_ + 1 &&
+        (release == nullptr || release->phase >= 0 || chunks_pending_ > 0))
       post_receive();
     handle(m);
     return;
@@ -446,9 +447,12 @@ void ClientNode::transmit(Request* q)
   const double bytes = c.request_size_B + (q->op == Op::Write ? q->bytes : 0);
   wait_set_.push_back(ctx_.doors[q->target]->put_async(q, static_cast<uint64_t>(bytes)));
   waited_.push_back(Waited{q, nullptr});
-  // Its reply's receive (see waited_): posted now, so that the reply finds it whenever it comes.
-  ++replies_expected_;
-  post_receive();
+  // A read's reply carries its data: a receive of its own (see waited_), posted now, so that it finds it whenever it
+  // comes and holds no other reply behind it.
+  if (q->op == Op::Read) {
+    ++bulk_replies_expected_;
+    post_receive();
+  }
   // mds.mechanisms.timeouts: the MDS's overload mechanism, so metadata RPCs only (a bulk write of a MiB to an OSS
   // is not held to a metadata RPC's timeout).
   const auto& to = ctx_.platform.mds.timeouts;

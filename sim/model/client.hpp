@@ -141,10 +141,13 @@ private:
   // What the node waits for: receives posted on its mailbox and its requests in transit, comm wait_set_[i] being
   // waited_[i]. Kept up to date as comms start and end rather than rebuilt at every wake-up (a reference count
   // taken and dropped per comm per event).
-  // Receives: one more than the replies the node expects (one posted with each request sent, one for a barrier
-  // release), so that every reply, put to the mailbox, finds a receive of its own and ends when its own transfer
-  // does. With a single receive, SimGrid hands it the oldest message put there, which may still be in transit: a
-  // small reply that had ended waited behind a larger one sent before it (a stat behind another rank's bulk read).
+  // Receives: one more than the bulk replies (reads' data) the node expects: one posted with each read RPC sent,
+  // and one for everything else (the small replies and barrier releases, taken in the order they were sent). So a
+  // reply never waits behind a bulk reply still in transit: bulk replies in transit are at most the reads
+  // outstanding, and each holds a receive of its own. With a single receive, SimGrid hands it the oldest message
+  // put there, which may still be in transit: a stat's reply waited behind another rank's bulk read reply (20 ms in
+  // sim/model/network_test.cpp). Small replies keep the one receive: a receive per reply doubled the node's wait
+  // set and cost metabench at 8192 ranks 26% more wall time, for replies of one size that end in send order anyway.
   struct Waited {
     Request* request;  // a request in transit to its server's door; nullptr for a receive
     std::unique_ptr<NodeMessage*> received;  // a receive's message, once it has ended
@@ -152,7 +155,7 @@ private:
   std::vector<simgrid::s4u::CommPtr> wait_set_;
   std::vector<Waited> waited_;
   size_t receives_posted_ = 0;
-  size_t replies_expected_ = 0;  // requests (copies included) transmitted whose reply has not been received
+  size_t bulk_replies_expected_ = 0;  // read RPCs transmitted whose reply has not been received
   // RPCs in flight per target, as Lustre counts them per MDC / OSC (one per client and MDT / OST): index
   // target_of(op), metadata targets first (the MDSes), then the data targets (the OSSes).
   // A data RPC's: the file's first OST (its object's OSS, oss.placement); target_of(op) the OST of op's stripe.
