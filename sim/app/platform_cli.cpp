@@ -201,6 +201,9 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
     // A --set already warned about for its bare number is not warned about again for the value that number gave.
     platform.warnings.erase(std::remove_if(platform.warnings.begin(), platform.warnings.end(),
                                            [&](const std::string& w) {
+                                             if (w.find("a number without a unit is read in seconds") ==
+                                                 std::string::npos)
+                                               return false;
                                              return std::any_of(set_warnings.begin(), set_warnings.end(),
                                                                 [&](const std::string& s) {
                                                                   const auto colon = s.find(": ");

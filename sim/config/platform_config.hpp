@@ -252,7 +252,7 @@ struct ThreadConfig {
 };
 
 struct MdsConfig {
-  int count = 1;                 // "count": MDS hosts; directories are spread over them by directory id
+  int count = 1;                 // "count": MDS hosts; directories dealt over them in creation order (Workload::directory_order)
   int cores = 12;                // "cores"
   ThreadConfig threads;          // "threads": the main metadata service (mdt)
   // "readpage_threads": the separate readpage service (mdt_rdpg) that serves close and readdir; Lustre

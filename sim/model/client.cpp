@@ -151,7 +151,7 @@ void ClientNode::take(size_t i)
     // Post the next receive before handling: a barrier release may make this node the last to arrive at the
     // next barrier at once (a phase with no operations for its ranks), and the release it then sends to every
     // node, itself included, must find a receive posted. After the last release, none is needed unless the
-    // cache still drains.
+    // cache still drains (its write replies come to this one; reads have their own).
     if (receives_posted_ < bulk_replies_expected_ + 1 &&
         (release == nullptr || release->phase >= 0 || chunks_pending_ > 0))
       post_receive();
@@ -298,19 +298,21 @@ void ClientNode::begin_op(uint32_t r)
 
 size_t ClientNode::target_of(Op op, uint32_t dir, uint64_t object) const
 {
-  // A metadata RPC goes to the MDS of its directory, a data RPC to its object's OSS (oss.placement "object": a hash
-  // of the object's directory and identity, uniform over the OSSes) or to the node's (oss.placement "node").
+  // A metadata RPC goes to the MDS of its directory (Workload::directory_order), a data RPC to its object's first OST
+  // (oss.placement "round_robin": by Workload::creation_order; "object": a hash of the object's directory and
+  // identity, uniform over the OSSes; "node": the node's).
   if (!is_data(op))  // directories dealt over the MDSes in creation order (Workload::directory_order)
     return static_cast<size_t>(ctx_.workload.directory_order(dir) % ctx_.mds_hosts.size());
   const size_t n = ctx_.oss_hosts.size();
   if (place_by_node_)
     return ctx_.mds_hosts.size() + static_cast<size_t>(node_) % n;
   // "round_robin": Lustre's allocator deals the job's new files over the OSTs in creation order, each file taking
-  // the next stripe_count OSTs (lod_alloc_rr advances its start index per stripe), so that files created together
-  // land on different OSTs.
+  // the next stripe_count OSTs (lod_alloc_rr advances its start index per stripe, and shifts its offset by one each
+  // time the start index wraps, so that the files' first OSTs also cover every OST when stripe_count and the OST
+  // count share a factor), so that files created together land on different OSTs.
   if (round_robin_) {
-    const auto stripes = static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
-    return ctx_.mds_hosts.size() + static_cast<size_t>(ctx_.workload.creation_order(object) * stripes % n);
+    const uint64_t start = ctx_.workload.creation_order(object) * static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
+    return ctx_.mds_hosts.size() + static_cast<size_t>((start + start / n) % n);
   }
   const uint64_t z = splitmix64_mix(object * kGolden64 + (static_cast<uint64_t>(dir) + 1) * 0xD1B54A32D192ED03ULL);
   return ctx_.mds_hosts.size() + static_cast<size_t>(z % n);

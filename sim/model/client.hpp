@@ -123,9 +123,9 @@ private:
   void handle(NodeMessage* msg);
   void fire_timers();
   void take(size_t i);
-  void post_receive();
+  void post_receive();  // one more receive on the node's mailbox (see waited_)
   struct QueuedChunk;
-  void merge_queued(Request* q, std::deque<QueuedChunk>& queue);  // one more receive on the node's mailbox (see waited_)
+  void merge_queued(Request* q, std::deque<QueuedChunk>& queue);  // pieces queued behind q that join its RPC
   // `self_in_md_op`: the rank's own metadata operation is in flight (a later step of it), not counted as another's.
   double load_delay(const OpRequest& op, int rank, bool self_in_md_op);
 

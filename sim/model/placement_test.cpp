@@ -26,7 +26,7 @@ struct Outcome {
   std::vector<uint64_t> served_by_oss;  // data RPCs per OSS
 };
 
-Outcome run(const std::string& placement)
+Outcome run(const std::string& placement, int stripe_count = 1)
 {
   json fast = {{"bandwidth", 1e13}, {"latency", 1e-6}};
   json p = {
@@ -42,7 +42,7 @@ Outcome run(const std::string& placement)
         {"journal", {{"enabled", false}}}}},
       {"oss",
        {{"count", kOss}, {"threads", 64}, {"rpc_service", 0.0}, {"disk_write", kDisk_Bps}, {"disk_read", kDisk_Bps},
-        {"placement", placement}}},
+        {"placement", placement}, {"stripe_count", stripe_count}}},
   };
   auto platform = pfsim::config::parse_platform(p, "test");
   pfsim::MdtestOptions o;
@@ -110,6 +110,18 @@ TEST_CASE("round_robin placement deals files created together over every OSS: X 
   CHECK(r.write_Bps == Approx(kOss * kDisk_Bps).epsilon(0.02));
   for (uint64_t n : r.served_by_oss)
     CHECK(n == uint64_t{kRanks} * kFilesPerRank / kOss);
+}
+
+TEST_CASE("round_robin placement with 4 stripes on 8 OSSes: small files still start on every OSS", "[placement]")
+{
+  // Files of 1 MB fit in their first 1 MiB stripe. File k's first OST is 4 k mod 8 shifted by one at each wrap of
+  // the start index (lod_alloc_rr's offset), so the first OSTs cover all 8 OSSes, 320 files each; without the
+  // shift, 4 k mod 8 kept only OSSes 0 and 4 busy: X = 2 B.
+  const Outcome r = run("round_robin", 4);
+  INFO("write rate " << r.write_Bps / 1e6 << " MB/s, K B = " << kOss * kDisk_Bps / 1e6 << " MB/s");
+  for (uint64_t n : r.served_by_oss)
+    CHECK(n == uint64_t{kRanks} * kFilesPerRank / kOss);
+  CHECK(r.write_Bps == Approx(kOss * kDisk_Bps).epsilon(0.02));
 }
 
 TEST_CASE("md-workbench's data sets are dealt over the MDSes: with 2 MDSes and -D 2 the cleanup runs at 2 / S",

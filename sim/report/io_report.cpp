@@ -38,6 +38,7 @@ std::vector<IoPhaseComparison> io_compare(const IoReplayWorkload& w, const RunRe
       // Simulated
       const auto& ph = records.phases.at(static_cast<size_t>(p));
       auto& s = c.simulated[k];
+      s.simulated = true;
       const Op op = k == 0 ? Op::Write : Op::Read;
       // From the phase's per-kind record: its count and window, and its latencies (every one, or with
       // RunRecords::latency_histograms a histogram of constant size, within 0.14%).

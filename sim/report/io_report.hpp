@@ -21,10 +21,12 @@ struct IoKindStats {
   double bytes = 0;
   double window_s = 0;  // first start to last end (0 without operations)
   LatencySummary latency;
-  // A rate needs time: none when the window is below SimGrid's 1 ns timing precision (every operation at one recorded
-  // time, or back to back and all instantaneous) or when every operation took 0 s (writes into a write-back cache
-  // whose copy is free, clients.page_cache_copy 0: a window of their think times, or of rounding, is not a rate).
-  bool has_rate() const { return window_s > 1e-9 && latency.max_s > 0; }
+  bool simulated = false;
+  // A rate needs time: none for a window of 0 (every recorded operation at one 4-decimal time), nor, simulated, for a
+  // window below SimGrid's 1 ns timing precision or operations that all took 0 s (writes into a write-back cache
+  // whose copy is free, clients.page_cache_copy 0: a window of their think times, or of rounding, is not a rate). A
+  // recorded kind whose latencies all print as 0.0000 s keeps its rate over the window.
+  bool has_rate() const { return window_s > 0 && (!simulated || (window_s > 1e-9 && latency.max_s > 0)); }
   double rate_Bps() const { return has_rate() ? bytes / window_s : 0; }
 };
 

@@ -77,7 +77,7 @@ TEST_CASE("data replay table: writes that all took 0 s over a rounding-size wind
   c.name = "write";
   c.recorded[0] = {16, 4 * 1048576.0, 4 * 1048576.0 / (3619.68 * 1048576), {}};
   c.recorded[0].latency.max_s = 5e-4;
-  c.simulated[0] = {16, 4 * 1048576.0, 3.27e-12, {}};
+  c.simulated[0] = {16, 4 * 1048576.0, 3.27e-12, {}, true};
   CHECK_FALSE(c.simulated[0].has_rate());
   CHECK(c.simulated[0].rate_Bps() == 0);
   const std::string text = pfsim::io_compare_text({c}, true);
@@ -95,4 +95,12 @@ TEST_CASE("data replay table: writes that all took 0 s over a rounding-size wind
   const auto j = pfsim::io_compare_json({c}, 2, 2);
   INFO(j.dump());
   CHECK(j.dump().find("\"rate_MiBps\":null") == std::string::npos);
+  // The no-rate case in the JSON: null, and no error; a recorded kind whose latencies all print as 0 keeps its rate.
+  c.simulated[0].latency.max_s = 0;
+  c.recorded[0].latency.max_s = 0;
+  const auto none = pfsim::io_compare_json({c}, 2, 2);
+  INFO(none.dump());
+  CHECK(none.dump().find("\"rate_MiBps\":null") != std::string::npos);
+  CHECK(none.dump().find("\"rate_error\":null") != std::string::npos);
+  CHECK(c.recorded[0].has_rate());
 }

@@ -35,6 +35,10 @@ IoReplayWorkload::IoReplayWorkload(std::shared_ptr<const iotrace::IoTrace> trace
   }
   const auto copies = static_cast<uint64_t>((ranks_ + trace_->ranks - 1) / trace_->ranks);
   const uint64_t files = trace_->files.size();
+  // At most 2^20 files in the creation order (about 50 MB); beyond, a file's order is its id, a hash: placement
+  // round_robin then spreads them at random, as "object" does.
+  if (copies * files > (uint64_t{1} << 20))
+    return;
   for (uint64_t c = 0; c < copies; ++c)
     for (uint64_t f = 0; f < files; ++f)
       if (c == 0 || !trace_->files[f].shared)

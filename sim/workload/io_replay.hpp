@@ -40,7 +40,8 @@ public:
   PerOp<bool> kinds_used() const override;
   bool uses_shared_dirs() const override { return ranks_ > 1; }
   double data_bytes() const override;
-  // Copy c's file f (the trace's order) is the job's file c x files + f; a shared file is one file, copy 0's.
+  // Copy c's file f (the trace's order) is the job's file c x files + f; a shared file is one file, copy 0's (up to
+  // 2^20 files; beyond, the file's id, a hash).
   uint64_t creation_order(uint64_t object) const override
   {
     auto it = order_.find(object);
