@@ -726,23 +726,22 @@ void ClientNode::on_chunk_reply(Request* q)
     hand_slots(t);
     return;
   }
-  // The RPC's pieces (q's own and those merged into it) leave the cache.
-  std::vector<uint32_t> ranks;
+  // The RPC's pieces (q's own and those merged into it) leave the cache; then each piece's rank whose fsync waited
+  // for them goes on (a rank with several pieces here, once: its fsync is over after the first).
   for (Request* p = q->merged; p != nullptr; p = p->merged)
     q->bytes -= p->bytes;
-  for (Request* p = q; p != nullptr;) {
-    Request* next = p->merged;
+  for (Request* p = q; p != nullptr; p = p->merged) {
     dirty_B_[t] -= p->bytes;
     chunks_pending_--;
     ranks_[p->local_rank].dirty_chunks--;
-    if (std::find(ranks.begin(), ranks.end(), p->local_rank) == ranks.end())
-      ranks.push_back(p->local_rank);
-    delete p;
-    p = next;
   }
   admit_to_cache(t);  // hands the freed slot too
   resume_ranks();
-  for (uint32_t r : ranks) {
+  for (Request* p = q; p != nullptr;) {
+    const uint32_t r = p->local_rank;
+    Request* next = p->merged;
+    delete p;
+    p = next;
     auto& s = ranks_[r];
     if (s.flushing && s.dirty_chunks == 0) {  // the fsync is over: IOR counts it in the transfers' time
       s.flushing = false;

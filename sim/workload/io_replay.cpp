@@ -33,16 +33,24 @@ IoReplayWorkload::IoReplayWorkload(std::shared_ptr<const iotrace::IoTrace> trace
                                     "file " + f.name + " (" + std::to_string(f.extent_B) + " bytes each) would exceed "
                                     "1e15 bytes, the model's largest file");
   }
-  const auto copies = static_cast<uint64_t>((ranks_ + trace_->ranks - 1) / trace_->ranks);
-  const uint64_t files = trace_->files.size();
-  // At most 2^20 files in the creation order (about 50 MB); beyond, a file's order is its id, a hash: placement
-  // round_robin then spreads them at random, as "object" does.
-  if (copies * files > (uint64_t{1} << 20))
-    return;
-  for (uint64_t c = 0; c < copies; ++c)
-    for (uint64_t f = 0; f < files; ++f)
-      if (c == 0 || !trace_->files[f].shared)
-        order_.emplace(object_of(trace_->files[f], c), c * files + f);
+}
+
+uint64_t IoReplayWorkload::creation_order(uint64_t object) const
+{
+  if (!order_built_) {
+    order_built_ = true;
+    const auto copies = static_cast<uint64_t>((ranks_ + trace_->ranks - 1) / trace_->ranks);
+    const uint64_t files = trace_->files.size();
+    // At most 2^20 files in the creation order (about 50 MB); beyond, a file's order is its id, a hash: placement
+    // round_robin then spreads them at random, as "object" does.
+    if (copies * files <= (uint64_t{1} << 20))
+      for (uint64_t c = 0; c < copies; ++c)
+        for (uint64_t f = 0; f < files; ++f)
+          if (c == 0 || !trace_->files[f].shared)
+            order_.emplace(object_of(trace_->files[f], c), c * files + f);
+  }
+  auto it = order_.find(object);
+  return it == order_.end() ? object : it->second;
 }
 
 uint64_t IoReplayWorkload::object_of(const iotrace::IoFile& file, uint64_t copy)

@@ -42,11 +42,8 @@ public:
   double data_bytes() const override;
   // Copy c's file f (the trace's order) is the job's file c x files + f; a shared file is one file, copy 0's (up to
   // 2^20 files; beyond, the file's id, a hash).
-  uint64_t creation_order(uint64_t object) const override
-  {
-    auto it = order_.find(object);
-    return it == order_.end() ? object : it->second;
-  }
+  // Built at the first call (placement round_robin only asks).
+  uint64_t creation_order(uint64_t object) const override;
   nlohmann::json describe() const override;
 
   // Operations and bytes of writes (write = true) or reads of the phase, all replay ranks.
@@ -75,7 +72,8 @@ private:
   static uint64_t object_of(const iotrace::IoFile& file, uint64_t copy);
   std::shared_ptr<const iotrace::IoTrace> trace_;
   int ranks_ = 0;
-  std::unordered_map<uint64_t, uint64_t> order_;  // object -> creation_order
+  mutable std::unordered_map<uint64_t, uint64_t> order_;  // object -> creation_order
+  mutable bool order_built_ = false;
 };
 
 }  // namespace pfsim

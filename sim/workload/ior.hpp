@@ -4,7 +4,7 @@
 // transfers, close), IOR's layout: in a shared file, segment s of rank r is at s x ranks x block + r x block; in a
 // file per process at s x block. The data path of the client model (clients.max_pages_per_rpc, max_dirty_mb,
 // oss.stripe_*) cuts each transfer into bulk RPCs. With -F, rank r's file is object r (oss.placement round_robin:
-// its first OST is r x stripe_count, shifted by one each time that passes the OST count, mod count); the shared file is object 0.
+// file r of the job, docs/configuration.md); the shared file is object 0.
 #pragma once
 #include "workload/workload.hpp"
 

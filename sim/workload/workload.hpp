@@ -102,8 +102,8 @@ public:
   // mds.count (directories dealt over the MDSes, as an even subtree partition pins them). By default the id itself
   // (mdtest -u: rank r's directory is r).
   virtual uint64_t directory_order(uint32_t dir) const { return dir; }
-  // Where OpRequest::object comes in the order the job creates its files (oss.placement "round_robin": file k starts
-  // on OST k x stripe_count mod count). By default the object itself (IOR -F: rank r's file is object r).
+  // Where OpRequest::object comes in the order the job creates its files (oss.placement "round_robin" deals the
+  // files over the OSTs in this order). By default the object itself (IOR -F: rank r's file is object r).
   virtual uint64_t creation_order(uint64_t object) const { return object; }
   // Bytes the workload reads and writes in all (for the run's size estimate: each 1 MiB is a bulk RPC); 0 when
   // unknown without a walk.
