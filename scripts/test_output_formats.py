@@ -355,6 +355,34 @@ def main():
                                    "Tree removal"] and
           all(float(v) > 0 for _, v in rows), f"pfsim mdtest: mdtest's rows in its order, tree rows last ({rows})")
 
+    # The recorded mdtest command lines run as typed: options without effect here are accepted and printed back,
+    # --savePerOpDataCSV=P writes P-<phase>-<rank>.csv, -P adds the time table; -C/-T/-E/-r run only their phases,
+    # the others printing zeros as mdtest's do (io500 standard-results/mdtest-easy-stat.txt).
+    with open(os.path.join(DATA, "mdtest", "mdtest-allopts.txt")) as f:
+        typed = re.search(r"^Command line used: mdtest (.*)$", f.read(), re.M).group(1)
+    args = [a.strip("'") for a in typed.split()]
+    out = os.path.join(tmp, "mdtest-allopts")
+    os.makedirs(out)
+    args = [a.replace("--savePerOpDataCSV=mdtest-perop", "--savePerOpDataCSV=" + os.path.join(out, "mdtest-perop"))
+            for a in args]
+    r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2"] + args)
+    printed = re.search(r"^Command line used: mdtest (.*)$", r.stdout, re.M).group(1)
+    check(printed == " ".join("'" + a + "'" for a in args) and "SUMMARY time (in ms/op): (of 2 iterations)" in r.stdout
+          and len(glob.glob(os.path.join(out, "mdtest-perop-File *-0000[01].csv"))) == 8
+          and "--saveRankPerformanceDetails" in r.stderr,
+          "pfsim mdtest: the recorded mdtest-allopts command line runs as typed (per-op files, -P time table, "
+          "a warning for the rank file it does not write)")
+    r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2", "-n", "20", "-u", "-L", "-F", "-T", "-v",
+                    "--dataPacketType=timestamp", "-G", "-1572289075"])
+    rows = dict(re.findall(r"^   ((?:File|Tree) \w+)\s+([\d.]+)", r.stdout, re.M))
+    check(list(rows) == ["File creation", "File stat", "File read", "File removal", "Tree creation", "Tree removal"]
+          and float(rows["File stat"]) > 0 and all(float(v) == 0 for k, v in rows.items() if k != "File stat"),
+          f"pfsim mdtest -T: only the stat phase runs, the other rows print zeros ({rows})")
+    for bad, says in ((["-z", "2"], "tree depth"), (["-N", "1"], "-N 0 only"), (["-W", "1"], "stonewall")):
+        r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2", "-n", "5"] + bad, expect_rc=2)
+        check(says in r.stderr and "unknown option" not in r.stderr,
+              f"pfsim mdtest {' '.join(bad)}: refused as not supported, saying what it is ({r.stderr.strip()[:90]})")
+
     # The mdtest format for an md-workbench workload is refused, not written half-right.
     r = run(pfsim, ["replay", os.path.join(DATA, "md-real-io-2017"), "--platform", PLATFORM, "--output-format",
                     "mdtest", "--latency-dir", os.path.join(tmp, "refused")], expect_rc=2)

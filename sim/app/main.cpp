@@ -113,6 +113,28 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-i", true, "N iterations (default 1; the per-op files hold the last, as mdtest's)"},
         {"-d", true, "PATH mdtest's test directory: accepted so that a real command line runs, recorded, no effect"},
         {"-a", true, "API mdtest's I/O interface: POSIX (the one modelled; accepted so that a real command line runs)"},
+        {"-C", false, "only the create phases (Tree, Directory and File creation; with -T -E -r: those chosen)"},
+        {"-T", false, "only the stat phases (Directory and File stat)"},
+        {"-E", false, "only the read phase (File read)"},
+        {"-r", false, "only the removal phases (Directory, File and Tree removal)"},
+        {"-P", false, "also print mdtest's SUMMARY time table (each phase's time in seconds, under mdtest's own "
+                      "heading \"ms/op\")"},
+        {"-N", true, "STRIDE mdtest's rank shift per phase: 0 only (the default; a shift reads other ranks' files, which "
+                     "matters through a client cache, and pfsim has none: refused rather than ignored)"},
+        {"--savePerOpDataCSV", true, "PREFIX mdtest's own form of --latency-dir/--latency-prefix: the files "
+                                     "PREFIX-<phase>-<rank %05d>.csv"},
+        // Recorded and printed in "Command line used", no effect on what is simulated (so that the recorded command
+        // lines of ../shared/data run as typed):
+        {"-v", false, "verbosity (repeatable): accepted, no effect"},
+        {"-L", false, "files only at the tree's leaf level: accepted, no effect (the tree has depth 0 here, so its "
+                      "one directory is the leaf)"},
+        {"-X", false, "verify the data read: accepted, no effect"},
+        {"-G", true, "SEED mdtest's data seed: accepted, no effect"},
+        {"-V", true, "LEVEL verbosity: accepted, no effect"},
+        {"--dataPacketType", true, "TYPE the written data's pattern: accepted, no effect"},
+        {"--print-all-procs", false, "accepted, no effect: pfsim prints mdtest's default summary layout"},
+        {"--showRankStatistics", false, "accepted, no effect: pfsim prints mdtest's default summary layout"},
+        {"--saveRankPerformanceDetails", true, "FILE accepted; the file is not written (a warning says so)"},
         {"--out", true, "FILE results JSON; its directory must exist"},
         {"--latency-dir", true, "DIR mdtest --savePerOpDataCSV files: <prefix>-<phase>-<rank %05d>.csv, one row "
                                 "per operation, last iteration, File phases only (as mdtest 4.1)"},
@@ -186,6 +208,42 @@ std::string command_help(const std::string& cmd)
   return os.str();
 }
 
+// mdtest (IOR 4.x) options that change what runs and that pfsim mdtest does not model: a clear refusal rather than
+// "unknown option".
+const char* mdtest_not_modelled(const std::string& a)
+{
+  static const std::map<std::string, const char*> m{
+      {"-z", "tree depth"},
+      {"-b", "tree branching factor"},
+      {"-I", "items per tree directory"},
+      {"-W", "stonewall: phases stop after W seconds"},
+      {"-x", "stonewall status file"},
+      {"-Y", "sync after each phase"},
+      {"-y", "sync after each write"},
+      {"-t", "time the unique working directory's overhead"},
+      {"-B", "no barriers between phases"},
+      {"-c", "collective creates: rank 0 creates every file"},
+      {"-k", "use mknod"},
+      {"-R", "random stat order"},
+      {"-S", "shared file access"},
+      {"-s", "stride between neighbour tasks in the tree"},
+      {"-l", "last rank count of a rank sweep"},
+      {"-f", "first rank count of a rank sweep"},
+      {"-p", "pre-iteration delay"},
+      {"-Z", "print time instead of rate"},
+      {"--allocateBufferOnGPU", "buffers on a GPU"},
+      {"--warningAsErrors", "warnings as errors"},
+  };
+  auto it = m.find(a);
+  return it == m.end() ? nullptr : it->second;
+}
+
+bool is_mdtest_long_option(const std::string& a)
+{
+  return a == "--savePerOpDataCSV" || a == "--dataPacketType" || a == "--print-all-procs" ||
+         a == "--showRankStatistics" || a == "--saveRankPerformanceDetails";
+}
+
 Cli parse_cli(int argc, char** argv)
 {
   Cli cli;
@@ -225,9 +283,17 @@ Cli parse_cli(int argc, char** argv)
         }
       }
       const OptSpec* spec = find_opt(cli.command, a);
+      if (!spec && cli.command == "mdtest")
+        if (const char* why = mdtest_not_modelled(a))
+          throw UsageError("mdtest option " + a + " (" + why + ") is not supported by pfsim mdtest, which runs mdtest's "
+                           "default tree (depth 0: one directory), every phase to its end, and prints mdtest's "
+                           "default summary; run without it");
       if (!spec)
         throw UsageError("unknown option " + a + " for \"" + cli.command + "\" (pfsim " + cli.command +
                          " --help lists them)");
+      // mdtest's own long options are in its "Command line used" as typed (pfsim's --long ones are not)
+      if (cli.command == "mdtest" && a[1] == '-' && is_mdtest_long_option(a))
+        cli.tool_args.push_back(inline_given ? a + "=" + inline_value : a);
       if (!spec->value) {
         cli.flags.push_back(a);
         continue;
@@ -255,6 +321,21 @@ Cli parse_cli(int argc, char** argv)
     } else {
       throw UsageError("unexpected argument \"" + a + "\"");
     }
+  }
+  // mdtest --savePerOpDataCSV=PREFIX: the per-op files PREFIX-<phase>-<rank>.csv, i.e. --latency-dir <PREFIX's
+  // directory, . if none> --latency-prefix <its last part>
+  if (auto s = cli.opts.find("--savePerOpDataCSV"); s != cli.opts.end()) {
+    for (const char* o : {"--latency-dir", "--latency-prefix"})
+      if (cli.opts.count(o))
+        throw UsageError("--savePerOpDataCSV=" + s->second + " and " + o + " " + cli.opts[o] + ": --savePerOpDataCSV "
+                         "is mdtest's form of --latency-dir and --latency-prefix; give one form");
+    const std::string prefix = s->second;
+    const auto slash = prefix.find_last_of('/');
+    const std::string name = slash == std::string::npos ? prefix : prefix.substr(slash + 1);
+    if (name.empty())
+      throw UsageError("--savePerOpDataCSV=" + prefix + ": expected a file prefix (DIR/NAME or NAME), not a directory");
+    cli.opts["--latency-dir"] = slash == std::string::npos ? "." : slash == 0 ? "/" : prefix.substr(0, slash);
+    cli.opts["--latency-prefix"] = name;
   }
   return cli;
 }
@@ -290,6 +371,54 @@ pfsim::config::PlatformConfig platform_of(const Cli& c)
   return pfsim::app::load_platform(file, c.sets);
 }
 
+// pfsim mdtest's options (mdtest's own, as typed) to the generator's; UsageError naming the option.
+pfsim::MdtestOptions mdtest_options(const Cli& c)
+{
+  pfsim::MdtestOptions o;
+  o.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
+  o.items_per_rank = static_cast<uint64_t>(opt_int(c, "-n", -1, 1, kNoMax));
+  if (c.opts.find("-n") == c.opts.end())
+    throw UsageError("mdtest needs -n ITEMS (per rank)");
+  // The phase's item count (ranks x -n) must fit the 64-bit counters (and the tools' own: mdtest keeps it in a
+  // uint64_t too).
+  if (o.items_per_rank > static_cast<uint64_t>(kNoMax) / static_cast<uint64_t>(o.ranks))
+    throw UsageError("-n " + c.opts.at("-n") + " x --ranks " + std::to_string(o.ranks) +
+                     " items are more than a 64-bit count holds (at most " + std::to_string(kNoMax) + ")");
+  o.unique_dir = has_flag(c, "-u");
+  o.files_only = has_flag(c, "-F");
+  o.dirs_only = has_flag(c, "-D");
+  if (o.files_only && o.dirs_only)
+    throw UsageError("-F and -D exclude each other (files only, directories only)");
+  // -w 1m: mdtest reads its byte counts with IOR's parser (k/m/g/t/p suffixes, powers of 1024)
+  auto bytes = [&c](const char* k) {
+    return c.opts.count(k) ? static_cast<double>(pfsim::app::parse_tool_size_option(
+                                 k, c.opts.at(k), 0, static_cast<long long>(pfsim::kMaxFileBytes), "mdtest"))
+                           : 0.0;
+  };
+  o.write_bytes = bytes("-w");
+  o.read_bytes = bytes("-e");
+  if (!o.dirs_only && o.read_bytes > o.write_bytes)
+    throw UsageError("-e " + std::to_string(static_cast<long long>(o.read_bytes)) + ": expected at most -w (" +
+                     std::to_string(static_cast<long long>(o.write_bytes)) +
+                     " bytes written per file; mdtest: \"read bytes must be smaller than write bytes\")");
+  o.iterations = static_cast<int>(opt_int(c, "-i", 1, 1, pfsim::app::kMaxIterations));
+  if (c.opts.count("-a"))
+    pfsim::app::check_posix_api("-a", c.opts.at("-a"));
+  // -C -T -E -r: only the phases chosen (mdtest: none of them means all four)
+  const bool C = has_flag(c, "-C"), T = has_flag(c, "-T"), E = has_flag(c, "-E"), r = has_flag(c, "-r");
+  if (C || T || E || r) {
+    o.run_create = C;
+    o.run_stat = T;
+    o.run_read = E;
+    o.run_remove = r;
+  }
+  if (opt_int(c, "-N", 0, 0, kNoMax) != 0)
+    throw UsageError("-N " + c.opts.at("-N") + ": pfsim mdtest models -N 0 only (each rank works on its own "
+                     "files; a shift makes ranks read other ranks' files, which differs through a client cache, and "
+                     "pfsim has none)");
+  return o;
+}
+
 pfsim::WorkloadSpec workload_of(const Cli& c)
 {
   pfsim::WorkloadSpec spec;
@@ -297,37 +426,7 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
   if ((c.command == "mdtest" || c.command == "metabench") && !c.opts.count("--ranks"))
     throw UsageError(c.command + " needs --ranks N (MPI ranks)");
   if (c.command == "mdtest") {
-    pfsim::MdtestOptions o;
-    o.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
-    o.items_per_rank = static_cast<uint64_t>(opt_int(c, "-n", -1, 1, kNoMax));
-    if (c.opts.find("-n") == c.opts.end())
-      throw UsageError("mdtest needs -n ITEMS (per rank)");
-    // The phase's item count (ranks x -n) must fit the 64-bit counters (and the tools' own: mdtest keeps it in a
-    // uint64_t too).
-    if (o.items_per_rank > static_cast<uint64_t>(kNoMax) / static_cast<uint64_t>(o.ranks))
-      throw UsageError("-n " + c.opts.at("-n") + " x --ranks " + std::to_string(o.ranks) +
-                       " items are more than a 64-bit count holds (at most " + std::to_string(kNoMax) + ")");
-    o.unique_dir = has_flag(c, "-u");
-    o.files_only = has_flag(c, "-F");
-    o.dirs_only = has_flag(c, "-D");
-    if (o.files_only && o.dirs_only)
-      throw UsageError("-F and -D exclude each other (files only, directories only)");
-    // -w 1m: mdtest reads its byte counts with IOR's parser (k/m/g/t/p suffixes, powers of 1024)
-    auto bytes = [&c](const char* k) {
-      return c.opts.count(k) ? static_cast<double>(pfsim::app::parse_tool_size_option(
-                                   k, c.opts.at(k), 0, static_cast<long long>(pfsim::kMaxFileBytes), "mdtest"))
-                             : 0.0;
-    };
-    o.write_bytes = bytes("-w");
-    o.read_bytes = bytes("-e");
-    if (!o.dirs_only && o.read_bytes > o.write_bytes)
-      throw UsageError("-e " + std::to_string(static_cast<long long>(o.read_bytes)) + ": expected at most -w (" +
-                       std::to_string(static_cast<long long>(o.write_bytes)) +
-                       " bytes written per file; mdtest: \"read bytes must be smaller than write bytes\")");
-    o.iterations = static_cast<int>(opt_int(c, "-i", 1, 1, pfsim::app::kMaxIterations));
-    if (c.opts.count("-a"))
-      pfsim::app::check_posix_api("-a", c.opts.at("-a"));
-    spec.params = pfsim::mdtest_params(o);
+    spec.params = pfsim::mdtest_params(mdtest_options(c));
   } else if (c.command == "metabench") {
     std::string mode = opt(c, "--dir-mode", "unique");
     if (mode != "unique" && mode != "shared")
@@ -459,6 +558,9 @@ void check_output_paths(const Cli& c)
 int cmd_run(const Cli& c)
 {
   check_output_paths(c);
+  if (c.opts.count("--saveRankPerformanceDetails"))
+    std::cerr << "pfsim mdtest: warning: --saveRankPerformanceDetails=" << c.opts.at("--saveRankPerformanceDetails")
+              << " is accepted and not written (pfsim does not produce mdtest's per-rank performance file)\n";
   auto platform = platform_of(c);
   auto spec = workload_of(c);
   pfsim::RunRecords records;
@@ -504,14 +606,18 @@ int cmd_run(const Cli& c)
       cmd.u = m.value("u", false);
       cmd.F = m.value("F", false);
       cmd.D = m.value("D", false);
-      if (!latency_dir.empty() && c.command == "mdtest")  // (pfsim run writes its own latency files)
+      // (pfsim run writes its own latency files; --savePerOpDataCSV typed is printed with the options as typed)
+      if (!latency_dir.empty() && c.command == "mdtest" && !c.opts.count("--savePerOpDataCSV"))
         cmd.perop_prefix = prefix;
       if (c.command == "mdtest")
         cmd.typed = c.tool_args;
       cmd.tasks = spec.params.ranks;
       std::cout << pfsim::mdtest_command_lines(cmd);
     }
-    std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)));
+    std::vector<std::string> rows;
+    if (c.command == "mdtest")
+      rows = pfsim::mdtest_summary_rows(mdtest_options(c));
+    std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)), rows, has_flag(c, "-P"));
   }
   return 0;
 }

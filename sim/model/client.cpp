@@ -34,6 +34,8 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
       mod_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       close_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       chunk_queue_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
+      bulk_busy_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
+      bulk_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       dirty_B_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0.0),
       cache_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       open_kind_(ctx.platform.clients.open_rpcs == "modifying" ? SlotKind::Modifying : SlotKind::None),
@@ -159,6 +161,16 @@ void ClientNode::take(size_t i)
     return;
   }
   Request* q = w.request;
+  if (q->op == Op::Write && q->bytes > 0) {  // the connection to its server is free for the next bulk write
+    auto* waiting = bulk_wait_[q->target].q.get();
+    if (waiting != nullptr && !waiting->empty()) {
+      Request* next = waiting->front();
+      waiting->pop_front();
+      put(next);
+    } else {
+      bulk_busy_[q->target] = 0;
+    }
+  }
   if (is_data(q->op))
     ctx_.oss[q->target - ctx_.mds_hosts.size()]->enqueue(q);
   else
@@ -439,14 +451,25 @@ void ClientNode::send(uint32_t r)
 
 void ClientNode::transmit(Request* q)
 {
-  const auto& c = ctx_.platform.clients;
+  if (q->op == Op::Write && q->bytes > 0) {  // bulk data: one transfer at a time per server (bulk_busy_)
+    if (bulk_busy_[q->target] != 0) {
+      bulk_wait_[q->target].get().push_back(q);
+      return;
+    }
+    bulk_busy_[q->target] = 1;
+  }
+  put(q);
+}
+
+void ClientNode::put(Request* q)
+{
   // The RPC slot's target is where the request goes (a bulk RPC's: its stripe's OST). The transfer is a put to the
   // target's door, not a host-to-host Comm::sendto_async: SimGrid 3.32 makes every sendto a detached comm, keeps
   // them all in one list, and walks the whole list each time it finishes or re-tests an ended one (each wait_any
   // over it does), so a run's cost grew with the square of the requests in transit in the whole simulation (IOR at
   // 4 ranks, 36 stripes, 47008-byte writes into the cache: 13.8 s of wall time at 1000 segments, 145 s at 2000). A
   // put's comm is listed with this node's activities only.
-  const double bytes = c.request_size_B + (q->op == Op::Write ? q->bytes : 0);
+  const double bytes = ctx_.platform.clients.request_size_B + (q->op == Op::Write ? q->bytes : 0);
   wait_set_.push_back(ctx_.doors[q->target]->put_async(q, static_cast<uint64_t>(bytes)));
   waited_.push_back(Waited{q, nullptr});
   // A read's reply carries its data: a receive of its own (see waited_), posted now, so that it finds it whenever it
@@ -573,8 +596,7 @@ void ClientNode::hand_slots(size_t t)
           next = &kind;
     if (chunks != nullptr && !chunks->empty() && in_flight_per_target_[t] < rpc_limit(t) &&
         (next == nullptr || chunks->front().order < next->front().order)) {
-      Request* q = chunks->front().request;
-      chunks->pop_front();
+      Request* q = chunks->pop_front();
       if (q->cached)
         merge_queued(q, *chunks);
       in_flight_per_target_[t]++;
@@ -589,29 +611,68 @@ void ClientNode::hand_slots(size_t t)
   }
 }
 
-// Dirty pages that wait for an RPC slot are sent as full RPCs, as the osc builds its write RPCs from the dirty
-// extents when a slot frees (osc_build_rpc): the cached pieces queued right behind `q` that continue its object where
-// it ends (any rank's: one node's page cache), up to one RPC (max_pages_per_rpc pages, not across an RPC-size
-// multiple or a stripe boundary, where the pieces were cut), go in its RPC.
-void ClientNode::merge_queued(Request* q, std::deque<QueuedChunk>& queue)
+// Dirty pages that wait for an RPC slot are sent as full RPCs, as the osc builds its write RPCs from an object's
+// dirty extents when a slot frees (osc_build_rpc): the cached pieces queued behind `q` that continue its object where
+// it ends (any rank's: one node's page cache; wherever they are in the queue, as several ranks' pieces interleave
+// there), up to one RPC (max_pages_per_rpc pages, not across an RPC-size multiple or a stripe boundary, where the
+// pieces were cut), go in its RPC.
+void ClientNode::merge_queued(Request* q, ChunkQueue& queue)
 {
   const auto rpc = static_cast<uint64_t>(ctx_.platform.clients.max_pages_per_rpc) * 4096;
   const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
   const bool striped = ctx_.platform.oss.stripe_count > 1;
   uint64_t end = q->offset + static_cast<uint64_t>(q->bytes);
   Request* tail = q;
-  while (!queue.empty()) {
-    Request* n = queue.front().request;
-    const uint64_t n_end = end + static_cast<uint64_t>(n->bytes);
-    if (!n->cached || n->object != q->object || n->offset != end || (n_end - 1) / rpc != q->offset / rpc ||
-        (striped && (n_end - 1) / stripe != q->offset / stripe))
+  for (;;) {
+    if (end / rpc != q->offset / rpc || (striped && end / stripe != q->offset / stripe))
+      break;  // q's RPC ends here (the next piece would start in another RPC-size unit or stripe)
+    auto it = queue.cached.find(ChunkQueue::Key{q->object, end});
+    if (it == queue.cached.end())
       break;
-    queue.pop_front();
+    const uint64_t n_end = end + static_cast<uint64_t>(it->second->request->bytes);
+    if ((n_end - 1) / rpc != q->offset / rpc || (striped && (n_end - 1) / stripe != q->offset / stripe))
+      break;
+    Request* n = queue.take_cached(q->object, end);
     tail->merged = n;
     tail = n;
     q->bytes += n->bytes;
     end = n_end;
   }
+}
+
+void ClientNode::ChunkQueue::push(uint64_t order, Request* r)
+{
+  q.push_back(QueuedChunk{order, r});
+  if (r->cached)
+    cached.emplace(Key{r->object, r->offset}, &q.back());  // a later piece at the same place stays unindexed
+}
+
+bool ClientNode::ChunkQueue::empty()
+{
+  while (!q.empty() && q.front().request == nullptr)
+    q.pop_front();
+  return q.empty();
+}
+
+Request* ClientNode::ChunkQueue::pop_front()
+{
+  Request* r = q.front().request;
+  if (r->cached)
+    if (auto it = cached.find(Key{r->object, r->offset}); it != cached.end() && it->second == &q.front())
+      cached.erase(it);
+  q.pop_front();
+  return r;
+}
+
+Request* ClientNode::ChunkQueue::take_cached(uint64_t object, uint64_t offset)
+{
+  auto it = cached.find(Key{object, offset});
+  if (it == cached.end())
+    return nullptr;
+  Request* r = it->second->request;
+  it->second->request = nullptr;
+  cached.erase(it);
+  return r;
 }
 
 // The data path. A read or write goes as bulk RPCs when it is larger than one RPC, crosses an RPC-size or stripe
@@ -661,7 +722,7 @@ void ClientNode::send_chunks(uint32_t r)
       cache_wait_[t].get().push_back(q);
       admit_to_cache(t);
     } else {
-      chunk_queue_[t].get().push_back(QueuedChunk{waiting_order_++, q});
+      chunk_queue_[t].get().push(waiting_order_++, q);
       hand_slots(t);
     }
   }
@@ -707,7 +768,7 @@ void ClientNode::admit_to_cache(size_t t)
     s.dirty_chunks++;
     if (c.page_cache_copy_Bps > 0)
       s.copy_done_s = std::max(s.copy_done_s, now) + q->bytes / c.page_cache_copy_Bps;
-    chunk_queue_[t].get().push_back(QueuedChunk{waiting_order_++, q});
+    chunk_queue_[t].get().push(waiting_order_++, q);
     resumed_.push_back(q->local_rank);
   }
   hand_slots(t);

@@ -15,6 +15,7 @@
 #include <deque>
 #include <memory>
 #include <queue>
+#include <unordered_map>
 #include <vector>
 
 namespace pfsim {
@@ -105,6 +106,7 @@ private:
   // A request for rank r's current operation to `target`, moving `bytes` at `offset` of its object.
   Request* new_request(uint32_t r, size_t target, uint64_t offset, double bytes) const;
   void transmit(Request* q);
+  void put(Request* q);  // the request's transfer to its server's door starts now
   void on_reply(Request* q);
   void complete(uint32_t r);
   // The operation of rank r is over: its latency recorded (complete() for a single RPC, DataDone for bulk RPCs).
@@ -124,8 +126,8 @@ private:
   void fire_timers();
   void take(size_t i);
   void post_receive();  // one more receive on the node's mailbox (see waited_)
-  struct QueuedChunk;
-  void merge_queued(Request* q, std::deque<QueuedChunk>& queue);  // pieces queued behind q that join its RPC
+  struct ChunkQueue;
+  void merge_queued(Request* q, ChunkQueue& queue);  // cached pieces queued behind q that join its RPC
   // `self_in_md_op`: the rank's own metadata operation is in flight (a later step of it), not counted as another's.
   double load_delay(const OpRequest& op, int rank, bool self_in_md_op);
 
@@ -185,7 +187,35 @@ private:
       return *q;
     }
   };
-  std::vector<Lazy<std::deque<QueuedChunk>>> chunk_queue_;
+  // A target's queue of bulk RPCs, with its cached pieces indexed by (object, offset), so that a freed slot builds
+  // a full RPC from the pieces that continue the head's object wherever they are queued (ClientNode::merge_queued).
+  // A piece merged out of the middle leaves an empty entry (request nullptr), dropped when it reaches the front
+  // (std::deque keeps references to its other elements valid through push_back and pop_front).
+  struct ChunkQueue {
+    struct Key {
+      uint64_t object;
+      uint64_t offset;
+      bool operator==(const Key& o) const { return object == o.object && offset == o.offset; }
+    };
+    struct KeyHash {
+      size_t operator()(const Key& k) const { return std::hash<uint64_t>()(k.object * 0x9E3779B97F4A7C15ULL ^ k.offset); }
+    };
+    std::deque<QueuedChunk> q;
+    std::unordered_map<Key, QueuedChunk*, KeyHash> cached;  // the earliest queued cached piece starting there
+    void push(uint64_t order, Request* r);
+    bool empty();                 // after dropping the emptied entries at the front
+    const QueuedChunk& front() const { return q.front(); }  // only after !empty()
+    Request* pop_front();
+    Request* take_cached(uint64_t object, uint64_t offset);  // out of the queue, or nullptr if none starts there
+  };
+  std::vector<Lazy<ChunkQueue>> chunk_queue_;
+  // One connection per server, as LNet has one per peer (socklnd's bulk socket, an RC queue pair): a node's bulk
+  // writes to one target cross it one after the other, in order, not side by side. Side by side, a window of W
+  // RPCs all arrived together after W RPCs' transfer time and the disk waited for the last (write-through at 64 in
+  // flight ran 15% below the disk's rate, and more RPCs in flight gave less bandwidth). Requests without bulk data
+  // (metadata, reads, the read replies) are not held by it.
+  std::vector<unsigned char> bulk_busy_;  // per target: a bulk write of this node in transit to it
+  std::vector<Lazy<std::deque<Request*>>> bulk_wait_;
   std::vector<double> dirty_B_;
   std::vector<Lazy<std::deque<Request*>>> cache_wait_;
   long long chunks_pending_ = 0;  // bulk RPCs of the node not yet answered (queued, waiting for cache, in flight)

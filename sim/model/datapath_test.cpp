@@ -14,9 +14,10 @@ using nlohmann::json;
 constexpr double kMiB = 1048576;
 constexpr double kDisk_Bps = 100 * kMiB;  // every OST writes and reads 100 MiB/s
 
-json platform(int osts, int rpcs_in_flight, double dirty_mb, int stripe_count, double link_latency_s = 1e-6)
+json platform(int osts, int rpcs_in_flight, double dirty_mb, int stripe_count, double link_latency_s = 1e-6,
+              double link_Bps = 1e12)
 {
-  json fast = {{"bandwidth", 1e12}, {"latency", link_latency_s}};
+  json fast = {{"bandwidth", link_Bps}, {"latency", link_latency_s}};
   return {{"name", "datapath-test"},
           {"network", {{"model", "CM02"}, {"client_link", fast}, {"server_link", fast}}},
           {"clients",
@@ -130,6 +131,42 @@ TEST_CASE("write-back cache: 256 KiB writes that wait for a slot leave as full R
   CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 70);
   CHECK(oss(r, 0).data_written_B == 64 * kMiB);
   CHECK(64 * kMiB / phase_s(r.phases.at(0)) == Approx(kDisk_Bps).epsilon(0.02));
+}
+
+TEST_CASE("write-back cache, 4 ranks of one node writing their blocks of one file in 256 KiB: full RPCs, each rank's",
+          "[datapath]")
+{
+  // The ranks' pieces interleave in the node's queue (rank 0's first, rank 1's first, ...); the pieces that wait for a
+  // slot still leave as full RPCs of one rank's contiguous pages: 128 MiB = 32768 pages = 8 x 64 (the first 8 pieces,
+  // which find a slot at once) + 126 x 256. Merging only the pieces right behind the head gave 392 x 64 + 30 x 256.
+  pfsim::IorOptions o = ior(262144, 32 * 1048576);
+  o.ranks = 4;
+  o.fsync = true;
+  json p = platform(1, 8, 32, 1);
+  p["clients"]["ranks_per_node"] = 4;
+  auto r = run(p, o);
+  const auto& pages = oss(r, 0).write_rpc_pages;
+  CHECK(pages[6] == 8);
+  CHECK(pages[8] == 126);
+  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 134);
+  CHECK(oss(r, 0).data_written_B == 128 * kMiB);
+  CHECK(128 * kMiB / phase_s(r.phases.at(0)) == Approx(kDisk_Bps).epsilon(0.02));
+}
+
+TEST_CASE("write-through, 64 RPCs in flight on a 1000 MiB/s link: the bulk writes cross it one at a time", "[datapath]")
+{
+  // 4 write() calls of 64 MiB, each cut into 64 RPCs of 1 MiB that all get a slot at once. The node has one
+  // connection to the OSS (LNet's peer), so they cross the link in order: the first arrives after 1 MiB / link =
+  // 1 ms, and the disk (10 ms per MiB) then never waits for the next. Per write(): 1 ms + 640 ms. Side by side, all
+  // 64 arrived together after 64 ms and the disk idled meanwhile (9% slower), and more RPCs in flight gave less.
+  const double link_Bps = 1000 * kMiB;
+  auto r = run(platform(1, 64, 0, 1, 1e-6, link_Bps), ior(64 * 1048576, 256 * 1048576));
+  const double per_write = kMiB / link_Bps + 64 * kMiB / kDisk_Bps;
+  const double expected = 256 * kMiB / (4 * per_write);
+  const double rate = 256 * kMiB / phase_s(r.phases.at(0));
+  INFO("write rate " << rate / kMiB << " MiB/s, closed form " << expected / kMiB);
+  CHECK(rate == Approx(expected).epsilon(0.002));
+  CHECK(oss(r, 0).data_written_B == 256 * kMiB);
 }
 
 TEST_CASE("write-back cache with an fsync (IOR -e): the close waits until the OST has every byte", "[datapath]")

@@ -341,11 +341,12 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
   return out;
 }
 
-std::string mdtest_summary_table(const std::vector<std::pair<std::string, std::vector<double>>>& rates, int iterations)
+std::string mdtest_summary_table(const std::vector<std::pair<std::string, std::vector<double>>>& rates, int iterations,
+                                 const char* heading)
 {
   std::ostringstream o;
   // mdtest prints "iterations" whatever the count ("(of 1 iterations)").
-  o << "\nSUMMARY rate (in ops/sec): (of " << iterations << " iterations)\n";
+  o << "\n" << heading << ": (of " << iterations << " iterations)\n";
   o << "   Operation                     Max            Min           Mean        Std Dev\n";
   o << "   ---------                     ---            ---           ----        -------\n";
   char line[256];
@@ -357,19 +358,34 @@ std::string mdtest_summary_table(const std::vector<std::pair<std::string, std::v
   return o.str();
 }
 
-std::string mdtest_summary(const RunRecords& records, int iterations)
+std::string mdtest_summary(const RunRecords& records, int iterations, const std::vector<std::string>& rows, bool times)
 {
-  std::vector<std::pair<std::string, std::vector<double>>> rates;
-  for (const auto& p : records.phases) {
-    auto it = std::find_if(rates.begin(), rates.end(), [&](const auto& r) { return r.first == p.name; });
-    if (it == rates.end())
-      rates.push_back({p.name, {phase_rate(p)}});
-    else
-      it->second.push_back(phase_rate(p));
-  }
-  // mdtest lists the tree rows last, although the tree is made first and removed last in every iteration.
-  std::stable_partition(rates.begin(), rates.end(), [](const auto& r) { return r.first.rfind("Tree ", 0) != 0; });
-  return mdtest_summary_table(rates, iterations);
+  auto grouped = [&](auto value) {
+    std::vector<std::pair<std::string, std::vector<double>>> v;
+    for (const auto& p : records.phases) {
+      auto it = std::find_if(v.begin(), v.end(), [&](const auto& r) { return r.first == p.name; });
+      if (it == v.end())
+        v.push_back({p.name, {value(p)}});
+      else
+        it->second.push_back(value(p));
+    }
+    if (rows.empty()) {
+      // mdtest lists the tree rows last, although the tree is made first and removed last in every iteration.
+      std::stable_partition(v.begin(), v.end(), [](const auto& r) { return r.first.rfind("Tree ", 0) != 0; });
+      return v;
+    }
+    std::vector<std::pair<std::string, std::vector<double>>> ordered;
+    for (const auto& name : rows) {
+      auto it = std::find_if(v.begin(), v.end(), [&](const auto& r) { return r.first == name; });
+      ordered.push_back(it != v.end() ? *it : std::pair{name, std::vector<double>(std::max(1, iterations), 0.0)});
+    }
+    return ordered;
+  };
+  std::string out = mdtest_summary_table(grouped([](const PhaseRecord& p) { return phase_rate(p); }), iterations);
+  if (times)
+    out += mdtest_summary_table(grouped([](const PhaseRecord& p) { return p.end_s - p.start_s; }), iterations,
+                                "SUMMARY time (in ms/op)");
+  return out;
 }
 
 void write_latency_files(const std::string& dir, const std::string& prefix, const RunRecords& records)

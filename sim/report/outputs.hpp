@@ -79,10 +79,15 @@ struct MdtestCommand {
 };
 std::string mdtest_command_lines(const MdtestCommand& c);
 
-// mdtest 4.x "SUMMARY rate (in ops/sec): (of N iterations)" table, phases grouped by name.
-std::string mdtest_summary(const RunRecords& records, int iterations);
+// mdtest 4.x "SUMMARY rate (in ops/sec): (of N iterations)" table, phases grouped by name. `rows`: mdtest's rows in
+// its order, a phase that did not run (mdtest -C, -T, -E, -r) printing zeros as mdtest's do; empty: the phases that
+// ran, tree rows last. `times` (mdtest -P): the "SUMMARY time" table follows, each phase's time in seconds under
+// mdtest's own heading "(in ms/op)" (mdtest 4.1 prints the phase's seconds there).
+std::string mdtest_summary(const RunRecords& records, int iterations, const std::vector<std::string>& rows = {},
+                           bool times = false);
 // The same table from rates per operation, in the given order (one rate per iteration).
-std::string mdtest_summary_table(const std::vector<std::pair<std::string, std::vector<double>>>& rates, int iterations);
+std::string mdtest_summary_table(const std::vector<std::pair<std::string, std::vector<double>>>& rates, int iterations,
+                                 const char* heading = "SUMMARY rate (in ops/sec)");
 
 // One "time,runtime" CSV per phase, all ranks concatenated in rank order (md-workbench --latency-all):
 // <dir>/<prefix>-<iteration>-<phase>-all.csv. Needs records.keep_samples.

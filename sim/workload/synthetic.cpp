@@ -148,40 +148,67 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
   p.ranks = o.ranks;
   p.items_per_rank = o.items_per_rank;
   p.unique_dir = o.unique_dir;
+  if (!o.run_create && !o.run_stat && !o.run_read && !o.run_remove)
+    throw std::invalid_argument("mdtest: no phase chosen (-C -T -E -r)");
   for (int it = 0; it < o.iterations; ++it) {
-    SyntheticPhase tree_create{"Tree creation", {Op::Mkdir}, {0}, true, it};
-    tree_create.tree = true;
-    p.phases.push_back(tree_create);
+    if (o.run_create) {
+      SyntheticPhase tree_create{"Tree creation", {Op::Mkdir}, {0}, true, it};
+      tree_create.tree = true;
+      p.phases.push_back(tree_create);
+    }
     if (!o.files_only) {
-      p.phases.push_back({"Directory creation", {Op::Mkdir}, {0}, true, it});
-      p.phases.push_back({"Directory stat", {Op::Stat}, {0}, true, it});
-      p.phases.push_back({"Directory removal", {Op::Rmdir}, {0}, true, it});
+      if (o.run_create)
+        p.phases.push_back({"Directory creation", {Op::Mkdir}, {0}, true, it});
+      if (o.run_stat)
+        p.phases.push_back({"Directory stat", {Op::Stat}, {0}, true, it});
+      if (o.run_remove)
+        p.phases.push_back({"Directory removal", {Op::Rmdir}, {0}, true, it});
     }
     if (!o.dirs_only) {
-      SyntheticPhase create{"File creation", {Op::Create}, {0}, false, it};
-      if (o.write_bytes > 0) {
-        create.item_ops.push_back(Op::Write);
-        create.item_bytes.push_back(o.write_bytes);
+      if (o.run_create) {
+        SyntheticPhase create{"File creation", {Op::Create}, {0}, false, it};
+        if (o.write_bytes > 0) {
+          create.item_ops.push_back(Op::Write);
+          create.item_bytes.push_back(o.write_bytes);
+        }
+        create.item_ops.push_back(Op::Close);
+        create.item_bytes.push_back(0);
+        p.phases.push_back(create);
       }
-      create.item_ops.push_back(Op::Close);
-      create.item_bytes.push_back(0);
-      p.phases.push_back(create);
-      p.phases.push_back({"File stat", {Op::Stat}, {0}, false, it});
+      if (o.run_stat)
+        p.phases.push_back({"File stat", {Op::Stat}, {0}, false, it});
       // mdtest always runs its read phase; with -e 0 it only opens and closes ("a read test will actually just
       // open/close", md_validate_tests in IOR 4.x mdtest.c).
-      if (o.read_bytes > 0)
+      if (o.run_read && o.read_bytes > 0)
         p.phases.push_back({"File read", {Op::Open, Op::Read, Op::Close}, {0, o.read_bytes, 0}, false, it});
-      else
+      else if (o.run_read)
         p.phases.push_back({"File read", {Op::Open, Op::Close}, {0, 0}, false, it});
-      p.phases.push_back({"File removal", {Op::Unlink}, {0}, false, it});
+      if (o.run_remove)
+        p.phases.push_back({"File removal", {Op::Unlink}, {0}, false, it});
     }
-    SyntheticPhase tree_remove{"Tree removal", {Op::Rmdir}, {0}, true, it};
-    tree_remove.tree = true;
-    p.phases.push_back(tree_remove);
+    if (o.run_remove) {
+      SyntheticPhase tree_remove{"Tree removal", {Op::Rmdir}, {0}, true, it};
+      tree_remove.tree = true;
+      p.phases.push_back(tree_remove);
+    }
   }
   p.params = {{"n", o.items_per_rank}, {"u", o.unique_dir}, {"F", o.files_only}, {"D", o.dirs_only},
               {"w", o.write_bytes},    {"e", o.read_bytes}, {"i", o.iterations}};
+  if (!(o.run_create && o.run_stat && o.run_read && o.run_remove))
+    for (const auto& [key, on] : {std::pair{"C", o.run_create}, {"T", o.run_stat}, {"E", o.run_read}, {"r", o.run_remove}})
+      p.params[key] = on;
   return p;
+}
+
+std::vector<std::string> mdtest_summary_rows(const MdtestOptions& o)
+{
+  std::vector<std::string> rows;
+  if (!o.files_only)
+    rows.insert(rows.end(), {"Directory creation", "Directory stat", "Directory removal"});
+  if (!o.dirs_only)
+    rows.insert(rows.end(), {"File creation", "File stat", "File read", "File removal"});
+  rows.insert(rows.end(), {"Tree creation", "Tree removal"});
+  return rows;
 }
 
 }  // namespace pfsim

@@ -77,7 +77,15 @@ struct MdtestOptions {
   double write_bytes = 0;       // -w
   double read_bytes = 0;        // -e
   int iterations = 1;           // -i
+  // -C -T -E -r: the create, stat, read and removal phases run (mdtest: all four unless some are chosen); the tree
+  // is made with the creates and removed with the removals.
+  bool run_create = true;
+  bool run_stat = true;
+  bool run_read = true;
+  bool run_remove = true;
 };
+// mdtest's SUMMARY rows for these options, in its order (a phase that did not run prints zeros).
+std::vector<std::string> mdtest_summary_rows(const MdtestOptions& o);
 // mdtest phases in the tool's order: directory creation/stat/removal (unless -F), then file
 // creation/stat/read/removal (unless -D); "File read" opens, reads -e bytes (none with -e 0) and closes.
 SyntheticParams mdtest_params(const MdtestOptions& o);
