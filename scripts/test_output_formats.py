@@ -383,6 +383,27 @@ def main():
         check(says in r.stderr and "unknown option" not in r.stderr,
               f"pfsim mdtest {' '.join(bad)}: refused as not supported, saying what it is ({r.stderr.strip()[:90]})")
 
+    # The recorded md-workbench Args lines run as typed with pfsim mdworkbench (--ranks added): the interface's
+    # options after "--" are recorded, -1/-2/-3 choose the phases, options without effect are accepted.
+    for rel in ("md-workbench-standalone-2019/stdout.txt", "io500/extended-partial/mdworkbench-create.txt",
+                "md-workbench-ior/run3-verbose2/stdout.txt", "md-workbench-ior/run4-detailed-stats/stdout.txt"):
+        with open(os.path.join(DATA, rel)) as f:
+            line = re.search(r"^Args: \S+ (.*)$", f.read(), re.M).group(1)
+        argv = re.findall(r'"([^"]*)"', line)
+        argv = [a for a in argv if not a.startswith("-L=")]  # (no latency files here)
+        res = os.path.join(tmp, "mdw-args.json")
+        r = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "--out", res] + argv)
+        phases = re.findall(r"^(precreate|benchmark|cleanup) ", r.stdout, re.M)
+        inputs = json.load(open(res))["inputs"]["mdworkbench"]
+        expect = ["precreate"] if "-1" in argv else ["precreate"] + ["benchmark"] * inputs["R"] + ["cleanup"]
+        after = argv[argv.index("--") + 1:] if "--" in argv else []
+        check(phases == expect and inputs.get("interface_options", []) == after,
+              f"pfsim mdworkbench runs the recorded Args line of {rel} ({phases}, interface options {after})")
+    for bad, says in ((["-w=5"], "stonewall"), (["--", "--ranks", "3"], "after \"--\"")):
+        r = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2"] + bad, expect_rc=2)
+        check(says in r.stderr and "unknown option" not in r.stderr,
+              f"pfsim mdworkbench {' '.join(bad)}: refused, saying why ({r.stderr.strip()[:90]})")
+
     # The mdtest format for an md-workbench workload is refused, not written half-right.
     r = run(pfsim, ["replay", os.path.join(DATA, "md-real-io-2017"), "--platform", PLATFORM, "--output-format",
                     "mdtest", "--latency-dir", os.path.join(tmp, "refused")], expect_rc=2)

@@ -43,6 +43,7 @@ struct Args {
   std::vector<std::string> flags;
   std::vector<std::string> sets;
   std::vector<std::string> simgrid;
+  std::vector<std::string> backend;  // pfsim mdworkbench: the interface's options after "--" (recorded, no effect)
 };
 
 // Options of replay and mdworkbench: (name, takes a value, help). Anything else is a usage error.
@@ -130,6 +131,22 @@ const std::vector<OptSpec> kWorkbenchOpts{
                  "modelled; accepted, recorded"},
     {"-o", true, "PATH md-workbench's directory (IOR 4.x -o): accepted so that a real command line runs, recorded, no "
                  "effect"},
+    {"-1", false, "run the precreate phase (md-workbench: with -1, -2 or -3 only the phases chosen run)"},
+    {"-2", false, "run the benchmark iterations"},
+    {"-3", false, "run the cleanup phase"},
+    {"-t", true, "S md-workbench's waiting time between object operations: 0 only (accepted so that a real command "
+                 "line runs; a waiting time is refused rather than ignored)"},
+    // Accepted so that the recorded command lines run (their Args lines), recorded, no effect on what is simulated:
+    {"-v", false, "verbosity (repeatable): accepted, no effect"},
+    {"-q", false, "less printing: accepted, no effect"},
+    {"-X", false, "verify the data read: accepted, no effect"},
+    {"-G", true, "SEED md-workbench's timestamp / data seed: accepted, no effect"},
+    {"--dataPacketType", true, "TYPE the written data's pattern: accepted, no effect"},
+    {"--print-detailed-stats", false, "accepted; the detailed statistics lines are not printed"},
+    {"--run-info-file", true, "FILE md-workbench's resume log: accepted, not written"},
+    {"--ignore-precreate-errors", false, "accepted, no effect (a simulated precreate has no errors)"},
+    {"--", false, "the interface's own options follow (md-workbench standalone: -- -D=DIR): accepted, recorded, no "
+                  "effect"},
 };
 
 const OptSpec* find_opt(const std::string& cmd, const std::string& name)
@@ -185,6 +202,24 @@ void set_once(Args& a, const std::string& option, const std::string& value)
   a.opts[option] = value;
 }
 
+// md-workbench options that change what runs and that pfsim mdworkbench does not model: refused by name.
+void refuse_unsupported(const std::string& command, const std::string& name)
+{
+  static const std::map<std::string, const char*> m{
+      {"-w", "stonewall timer: each benchmark iteration stops after w seconds"},
+      {"-W", "stonewall wear-out"},
+      {"--read-only", "a benchmark of lookups and reads only"},
+      {"--start-item", "start at a later object"},
+      {"-T", "adaptive waiting time"},
+      {"--allocateBufferOnGPU", "buffers on a GPU"},
+  };
+  if (command != "mdworkbench")
+    return;
+  if (auto it = m.find(name); it != m.end())
+    throw std::invalid_argument("md-workbench option " + name + " (" + it->second + ") is not supported by pfsim "
+                                "mdworkbench, which runs every chosen phase to its end; run without it");
+}
+
 Args parse(int argc, char** argv)
 {
   Args a;
@@ -194,12 +229,25 @@ Args parse(int argc, char** argv)
     if (s.rfind("--log=", 0) == 0 || s.rfind("--cfg=", 0) == 0) {
       check_simgrid_arg(s);
       a.simgrid.push_back(s);
+    } else if (s == "--" && a.command == "mdworkbench") {
+      // md-workbench passes what follows "--" to its interface (the POSIX plugin's -D=DIR): recorded, no effect. A
+      // pfsim option there would be lost silently: refused.
+      for (++i; i < argc; ++i) {
+        const std::string b = argv[i];
+        const std::string name = b.substr(0, b.find('='));
+        if (b.rfind("--", 0) == 0 && find_opt(a.command, name) != nullptr)
+          throw std::invalid_argument("option " + name + " after \"--\": what follows \"--\" are the interface's "
+                                      "own options (md-workbench: -- -D=DIR); give pfsim's options before it");
+        a.backend.push_back(b);
+      }
+      a.flags.emplace_back("--");
     } else if (s.size() > 1 && s[0] == '-') {
       auto eq = s.find('=');
       const OptSpec* before_eq = eq == std::string::npos ? nullptr : find_opt(a.command, s.substr(0, eq));
       // md-workbench style -I=1000, and --name=value for an option that takes a value (as the Args line prints
       // them: "--offset=1"); --set keeps its own PATH=VALUE form
       if (eq != std::string::npos && (s[1] != '-' || (before_eq && before_eq->value && s.substr(0, eq) != "--set"))) {
+        refuse_unsupported(a.command, s.substr(0, eq));
         if (!find_opt(a.command, s.substr(0, eq)))
           throw std::invalid_argument("unknown option " + s.substr(0, eq) + " for \"" + a.command + "\" (pfsim " +
                                       a.command + " --help lists them)");
@@ -209,6 +257,8 @@ Args parse(int argc, char** argv)
         continue;
       }
       const OptSpec* spec = find_opt(a.command, s);
+      if (!spec)
+        refuse_unsupported(a.command, s);
       if (!spec)
         throw std::invalid_argument("unknown option " + s + " for \"" + a.command + "\" (pfsim " + a.command +
                                     " --help lists them)");
@@ -395,9 +445,14 @@ SimulatedParams simulated_params(const ReplayWorkload& w)
       return out;
     (kind == trace::PhaseKind::Precreate ? P : I) = static_cast<int64_t>(creates / d);
   }
-  // No benchmark phase (-R 0): -I is what the trace's header or the generator's option states.
+  // No benchmark phase (-R 0, or md-workbench -1/-3 without -2): -I and -R are what the trace's header or the
+  // generator's options state; no precreate (-2/-3 without -1): -P is.
   if (I < 0)
     I = p.obj_per_proc;
+  if (R == 0)
+    R = std::max(0, p.iterations);
+  if (P < 0)
+    P = p.precreate_per_set;
   out = {true, std::max<int64_t>(P, 0), std::max<int64_t>(I, 0), d, R, read_only};
   return out;
 }
@@ -726,6 +781,9 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     mdw_output_args.push_back("--latency-all");
   if (process_reports)
     mdw_output_args.push_back("--process-reports");
+  for (const char* phase : {"-1", "-2", "-3"})  // pfsim mdworkbench's phases, when chosen
+    if (flag(a, phase))
+      mdw_output_args.emplace_back(phase);
   OutputBatch batch;  // the latency files and --out land together, or none of them
   const auto before = snapshot_output_dir("--latency-dir", lat_dir, prefix, ".csv");
   if (!lat_dir.empty()) {  // (check_run_options refused --latency-dir with --no-samples: samples are kept)
@@ -914,6 +972,22 @@ int cmd_mdworkbench(int argc, char** argv)
   p.iterations = tool_int(a, "-R", p.iterations, 0, kMaxIterations);
   p.object_size_B = static_cast<double>(tool_int(a, "-S", static_cast<int>(p.object_size_B), 0, 1000000000));  // bytes
   p.offset = opt_int(a, "--offset", p.offset, 0);
+  if (flag(a, "-1") || flag(a, "-2") || flag(a, "-3")) {
+    p.run_precreate = flag(a, "-1");
+    p.run_benchmark = flag(a, "-2");
+    p.run_cleanup = flag(a, "-3");
+  }
+  if (auto t = a.opts.find("-t"); t != a.opts.end()) {
+    char* end = nullptr;
+    const double wait_s = std::strtod(t->second.c_str(), &end);
+    if (end == t->second.c_str() || *end != '\0' || !(wait_s >= 0))
+      throw std::invalid_argument("option -t: expected a waiting time in seconds (a number >= 0), got \"" + t->second +
+                                  "\"");
+    if (wait_s != 0)
+      throw std::invalid_argument("option -t " + t->second + ": pfsim mdworkbench models no waiting time between "
+                                  "object operations (-t 0 only; a recorded trace's think times are replayed by pfsim "
+                                  "replay)");
+  }
   time_limit_s(opt(a, "--time-limit"));
   check_run_options(a, "md-workbench-generated", ReportFormat::MdWorkbench);
   check_output_paths(a);
@@ -927,6 +1001,11 @@ int cmd_mdworkbench(int argc, char** argv)
                             {"mdworkbench",
                              {{"I", p.obj_per_proc}, {"P", p.precreate_per_set}, {"D", p.data_sets}, {"R", p.iterations},
                               {"S", p.object_size_B}, {"offset", p.offset}, {"ranks", p.ranks}}}};
+  if (!(p.run_precreate && p.run_benchmark && p.run_cleanup))
+    inputs["mdworkbench"]["phases"] = {{"precreate", p.run_precreate}, {"benchmark", p.run_benchmark},
+                                       {"cleanup", p.run_cleanup}};
+  if (!a.backend.empty())
+    inputs["mdworkbench"]["interface_options"] = a.backend;
   if (a.opts.count("--csv")) {
     return sweep(a, platform, tr, ro, ranks, inputs, ReportFormat::MdWorkbench, "");
   }

@@ -27,18 +27,23 @@ trace::Trace mdworkbench_trace(const MdWorkbenchParams& p)
   const uint64_t D = static_cast<uint64_t>(p.data_sets);
   const uint64_t pre = static_cast<uint64_t>(p.precreate_per_set) * D;
   const uint64_t bench = static_cast<uint64_t>(p.obj_per_proc) * D * 4;
-  t.phases.push_back({"precreate", PhaseKind::Precreate, 0});
+  // The phases chosen (md-workbench -1 -2 -3; all by default), each with its operations per rank.
   s.phase_begin.push_back(0);
-  s.pattern.push_back({u8(TraceOp::Create)});
-  for (int it = 0; it < p.iterations; ++it) {
-    t.phases.push_back({"benchmark", PhaseKind::Benchmark, it});
-    s.phase_begin.push_back(s.phase_begin.back() + (it == 0 ? pre : bench));
-    s.pattern.push_back({u8(TraceOp::Stat), u8(TraceOp::Read), u8(TraceOp::Delete), u8(TraceOp::Create)});
-  }
-  t.phases.push_back({"cleanup", PhaseKind::Cleanup, p.iterations});
-  s.phase_begin.push_back(s.phase_begin.back() + (p.iterations == 0 ? pre : bench));
-  s.pattern.push_back({u8(TraceOp::Delete)});
-  s.phase_begin.push_back(s.phase_begin.back() + pre);
+  auto add = [&](const char* name, PhaseKind kind, int iteration, uint64_t ops, std::vector<unsigned char> pattern) {
+    t.phases.push_back({name, kind, iteration});
+    s.pattern.push_back(std::move(pattern));
+    s.phase_begin.push_back(s.phase_begin.back() + ops);
+  };
+  if (p.run_precreate)
+    add("precreate", PhaseKind::Precreate, 0, pre, {u8(TraceOp::Create)});
+  if (p.run_benchmark)
+    for (int it = 0; it < p.iterations; ++it)
+      add("benchmark", PhaseKind::Benchmark, it, bench,
+          {u8(TraceOp::Stat), u8(TraceOp::Read), u8(TraceOp::Delete), u8(TraceOp::Create)});
+  if (p.run_cleanup)
+    add("cleanup", PhaseKind::Cleanup, p.iterations, pre, {u8(TraceOp::Delete)});
+  if (t.phases.empty())
+    throw std::invalid_argument("md-workbench parameters: no phase to run (-2 with -R 0)");
   return t;
 }
 

@@ -52,6 +52,10 @@ struct MdWorkbenchParams {
   int iterations = trace::kMdwDefaultR;           // -R
   double object_size_B = trace::kMdwDefaultS;     // -S
   int offset = trace::kMdwDefaultOffset;          // --offset
+  // md-workbench -1 -2 -3: the precreate, the benchmark iterations and the cleanup run (all, unless some are chosen)
+  bool run_precreate = true;
+  bool run_benchmark = true;
+  bool run_cleanup = true;
 };
 // One synthetic rank: precreate (P x D creates, data sets interleaved), R benchmark iterations of I x D
 // objects (stat, read, delete, create each), cleanup (P x D deletes). No think time.
