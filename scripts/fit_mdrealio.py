@@ -27,8 +27,10 @@ Method (documented in validation/mistral/README.md):
            (write: what the write RPC takes beyond its fixed cost, the object over the link and into the OSS
             write-back cache at 1 GB/s, an ASSUMPTION; ~4.5 us for 3,900 B)
         read   = open + read (one OST RPC) + close      -> OST read time  = floor(read) - open - close - 3 fixed
-     The OST read time becomes the OSS disk's effective bandwidth for one random object read:
-     disk_read = object size / read time (one random small read per seek on the ClusterStor NL-SAS OSTs).
+     The OST read time is one random small read on the ClusterStor NL-SAS OSTs: the OST's positioning time per
+     transfer, disk_read_latency = read time - object size / disk_read, with disk_read the OST's streaming bandwidth
+     (ASSUMPTION 1 GB/s: only bulk reads depend on it; until 2026-11-26 the whole read time went into disk_read =
+     object size / read time, 9.3 MB/s, which made a bulk read on the fitted platform ~100 x too slow).
   4. What the model does not have (stalls of the production file system, slow OSTs, per-rank slowness) stays in
      the trace: `pfsim replay --residual-quantile q` replays, for each operation, its recorded excess over the
      q-quantile of its kind as a client-side delay. Use the same q here and there (default 0.01).
@@ -94,6 +96,7 @@ RPC_OVERHEAD_S = 20e-6    # ASSUMPTION: client ptlrpc processing per RPC (pfsim 
 NET_LATENCY_S = 0.7e-6    # FDR InfiniBand switch + link latency, one way (Mellanox FDR ~0.7 us)
 REQUEST_B, REPLY_B = 512, 1024
 WRITE_BPS = 1e9  # ASSUMPTION: ClusterStor controller write-back cache absorbs 3.9 KB writes (disk_write)
+READ_BPS = 1e9   # ASSUMPTION: an OST's streaming read bandwidth (disk_read); the small reads' time is the latency
 FDR_BPS = 56e9 * 64 / 66 / 8  # FDR 4x: 56 Gbit/s signalling, 64b/66b encoding -> 6.79 GB/s
 
 
@@ -815,7 +818,10 @@ def main():
                                                      "unlink": d_unlink, "create": d_create, "read": read_s})
     if problem:
         die(f"{a.trace_dir}: at --quantile {q:g}, {problem}")
-    disk_read_Bps = size / read_s
+    # The fitted read time = positioning + size / streaming bandwidth (an object larger than read_s x READ_BPS: the
+    # read time is all bandwidth, no positioning).
+    disk_read_Bps = max(READ_BPS, size / read_s)
+    disk_read_latency_s = max(0.0, read_s - size / disk_read_Bps)
     inflight = a.population == "md_ops_in_flight"
     laws = fit_laws(data, q)
     for law in laws.values():
@@ -923,8 +929,9 @@ def main():
                            "SAS ~400 MB/s sequential.",
             "oss": "ASSUMPTION: 64 OSS models (the OSS/OST count is not in the trace); each object's data goes to the "
                    "OSS its identity hashes to (oss.placement object), as the allocator spreads files over the "
-                   "OSTs. disk_read = object size / fitted OST read "
-                   "time (one random small read per seek on NL-SAS, fitted); disk_write = ASSUMPTION 1 GB/s "
+                   "OSTs. disk_read_latency = fitted OST read time - object size / disk_read (one random small "
+                   "read per seek on NL-SAS, fitted); disk_read = ASSUMPTION 1 GB/s streaming per OST (only bulk "
+                   "reads depend on it); disk_write = ASSUMPTION 1 GB/s "
                    "(ClusterStor controller write-back cache absorbs 3.9 KB writes).",
         },
         "network": {
@@ -967,6 +974,7 @@ def main():
             "threads": 32,
             "rpc_service": "0us",
             "disk_read": f"{disk_read_Bps:.6g}Bps",
+            "disk_read_latency": fmt_us(disk_read_latency_s * 1e6, 3),
             "disk_write": f"{WRITE_BPS / 1e9:g}GBps",
         },
     }
@@ -974,7 +982,8 @@ def main():
     print(f"fit_mdrealio: {ranks} ranks; floors at q={q}: " +
           ", ".join(f"{k} {v * 1e6:.0f} us" for k, v in sorted(floor.items())), file=sys.stderr)
     print(f"  MDS service: stat/open/close {d_stat * 1e6:.0f} us, unlink {d_unlink * 1e6:.0f} us, "
-          f"create {d_create * 1e6:.0f} us; OST read {read_s * 1e6:.0f} us -> disk_read {disk_read_Bps / 1e6:.2f} MB/s",
+          f"create {d_create * 1e6:.0f} us; OST read {read_s * 1e6:.0f} us -> disk_read_latency "
+          f"{disk_read_latency_s * 1e6:.1f} us at disk_read {disk_read_Bps / 1e6:.0f} MB/s",
           file=sys.stderr)
     for op, l in laws.items():
         print(f"  load law {op} (from {l['source']}): excess = {l['base_s'] * 1e3:.3f} ms + "

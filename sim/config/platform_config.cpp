@@ -497,6 +497,8 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     oc.rpc_service_s = o.duration_s("rpc_service", oc.rpc_service_s);
     oc.disk_read_Bps = o.bandwidth_Bps("disk_read", oc.disk_read_Bps);
     oc.disk_write_Bps = o.bandwidth_Bps("disk_write", oc.disk_write_Bps);
+    oc.disk_read_latency_s = o.duration_s("disk_read_latency", oc.disk_read_latency_s);
+    oc.disk_write_latency_s = o.duration_s("disk_write_latency", oc.disk_write_latency_s);
     oc.placement = o.choice("placement", oc.placement, {"object", "node", "round_robin"});
     oc.stripe_count = static_cast<int>(o.integer("stripe_count", oc.stripe_count, 1, 100000));
     if (oc.stripe_count > oc.count)
@@ -647,6 +649,8 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"rpc_service", p.oss.rpc_service_s},
         {"disk_read", p.oss.disk_read_Bps},
         {"disk_write", p.oss.disk_write_Bps},
+        {"disk_read_latency", p.oss.disk_read_latency_s},
+        {"disk_write_latency", p.oss.disk_write_latency_s},
         {"placement", p.oss.placement},
         {"stripe_count", p.oss.stripe_count},
         {"stripe_size", p.oss.stripe_size_B},

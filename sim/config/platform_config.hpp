@@ -290,6 +290,13 @@ struct OssConfig {
   double rpc_service_s = 50e-6;       // "rpc_service": CPU per data RPC
   double disk_read_Bps = 500e6;       // "disk_read"
   double disk_write_Bps = 500e6;      // "disk_write"
+  // "disk_read_latency", "disk_write_latency": the OST's time per transfer (per RPC) before its bytes move at
+  // disk_read / disk_write: positioning (a seek and a rotation on a disk), a controller's command overhead. A
+  // transfer of B bytes holds the OST for latency + B / bandwidth, so small RPCs are bounded by 1 / latency per
+  // second (IOPS) and large ones by the bandwidth. Default 0 (bandwidth only). A straggler's slow period slows the
+  // bytes, not the positioning.
+  double disk_read_latency_s = 0;
+  double disk_write_latency_s = 0;
   // "placement": which OSS a file's first stripe is on. "round_robin" (default): Lustre's round-robin allocator as
   // one job's files see it when nothing else allocates: the job's file k (in creation order,
   // Workload::creation_order: IOR -F rank r's file is r, mdtest's ranks create in step) starts on OST

@@ -169,6 +169,25 @@ TEST_CASE("write-through, 64 RPCs in flight on a 1000 MiB/s link: the bulk write
   CHECK(oss(r, 0).data_written_B == 256 * kMiB);
 }
 
+TEST_CASE("an OST's positioning time per transfer: small reads are bound by 1 / (latency + size / bandwidth)",
+          "[datapath]")
+{
+  // 8 readers on 8 nodes, 4 KiB reads (one RPC each) on one OST with 2 ms per transfer: the OST is the bottleneck and
+  // serves 1 / (2 ms + 4 KiB / 100 MiB/s) reads per second (IOPS), far below its bandwidth; 1 MiB reads would lose
+  // only 2 / 12 of it.
+  pfsim::IorOptions o = ior(4096, 256 * 4096, true);
+  o.ranks = 8;
+  json p = platform(1, 8, 0, 1);
+  p["oss"]["disk_read_latency"] = "2ms";
+  auto r = run(p, o);
+  const double per_read_s = 2e-3 + 4096 / kDisk_Bps;
+  const double iops = 8 * 256 / phase_s(r.phases.at(0));
+  INFO("reads/s " << iops << ", closed form " << 1 / per_read_s);
+  CHECK(iops <= 1 / per_read_s * (1 + 1e-9));
+  CHECK(iops == Approx(1 / per_read_s).epsilon(0.01));
+  CHECK(oss(r, 0).data_read_B == 8 * 256 * 4096.0);
+}
+
 TEST_CASE("write-back cache with an fsync (IOR -e): the close waits until the OST has every byte", "[datapath]")
 {
   pfsim::IorOptions o = ior(4 * 1048576, 128 * 1048576);

@@ -669,7 +669,10 @@ void OssServer::thread_loop()
       // The OST serves one transfer at a time at its bandwidth (FCFS; same throughput as sharing it).
       disk_queue_->acquire();
       const double now = sg4::Engine::get_clock();
-      sg4::this_actor::sleep_for(disk_time(now, r->bytes, r->op == Op::Write ? cfg_.disk_write_Bps : cfg_.disk_read_Bps));
+      const bool write = r->op == Op::Write;
+      const double positioning_s = write ? cfg_.disk_write_latency_s : cfg_.disk_read_latency_s;
+      sg4::this_actor::sleep_for(positioning_s + disk_time(now + positioning_s, r->bytes,
+                                                           write ? cfg_.disk_write_Bps : cfg_.disk_read_Bps));
       disk_queue_->release();
       const double first_page = std::floor(static_cast<double>(r->offset) / 4096);
       const double last_page = std::floor((static_cast<double>(r->offset) + std::ceil(r->bytes) - 1) / 4096);
