@@ -29,6 +29,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 namespace pfsim::app {
@@ -297,13 +298,7 @@ Args parse(int argc, char** argv)
       if (a.opts.count(o))
         throw std::invalid_argument("-L " + l->second + " and " + o + " " + a.opts[o] + ": -L PREFIX is --latency-dir "
                                     "<its directory> --latency-prefix <its last part>; give one form");
-    const std::string& prefix = l->second;
-    const auto slash = prefix.find_last_of('/');
-    const std::string name = slash == std::string::npos ? prefix : prefix.substr(slash + 1);
-    if (name.empty())
-      throw std::invalid_argument("-L " + prefix + ": expected a file prefix (DIR/NAME or NAME), not a directory");
-    a.opts["--latency-dir"] = slash == std::string::npos ? "." : slash == 0 ? "/" : prefix.substr(0, slash);
-    a.opts["--latency-prefix"] = name;
+    std::tie(a.opts["--latency-dir"], a.opts["--latency-prefix"]) = split_file_prefix("-L", l->second);
   }
   for (const char* api : {"-a", "-i"})
     if (auto it = a.opts.find(api); it != a.opts.end())

@@ -45,6 +45,10 @@ OutputDirSnapshot snapshot_output_dir(const std::string& option, const std::stri
 std::vector<std::string> left_unwritten(const OutputDirSnapshot& before);
 void warn_unwritten(const OutputDirSnapshot& before, const std::string& consequence);
 void check_file_prefix(const std::string& option, const std::string& prefix);
+// The tools' own latency-file option (md-workbench -L=PREFIX, mdtest --savePerOpDataCSV=PREFIX): files
+// PREFIX-...csv, i.e. {directory of PREFIX ("." if none), its last part}; invalid_argument naming `option` when PREFIX
+// names a directory.
+std::pair<std::string, std::string> split_file_prefix(const std::string& option, const std::string& prefix);
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options);
 
 // No output may replace an input of the run (platform, workload, trace): an output file may not be an input file

@@ -27,6 +27,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -329,13 +330,12 @@ Cli parse_cli(int argc, char** argv)
       if (cli.opts.count(o))
         throw UsageError("--savePerOpDataCSV=" + s->second + " and " + o + " " + cli.opts[o] + ": --savePerOpDataCSV "
                          "is mdtest's form of --latency-dir and --latency-prefix; give one form");
-    const std::string prefix = s->second;
-    const auto slash = prefix.find_last_of('/');
-    const std::string name = slash == std::string::npos ? prefix : prefix.substr(slash + 1);
-    if (name.empty())
-      throw UsageError("--savePerOpDataCSV=" + prefix + ": expected a file prefix (DIR/NAME or NAME), not a directory");
-    cli.opts["--latency-dir"] = slash == std::string::npos ? "." : slash == 0 ? "/" : prefix.substr(0, slash);
-    cli.opts["--latency-prefix"] = name;
+    try {
+      std::tie(cli.opts["--latency-dir"], cli.opts["--latency-prefix"]) =
+          pfsim::app::split_file_prefix("--savePerOpDataCSV", s->second);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
   }
   return cli;
 }

@@ -367,6 +367,15 @@ void check_file_prefix(const std::string& option, const std::string& prefix)
     throw std::invalid_argument(option + " " + prefix + ": expected a file name prefix without '/'");
 }
 
+std::pair<std::string, std::string> split_file_prefix(const std::string& option, const std::string& prefix)
+{
+  const auto slash = prefix.find_last_of('/');
+  const std::string name = slash == std::string::npos ? prefix : prefix.substr(slash + 1);
+  if (name.empty())
+    throw std::invalid_argument(option + " " + prefix + ": expected a file prefix (DIR/NAME or NAME), not a directory");
+  return {slash == std::string::npos ? "." : slash == 0 ? "/" : prefix.substr(0, slash), name};
+}
+
 nlohmann::json recorded_options(const std::map<std::string, std::string>& opts, const std::vector<std::string>& flags)
 {
   nlohmann::json j = nlohmann::json::object();
