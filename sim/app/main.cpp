@@ -292,9 +292,13 @@ Cli parse_cli(int argc, char** argv)
       if (!spec)
         throw UsageError("unknown option " + a + " for \"" + cli.command + "\" (pfsim " + cli.command +
                          " --help lists them)");
-      // mdtest's own long options are in its "Command line used" as typed (pfsim's --long ones are not)
-      if (cli.command == "mdtest" && a[1] == '-' && is_mdtest_long_option(a))
+      // mdtest's own long options are in its "Command line used" as typed, with their values (pfsim's --long ones
+      // are not)
+      if (cli.command == "mdtest" && a[1] == '-' && is_mdtest_long_option(a)) {
         cli.tool_args.push_back(inline_given ? a + "=" + inline_value : a);
+        if (!inline_given && spec != nullptr && spec->value && i + 1 < argc)
+          cli.tool_args.emplace_back(argv[i + 1]);
+      }
       if (!spec->value) {
         cli.flags.push_back(a);
         continue;

@@ -36,6 +36,8 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
       chunk_queue_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       bulk_busy_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       bulk_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
+      bulk_send_Bps_(std::min(ctx.platform.network.client_link.bandwidth_Bps,
+                              ctx.platform.network.server_link.bandwidth_Bps)),
       dirty_B_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0.0),
       cache_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       open_kind_(ctx.platform.clients.open_rpcs == "modifying" ? SlotKind::Modifying : SlotKind::None),
@@ -161,16 +163,6 @@ void ClientNode::take(size_t i)
     return;
   }
   Request* q = w.request;
-  if (q->op == Op::Write && q->bytes > 0) {  // the connection to its server is free for the next bulk write
-    auto* waiting = bulk_wait_[q->target].q.get();
-    if (waiting != nullptr && !waiting->empty()) {
-      Request* next = waiting->front();
-      waiting->pop_front();
-      put(next);
-    } else {
-      bulk_busy_[q->target] = 0;
-    }
-  }
   if (is_data(q->op))
     ctx_.oss[q->target - ctx_.mds_hosts.size()]->enqueue(q);
   else
@@ -204,6 +196,9 @@ void ClientNode::fire_timers()
       case TimerKind::DataDone:
         record_completion(t.rank);
         start_op(t.rank);
+        break;
+      case TimerKind::BulkSent:
+        bulk_sent(t.rank);
         break;
     }
   }
@@ -451,14 +446,29 @@ void ClientNode::send(uint32_t r)
 
 void ClientNode::transmit(Request* q)
 {
-  if (q->op == Op::Write && q->bytes > 0) {  // bulk data: one transfer at a time per server (bulk_busy_)
+  if (q->op == Op::Write && q->bytes > 0) {  // bulk data: one at a time on the node's connection (bulk_busy_)
     if (bulk_busy_[q->target] != 0) {
       bulk_wait_[q->target].get().push_back(q);
       return;
     }
     bulk_busy_[q->target] = 1;
+    timers_.push(Timer{sg4::Engine::get_clock() + q->bytes / bulk_send_Bps_, q->target, TimerKind::BulkSent, 0});
   }
   put(q);
+}
+
+void ClientNode::bulk_sent(size_t t)
+{
+  auto* waiting = bulk_wait_[t].q.get();
+  if (waiting == nullptr || waiting->empty()) {
+    bulk_busy_[t] = 0;
+    return;
+  }
+  Request* next = waiting->front();
+  waiting->pop_front();
+  timers_.push(Timer{sg4::Engine::get_clock() + next->bytes / bulk_send_Bps_, static_cast<uint32_t>(t),
+                     TimerKind::BulkSent, 0});
+  put(next);
 }
 
 void ClientNode::put(Request* q)
@@ -626,13 +636,13 @@ void ClientNode::merge_queued(Request* q, ChunkQueue& queue)
   for (;;) {
     if (end / rpc != q->offset / rpc || (striped && end / stripe != q->offset / stripe))
       break;  // q's RPC ends here (the next piece would start in another RPC-size unit or stripe)
-    auto it = queue.cached.find(ChunkQueue::Key{q->object, end});
+    auto it = queue.earliest(q->object, end);
     if (it == queue.cached.end())
       break;
     const uint64_t n_end = end + static_cast<uint64_t>(it->second->request->bytes);
     if ((n_end - 1) / rpc != q->offset / rpc || (striped && (n_end - 1) / stripe != q->offset / stripe))
       break;
-    Request* n = queue.take_cached(q->object, end);
+    Request* n = queue.take(it);
     tail->merged = n;
     tail = n;
     q->bytes += n->bytes;
@@ -644,7 +654,7 @@ void ClientNode::ChunkQueue::push(uint64_t order, Request* r)
 {
   q.push_back(QueuedChunk{order, r});
   if (r->cached)
-    cached.emplace(Key{r->object, r->offset}, &q.back());  // a later piece at the same place stays unindexed
+    cached.emplace(Key{r->object, r->offset}, &q.back());
 }
 
 bool ClientNode::ChunkQueue::empty()
@@ -657,18 +667,30 @@ bool ClientNode::ChunkQueue::empty()
 Request* ClientNode::ChunkQueue::pop_front()
 {
   Request* r = q.front().request;
-  if (r->cached)
-    if (auto it = cached.find(Key{r->object, r->offset}); it != cached.end() && it->second == &q.front())
-      cached.erase(it);
+  if (r->cached) {
+    auto [first, last] = cached.equal_range(Key{r->object, r->offset});
+    for (auto it = first; it != last; ++it)
+      if (it->second == &q.front()) {
+        cached.erase(it);
+        break;
+      }
+  }
   q.pop_front();
   return r;
 }
 
-Request* ClientNode::ChunkQueue::take_cached(uint64_t object, uint64_t offset)
+ClientNode::ChunkQueue::Index::iterator ClientNode::ChunkQueue::earliest(uint64_t object, uint64_t offset)
 {
-  auto it = cached.find(Key{object, offset});
-  if (it == cached.end())
-    return nullptr;
+  auto [first, last] = cached.equal_range(Key{object, offset});
+  auto best = cached.end();
+  for (auto it = first; it != last; ++it)
+    if (best == cached.end() || it->second->order < best->second->order)
+      best = it;
+  return best;
+}
+
+Request* ClientNode::ChunkQueue::take(Index::iterator it)
+{
   Request* r = it->second->request;
   it->second->request = nullptr;
   cached.erase(it);

@@ -56,7 +56,9 @@ public:
 private:
   // Start: a think time ended (only with a metadata-operations-in-flight load law; see start_op).
   // DataDone: a read or write cut into bulk RPCs is over (its last RPC answered, or its pages in the cache).
-  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend, Start, DataDone };
+  // BulkSent: a bulk write's bytes have left the node on its connection to a server (Timer::rank holds the target):
+  // the next one may start.
+  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend, Start, DataDone, BulkSent };
   struct Timer {
     double t;
     uint32_t rank;
@@ -201,21 +203,28 @@ private:
       size_t operator()(const Key& k) const { return std::hash<uint64_t>()(k.object * 0x9E3779B97F4A7C15ULL ^ k.offset); }
     };
     std::deque<QueuedChunk> q;
-    std::unordered_map<Key, QueuedChunk*, KeyHash> cached;  // the earliest queued cached piece starting there
+    // Every queued cached piece by where it starts (two ranks may write the same place: several entries).
+    using Index = std::unordered_multimap<Key, QueuedChunk*, KeyHash>;
+    Index cached;
     void push(uint64_t order, Request* r);
     bool empty();                 // after dropping the emptied entries at the front
     const QueuedChunk& front() const { return q.front(); }  // only after !empty()
     Request* pop_front();
-    Request* take_cached(uint64_t object, uint64_t offset);  // out of the queue, or nullptr if none starts there
+    Index::iterator earliest(uint64_t object, uint64_t offset);  // the first queued there, or cached.end()
+    Request* take(Index::iterator it);                           // out of the queue (its entry emptied)
   };
   std::vector<Lazy<ChunkQueue>> chunk_queue_;
   // One connection per server, as LNet has one per peer (socklnd's bulk socket, an RC queue pair): a node's bulk
-  // writes to one target cross it one after the other, in order, not side by side. Side by side, a window of W
+  // writes to one target leave on it one after the other, in order, not side by side. Side by side, a window of W
   // RPCs all arrived together after W RPCs' transfer time and the disk waited for the last (write-through at 64 in
-  // flight ran 15% below the disk's rate, and more RPCs in flight gave less bandwidth). Requests without bulk data
-  // (metadata, reads, the read replies) are not held by it.
-  std::vector<unsigned char> bulk_busy_;  // per target: a bulk write of this node in transit to it
+  // flight ran 15% below the disk's rate, and more RPCs in flight gave less bandwidth). The next one starts when
+  // the previous one's bytes have left at the route's nominal bandwidth (min of the client and server links,
+  // bulk_send_Bps_), not when it arrives: the latencies overlap, as a stream's do. Requests without bulk data
+  // (metadata, reads) and the servers' replies are not held by it.
+  std::vector<unsigned char> bulk_busy_;  // per target: a bulk write of this node leaving on its connection
   std::vector<Lazy<std::deque<Request*>>> bulk_wait_;
+  double bulk_send_Bps_ = 0;
+  void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write starts
   std::vector<double> dirty_B_;
   std::vector<Lazy<std::deque<Request*>>> cache_wait_;
   long long chunks_pending_ = 0;  // bulk RPCs of the node not yet answered (queued, waiting for cache, in flight)

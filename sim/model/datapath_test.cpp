@@ -169,6 +169,26 @@ TEST_CASE("write-through, 64 RPCs in flight on a 1000 MiB/s link: the bulk write
   CHECK(oss(r, 0).data_written_B == 256 * kMiB);
 }
 
+TEST_CASE("write-through over a 1 ms path: a node's bulk writes leave back to back, their latencies overlap",
+          "[datapath]")
+{
+  // 1000 MiB/s links, 1 ms per link (2 ms one way), a disk that takes no time, 8 RPCs in flight. The RPCs of a
+  // 64 MiB write() leave the node one after the other, each 1 ms of bytes, and a slot frees 5 ms after its RPC left
+  // (3 ms to arrive, 2 ms for the reply), before the connection is free again: the link is the bound. Per write():
+  // 64 x 1 ms + 2 ms for the last to arrive + 2 ms for its reply. Holding the connection until an RPC arrived gave
+  // 3 ms per RPC (a third of the link).
+  const double link_Bps = 1000 * kMiB, lat_s = 1e-3;
+  json p = platform(1, 8, 0, 1, lat_s, link_Bps);
+  p["oss"]["disk_write"] = 1e15;
+  auto r = run(p, ior(64 * 1048576, 256 * 1048576));
+  const double per_write_s = 64 * kMiB / link_Bps + 4 * lat_s;
+  const double open_close_s = 2 * (4 * lat_s + 1e-6);
+  const double expected = 256 * kMiB / (4 * per_write_s + open_close_s);
+  const double rate = 256 * kMiB / phase_s(r.phases.at(0));
+  INFO("write rate " << rate / kMiB << " MiB/s, closed form " << expected / kMiB);
+  CHECK(rate == Approx(expected).epsilon(0.01));
+}
+
 TEST_CASE("an OST's positioning time per transfer: small reads are bound by 1 / (latency + size / bandwidth)",
           "[datapath]")
 {
