@@ -36,8 +36,10 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
       chunk_queue_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       bulk_busy_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       bulk_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
-      bulk_send_Bps_(std::min(ctx.platform.network.client_link.bandwidth_Bps,
-                              ctx.platform.network.server_link.bandwidth_Bps)),
+      bulk_send_Bps_(std::min({ctx.platform.network.client_link.bandwidth_Bps,
+                               ctx.platform.network.server_link.bandwidth_Bps,
+                               ctx.platform.network.router_count > 0 ? ctx.platform.network.router_link.bandwidth_Bps
+                                                                     : ctx.platform.network.server_link.bandwidth_Bps})),
       dirty_B_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0.0),
       cache_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       open_kind_(ctx.platform.clients.open_rpcs == "modifying" ? SlotKind::Modifying : SlotKind::None),

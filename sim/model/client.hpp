@@ -218,8 +218,8 @@ private:
   // writes to one target leave on it one after the other, in order, not side by side. Side by side, a window of W
   // RPCs all arrived together after W RPCs' transfer time and the disk waited for the last (write-through at 64 in
   // flight ran 15% below the disk's rate, and more RPCs in flight gave less bandwidth). The next one starts when
-  // the previous one's bytes have left at the route's nominal bandwidth (min of the client and server links,
-  // bulk_send_Bps_), not when it arrives: the latencies overlap, as a stream's do. Requests without bulk data
+  // the previous one's bytes have left at the route's nominal bandwidth (the slowest of the client, router and server
+  // links, bulk_send_Bps_), not when it arrives: the latencies overlap, as a stream's do. Requests without bulk data
   // (metadata, reads) and the servers' replies are not held by it.
   std::vector<unsigned char> bulk_busy_;  // per target: a bulk write of this node leaving on its connection
   std::vector<Lazy<std::deque<Request*>>> bulk_wait_;
