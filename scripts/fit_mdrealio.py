@@ -3,7 +3,9 @@
 
 Input: a trace directory in any format pfsim replays: md-real-io 2017 per-rank files, md-workbench -L (rank 0)
 or --latency-all files (split into ranks of equal row counts), mdtest --savePerOpDataCSV files (File creation /
-stat / read / removal taken as precreate / stat / read / cleanup). The fit reads exactly the traces pfsim replays:
+stat / read / removal taken as precreate / stat / read / cleanup; mdtest without -N reads each rank's own files,
+which a Lustre client's page cache serves, so such a trace's reads hold no OST read: record it with -N 1, or use an
+md-real-io / md-workbench trace, whose reads are of other ranks' objects). The fit reads exactly the traces pfsim replays:
 it first runs `pfsim replay TRACE --check --allow-missing` (pfsim's importer with every check a replay makes; the
 binary: --pfsim, else $PFSIM, else build/pfsim), passes its warnings on, and stops at its error; then reads the
 files with the same format checks (header names time and runtime in any order, every line ended, no empty line,
@@ -38,7 +40,7 @@ Method (documented in validation/mistral/README.md):
      not constant; it grows with the number of ranks loading the file system. The trace holds its own load
      variation: at the end of every phase ranks finish one after the other, so operations were recorded with
      every number n of active ranks (ranks that had not finished the phase) from N down to 1. For each law
-     (create <- precreate, unlink <- cleanup, stat <- benchmark stat, open <- benchmark read) the operations are
+     (create <- precreate, unlink <- cleanup, stat <- benchmark stat, read <- benchmark read: the OST read step carries it, and a read the client's page cache serves has none) the operations are
      binned by n (N/10 ranks per bin), the mean excess over the phase's q-floor is taken per bin (each
      operation's excess divided by its rank's mean excess and multiplied by the overall mean: the ranks left late
      in a phase are the slow ones, and without this the bins would compare ranks, not load), and a line
@@ -97,6 +99,7 @@ NET_LATENCY_S = 0.7e-6    # FDR InfiniBand switch + link latency, one way (Mella
 REQUEST_B, REPLY_B = 512, 1024
 WRITE_BPS = 1e9  # ASSUMPTION: ClusterStor controller write-back cache absorbs 3.9 KB writes (disk_write)
 READ_BPS = 1e9   # ASSUMPTION: an OST's streaming read bandwidth (disk_read); the small reads' time is the latency
+CLIENT_RAM_MB = 65536  # ASSUMPTION: Mistral's standard compute node, 64 GB; Lustre 2.x caches up to half of it
 FDR_BPS = 56e9 * 64 / 66 / 8  # FDR 4x: 56 Gbit/s signalling, 64b/66b encoding -> 6.79 GB/s
 
 
@@ -445,7 +448,7 @@ def check_size(value, where):
 
 LAW_SOURCES = (("create", "precreate", ("precreate",)), ("unlink", "cleanup", ("cleanup",)),
                ("stat", "stat", ("stat", "read", "create", "delete")),
-               ("open", "read", ("stat", "read", "create", "delete")))
+               ("read", "read", ("stat", "read", "create", "delete")))
 
 
 def theil_sen_bins(x, y, lo_first, bins=10, min_ops=20):
@@ -533,7 +536,7 @@ def fit_laws(data, q, bins=10, shape_points=64):
 
 BENCH_KINDS = ("stat", "read", "create", "delete")  # the files of one benchmark iteration share one clock
 # Population "md_ops_in_flight": each law pools the phases where its md-real-io operation occurs. The read's law
-# (open) keeps the active ranks: its excess is the OST read's, and metadata operations pile up in flight exactly
+# (read) keeps the active ranks: its excess is the OST read's, and metadata operations pile up in flight exactly
 # when a stall slows everything, which would tilt a read law by them without causing it.
 INFLIGHT_SOURCES = (("create", ("precreate", "create")), ("unlink", ("cleanup", "delete")), ("stat", ("stat",)))
 
@@ -890,6 +893,9 @@ def main():
             "clients.ranks_per_node": "md-real-io/mdtest runs: 50 tasks on 5 nodes and 100 tasks on 10 nodes "
                                       "(mdtest.txt 'launched with 50 total task(s) on 5 node(s)').",
             "clients.max_rpcs_in_flight": "Lustre mdc/osc max_rpcs_in_flight default 8.",
+            "clients.max_cached_mb": "ASSUMPTION: 64 GB compute nodes (Mistral's standard nodes), and Lustre 2.x's "
+                                     "llite max_cached_mb default of half the RAM. Only reads of data the node wrote "
+                                     "in the run use it (mdtest's File read); md-real-io reads other nodes' objects.",
             "clients.max_mod_rpcs_in_flight": "ASSUMPTION 7 (Lustre >= 2.8's default, max_rpcs_in_flight - 1; Lustre "
                                               "refuses a value that equals max_rpcs_in_flight). The cleanup's unlinks "
                                               "are not serialised per client node (scripts/trace_node_serialization.py), "
@@ -948,6 +954,7 @@ def main():
             "open_rpcs": "modifying",
             "close_rpcs": "modifying",
             "rpc_overhead": us(rpc_overhead_s),
+            "max_cached_mb": CLIENT_RAM_MB // 2,
             "request_size": f"{REQUEST_B}B",
             "reply_size": f"{REPLY_B}B",
             "load_delay": {"enabled": True, "per_op": {
@@ -996,9 +1003,11 @@ def main():
         # Another system: the Mistral hardware facts above do not apply; say what is assumed instead.
         platform["description"] = (f"Platform fitted by scripts/fit_mdrealio.py from one recorded run ({src}, "
                                    f"{ranks} ranks). Hardware figures are the script's defaults: edit them.")
-        for key in ("system", "clients.ranks_per_node", "clients.max_mod_rpcs_in_flight", "network", "oss"):
+        for key in ("system", "clients.ranks_per_node", "clients.max_mod_rpcs_in_flight", "clients.max_cached_mb",
+                    "network", "oss"):
             platform["sources"][key] = ("ASSUMPTION: fit_mdrealio.py default (FDR InfiniBand links, 8 RPCs in "
-                                        "flight, 64 OSS models), not from this trace; edit for the real system.")
+                                        "flight, 64 OSS models, 64 GB client nodes), not from this trace; edit for "
+                                        "the real system.")
         platform["sources"]["mds.cores"] = (f"ASSUMPTION {a.mds_cores} cores (--mds-cores). Utilization-law check: " +
                                             (f"{busy:.1f} busy cores for the run's mdtest stat rate"
                                              if busy is not None else no_stat))

@@ -162,7 +162,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                      "time)"},
         {"-a", true, "API IOR's I/O interface: POSIX (the one modelled)"},
         {"-o", true, "PATH IOR's test file: recorded, printed, no effect"},
-        {"-C", false, "reorder tasks for the read: recorded; no effect (the model has no client read cache)"},
+        {"-C", false, "reorder tasks for the read: rank r reads the data of rank r + tasks per node (another node's, "
+                      "not in its own page cache: clients.max_cached_mb)"},
         {"-k", false, "keep the file: recorded; no effect (the model does not remove it)"},
         {"-O", true, "KEY=VALUE IOR's summaryFormat=JSON|default and summaryFile=FILE (repeatable): IOR's JSON summary "
                      "to FILE, or to stdout instead of the text"},
@@ -718,11 +719,19 @@ int cmd_ior(const Cli& c)
   std::optional<pfsim::IorSummary> from;
   if (c.opts.count("--from"))
     from = pfsim::read_ior_summary(c.opts.at("--from"));
-  pfsim::IorWorkload workload(ior_options(c, from ? &*from : nullptr));
+  pfsim::IorOptions io = ior_options(c, from ? &*from : nullptr);
   pfsim::WorkloadSpec spec;
   spec.ranks_per_node = static_cast<int>(
-      opt_int(c, "--ranks-per-node", from ? std::min(from->tasks_per_node, workload.ranks()) : 0, 1,
+      opt_int(c, "--ranks-per-node", from ? std::min(from->tasks_per_node, io.ranks) : 0, 1,
               pfsim::app::kMaxRanksPerNode));
+  // -C: IOR reads the data of the rank one node further (rank + tasks per node, with ranks placed in blocks; with the
+  // cyclic placement the next rank is on the next node)
+  const bool reorder = has_flag(c, "-C") || (from && from->reorder);
+  if (reorder && io.read)
+    io.read_shift = platform.clients.placement == "cyclic"
+                        ? 1
+                        : (spec.ranks_per_node > 0 ? spec.ranks_per_node : platform.clients.ranks_per_node) % io.ranks;
+  pfsim::IorWorkload workload(io);
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
   auto options = run_options(c, spec);
   options.rank_times = has_flag(c, "--rank-times");
@@ -736,9 +745,9 @@ int cmd_ior(const Cli& c)
                                std::to_string(static_cast<long long>(platform.clients.max_dirty_B / 1048576)) +
                                ") and clients.page_cache_copy is not set (a copy costs nothing): without -e the write "
                                "bandwidth is the cache's, not the OSTs' (-e, or --set clients.max_dirty_mb=0)");
-  if (has_flag(c, "-C") || (from && from->reorder))
-    options.warnings.push_back("-C (reorder tasks) changes nothing here: the model has no client read cache, so a "
-                               "read goes to the OSTs whichever node wrote the data");
+  if (reorder && platform.clients.max_cached_B <= 0)
+    options.warnings.push_back("-C (reorder tasks) changes only whose data a rank reads: clients.max_cached_mb is 0 "
+                               "(no client page cache), so a read goes to the OSTs whichever node wrote the data");
   pfsim::RunRecords records;
   pfsim::RunInfo info;
   auto results = simulate(c, platform, workload, options, records, info);

@@ -215,6 +215,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
                                    std::to_string(4096.0 * cc.max_pages_per_rpc / 1048576.0) + " MiB)");
     }
     cc.page_cache_copy_Bps = c.bandwidth_Bps("page_cache_copy", cc.page_cache_copy_Bps);
+    cc.max_cached_B = c.number("max_cached_mb", cc.max_cached_B / 1048576.0, 0, 1e12) * 1048576.0;
     if (cc.page_cache_copy_Bps < 0)
       c.fail("page_cache_copy", "expected a bandwidth >= 0 (0: instantaneous)");
     cc.request_size_B = c.size_B("request_size", cc.request_size_B);
@@ -597,6 +598,7 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"max_pages_per_rpc", c.max_pages_per_rpc},
         {"max_dirty_mb", c.max_dirty_B / 1048576.0},
         {"page_cache_copy", c.page_cache_copy_Bps},
+        {"max_cached_mb", c.max_cached_B / 1048576.0},
         {"load_delay", load_delay_json(c.load_delay)}}},
       {"mds",
        {{"count", m.count},

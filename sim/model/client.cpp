@@ -293,7 +293,8 @@ void ClientNode::begin_op(uint32_t r)
   double now = sg4::Engine::get_clock();
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
-  double delay = load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
+  // (none for a read the node's page cache serves: the law stands for the servers' part)
+  double delay = cache_hit(s.op) ? 0.0 : load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
   if (s.op.begins && s.op.metadata) {
     ctx_.md_ops_in_flight++;
     s.in_md_op = true;
@@ -397,9 +398,32 @@ void ClientNode::take_slot(Op op, size_t t, int by)
     close_in_flight_per_target_[t] += by;
 }
 
+bool ClientNode::is_local_rank(int rank) const
+{
+  const int k = rank - first_rank_;
+  return k >= 0 && k % stride_ == 0 && static_cast<size_t>(k / stride_) < ranks_.size();
+}
+
+bool ClientNode::cache_hit(const OpRequest& op) const
+{
+  const double cache = ctx_.platform.clients.max_cached_B;
+  return op.op == Op::Read && cache > 0 && op.written_by >= 0 && written_B_ <= cache && is_local_rank(op.written_by);
+}
+
 void ClientNode::try_send(uint32_t r)
 {
   auto& s = ranks_[r];
+  if (cache_hit(s.op)) {  // the node's page cache holds the data: a copy, no RPC (clients.max_cached_mb)
+    const double copy = ctx_.platform.clients.page_cache_copy_Bps;
+    const double now = sg4::Engine::get_clock();
+    s.seq++;
+    ctx_.records.cache_reads++;
+    ctx_.records.cache_read_B += s.op.bytes;
+    timers_.push(Timer{copy > 0 ? now + s.op.bytes / copy : now, r, TimerKind::DataDone, s.seq});
+    return;
+  }
+  if (s.op.op == Op::Write)
+    written_B_ += s.op.bytes;
   if (goes_chunked(s.op)) {
     s.chunked = true;
     s.seq++;  // a bulk operation counts as one RPC of the rank's (the timers' least-served-first order)

@@ -224,6 +224,11 @@ private:
   std::vector<unsigned char> bulk_busy_;  // per target: a bulk write of this node leaving on its connection
   std::vector<Lazy<std::deque<Request*>>> bulk_wait_;
   double bulk_send_Bps_ = 0;
+  // clients.max_cached_mb: the bytes this node's ranks have written in the run, and whether a read is served from the
+  // node's page cache.
+  double written_B_ = 0;
+  bool cache_hit(const OpRequest& op) const;
+  bool is_local_rank(int rank) const;
   void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write starts
   std::vector<double> dirty_B_;
   std::vector<Lazy<std::deque<Request*>>> cache_wait_;

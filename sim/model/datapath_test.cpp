@@ -189,6 +189,50 @@ TEST_CASE("write-through over a 1 ms path: a node's bulk writes leave back to ba
   CHECK(rate == Approx(expected).epsilon(0.01));
 }
 
+TEST_CASE("client page cache: IOR reads back what its node wrote from memory, no read RPC", "[datapath][cache]")
+{
+  // 64 MiB written then read by one rank, max_cached_mb 1024: every read is served by the node's page cache
+  // (page_cache_copy 0: instantaneous), so the read phase is its open and close, and the OST reads nothing.
+  pfsim::IorOptions o = ior(1048576, 64 * 1048576);
+  o.read = true;
+  json p = platform(1, 8, 0, 1);
+  p["clients"]["max_cached_mb"] = 1024;
+  auto r = run(p, o);
+  CHECK(r.cache_reads == 64);
+  CHECK(r.cache_read_B == 64 * kMiB);
+  CHECK(oss(r, 0).data_read_B == 0);
+  CHECK(oss(r, 0).data_written_B == 64 * kMiB);
+  CHECK(phase_s(r.phases.at(1)) < 1e-3);  // the write phase took 0.64 s at the disk
+}
+
+TEST_CASE("client page cache: more written than it holds is read from the OST", "[datapath][cache]")
+{
+  // 2 ranks on 2 nodes, each writing 64 MiB; max_cached_mb 32 is less than a node wrote (read back in the order
+  // written, LRU keeps nothing of what is read first).
+  pfsim::IorOptions o = ior(1048576, 64 * 1048576);
+  o.ranks = 2;
+  o.read = true;
+  json p = platform(1, 8, 0, 1);
+  p["clients"]["max_cached_mb"] = 32;
+  auto r = run(p, o);
+  CHECK(r.cache_reads == 0);
+  CHECK(oss(r, 0).data_read_B == 128 * kMiB);
+}
+
+TEST_CASE("client page cache: IOR -C reads the other node's data, from the OST", "[datapath][cache]")
+{
+  // The same with a cache that holds everything, but -C: rank r reads rank r + 1's block (one rank per node).
+  pfsim::IorOptions o = ior(1048576, 64 * 1048576);
+  o.ranks = 2;
+  o.read = true;
+  o.read_shift = 1;
+  json p = platform(1, 8, 0, 1);
+  p["clients"]["max_cached_mb"] = 1024;
+  auto r = run(p, o);
+  CHECK(r.cache_reads == 0);
+  CHECK(oss(r, 0).data_read_B == 128 * kMiB);
+}
+
 TEST_CASE("an OST's positioning time per transfer: small reads are bound by 1 / (latency + size / bandwidth)",
           "[datapath]")
 {

@@ -208,6 +208,8 @@ struct RunRecords {
   std::vector<PhaseRecord> phases;
   std::vector<ServerRecord> servers;
   uint64_t resends = 0;
+  uint64_t cache_reads = 0;   // reads served from a node's page cache (clients.max_cached_mb), no RPC
+  double cache_read_B = 0;
   double last_completion_s = -1;  // when the last operation completed (-1: none yet)
   double end_s = 0;
   bool keep_samples = false;

@@ -62,7 +62,9 @@ bool IorWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
   out = OpRequest{};
   out.dir = 0;  // IOR's test files are in one directory
   out.shared_dir = o_.ranks > 1;
-  out.object = o_.file_per_proc ? static_cast<uint64_t>(rank) : 0;
+  // -C: the read phase reads another rank's data (IOR's reorderTasks), written in this run by the write phase
+  const int src = ph.write ? rank : (rank + o_.read_shift) % o_.ranks;
+  out.object = o_.file_per_proc ? static_cast<uint64_t>(src) : 0;
   if (step == 0) {
     out.think_s = phase_delay_s(phase);
     out.op = ph.write && (o_.file_per_proc || rank == 0) ? Op::Create : Op::Open;
@@ -81,8 +83,10 @@ bool IorWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
   out.bytes = static_cast<double>(o_.transfer_B);
   out.offset = o_.file_per_proc
                    ? segment * o_.block_B + in_block
-                   : (segment * static_cast<uint64_t>(o_.ranks) + static_cast<uint64_t>(rank)) * o_.block_B + in_block;
+                   : (segment * static_cast<uint64_t>(o_.ranks) + static_cast<uint64_t>(src)) * o_.block_B + in_block;
   out.metadata = false;
+  if (!ph.write && o_.write)  // each repetition writes before it reads
+    out.written_by = src;
   return true;
 }
 

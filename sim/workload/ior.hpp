@@ -25,6 +25,9 @@ struct IorOptions {
   bool fsync = false;            // -e
   int repetitions = 1;           // -i
   double delay_s = 0;            // -d: idle time before every write and read phase (IOR's interTestDelay)
+  // -C (reorderTasks): the read phase reads the data of rank (r + read_shift) mod ranks, IOR's shift by the tasks per
+  // node, so that a node reads what another node wrote (not from its own page cache); 0 without -C.
+  int read_shift = 0;
   nlohmann::json params;         // the options as given, echoed in results
 };
 

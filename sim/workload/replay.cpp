@@ -328,7 +328,9 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
       out.bytes = steps == 3 && c.step == 1 ? size : 0;
       break;
   }
-  out.excess_s = -1;
+  out.excess_s = -1;  // (and its recorded populations: set below on the step that carries the excess)
+  out.recorded_active = 0;
+  out.recorded_md_in_flight = 0;
   out.begins = c.step == 0;
   out.metadata = kind != TraceOp::Read;
   if (c.step == 0) {
@@ -340,11 +342,15 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
     const bool recorded_rmdir_gap = ph.kind == PhaseKind::Cleanup && D > 1 && recorded % D == 0 && k > 0 &&
                                     k % (recorded / D) == 0;
     out.think_s = sl.after_dataset_op || recorded_rmdir_gap ? 0.f : s.think_at(i);
-    if (opt_.residual_quantile >= 0) {
-      out.excess_s = std::max(0.f, s.runtime_at(i) - floor_[static_cast<size_t>(phase)][s.op_at(phase, i)]);
-      out.recorded_active = active_[static_cast<size_t>(rank % trace_->ranks)][i];
-      out.recorded_md_in_flight = md_in_flight_[static_cast<size_t>(rank % trace_->ranks)][i];
-    }
+  }
+  // The recorded excess is replayed inside the step that stands for the unmodelled part: a read's on its OST read
+  // (its excess is the OST's: random small reads on busy disks; clients.load_delay's "read" law scales it), any other
+  // operation's on its first step.
+  const uint32_t excess_step = kind == TraceOp::Read && steps == 3 ? 1 : 0;
+  if (c.step == excess_step && opt_.residual_quantile >= 0) {
+    out.excess_s = std::max(0.f, s.runtime_at(i) - floor_[static_cast<size_t>(phase)][s.op_at(phase, i)]);
+    out.recorded_active = active_[static_cast<size_t>(rank % trace_->ranks)][i];
+    out.recorded_md_in_flight = md_in_flight_[static_cast<size_t>(rank % trace_->ranks)][i];
   }
   if (++c.step == static_cast<uint32_t>(steps)) {
     c.step = 0;

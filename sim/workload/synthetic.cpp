@@ -49,6 +49,8 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
   // mdtest's file.mdtest.<rank>.<i>: the same object in the create (write) and read phases.
   out.object = (static_cast<uint64_t>(rank) << 32) | (c.item & 0xffffffffULL);
   out.begins = c.step == 0;
+  if (out.op == Op::Read && ph.reads_own_writes)
+    out.written_by = rank;
   out.metadata = std::find(ph.item_ops.begin(), ph.item_ops.end(), Op::Read) == ph.item_ops.end();
   // Only a directory that several ranks update locks (mds.dir_lock): one rank alone is a unique directory.
   out.shared_dir = !p_.unique_dir && p_.ranks > 1;
@@ -179,8 +181,10 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
         p.phases.push_back({"File stat", {Op::Stat}, {0}, false, it});
       // mdtest always runs its read phase; with -e 0 it only opens and closes ("a read test will actually just
       // open/close", md_validate_tests in IOR 4.x mdtest.c).
-      if (o.run_read && o.read_bytes > 0)
+      if (o.run_read && o.read_bytes > 0) {
         p.phases.push_back({"File read", {Op::Open, Op::Read, Op::Close}, {0, o.read_bytes, 0}, false, it});
+        p.phases.back().reads_own_writes = o.run_create && o.write_bytes > 0;
+      }
       else if (o.run_read)
         p.phases.push_back({"File read", {Op::Open, Op::Close}, {0, 0}, false, it});
       if (o.run_remove)

@@ -20,6 +20,9 @@ struct SyntheticPhase {
   // -b 1 -z 0) made by every rank in the base directory with -u, by rank 0 alone without; its rate counts the
   // directories of one tree, as mdtest's num_dirs_in_tree / time.
   bool tree = false;
+  // mdtest's File read after this iteration's File creation wrote the files (-w > 0): each rank reads its own data,
+  // which its node may still cache (OpRequest::written_by).
+  bool reads_own_writes = false;
 };
 
 struct SyntheticParams {

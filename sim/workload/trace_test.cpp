@@ -878,7 +878,7 @@ TEST_CASE("replay with residuals: each operation carries the other ranks' metada
     REQUIRE(first_steps.size() == 4);
     CHECK(first_steps[0] == std::make_pair(pfsim::Op::Create, 1.0f));
     CHECK(first_steps[1] == std::make_pair(pfsim::Op::Stat, 1.0f));
-    CHECK(first_steps[2] == std::make_pair(pfsim::Op::Open, 0.0f));
+    CHECK(first_steps[2] == std::make_pair(pfsim::Op::Open, 0.0f));  // (a read's excess: on its Read step, 0 too)
     CHECK(first_steps[3] == std::make_pair(pfsim::Op::Unlink, 1.0f));
     // create, write, close | stat | open, read, close | unlink: one tool operation each, the read not metadata.
     const std::vector<std::pair<bool, bool>> expected = {{true, true},  {false, true},  {false, true}, {true, true},

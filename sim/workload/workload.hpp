@@ -34,6 +34,9 @@ struct OpRequest {
   // operations in flight from these (the population "md_ops_in_flight"). Defaults: each step its own operation.
   bool begins = true;
   bool metadata = true;
+  // A read of data that rank `written_by` wrote earlier in this run (IOR's read phase, mdtest's File read): served
+  // from that node's page cache when it is this node's (clients.max_cached_mb). -1: not written in this run.
+  int32_t written_by = -1;
 };
 
 // Position of one rank in its stream; opaque to the client model, small so that 100,000 ranks are cheap.
