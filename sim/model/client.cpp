@@ -294,7 +294,8 @@ void ClientNode::begin_op(uint32_t r)
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
   // (none for a read the node's page cache serves: the law stands for the servers' part)
-  double delay = cache_hit(s.op) ? 0.0 : load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
+  s.cache_read = cache_hit(s.op);
+  double delay = s.cache_read ? 0.0 : load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
   if (s.op.begins && s.op.metadata) {
     ctx_.md_ops_in_flight++;
     s.in_md_op = true;
@@ -413,7 +414,8 @@ bool ClientNode::cache_hit(const OpRequest& op) const
 void ClientNode::try_send(uint32_t r)
 {
   auto& s = ranks_[r];
-  if (cache_hit(s.op)) {  // the node's page cache holds the data: a copy, no RPC (clients.max_cached_mb)
+  if (s.cache_read) {  // the node's page cache holds the data: a copy, no RPC (clients.max_cached_mb)
+    s.cache_read = false;
     const double copy = ctx_.platform.clients.page_cache_copy_Bps;
     const double now = sg4::Engine::get_clock();
     s.seq++;

@@ -97,6 +97,7 @@ private:
     uint32_t dirty_chunks = 0;
     bool flushing = false;
     double copy_done_s = 0;
+    bool cache_read = false;  // the current step is a read the node's page cache serves (decided in begin_op)
   };
 
   void begin_phase(int phase);
