@@ -125,9 +125,9 @@ struct ClientConfig {
   // "max_cached_mb": the node's page cache for file data (Lustre llite max_cached_mb, by default 3/4 of the node's
   // RAM). 0 (default): none, every read goes to the OSTs. Above 0: a read of data that a rank of the same node wrote
   // earlier in the run (IOR's read phase without -C, mdtest's File read of its own files) is served from the node's
-  // memory (at page_cache_copy) with no RPC, as long as the node has written at most max_cached_mb in the run (more
-  // than the cache holds: read back in the order written, the oldest pages were evicted first, LRU, and every read
-  // misses). Reads of data written on other nodes, or before the run, go to the OSTs.
+  // memory (at page_cache_copy) with no RPC, as long as the node wrote at most max_cached_mb in the phase that wrote
+  // the data (more than the cache holds: read back in the order written, the oldest pages were evicted first, LRU,
+  // and every read misses). Reads of data written on other nodes, or before the run, go to the OSTs.
   double max_cached_B = 0;
   double request_size_B = 512;         // "request_size": metadata request on the wire
   double reply_size_B = 1024;          // "reply_size": metadata reply on the wire

@@ -424,8 +424,13 @@ void ClientNode::try_send(uint32_t r)
     timers_.push(Timer{copy > 0 ? now + s.op.bytes / copy : now, r, TimerKind::DataDone, s.seq});
     return;
   }
-  if (s.op.op == Op::Write)
+  if (s.op.op == Op::Write) {
+    if (written_phase_ != phase_) {
+      written_phase_ = phase_;
+      written_B_ = 0;
+    }
     written_B_ += s.op.bytes;
+  }
   if (goes_chunked(s.op)) {
     s.chunked = true;
     s.seq++;  // a bulk operation counts as one RPC of the rank's (the timers' least-served-first order)

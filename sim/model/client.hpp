@@ -225,9 +225,12 @@ private:
   std::vector<unsigned char> bulk_busy_;  // per target: a bulk write of this node leaving on its connection
   std::vector<Lazy<std::deque<Request*>>> bulk_wait_;
   double bulk_send_Bps_ = 0;
-  // clients.max_cached_mb: the bytes this node's ranks have written in the run, and whether a read is served from the
-  // node's page cache.
+  // clients.max_cached_mb: the bytes this node's ranks wrote in the last phase that wrote (a read served from the cache
+  // reads data of that phase: IOR's write phase of its repetition, mdtest's File creation of its iteration; a
+  // repetition that rewrites the same file replaces its pages rather than adding to them), and whether a read is
+  // served from the node's page cache.
   double written_B_ = 0;
+  int written_phase_ = -1;
   bool cache_hit(const OpRequest& op) const;
   bool is_local_rank(int rank) const;
   void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write starts

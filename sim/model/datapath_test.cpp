@@ -219,6 +219,21 @@ TEST_CASE("client page cache: more written than it holds is read from the OST", 
   CHECK(oss(r, 0).data_read_B == 128 * kMiB);
 }
 
+TEST_CASE("client page cache: each IOR repetition rewrites the file, the cache holds one repetition's pages",
+          "[datapath][cache]")
+{
+  // -i 3 of 64 MiB with a 100 MiB cache: 192 MiB written in all, but each repetition's write replaces the same pages,
+  // so every repetition's reads are served from memory.
+  pfsim::IorOptions o = ior(1048576, 64 * 1048576);
+  o.read = true;
+  o.repetitions = 3;
+  json p = platform(1, 8, 0, 1);
+  p["clients"]["max_cached_mb"] = 100;
+  auto r = run(p, o);
+  CHECK(r.cache_reads == 3 * 64);
+  CHECK(oss(r, 0).data_read_B == 0);
+}
+
 TEST_CASE("client page cache: IOR -C reads the other node's data, from the OST", "[datapath][cache]")
 {
   // The same with a cache that holds everything, but -C: rank r reads rank r + 1's block (one rank per node).
