@@ -70,6 +70,19 @@ const pfsim::ServerRecord& oss(const pfsim::RunRecords& r, int i)
   return r.servers.front();
 }
 
+// IOR -w -r of 64 MiB per rank in 1 MiB transfers, one rank per node, with a page cache of cache_mb (IOR -C: read_shift).
+pfsim::RunRecords cached_ior(int ranks, int repetitions, double cache_mb, int read_shift = 0)
+{
+  pfsim::IorOptions o = ior(1048576, 64 * 1048576);
+  o.ranks = ranks;
+  o.read = true;
+  o.repetitions = repetitions;
+  o.read_shift = read_shift;
+  json p = platform(1, 8, 0, 1);
+  p["clients"]["max_cached_mb"] = cache_mb;
+  return run(p, o);
+}
+
 }  // namespace
 
 TEST_CASE("write-through, 8 RPCs in flight: one client streams at the OST's bandwidth / RPCs of 256 pages", "[datapath]")
@@ -193,11 +206,7 @@ TEST_CASE("client page cache: IOR reads back what its node wrote from memory, no
 {
   // 64 MiB written then read by one rank, max_cached_mb 1024: every read is served by the node's page cache
   // (page_cache_copy 0: instantaneous), so the read phase is its open and close, and the OST reads nothing.
-  pfsim::IorOptions o = ior(1048576, 64 * 1048576);
-  o.read = true;
-  json p = platform(1, 8, 0, 1);
-  p["clients"]["max_cached_mb"] = 1024;
-  auto r = run(p, o);
+  auto r = cached_ior(1, 1, 1024);
   CHECK(r.cache_reads == 64);
   CHECK(r.cache_read_B == 64 * kMiB);
   CHECK(oss(r, 0).data_read_B == 0);
@@ -209,12 +218,7 @@ TEST_CASE("client page cache: more written than it holds is read from the OST", 
 {
   // 2 ranks on 2 nodes, each writing 64 MiB; max_cached_mb 32 is less than a node wrote (read back in the order
   // written, LRU keeps nothing of what is read first).
-  pfsim::IorOptions o = ior(1048576, 64 * 1048576);
-  o.ranks = 2;
-  o.read = true;
-  json p = platform(1, 8, 0, 1);
-  p["clients"]["max_cached_mb"] = 32;
-  auto r = run(p, o);
+  auto r = cached_ior(2, 1, 32);
   CHECK(r.cache_reads == 0);
   CHECK(oss(r, 0).data_read_B == 128 * kMiB);
 }
@@ -224,12 +228,7 @@ TEST_CASE("client page cache: each IOR repetition rewrites the file, the cache h
 {
   // -i 3 of 64 MiB with a 100 MiB cache: 192 MiB written in all, but each repetition's write replaces the same pages,
   // so every repetition's reads are served from memory.
-  pfsim::IorOptions o = ior(1048576, 64 * 1048576);
-  o.read = true;
-  o.repetitions = 3;
-  json p = platform(1, 8, 0, 1);
-  p["clients"]["max_cached_mb"] = 100;
-  auto r = run(p, o);
+  auto r = cached_ior(1, 3, 100);
   CHECK(r.cache_reads == 3 * 64);
   CHECK(oss(r, 0).data_read_B == 0);
 }
@@ -237,13 +236,7 @@ TEST_CASE("client page cache: each IOR repetition rewrites the file, the cache h
 TEST_CASE("client page cache: IOR -C reads the other node's data, from the OST", "[datapath][cache]")
 {
   // The same with a cache that holds everything, but -C: rank r reads rank r + 1's block (one rank per node).
-  pfsim::IorOptions o = ior(1048576, 64 * 1048576);
-  o.ranks = 2;
-  o.read = true;
-  o.read_shift = 1;
-  json p = platform(1, 8, 0, 1);
-  p["clients"]["max_cached_mb"] = 1024;
-  auto r = run(p, o);
+  auto r = cached_ior(2, 1, 1024, 1);
   CHECK(r.cache_reads == 0);
   CHECK(oss(r, 0).data_read_B == 128 * kMiB);
 }
