@@ -3,7 +3,7 @@
 
 IO500 (the C version, io500.org) runs IOR and mdtest with fixed options and the sizes of its config.ini:
   ior-easy   ior -F -t transferSize -b blockSize -w / -r -C -e -k      (file per process)       GiB/s
-             (-C is not passed to pfsim: without a client read cache it changes nothing)
+             (-C: a rank reads back the data of the rank one node further, not its own node's page cache)
   ior-hard   ior -t 47008 -b 47008 -s segmentCount -w / -r -C -e -k   (one shared file)        GiB/s
   mdtest-easy   mdtest -n n -u -L -F -P -N 1 -C / -T / -r             (empty files, a directory per task) kIOPS
   mdtest-hard   mdtest -n n -t -w 3901 -e 3901 -F -P -N 1 -C / -T / -E / -r  (one shared directory)  kIOPS
@@ -271,12 +271,16 @@ def simulate(pfsim, common, s, jobs, config):
     fpp = config.get("ior-easy", {}).get("fileperproc", "TRUE").upper() != "FALSE"
     runs = {
         "mdtest-easy": ["-n", str(s["easy_n"]), "-u", "-F"],
-        # IO500's -C (read back another node's data) is left out: pfsim has no client read cache, so it would change
-        # nothing and only print pfsim's warning that it changes nothing.
-        "ior-easy": (["-F"] if fpp else []) + ["-t", str(s["easy_xfer"]), "-b", str(s["easy_block"]), "-w", "-r", "-e",
-                                               "-k"],
-        "ior-hard": ["-t", str(HARD_XFER), "-b", str(HARD_XFER), "-s", str(s["hard_segments"]), "-w", "-r", "-e", "-k"],
-        "mdtest-hard": ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e", str(MDTEST_HARD_BYTES)],
+        # IO500's -C: read back another node's data (with a client page cache, clients.max_cached_mb, a rank's own
+        # node would serve its reads from memory)
+        "ior-easy": (["-F"] if fpp else []) + ["-t", str(s["easy_xfer"]), "-b", str(s["easy_block"]), "-w", "-r", "-C",
+                                               "-e", "-k"],
+        "ior-hard": ["-t", str(HARD_XFER), "-b", str(HARD_XFER), "-s", str(s["hard_segments"]), "-w", "-r", "-C", "-e",
+                     "-k"],
+        # IO500 reads mdtest-hard's files with -N 1 (another rank's), in a separate run after the IOR reads of many
+        # GB: no page cache serves them (pfsim mdtest models -N 0 only; the cache is turned off for this run instead)
+        "mdtest-hard": ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e", str(MDTEST_HARD_BYTES),
+                        "--set", "clients.max_cached_mb=0"],
     }
     skipped = [g for g in GROUPS if config.get(g, {}).get("run", "TRUE").upper() == "FALSE"]
     first, *rest = [g for g in GROUPS if g not in skipped] or [None]

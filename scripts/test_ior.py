@@ -184,6 +184,7 @@ def main():
             (lambda j: j.update(tests=[]), "(top).tests"),
             (lambda j: j["tests"].append(j["tests"][0]), "(top).tests"),
             (lambda j: j["tests"][0]["Parameters"].update(deadlineForStonewall=300), "deadlineForStonewall"),
+            (lambda j: j["tests"][0]["Parameters"].update(reorderTasksRandom=1), "reorderTasksRandom"),
             (lambda j: j["tests"][0].update(Results=[]), "tests[0].Results"),
             (lambda j: j["tests"][0]["Parameters"].update(transferSize=2 ** 64 - 1), "tests[0].Parameters.transferSize"),
         ]

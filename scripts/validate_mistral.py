@@ -351,8 +351,7 @@ def run_cases(a, cases, pfsim, measured):
             points.append(point("mistral-" + case, f"rate {k} (obj/s), {fit}", ranks, meas[k], v, 0.15))
         md = results[mdrun]
         # File read is not among issue 4's acceptance points (create/stat/remove), but it is measured: it is shown
-        # (README: the model has no client page cache and the read law, fitted on md-real-io's reads of other
-        # nodes' objects, is applied to mdtest's reads of the rank's own files, which the real client had cached).
+        # (README: mdtest reads each rank's own files, which the node's page cache serves, clients.max_cached_mb).
         for name in ("File creation", "File stat", "File read", "File removal"):
             points.append(point("mistral-" + case, f"mdtest {name} (ops/s), {fit}", ranks,
                                 measured[mk]["mdtest"][name], md[name], 0.20))

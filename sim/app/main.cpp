@@ -120,8 +120,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-r", false, "only the removal phases (Directory, File and Tree removal)"},
         {"-P", false, "also print mdtest's SUMMARY time table (each phase's time in seconds, under mdtest's own "
                       "heading \"ms/op\")"},
-        {"-N", true, "STRIDE mdtest's rank shift per phase: 0 only (the default; a shift reads other ranks' files, which "
-                     "matters through a client cache, and pfsim has none: refused rather than ignored)"},
+        {"-N", true, "STRIDE mdtest's rank shift per phase: 0 only (the default; a shift reads other ranks' files, "
+                     "which matters through the client's page cache: not modelled, refused rather than ignored)"},
         {"--savePerOpDataCSV", true, "PREFIX mdtest's own form of --latency-dir/--latency-prefix: the files "
                                      "PREFIX-<phase>-<rank %05d>.csv"},
         // Recorded and printed in "Command line used", no effect on what is simulated (so that the recorded command
@@ -162,8 +162,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                      "time)"},
         {"-a", true, "API IOR's I/O interface: POSIX (the one modelled)"},
         {"-o", true, "PATH IOR's test file: recorded, printed, no effect"},
-        {"-C", false, "reorder tasks for the read: rank r reads the data of rank r + tasks per node (another node's, "
-                      "not in its own page cache: clients.max_cached_mb)"},
+        {"-C", false, "reorder tasks for the read: rank r reads the data of rank r + tasks per node (r + 1 with "
+                      "clients.placement cyclic): another node's, not in its own page cache (clients.max_cached_mb)"},
         {"-k", false, "keep the file: recorded; no effect (the model does not remove it)"},
         {"-O", true, "KEY=VALUE IOR's summaryFormat=JSON|default and summaryFile=FILE (repeatable): IOR's JSON summary "
                      "to FILE, or to stdout instead of the text"},
@@ -419,8 +419,8 @@ pfsim::MdtestOptions mdtest_options(const Cli& c)
   }
   if (opt_int(c, "-N", 0, 0, kNoMax) != 0)
     throw UsageError("-N " + c.opts.at("-N") + ": pfsim mdtest models -N 0 only (each rank works on its own "
-                     "files; a shift makes ranks read other ranks' files, which differs through a client cache, and "
-                     "pfsim has none)");
+                     "files; a shift makes ranks read other ranks' files, which differs through the client's page "
+                     "cache, and the shift is not modelled)");
   return o;
 }
 
@@ -745,9 +745,6 @@ int cmd_ior(const Cli& c)
                                std::to_string(static_cast<long long>(platform.clients.max_dirty_B / 1048576)) +
                                ") and clients.page_cache_copy is not set (a copy costs nothing): without -e the write "
                                "bandwidth is the cache's, not the OSTs' (-e, or --set clients.max_dirty_mb=0)");
-  if (reorder && platform.clients.max_cached_B <= 0)
-    options.warnings.push_back("-C (reorder tasks) changes only whose data a rank reads: clients.max_cached_mb is 0 "
-                               "(no client page cache), so a read goes to the OSTs whichever node wrote the data");
   pfsim::RunRecords records;
   pfsim::RunInfo info;
   auto results = simulate(c, platform, workload, options, records, info);

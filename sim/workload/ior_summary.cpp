@@ -96,6 +96,7 @@ IorSummary read_ior_summary(const std::string& path)
   off("fsyncperwrite", "an fsync after every write (-Y)");
   off("deadlineForStonewall", "stonewalling (-D), which moves less data than the test's parameters say");
   off("stoneWallingWearOut", "stonewalling's wear-out (-O stoneWallingWearOut)");
+  off("reorderTasksRandom", "random task reordering for the read (-Z)");
   auto& o = s.options;
   o.transfer_B = static_cast<uint64_t>(p.at("transferSize").integer(1, 1000000000000000LL));
   o.block_B = static_cast<uint64_t>(p.at("blockSize").integer(1, 1000000000000000LL));

@@ -49,8 +49,7 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
   // mdtest's file.mdtest.<rank>.<i>: the same object in the create (write) and read phases.
   out.object = (static_cast<uint64_t>(rank) << 32) | (c.item & 0xffffffffULL);
   out.begins = c.step == 0;
-  if (out.op == Op::Read && ph.reads_own_writes)
-    out.written_by = rank;
+  out.written_by = out.op == Op::Read && ph.reads_own_writes ? rank : -1;
   out.metadata = std::find(ph.item_ops.begin(), ph.item_ops.end(), Op::Read) == ph.item_ops.end();
   // Only a directory that several ranks update locks (mds.dir_lock): one rank alone is a unique directory.
   out.shared_dir = !p_.unique_dir && p_.ranks > 1;
