@@ -34,7 +34,7 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
       mod_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       close_in_flight_per_target_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
       chunk_queue_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
-      bulk_busy_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0),
+      bulk_free_at_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0.0),
       bulk_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       bulk_send_Bps_(std::min({ctx.platform.network.client_link.bandwidth_Bps,
                                ctx.platform.network.server_link.bandwidth_Bps,
@@ -479,28 +479,29 @@ void ClientNode::send(uint32_t r)
 
 void ClientNode::transmit(Request* q)
 {
-  if (q->op == Op::Write && q->bytes > 0) {  // bulk data: one at a time on the node's connection (bulk_busy_)
-    if (bulk_busy_[q->target] != 0) {
+  if (q->op == Op::Write && q->bytes > 0) {  // bulk data: one at a time on the node's connection (bulk_free_at_)
+    const double now = sg4::Engine::get_clock();
+    auto* waiting = bulk_wait_[q->target].q.get();
+    const bool queue_empty = waiting == nullptr || waiting->empty();
+    if (!queue_empty || now < bulk_free_at_[q->target]) {
       bulk_wait_[q->target].get().push_back(q);
+      if (queue_empty)  // the first to wait: woken when the connection is free
+        timers_.push(Timer{bulk_free_at_[q->target], q->target, TimerKind::BulkSent, 0});
       return;
     }
-    bulk_busy_[q->target] = 1;
-    timers_.push(Timer{sg4::Engine::get_clock() + q->bytes / bulk_send_Bps_, q->target, TimerKind::BulkSent, 0});
+    bulk_free_at_[q->target] = now + q->bytes / bulk_send_Bps_;
   }
   put(q);
 }
 
 void ClientNode::bulk_sent(size_t t)
 {
-  auto* waiting = bulk_wait_[t].q.get();
-  if (waiting == nullptr || waiting->empty()) {
-    bulk_busy_[t] = 0;
-    return;
-  }
-  Request* next = waiting->front();
-  waiting->pop_front();
-  timers_.push(Timer{sg4::Engine::get_clock() + next->bytes / bulk_send_Bps_, static_cast<uint32_t>(t),
-                     TimerKind::BulkSent, 0});
+  auto& waiting = bulk_wait_[t].get();
+  Request* next = waiting.front();
+  waiting.pop_front();
+  bulk_free_at_[t] = sg4::Engine::get_clock() + next->bytes / bulk_send_Bps_;
+  if (!waiting.empty())
+    timers_.push(Timer{bulk_free_at_[t], static_cast<uint32_t>(t), TimerKind::BulkSent, 0});
   put(next);
 }
 

@@ -222,7 +222,9 @@ private:
   // the previous one's bytes have left at the route's nominal bandwidth (the slowest of the client, router and server
   // links, bulk_send_Bps_), not when it arrives: the latencies overlap, as a stream's do. Requests without bulk data
   // (metadata, reads) and the servers' replies are not held by it.
-  std::vector<unsigned char> bulk_busy_;  // per target: a bulk write of this node leaving on its connection
+  // Per target: when the connection is free (the last bulk write's bytes have left), and the writes waiting for it
+  // (a timer, BulkSent, only when some wait: a write that finds the connection free leaves at once).
+  std::vector<double> bulk_free_at_;
   std::vector<Lazy<std::deque<Request*>>> bulk_wait_;
   double bulk_send_Bps_ = 0;
   // clients.max_cached_mb: the bytes this node's ranks wrote in the last phase that wrote (a read served from the cache
