@@ -70,6 +70,7 @@ struct OptSpec {
   const char* name;
   bool value;
   const char* help;
+  bool tool_long = false;  // one of the tool's own --long options (mdtest's): printed back in "Command line used"
 };
 
 const std::vector<OptSpec> kCommon{
@@ -123,7 +124,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-N", true, "STRIDE mdtest's rank shift per phase: 0 only (the default; a shift reads other ranks' files, "
                      "which matters through the client's page cache: not modelled, refused rather than ignored)"},
         {"--savePerOpDataCSV", true, "PREFIX mdtest's own form of --latency-dir/--latency-prefix: the files "
-                                     "PREFIX-<phase>-<rank %05d>.csv"},
+                                     "PREFIX-<phase>-<rank %05d>.csv", true},
         // Recorded and printed in "Command line used", no effect on what is simulated (so that the recorded command
         // lines of ../shared/data run as typed):
         {"-v", false, "verbosity (repeatable): accepted, no effect"},
@@ -132,10 +133,10 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-X", false, "verify the data read: accepted, no effect"},
         {"-G", true, "SEED mdtest's data seed: accepted, no effect"},
         {"-V", true, "LEVEL verbosity: accepted, no effect"},
-        {"--dataPacketType", true, "TYPE the written data's pattern: accepted, no effect"},
-        {"--print-all-procs", false, "accepted, no effect: pfsim prints mdtest's default summary layout"},
-        {"--showRankStatistics", false, "accepted, no effect: pfsim prints mdtest's default summary layout"},
-        {"--saveRankPerformanceDetails", true, "FILE accepted; the file is not written (a warning says so)"},
+        {"--dataPacketType", true, "TYPE the written data's pattern: accepted, no effect", true},
+        {"--print-all-procs", false, "accepted, no effect: pfsim prints mdtest's default summary layout", true},
+        {"--showRankStatistics", false, "accepted, no effect: pfsim prints mdtest's default summary layout", true},
+        {"--saveRankPerformanceDetails", true, "FILE accepted; the file is not written (a warning says so)", true},
         {"--out", true, "FILE results JSON; its directory must exist"},
         {"--latency-dir", true, "DIR mdtest --savePerOpDataCSV files: <prefix>-<phase>-<rank %05d>.csv, one row "
                                 "per operation, last iteration, File phases only (as mdtest 4.1)"},
@@ -240,12 +241,6 @@ const char* mdtest_not_modelled(const std::string& a)
   return it == m.end() ? nullptr : it->second;
 }
 
-bool is_mdtest_long_option(const std::string& a)
-{
-  return a == "--savePerOpDataCSV" || a == "--dataPacketType" || a == "--print-all-procs" ||
-         a == "--showRankStatistics" || a == "--saveRankPerformanceDetails";
-}
-
 Cli parse_cli(int argc, char** argv)
 {
   Cli cli;
@@ -295,9 +290,9 @@ Cli parse_cli(int argc, char** argv)
                          " --help lists them)");
       // mdtest's own long options are in its "Command line used" as typed, with their values (pfsim's --long ones
       // are not)
-      if (cli.command == "mdtest" && a[1] == '-' && is_mdtest_long_option(a)) {
+      if (spec->tool_long) {
         cli.tool_args.push_back(inline_given ? a + "=" + inline_value : a);
-        if (!inline_given && spec != nullptr && spec->value && i + 1 < argc)
+        if (!inline_given && spec->value && i + 1 < argc)
           cli.tool_args.emplace_back(argv[i + 1]);
       }
       if (!spec->value) {

@@ -70,6 +70,18 @@ const pfsim::ServerRecord& oss(const pfsim::RunRecords& r, int i)
   return r.servers.front();
 }
 
+// A write-back run's RPCs: `alone` of 64 pages (the pieces that found a slot at once), `full` of 256 pages and no
+// other, every byte of `mib` on the OST, at the disk's bandwidth.
+void check_write_back_rpcs(const pfsim::RunRecords& r, uint64_t alone, uint64_t full, double mib)
+{
+  const auto& pages = oss(r, 0).write_rpc_pages;
+  CHECK(pages[6] == alone);
+  CHECK(pages[8] == full);
+  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == alone + full);
+  CHECK(oss(r, 0).data_written_B == mib * kMiB);
+  CHECK(mib * kMiB / phase_s(r.phases.at(0)) == Approx(kDisk_Bps).epsilon(0.02));
+}
+
 // IOR -w -r of 64 MiB per rank in 1 MiB transfers, one rank per node, with a page cache of cache_mb (IOR -C: read_shift).
 pfsim::RunRecords cached_ior(int ranks, int repetitions, double cache_mb, int read_shift = 0)
 {
@@ -137,13 +149,7 @@ TEST_CASE("write-back cache: 256 KiB writes that wait for a slot leave as full R
   // = 8 x 64 + 62 x 256. The bandwidth stays the disk's.
   pfsim::IorOptions o = ior(262144, 64 * 1048576);
   o.fsync = true;
-  auto r = run(platform(1, 8, 32, 1), o);
-  const auto& pages = oss(r, 0).write_rpc_pages;
-  CHECK(pages[6] == 8);
-  CHECK(pages[8] == 62);
-  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 70);
-  CHECK(oss(r, 0).data_written_B == 64 * kMiB);
-  CHECK(64 * kMiB / phase_s(r.phases.at(0)) == Approx(kDisk_Bps).epsilon(0.02));
+  check_write_back_rpcs(run(platform(1, 8, 32, 1), o), 8, 62, 64);
 }
 
 TEST_CASE("write-back cache, 4 ranks of one node writing their blocks of one file in 256 KiB: full RPCs, each rank's",
@@ -157,13 +163,7 @@ TEST_CASE("write-back cache, 4 ranks of one node writing their blocks of one fil
   o.fsync = true;
   json p = platform(1, 8, 32, 1);
   p["clients"]["ranks_per_node"] = 4;
-  auto r = run(p, o);
-  const auto& pages = oss(r, 0).write_rpc_pages;
-  CHECK(pages[6] == 8);
-  CHECK(pages[8] == 126);
-  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 134);
-  CHECK(oss(r, 0).data_written_B == 128 * kMiB);
-  CHECK(128 * kMiB / phase_s(r.phases.at(0)) == Approx(kDisk_Bps).epsilon(0.02));
+  check_write_back_rpcs(run(p, o), 8, 126, 128);
 }
 
 TEST_CASE("write-through, 64 RPCs in flight on a 1000 MiB/s link: the bulk writes cross it one at a time", "[datapath]")
