@@ -277,8 +277,9 @@ def simulate(pfsim, common, s, jobs, config):
                                                "-e", "-k"],
         "ior-hard": ["-t", str(HARD_XFER), "-b", str(HARD_XFER), "-s", str(s["hard_segments"]), "-w", "-r", "-C", "-e",
                      "-k"],
-        # IO500 reads mdtest-hard's files with -N 1 (another rank's), in a separate run after the IOR reads of many
-        # GB: no page cache serves them (pfsim mdtest models -N 0 only; the cache is turned off for this run instead)
+        # IO500 reads mdtest-hard's files with -N 1 (rank r + 2's, often on the same node), in a separate run after
+        # the IOR reads of many GB, which have evicted their pages: no page cache serves them, so the cache is turned
+        # off for this run (pfsim's one run holds create and read together)
         "mdtest-hard": ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e", str(MDTEST_HARD_BYTES),
                         "--set", "clients.max_cached_mb=0"],
     }

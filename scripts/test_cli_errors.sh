@@ -166,9 +166,10 @@ fi
   --dir-mode shared --set mds.dir_lock.hold.create=0 2>"$tmp/lock-shared.err"
 if grep -q "warning: --set mds.service.stat=500: a number without a unit is read in s (500 s), and the platform gives this field as \"220.632us\"" "$tmp/bare.err" &&
   [ "$(grep -c 'without a unit' "$tmp/bare.err")" -eq 1 ] &&
+  grep -q "warning: --set clients.op_overhead.create=7 is replaced by the later --set clients.op_overhead.create=7us" "$tmp/bare.err" &&
   grep -q "warning: --set mds.dir_lock.hold.create=0: mds.dir_lock acts only on directories that several ranks use" "$tmp/bare.err" &&
   ! grep -q warning "$tmp/lock-shared.err"; then
-  echo "ok   set-bare-number / set-dir-lock-unshared warnings"
+  echo "ok   set-bare-number / set-twice / set-dir-lock-unshared warnings"
 else
   echo "FAIL set-bare-number / set-dir-lock-unshared: $(cat "$tmp/bare.err" "$tmp/lock-shared.err")"
   failures=$((failures + 1))
@@ -484,8 +485,8 @@ expect_error set-into-value "--set mds.cores.x=5" "mds.cores" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --set mds.cores.x=5
 expect_error set-names-override "--set mds.cores=0" "mds.cores" -- \
   replay "$tmp" --platform "$good_platform" --set mds.cores=0
-expect_error mdtest-F-and-D "-F and -D" -- \
-  mdtest --platform "$good_platform" --ranks 1 -n 1 -F -D
+expect_error mdtest-e-above-w "-e 4096" "at most -w" -- \
+  mdtest --platform "$good_platform" --ranks 1 -n 1 -w 100 -e 4096
 expect_error mdtest-huge-w "-w" "[0, 1000000000000000]" -- \
   mdtest --platform "$good_platform" --ranks 1 -n 1 -w 100000000000000000
 expect_error mds-service-missing "mds.service.create" "missing" "--set mds.service={\"create\":null}" "$good_platform" -- \

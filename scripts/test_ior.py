@@ -142,6 +142,9 @@ def main():
               res["run"]["ranks"] == 2 and res["run"]["ranks_per_node"] == 2 and len(cmp) == 4 and
               abs(cmp[0]["measured_bwMiB"] - 835.7685) < 1e-9 and r.stderr.count("measured") == 4,
               "--from the real ior-summary.json: its test (-F -b 1m -t 256k -s 2 -i 2, 2 tasks), 4 results compared")
+        check(ok and r.stdout == f"Writing output to {tmp}/sum.json\n",
+              "-O summaryFile=F: stdout is IOR's one line (tool-outputs/ior/ior-json-stdout.txt), the summary in F "
+              f"({r.stdout[:80]!r})")
         sim_json = json.load(open(f"{tmp}/sum.json")) if ok else {}
         real = json.load(open(real_json))
         same_keys = lambda a, b: list(a.keys()) == list(b.keys())
@@ -151,6 +154,16 @@ def main():
               same_keys(sim_json["tests"][0]["Parameters"], real["tests"][0]["Parameters"]) and
               sim_json["tests"][0]["Path"].endswith(".00000000"),
               "-O summaryFormat=JSON: IOR's keys in IOR's order (top level, Parameters, Options, Results, summary)")
+        # A read phase served from the page cache (NERSC: 384 GiB, copies cost nothing) moves its data in no time: IOR's
+        # IOPS (transfers / wr-rd time) is infinite, "inf" in the text as IOR's printf prints it, null in the JSON.
+        r = run(pfsim, ["--ranks", "2", "-t", "1m", "-b", "1m", "-w", "-r"])
+        read_row = re.search(r"^read\s+(\S+)\s+(\S+)", r.stdout, re.M)
+        check(read_row is not None and float(read_row.group(1)) > 0 and read_row.group(2) == "inf",
+              f"a read served from the page cache: IOPS inf, bandwidth from the phase time ({read_row and read_row.group(0)})")
+        r = run(pfsim, ["--ranks", "2", "-t", "1m", "-b", "1m", "-w", "-r", "-O", "summaryFormat=JSON"])
+        res_read = [x for x in json.loads(r.stdout)["tests"][0]["Results"] if x["access"] == "read"]
+        check(len(res_read) == 1 and res_read[0]["iops"] is None and res_read[0]["bwMiB"] > 0,
+              "... and null in the JSON summary")
         r = run(pfsim, ["--ranks", "1", "-w", "-k", "-O", "summaryFormat=JSON"])
         check(r.returncode == 0 and json.loads(r.stdout)["tests"][0]["Parameters"]["keepFile"] == 1,
               "-k is the JSON summary's keepFile 1")

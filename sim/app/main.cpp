@@ -108,10 +108,10 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
        {{"--ranks", true, "N MPI ranks (required)"},
         {"-n", true, "ITEMS per rank (required)"},
         {"-u", false, "unique directory per rank"},
-        {"-F", false, "files only"},
-        {"-D", false, "directories only"},
+        {"-F", false, "files only (with -D: both, as mdtest)"},
+        {"-D", false, "directories only (with -F: both, as mdtest)"},
         {"-w", true, "BYTES written per file"},
-        {"-e", true, "BYTES read per file"},
+        {"-e", true, "BYTES read per file (at most -w when the run both creates and reads, as mdtest checks)"},
         {"-i", true, "N iterations (default 1; the per-op files hold the last, as mdtest's)"},
         {"-d", true, "PATH mdtest's test directory: accepted so that a real command line runs, recorded, no effect"},
         {"-a", true, "API mdtest's I/O interface: POSIX (the one modelled; accepted so that a real command line runs)"},
@@ -121,8 +121,9 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-r", false, "only the removal phases (Directory, File and Tree removal)"},
         {"-P", false, "also print mdtest's SUMMARY time table (each phase's time in seconds, under mdtest's own "
                       "heading \"ms/op\")"},
-        {"-N", true, "STRIDE mdtest's rank shift per phase: 0 only (the default; a shift reads other ranks' files, "
-                     "which matters through the client's page cache: not modelled, refused rather than ignored)"},
+        {"-N", true, "STRIDE mdtest's rank shift (default 0): rank r stats rank r + N's items, reads r + 2N's files "
+                     "and removes r + 3N's (mdtest's stat_name, read_name, rm_name); N = ranks per node reads "
+                     "another node's data, not the page cache's (clients.max_cached_mb)"},
         {"--savePerOpDataCSV", true, "PREFIX mdtest's own form of --latency-dir/--latency-prefix: the files "
                                      "PREFIX-<phase>-<rank %05d>.csv", true},
         // Recorded and printed in "Command line used", no effect on what is simulated (so that the recorded command
@@ -385,10 +386,9 @@ pfsim::MdtestOptions mdtest_options(const Cli& c)
     throw UsageError("-n " + c.opts.at("-n") + " x --ranks " + std::to_string(o.ranks) +
                      " items are more than a 64-bit count holds (at most " + std::to_string(kNoMax) + ")");
   o.unique_dir = has_flag(c, "-u");
-  o.files_only = has_flag(c, "-F");
-  o.dirs_only = has_flag(c, "-D");
-  if (o.files_only && o.dirs_only)
-    throw UsageError("-F and -D exclude each other (files only, directories only)");
+  // -F -D together: both kinds, as with neither (mdtest runs "files/directories")
+  o.files_only = has_flag(c, "-F") && !has_flag(c, "-D");
+  o.dirs_only = has_flag(c, "-D") && !has_flag(c, "-F");
   // -w 1m: mdtest reads its byte counts with IOR's parser (k/m/g/t/p suffixes, powers of 1024)
   auto bytes = [&c](const char* k) {
     return c.opts.count(k) ? static_cast<double>(pfsim::app::parse_tool_size_option(
@@ -397,10 +397,6 @@ pfsim::MdtestOptions mdtest_options(const Cli& c)
   };
   o.write_bytes = bytes("-w");
   o.read_bytes = bytes("-e");
-  if (!o.dirs_only && o.read_bytes > o.write_bytes)
-    throw UsageError("-e " + std::to_string(static_cast<long long>(o.read_bytes)) + ": expected at most -w (" +
-                     std::to_string(static_cast<long long>(o.write_bytes)) +
-                     " bytes written per file; mdtest: \"read bytes must be smaller than write bytes\")");
   o.iterations = static_cast<int>(opt_int(c, "-i", 1, 1, pfsim::app::kMaxIterations));
   if (c.opts.count("-a"))
     pfsim::app::check_posix_api("-a", c.opts.at("-a"));
@@ -412,10 +408,13 @@ pfsim::MdtestOptions mdtest_options(const Cli& c)
     o.run_read = E;
     o.run_remove = r;
   }
-  if (opt_int(c, "-N", 0, 0, kNoMax) != 0)
-    throw UsageError("-N " + c.opts.at("-N") + ": pfsim mdtest models -N 0 only (each rank works on its own "
-                     "files; a shift makes ranks read other ranks' files, which differs through the client's page "
-                     "cache, and the shift is not modelled)");
+  // mdtest checks the sizes only when one run both creates and reads the files (a -E run reads files an earlier
+  // -C run wrote)
+  if (!o.dirs_only && o.run_create && o.run_read && o.read_bytes > o.write_bytes)
+    throw UsageError("-e " + std::to_string(static_cast<long long>(o.read_bytes)) + ": expected at most -w (" +
+                     std::to_string(static_cast<long long>(o.write_bytes)) +
+                     " bytes written per file; mdtest: \"read bytes must be smaller than write bytes\")");
+  o.stride = opt_int(c, "-N", 0, 0, kNoMax);
   return o;
 }
 
@@ -470,6 +469,21 @@ pfsim::RunOptions run_options(const Cli& c, const pfsim::WorkloadSpec& spec)
                          std::to_string(static_cast<uint64_t>(p.ranks) - p.total_items) + " ranks have no file to "
                          "create, stat or unlink, so the rates are " + std::to_string(p.total_items) +
                          (p.total_items == 1 ? " rank's work" : " ranks' work"));
+  // A phase that stats, reads or removes items no earlier phase made (metabench phases in another order, mdtest
+  // -T, -E or -r without -C): simulated as if an earlier run had made them.
+  bool files_made = false, dirs_made = false;
+  for (const auto& ph : p.phases) {
+    if (ph.tree || ph.iteration > 0)
+      continue;
+    const bool makes = std::find(ph.item_ops.begin(), ph.item_ops.end(),
+                                 ph.directories ? pfsim::Op::Mkdir : pfsim::Op::Create) != ph.item_ops.end();
+    bool& made = ph.directories ? dirs_made : files_made;
+    if (!makes && !made)
+      o.warnings.push_back("phase \"" + ph.name + "\" works on " + (ph.directories ? "directories" : "files") +
+                           " that no earlier phase of this run made: simulated as if an earlier run had made them "
+                           "(they exist, are not in any page cache and their directories hold them)");
+    made = made || makes;
+  }
   return o;
 }
 
@@ -606,6 +620,10 @@ int cmd_run(const Cli& c)
       cmd.u = m.value("u", false);
       cmd.F = m.value("F", false);
       cmd.D = m.value("D", false);
+      cmd.stride = m.value("N", 0LL);
+      for (const char* f : {"C", "T", "E", "r"})  // recorded only when not all four ran
+        if (m.value(f, false))
+          cmd.only_phases.push_back(std::string("-") + f);
       // (pfsim run writes its own latency files; --savePerOpDataCSV typed is printed with the options as typed)
       if (!latency_dir.empty() && c.command == "mdtest" && !c.opts.count("--savePerOpDataCSV"))
         cmd.perop_prefix = prefix;
@@ -802,6 +820,8 @@ int cmd_ior(const Cli& c)
   if (!has_flag(c, "--quiet")) {
     if (summary_out.json && summary_out.file.empty())
       std::cout << pfsim::ior_json_summary(records, workload, ri).dump(2) << "\n";
+    else if (summary_out.json)  // IOR with summaryFile prints only this line (tool-outputs/ior/ior-json-stdout.txt)
+      std::cout << "Writing output to " << summary_out.file << "\n";
     else
       std::cout << pfsim::ior_output(records, workload, ri);
   }

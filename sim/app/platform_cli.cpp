@@ -176,6 +176,12 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
                                       [&](const std::string& later) { return config::set_gives_field(later, path); });
     if (auto w = bare_number_set(j, sets[i]); w && !replaced)  // (a value a later --set replaces is not run)
       set_warnings.push_back(*w);
+    // The same field set twice: the last applies, as later overrides do (both are recorded in the results' inputs).
+    for (size_t k = i + 1; k < sets.size(); ++k)
+      if (sets[k].substr(0, sets[k].find('=')) == path) {
+        set_warnings.push_back("--set " + sets[i] + " is replaced by the later --set " + sets[k] + " (the last applies)");
+        break;
+      }
     j = apply_sets(std::move(j), {sets[i]});
   }
   try {

@@ -3,6 +3,8 @@
 #include "config/platform_config.hpp"
 #include "model/simulation.hpp"
 #include "workload/ior.hpp"
+#include "workload/replay.hpp"
+#include "workload/synthetic.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -93,6 +95,33 @@ pfsim::RunRecords cached_ior(int ranks, int repetitions, double cache_mb, int re
   json p = platform(1, 8, 0, 1);
   p["clients"]["max_cached_mb"] = cache_mb;
   return run(p, o);
+}
+
+// pfsim mdworkbench (8 ranks, 4 per node, -D 1, offset 1, -I 10, objects of 4 KiB, -R 2) with a page cache that
+// holds everything: which of the benchmark's reads the node that wrote the object serves.
+pfsim::RunRecords cached_mdworkbench(int precreate, const std::string& placement)
+{
+  pfsim::MdWorkbenchParams mp;
+  mp.ranks = 8;
+  mp.obj_per_proc = 10;
+  mp.precreate_per_set = precreate;
+  mp.data_sets = 1;
+  mp.iterations = 2;
+  mp.offset = 1;
+  mp.object_size_B = 4096;
+  auto trace = std::make_shared<const pfsim::trace::Trace>(pfsim::mdworkbench_trace(mp));
+  pfsim::ReplayOptions ro;
+  ro.ranks = 8;
+  pfsim::ReplayWorkload w(trace, ro);
+  json p = platform(2, 8, 0, 1);
+  p["clients"]["max_cached_mb"] = 1024;
+  p["clients"]["placement"] = placement;
+  p["mds"]["service"].update({{"stat", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6}, {"rmdir", 1e-6}});
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 4;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  return pfsim::run_simulation(platform, w, opts);
 }
 
 }  // namespace
@@ -258,6 +287,66 @@ TEST_CASE("an OST's positioning time per transfer: small reads are bound by 1 / 
   CHECK(iops <= 1 / per_read_s * (1 + 1e-9));
   CHECK(iops == Approx(1 / per_read_s).epsilon(0.01));
   CHECK(oss(r, 0).data_read_B == 8 * 256 * 4096.0);
+}
+
+TEST_CASE("client page cache, md-workbench: a read of an object a rank of the same node wrote is served from memory",
+          "[datapath][cache]")
+{
+  // md-workbench's benchmark iteration i reads object f = 10 i + j of rank r - 1's set. With -P 20 every read object
+  // is one the precreate made, written by rank r - 1: on the reader's node unless r is the first rank of its node
+  // (block placement, 4 per node: ranks 1-3 and 5-7), so 6 ranks x 10 objects x 2 iterations are served from memory
+  // and never reach an OST, which reads the other 40 objects.
+  auto r = cached_mdworkbench(20, "block");
+  CHECK(r.cache_reads == 120);
+  CHECK(r.cache_read_B == 120 * 4096.0);
+  double read_B = 0;
+  for (const auto& s : r.servers)
+    read_B += s.data_read_B;
+  CHECK(read_B == (160 - 120) * 4096.0);
+}
+
+TEST_CASE("client page cache, md-workbench: an object made in the previous benchmark iteration was written by rank "
+          "r - 2", "[datapath][cache]")
+{
+  // With -P 10, iteration 1 reads objects 10-19, which iteration 0 created as f' + P in rank r - 1's set: written by
+  // rank r - 2, on the reader's node for ranks 2, 3, 6, 7 (40 reads). Iteration 0 reads precreated ones (60).
+  CHECK(cached_mdworkbench(10, "block").cache_reads == 100);
+}
+
+TEST_CASE("client page cache, md-workbench with the cyclic placement: rank r - 1 is on the other node, r - 2 on the "
+          "reader's", "[datapath][cache]")
+{
+  // Rank r on node r mod 2: with -P 10 iteration 0's reads (rank r - 1's objects) all go to the OSTs, iteration 1's
+  // (rank r - 2's) are all served from memory: 8 ranks x 10.
+  CHECK(cached_mdworkbench(10, "cyclic").cache_reads == 80);
+}
+
+TEST_CASE("client page cache, mdtest -N 1: File read works on rank r + 2's files, half of them on the reader's node",
+          "[datapath][cache]")
+{
+  // 8 ranks, 4 per node (block placement), -n 20 -w -e 64 KiB: rank r reads the files rank r + 2 wrote. Ranks 0, 1, 4
+  // and 5 read their own node's (ranks 2, 3, 6, 7), served from memory; ranks 2, 3, 6 and 7 read the other node's.
+  pfsim::MdtestOptions o;
+  o.ranks = 8;
+  o.items_per_rank = 20;
+  o.unique_dir = true;
+  o.files_only = true;
+  o.write_bytes = o.read_bytes = 65536;
+  o.stride = 1;
+  pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
+  json p = platform(2, 8, 0, 1);
+  p["clients"]["max_cached_mb"] = 1024;
+  p["mds"]["service"].update({{"stat", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6}, {"rmdir", 1e-6}});
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 4;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto r = pfsim::run_simulation(platform, w, opts);
+  CHECK(r.cache_reads == 80);
+  double read_B = 0;
+  for (const auto& s : r.servers)
+    read_B += s.data_read_B;
+  CHECK(read_B == 80 * 65536.0);
 }
 
 TEST_CASE("write-back cache with an fsync (IOR -e): the close waits until the OST has every byte", "[datapath]")

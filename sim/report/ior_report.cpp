@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -104,7 +105,9 @@ std::vector<IorPhaseResult> ior_results(const RunRecords& records, const IorWork
     r.close_s = max_latency(p, Op::Close);
     r.wrrd_s = p.data_last_end_s >= p.data_first_start_s ? p.data_last_end_s - p.data_first_start_s : 0.0;
     r.bw_MiBps = r.total_s > 0 ? bytes / 1048576.0 / r.total_s : 0.0;
-    r.iops = r.wrrd_s > 0 ? transfers / r.wrrd_s : 0.0;
+    // IOR's transfers / wr-rd time: infinite when every transfer took no time (reads served by the page cache with
+    // clients.page_cache_copy 0), printed "inf" as IOR's printf would, null in the JSON.
+    r.iops = r.wrrd_s > 0 ? transfers / r.wrrd_s : transfers > 0 ? std::numeric_limits<double>::infinity() : 0.0;
     r.latency_s = p.rank0_data_last_s >= p.rank0_data_first_s
                       ? (p.rank0_data_last_s - p.rank0_data_first_s) / static_cast<double>(w.transfers_per_rank())
                       : 0.0;

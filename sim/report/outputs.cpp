@@ -193,6 +193,8 @@ std::string mdtest_command_lines(const MdtestCommand& c)
         os << " '" << flag << "'";
     for (const auto& f : c.only_phases)
       os << " '" << f << "'";
+    if (c.stride != 0)
+      count("-N", static_cast<double>(c.stride));
   }
   if (!c.perop_prefix.empty())
     os << " '--savePerOpDataCSV=" << c.perop_prefix << "'";

@@ -73,6 +73,7 @@ struct MdtestCommand {
   long long iterations = 1;
   bool u = false, F = false, D = false;
   std::vector<std::string> only_phases;
+  long long stride = 0;      // -N
   std::string perop_prefix;  // --savePerOpDataCSV=<prefix> ("": none)
   std::vector<std::string> typed;  // the options as typed (pfsim mdtest), printed instead of the fields above
   long long tasks = 0;

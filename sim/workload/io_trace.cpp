@@ -291,6 +291,11 @@ IoTrace load_dxt(const std::string& path)
     clean(line, ++n);
     if (line.find_first_not_of(" \t") == std::string::npos)
       continue;
+    // darshan-dxt-parser ends every line with a newline: a last line without one is a dump cut short (inside a row, its
+    // last field may be cut: "end 0.00" where the dump said 0.0042)
+    if (in.eof())
+      fail(path, n, "truncated file: the last line has no end of line (expected every line of a darshan-dxt-parser "
+                    "dump to end with one)");
     if (line[0] == '#') {
       if (line.rfind("# nprocs:", 0) == 0) {
         const auto f = fields(line.substr(9));
@@ -516,6 +521,9 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
       std::vector<Transfer> v;
       while (std::getline(in, line)) {
         clean(line, ++n);
+        // IOR ends every row with a newline: a last row without one is a file cut short (its last number may be cut)
+        if (in.eof())
+          fail(file, n, "truncated file: the last line has no end of line (expected every row to end with one)");
         if (line.empty())
           fail(file, n, "empty line: expected time,runtime,tp");
         std::vector<std::string> c;

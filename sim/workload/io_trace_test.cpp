@@ -254,6 +254,11 @@ TEST_CASE("DXT cut short: a block with fewer rows than its write_count and read_
                                                            " X_POSIX 0 write 0 0 100 0.1000 0.2000\n");
   CHECK_THAT(error_of([&] { load_dxt(bad); }), Catch::Contains(":6: expected \"# DXT, write_count: W, read_count: R\""));
   CHECK(load_dxt(kDxt + "/own-runs/ior.dxt.txt").op_count() == 32);  // the whole dump: every block complete
+  // Cut inside a row (the real dump's first 1500 bytes end in "... 0.0038 0.00", rank 0's fourth write's end time):
+  // the last line has no newline, which is what is said (not "end 0.00 before start 0.0038").
+  const std::string mid = d.write("mid.dxt.txt", text.substr(0, 1500));
+  CHECK_THAT(error_of([&] { load_dxt(mid); }), Catch::StartsWith(mid + ":41: truncated file: the last line has no end of "
+                                                                      "line"));
 }
 
 TEST_CASE("IOR per-op errors: a rank gap / a wrong header / a malformed row", "[iotrace]")
@@ -273,6 +278,10 @@ TEST_CASE("IOR per-op errors: a rank gap / a wrong header / a malformed row", "[
   d.write("p-0-00001.csv", "time,runtime,tp\n" + row + "0.1,-2e-4,5\n");
   CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
              Catch::StartsWith((d.path / "p-0-00001.csv").string() + ":3: runtime: expected a finite number >= 0"));
+  // A file cut inside its last row: the row may parse ("2.893452" of "2.893452e+09"), the missing newline says it was cut.
+  d.write("p-0-00001.csv", "time,runtime,tp\n" + row + "0.1,1.0e-04,2.62144");
+  CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
+             Catch::StartsWith((d.path / "p-0-00001.csv").string() + ":3: truncated file: the last line has no end of line"));
   d.write("p-0-00001.csv", "time,runtime,tp\n" + row);
   const auto t = load_ior_perop((d.path / "p-0-00002.csv").string(), {});
   CHECK(t.ranks == 3);

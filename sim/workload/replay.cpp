@@ -112,6 +112,13 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
     }
   }
 
+  writes_data_.assign(P, false);
+  for (size_t p = 0; p < P; ++p) {
+    const auto& s0 = trace_->streams[0];
+    const int ph = static_cast<int>(p);
+    writes_data_[p] = trace_->params.object_size_B > 0 && s0.counts(ph, ops_in(s0, ph))[static_cast<size_t>(TraceOp::Create)] > 0;
+  }
+
   // Residual floors: quantile of the recorded latency per phase and kind.
   floor_.assign(P, {});
   if (opt_.residual_quantile >= 0) {
@@ -270,6 +277,7 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
     return false;
   const uint32_t root_dir = static_cast<uint32_t>(ranks_) * static_cast<uint32_t>(D_);
   out.bytes = 0;
+  out.written_by = -1;
   // Objects are not named in a trace: an identity per rank, phase and position (placement over the OSSes only).
   out.object = (static_cast<uint64_t>(phase) << 48) ^ (static_cast<uint64_t>(rank) << 24) ^ c.item;
   out.think_s = 0;
@@ -290,13 +298,18 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   // run_benchmark: object f of data set d is looked up, read and deleted in rank r - K(d+1)'s set d and created in
   // rank r + K(d+1)'s (K = --offset): set d of rank o is updated by ranks o + s (deletes) and o - s (creates),
   // s = K(d+1) mod M, two ranks unless 2s is a multiple of M (2 ranks, offset 1: one rank does both).
+  // mdtest -N S: the File stat, read and removal phases work on rank r + S's, r + 2S's and r + 3S's files.
   int owner = rank;
+  int64_t shift = 0;
   out.shared_dir = false;
   if (ph.kind == PhaseKind::Benchmark) {
-    const int64_t shift = static_cast<int64_t>(trace_->params.offset) * (static_cast<int64_t>(sl.set) + 1) % ranks_;
+    shift = static_cast<int64_t>(trace_->params.offset) * (static_cast<int64_t>(sl.set) + 1) % ranks_;
     const int64_t o = kind == TraceOp::Create ? rank + shift : rank - shift;
     owner = static_cast<int>(((o % ranks_) + ranks_) % ranks_);
     out.shared_dir = (2 * shift) % ranks_ != 0;
+  } else if (ph.kind == PhaseKind::Other && trace_->mdtest_stride > 0) {
+    const int64_t times = kind == TraceOp::Stat ? 1 : kind == TraceOp::Read ? 2 : kind == TraceOp::Delete ? 3 : 0;
+    owner = static_cast<int>((rank + times * static_cast<int64_t>(trace_->mdtest_stride)) % ranks_);
   }
   out.dir = static_cast<uint32_t>(owner) * static_cast<uint32_t>(D_) + sl.set;
   if (trace_->shared_dir && ph.kind == PhaseKind::Other) {  // mdtest without -u: every rank in one directory
@@ -321,6 +334,7 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
       steps = compound_primitives(static_cast<int>(kind));
       out.op = steps == 3 ? kRead[c.step] : kRead0[c.step];
       out.bytes = steps == 3 && c.step == 1 ? size : 0;
+      out.written_by = out.bytes > 0 ? writer_of_read(phase, k, owner, shift) : -1;
       break;
     case TraceOp::Create:
       steps = compound_primitives(static_cast<int>(kind));
@@ -357,6 +371,43 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
     ++c.item;
   }
   return true;
+}
+
+// The rank that wrote the object a read reads, if this run wrote it (-1 otherwise): its node's page cache may serve the
+// read (clients.max_cached_mb). md-workbench's benchmark iteration i reads object f = i x I + j of set d of rank
+// o = r - K(d+1) (j: the rank's j-th object of the set in the iteration); f < P was made by o in the precreate, a later
+// one by o - K(d+1) in iteration (f - P) / I, which created it as object f' + P of o's set. mdtest's File read reads the
+// files its rank (or, with -N, rank r + 2N) made in File creation.
+int32_t ReplayWorkload::writer_of_read(int phase, uint64_t k, int owner, int64_t shift) const
+{
+  const auto& ph = trace_->phases[static_cast<size_t>(phase)];
+  auto ran_before = [&](PhaseKind kind, int iteration) {
+    for (int p = 0; p < phase; ++p) {
+      const auto& q = trace_->phases[static_cast<size_t>(p)];
+      if (q.kind == kind && (iteration < 0 || q.iteration == iteration) && writes_data_[static_cast<size_t>(p)])
+        return true;
+    }
+    return false;
+  };
+  if (ph.kind == PhaseKind::Other)
+    return ran_before(PhaseKind::Other, -1) ? owner : -1;
+  if (ph.kind != PhaseKind::Benchmark)
+    return -1;
+  const auto& prm = trace_->params;
+  const uint64_t I = static_cast<uint64_t>(std::max(0, prm.obj_per_proc));
+  const uint64_t P = static_cast<uint64_t>(std::max(0, prm.precreate_per_set));
+  const uint64_t f = static_cast<uint64_t>(std::max(0, ph.iteration)) * I + k / 4 / static_cast<uint64_t>(D_);
+  if (f < P)
+    return ran_before(PhaseKind::Precreate, -1) ? owner : -1;
+  if (I == 0)
+    return -1;
+  const int made_in = static_cast<int>((f - P) / I);
+  const bool made = made_in == ph.iteration ? writes_data_[static_cast<size_t>(phase)]  // earlier in this iteration
+                                            : ran_before(PhaseKind::Benchmark, made_in);
+  if (!made)
+    return -1;
+  const int64_t c = owner - shift;
+  return static_cast<int32_t>(((c % ranks_) + ranks_) % ranks_);
 }
 
 PerOp<bool> ReplayWorkload::kinds_used() const

@@ -46,17 +46,21 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
     return false;
   out.op = ph.item_ops[c.step];
   out.bytes = ph.item_bytes[c.step];
+  // mdtest -N: whose items the rank works on in this phase.
+  const int owner = ph.rank_shift == 0 ? rank : static_cast<int>((rank + ph.rank_shift) % p_.ranks);
   // mdtest's file.mdtest.<rank>.<i>: the same object in the create (write) and read phases.
-  out.object = (static_cast<uint64_t>(rank) << 32) | (c.item & 0xffffffffULL);
+  out.object = (static_cast<uint64_t>(owner) << 32) | (c.item & 0xffffffffULL);
   out.begins = c.step == 0;
-  out.written_by = out.op == Op::Read && ph.reads_own_writes ? rank : -1;
+  out.written_by = out.op == Op::Read && ph.reads_own_writes ? owner : -1;
   out.metadata = std::find(ph.item_ops.begin(), ph.item_ops.end(), Op::Read) == ph.item_ops.end();
   // Only a directory that several ranks update locks (mds.dir_lock): one rank alone is a unique directory.
   out.shared_dir = !p_.unique_dir && p_.ranks > 1;
-  out.dir = p_.unique_dir ? static_cast<uint32_t>(rank) : static_cast<uint32_t>(p_.ranks);
+  out.dir = p_.unique_dir ? static_cast<uint32_t>(owner) : static_cast<uint32_t>(p_.ranks);
   if (ph.tree) {  // the tree's top directory is made in the base directory that all ranks share
     out.shared_dir = p_.ranks > 1;
-    out.dir = static_cast<uint32_t>(p_.ranks) + 1;
+    // Without -u the files are made in that top directory, which is on its parent's MDS (a new directory's default
+    // MDT in Lustre DNE, its parent's subtree in CephFS): the tree's mkdir and rmdir go to the files' MDS.
+    out.dir = static_cast<uint32_t>(p_.ranks) + (p_.unique_dir ? 1 : 0);
   }
   // Think time before each item (the tool's operation: a create's open(O_CREAT) and close follow each other), not
   // between its steps (until 2026-11-25 every step had one: a create with think time Z cost 2 Z).
@@ -160,10 +164,14 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
     if (!o.files_only) {
       if (o.run_create)
         p.phases.push_back({"Directory creation", {Op::Mkdir}, {0}, true, it});
-      if (o.run_stat)
+      if (o.run_stat) {
         p.phases.push_back({"Directory stat", {Op::Stat}, {0}, true, it});
-      if (o.run_remove)
+        p.phases.back().rank_shift = o.stride;
+      }
+      if (o.run_remove) {
         p.phases.push_back({"Directory removal", {Op::Rmdir}, {0}, true, it});
+        p.phases.back().rank_shift = 3 * o.stride;
+      }
     }
     if (!o.dirs_only) {
       if (o.run_create) {
@@ -176,8 +184,10 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
         create.item_bytes.push_back(0);
         p.phases.push_back(create);
       }
-      if (o.run_stat)
+      if (o.run_stat) {
         p.phases.push_back({"File stat", {Op::Stat}, {0}, false, it});
+        p.phases.back().rank_shift = o.stride;
+      }
       // mdtest always runs its read phase; with -e 0 it only opens and closes ("a read test will actually just
       // open/close", md_validate_tests in IOR 4.x mdtest.c).
       if (o.run_read && o.read_bytes > 0) {
@@ -186,8 +196,12 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
       }
       else if (o.run_read)
         p.phases.push_back({"File read", {Op::Open, Op::Close}, {0, 0}, false, it});
-      if (o.run_remove)
+      if (o.run_read)
+        p.phases.back().rank_shift = 2 * o.stride;
+      if (o.run_remove) {
         p.phases.push_back({"File removal", {Op::Unlink}, {0}, false, it});
+        p.phases.back().rank_shift = 3 * o.stride;
+      }
     }
     if (o.run_remove) {
       SyntheticPhase tree_remove{"Tree removal", {Op::Rmdir}, {0}, true, it};
@@ -200,6 +214,8 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
                                 "only)");
   p.params = {{"n", o.items_per_rank}, {"u", o.unique_dir}, {"F", o.files_only}, {"D", o.dirs_only},
               {"w", o.write_bytes},    {"e", o.read_bytes}, {"i", o.iterations}};
+  if (o.stride != 0)
+    p.params["N"] = o.stride;
   if (!(o.run_create && o.run_stat && o.run_read && o.run_remove))
     for (const auto& [key, on] : {std::pair{"C", o.run_create}, {"T", o.run_stat}, {"E", o.run_read}, {"r", o.run_remove}})
       p.params[key] = on;

@@ -20,9 +20,12 @@ struct SyntheticPhase {
   // -b 1 -z 0) made by every rank in the base directory with -u, by rank 0 alone without; its rate counts the
   // directories of one tree, as mdtest's num_dirs_in_tree / time.
   bool tree = false;
-  // mdtest's File read after this iteration's File creation wrote the files (-w > 0): each rank reads its own data,
-  // which its node may still cache (OpRequest::written_by).
+  // mdtest's File read after this iteration's File creation wrote the files (-w > 0): each rank reads the data of the
+  // rank whose files it works on, which that rank's node may still cache (OpRequest::written_by).
   bool reads_own_writes = false;
+  // mdtest -N S: the phase works on the files (directories) of rank r + rank_shift, mod the ranks: S for the stat
+  // phases, 2S for File read, 3S for the removals (mdtest's stat_name, read_name and rm_name); 0 for the creations.
+  int64_t rank_shift = 0;
 };
 
 struct SyntheticParams {
@@ -80,6 +83,7 @@ struct MdtestOptions {
   double write_bytes = 0;       // -w
   double read_bytes = 0;        // -e
   int iterations = 1;           // -i
+  int64_t stride = 0;           // -N: the stat, read and removal phases work on rank r + N's, r + 2N's, r + 3N's items
   // -C -T -E -r: the create, stat, read and removal phases run (mdtest: all four unless some are chosen); the tree
   // is made with the creates and removed with the removals.
   bool run_create = true;

@@ -69,6 +69,7 @@ nlohmann::json Trace::describe() const
             {"object_size_B", params.object_size_B}}},
           {"phases", phases},
           {"shared_dir", shared_dir},
+          {"mdtest_stride", mdtest_stride},
           {"missing", missing},
           {"warnings", warnings}};
 }
@@ -330,6 +331,10 @@ Listing list_files(const std::string& path)
   };
   if (fs::is_regular_file(dir)) {
     FileKey k;
+    std::error_code size_ec;
+    if (fs::file_size(dir, size_ec) == 0 && !size_ec)
+      throw ConfigError(path + ":1: empty file: expected a trace (a latency file, an mdtest or IOR per-op file, or a "
+                               "Darshan DXT dump)");
     if (!classify(dir.filename().string(), k, only_format, only_prefix))
       throw ConfigError(path + ": not a recognised latency file name (expected <prefix>-<iter>-<phase>-<rank>.csv, "
                                "<prefix>-<wait>-<iter>-<phase>[-all].csv or <prefix>-File <op>-<rank>.csv; " +
@@ -1363,13 +1368,15 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                       "files go up to iteration " + std::to_string(bench_iters - 1) + " (md-workbench numbers cleanup "
                       "with the iteration count)");
   // With a cleanup, its number is the iteration count: an iteration without files is reported below.
+  const int bench_files = bench_iters;  // iterations with benchmark files (0 .. bench_files - 1)
   if (has_cleanup && bench_iters > 0)
     bench_iters = cleanup_iter;
   if (prm.iterations > 0 && bench_iters > 0 && bench_iters != prm.iterations && has_cleanup)
     throw ConfigError((h.stated[HeaderInfo::kR] ? h.stated_at[HeaderInfo::kR] : dir) + ": header says " +
                       (h.args_at.empty() ? "iterations=" : "-R=") + std::to_string(prm.iterations) +
-                      defaulted(HeaderInfo::kR) + " but the files in " + dir + " hold " + std::to_string(bench_iters) +
-                      " benchmark iterations");
+                      defaulted(HeaderInfo::kR) + " but the cleanup files in " + dir + " are numbered " +
+                      std::to_string(cleanup_iter) + " (md-workbench numbers the cleanup with the iteration count; "
+                      "benchmark files go up to iteration " + std::to_string(bench_files - 1) + ")");
   // The benchmark iterations the recorded output reports (one phase line each) or, without phase lines, its header
   // states (iterations=, -R; not when it says the benchmark did not run: md-workbench without -2 among -1 -2 -3).
   // Iterations without any file are missing, as a reported precreate without files is (below).
@@ -1691,6 +1698,7 @@ struct MdtestStated {
   std::set<std::string> phases;
   double write_B = -1, read_B = -1;  // -w, -e (bytes; -1: not given, mdtest's default 0)
   bool dir_phases = false;  // no -F: mdtest also ran its Directory (and Tree) phases, which write no per-op files
+  int stride = 0;           // -N (0: not given, mdtest's default)
   std::string error;  // a malformed value on the line, thrown when the line is the one used
 };
 
@@ -1757,6 +1765,14 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
           st.items = std::stoll(v);
           st.items_at = (f.parent_path() / f.filename()).string() + ":" + std::to_string(n);
         }
+        // -N S, -N=S, -NS: the rank shift of the stat, read and removal phases
+        if (tok.rfind("-N", 0) == 0 && (tok.size() > 2 || i + 1 < toks.size())) {
+          const std::string ns = tok.size() > 2 ? tok.substr(tok[2] == '=' ? 3 : 2) : toks[i + 1];
+          if (!ns.empty() && ns.size() <= 9 && ns.find_first_not_of("0123456789") == std::string::npos)
+            st.stride = std::stoi(ns);
+          else if (st.error.empty())
+            st.error = st.line_at + ": option -N: expected a non-negative integer rank stride, got " + excerpt(ns);
+        }
         // Phase selection: -C create, -T stat, -E read, -r remove only (mdtest runs all four without any); -D dirs.
         static const std::map<std::string, std::string> only = {
             {"-C", "File creation"}, {"-T", "File stat"}, {"-E", "File read"}, {"-r", "File removal"}};
@@ -1806,9 +1822,9 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
       if (!matching.empty() &&
           (u != matching_u || differ(st.items, matching_stated.items) || differ(st.tasks, matching_stated.tasks) ||
            st.phases != matching_stated.phases || st.write_B != matching_stated.write_B ||
-           st.read_B != matching_stated.read_B))
+           st.read_B != matching_stated.read_B || st.stride != matching_stated.stride))
         throw ConfigError(matching_stated.line_at + " and " + st.line_at + ": two mdtest command lines name "
-                          "--savePerOpDataCSV=" + prefix + " but state different runs (-u, -n, -w, -e, the "
+                          "--savePerOpDataCSV=" + prefix + " but state different runs (-u, -n, -w, -e, -N, the "
                           "phases or the task count); expected one output per set of per-op files (move the "
                           "other out of the directory)");
       if (matching.empty()) {
@@ -1829,6 +1845,7 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
   }
   if (!matching.empty()) {
     t.shared_dir = !matching_u;
+    t.mdtest_stride = matching_stated.stride;
     return matching_stated;
   }
   // Only the command line that wrote these files states their run: mdtest writes per-op files only with

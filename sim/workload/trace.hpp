@@ -130,6 +130,9 @@ struct Trace {
                            // stream only); the replay's default rank count
   bool process_reports = false;  // the recorded stdout has md-workbench's per-rank lines (--process-reports)
   bool shared_dir = false;  // mdtest without -u (its "Command line used"): every rank's files in one directory
+  // mdtest -N S (its "Command line used"; 0: the default): the File stat, read and removal phases work on the files of
+  // rank r + S, r + 2S and r + 3S (mod the ranks), mdtest's stat_name, read_name and rm_name.
+  int mdtest_stride = 0;
   BenchmarkParams params;
   std::vector<TracePhase> phases;
   std::vector<RankStream> streams;           // one per recorded rank

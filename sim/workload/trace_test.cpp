@@ -190,7 +190,17 @@ TEST_CASE("importers reject malformed files naming file and line", "[trace]")
   {
     d.write("mdreal.txt", "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\titerations=3 \n");
     CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal.txt:4: header says iterations=3") &&
-                                      Catch::Contains("hold 1 benchmark iterations"));
+                                      Catch::Contains("cleanup files") && Catch::Contains("are numbered 1") &&
+                                      Catch::Contains("up to iteration 0"));
+  }
+  SECTION("a cleanup numbered beyond the header's iteration count is named as the cleanup's number")
+  {
+    d.write("mdreal.txt", "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\titerations=1 \n");
+    REQUIRE(error_of(d.str()).empty());
+    fs::rename(d.path / "mdreal-1-cleanup-0.csv", d.path / "mdreal-5-cleanup-0.csv");
+    fs::rename(d.path / "mdreal-1-cleanup-1.csv", d.path / "mdreal-5-cleanup-1.csv");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("header says iterations=1") &&
+                                      Catch::Contains("cleanup files") && Catch::Contains("are numbered 5"));
   }
 }
 
@@ -1722,4 +1732,59 @@ TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest fil
   CHECK_THAT(error_of(m.str()), Catch::Contains("mdtest-perop-File stat-00001.csv:1: the header lacks mdtest's tp "
                                                 "column, which ") &&
                                     Catch::Contains("-00000.csv has; expected the same columns"));
+}
+
+TEST_CASE("mdtest -N S: the File stat, read and removal of rank r work on ranks r + S, r + 2S and r + 3S", "[replay]")
+{
+  // mdtest's stat_name, read_name and rm_name: (rank + k x nstride) % size for k = 1, 2, 3. The real run's command
+  // line with -N 1 added, replayed at 8 ranks with -u: rank 0 stats in rank 1's directory, reads rank 2's files
+  // (written by rank 2 in File creation: whose node may cache them) and removes rank 3's.
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/mdtest"))
+    fs::copy(e.path(), d.path / e.path().filename());
+  std::ifstream in(d.path / "mdtest-allopts.txt");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const auto at = text.find("'-u' ");
+  REQUIRE(at != std::string::npos);
+  d.write("mdtest-allopts.txt", text.substr(0, at) + "'-N' '1' " + text.substr(at));
+  auto t = std::make_shared<const Trace>(load_trace(d.str()));
+  REQUIRE(t->mdtest_stride == 1);
+  REQUIRE_FALSE(t->shared_dir);
+  pfsim::ReplayOptions o;
+  o.ranks = 8;
+  pfsim::ReplayWorkload w(t, o);
+  std::map<std::string, std::set<uint32_t>> dirs;
+  std::set<int32_t> readers_of;
+  for (int phase = 0; phase < w.phase_count(); ++phase) {
+    pfsim::RankCursor c;
+    pfsim::OpRequest op;
+    while (w.next(0, phase, c, op)) {
+      dirs[w.phase_name(phase)].insert(op.dir);
+      if (op.op == pfsim::Op::Read)
+        readers_of.insert(op.written_by);
+    }
+  }
+  // One directory per rank (-u, one data set): rank k's is directory k.
+  CHECK(dirs["File creation"] == std::set<uint32_t>{0});
+  CHECK(dirs["File stat"] == std::set<uint32_t>{1});
+  CHECK(dirs["File read"] == std::set<uint32_t>{2});
+  CHECK(dirs["File removal"] == std::set<uint32_t>{3});
+  CHECK(readers_of == std::set<int32_t>{2});
+  // A value that is not a stride: an error naming the line.
+  d.write("mdtest-allopts.txt", text.substr(0, at) + "'-N' 'x' " + text.substr(at));
+  CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-allopts.txt:4") && Catch::Contains("option -N"));
+  // Two outputs that differ only in -N state different runs.
+  d.write("mdtest-allopts.txt", text);
+  d.write("zz-stride.txt", text.substr(0, at) + "'-N' '1' " + text.substr(at));
+  CHECK_THAT(error_of(d.str()), Catch::Contains("state different runs"));
+}
+
+TEST_CASE("an empty trace file is named as empty, not as a file name pfsim does not know", "[trace]")
+{
+  TempDir d;
+  d.write("lat-0.00-0-precreate-all.csv", "");
+  d.write("notes.txt", "");
+  CHECK_THAT(error_of((d.path / "lat-0.00-0-precreate-all.csv").string()), Catch::Contains(":1: empty file"));
+  CHECK_THAT(error_of((d.path / "notes.txt").string()), Catch::Contains("notes.txt:1: empty file: expected a trace"));
 }

@@ -47,10 +47,10 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
     o.ranks = ranks;
     o.items_per_rank = static_cast<uint64_t>(m.integer("n", 1, INT64_MAX));
     o.unique_dir = m.boolean("u", false);
-    o.files_only = m.boolean("F", false);
-    o.dirs_only = m.boolean("D", false);
-    if (o.files_only && o.dirs_only)
-      m.fail("D", "-F and -D exclude each other");
+    // "F" and "D" both true: both kinds, as mdtest -F -D
+    const bool F = m.boolean("F", false), D = m.boolean("D", false);
+    o.files_only = F && !D;
+    o.dirs_only = D && !F;
     o.write_bytes = m.size_B("w", 0);
     o.read_bytes = m.size_B("e", 0);
     if (o.write_bytes > kMaxFileBytes)
@@ -61,10 +61,20 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
       m.fail("e", "expected a whole number of bytes (mdtest -e takes an integer)");
     if (o.read_bytes > kMaxFileBytes)
       m.fail("e", "expected at most 1 PB per file");
-    if (!o.dirs_only && o.read_bytes > o.write_bytes)
-      m.fail("e", "expected at most \"w\" (the bytes written per file; mdtest: read bytes must be smaller than "
-                  "write bytes)");
     o.iterations = static_cast<int>(m.integer("i", 1, 1, 10000));  // as pfsim mdtest -i (kMaxIterations)
+    // The phases mdtest -C -T -E -r choose (pfsim mdtest records them only when not all run): absent, a phase runs.
+    o.run_create = m.boolean("C", true);
+    o.run_stat = m.boolean("T", true);
+    o.run_read = m.boolean("E", true);
+    o.run_remove = m.boolean("r", true);
+    if (!o.run_create && !o.run_stat && !o.run_read && !o.run_remove)
+      m.fail("C", "no phase runs: expected at least one of \"C\", \"T\", \"E\", \"r\" true (mdtest -C -T -E -r)");
+    if (o.dirs_only && !o.run_create && !o.run_stat && !o.run_remove)
+      m.fail("E", "with \"D\" (directories only) the read phase alone runs nothing (mdtest -D -E)");
+    if (!o.dirs_only && o.run_create && o.run_read && o.read_bytes > o.write_bytes)
+      m.fail("e", "expected at most \"w\" (the bytes written per file; mdtest: read bytes must be smaller than "
+                  "write bytes, when one run creates and reads)");
+    o.stride = m.integer("N", 0, 0, INT64_MAX);  // mdtest -N: the rank shift of the stat, read and removal phases
     m.finish();
     if (top.has("metabench"))
       top.fail("metabench", "not allowed with generator \"mdtest\"");

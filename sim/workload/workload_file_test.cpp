@@ -75,12 +75,17 @@ TEST_CASE("workload file errors name the file and the field", "[workload]")
     CHECK_THAT(msg, Catch::Contains("bad-workload.json") && Catch::Contains("metabench.phases") &&
                         Catch::Contains("rename"));
   }
-  SECTION("mdtest -F with -D")
+  SECTION("mdtest: no phase chosen, or -e above -w in a run that creates and reads")
   {
-    std::string msg =
-        error_of({{"generator", "mdtest"}, {"ranks", 4}, {"mdtest", {{"n", 10}, {"F", true}, {"D", true}}}});
+    std::string msg = error_of({{"generator", "mdtest"},
+                                {"ranks", 4},
+                                {"mdtest", {{"n", 10}, {"C", false}, {"T", false}, {"E", false}, {"r", false}}}});
     INFO(msg);
-    CHECK_THAT(msg, Catch::Contains("bad-workload.json") && Catch::Contains("mdtest.D") && Catch::Contains("-F"));
+    CHECK_THAT(msg, Catch::Contains("bad-workload.json") && Catch::Contains("mdtest.C") && Catch::Contains("no phase"));
+    msg = error_of({{"generator", "mdtest"}, {"ranks", 4}, {"mdtest", {{"n", 10}, {"w", 100}, {"e", 200}}}});
+    CHECK_THAT(msg, Catch::Contains("mdtest.e") && Catch::Contains("at most"));
+    // A read-only run (-E) reads what an earlier run wrote: mdtest does not compare -e with -w then.
+    CHECK(error_of({{"generator", "mdtest"}, {"ranks", 4}, {"mdtest", {{"n", 10}, {"e", 200}, {"C", false}}}}).empty());
   }
   SECTION("unknown field and the other generator's block")
   {
@@ -211,8 +216,56 @@ TEST_CASE("mdtest's tree phases: made by every rank with -u, by rank 0 alone wit
       REQUIRE(w.next(0, first, c, op));
       CHECK(op.op == pfsim::Op::Mkdir);
       CHECK(op.shared_dir);  // the tree's top directory goes into the base directory all ranks share
+      // Without -u the files are made in that top directory, which is on its parent's MDS: the tree's mkdir is
+      // counted against the files' directory (so both are on one MDS whatever the rank count).
+      pfsim::RankCursor cf;
+      pfsim::OpRequest file;
+      REQUIRE(w.next(0, first + 1, cf, file));
+      CHECK((op.dir == file.dir) == !unique);
     }
   }
+}
+
+TEST_CASE("mdtest -C -T -E -r and -N in a workload file: what pfsim mdtest records reruns the same phases", "[workload]")
+{
+  // pfsim mdtest records its options as the workload file's "mdtest" block (results' workload.workload_file); with a
+  // phase choice and -N it must load back to the same phases and rank shifts (it was refused: unknown field
+  // 'mdtest.C').
+  pfsim::MdtestOptions o;
+  o.ranks = 6;
+  o.items_per_rank = 4;
+  o.unique_dir = true;
+  o.files_only = true;
+  o.write_bytes = 100;
+  o.read_bytes = 100;
+  o.run_stat = false;
+  o.stride = 2;
+  const auto made = pfsim::mdtest_params(o);
+  json file = {{"generator", "mdtest"}, {"ranks", 6}, {"mdtest", made.params}};
+  const auto back = parse_workload(file, "recorded.json").params;
+  CHECK(back.params == made.params);
+  REQUIRE(back.phases.size() == made.phases.size());
+  for (size_t i = 0; i < made.phases.size(); ++i) {
+    CHECK(back.phases[i].name == made.phases[i].name);
+    CHECK(back.phases[i].rank_shift == made.phases[i].rank_shift);
+  }
+  // The phases: Tree creation, File creation, File read (rank r + 2N's files), File removal (r + 3N's), Tree removal.
+  std::vector<std::string> names;
+  for (const auto& ph : made.phases)
+    names.push_back(ph.name);
+  CHECK(names == std::vector<std::string>{"Tree creation", "File creation", "File read", "File removal", "Tree removal"});
+  CHECK(made.phases[2].rank_shift == 4);
+  CHECK(made.phases[3].rank_shift == 6);
+  pfsim::SyntheticWorkload w(made);
+  pfsim::RankCursor c;
+  pfsim::OpRequest op;
+  REQUIRE(w.next(1, 2, c, op));  // rank 1's File read: open of rank 5's file
+  CHECK(op.dir == 5);
+  REQUIRE(w.next(1, 2, c, op));  // its read
+  CHECK(op.written_by == 5);
+  pfsim::RankCursor r;
+  REQUIRE(w.next(3, 3, r, op));  // rank 3 removes rank (3 + 6) mod 6 = 3's files
+  CHECK(op.dir == 3);
 }
 
 TEST_CASE("workload ranks_per_node: absent means the platform's, given it is at least 1", "[workload]")
