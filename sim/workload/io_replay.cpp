@@ -3,7 +3,9 @@
 #include "config/units.hpp"
 #include "model/hash.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <stdexcept>
 
@@ -32,7 +34,57 @@ IoReplayWorkload::IoReplayWorkload(std::shared_ptr<const iotrace::IoTrace> trace
         throw std::invalid_argument("replay: " + std::to_string(static_cast<long long>(copies)) + " copies of the shared "
                                     "file " + f.name + " (" + std::to_string(f.extent_B) + " bytes each) would exceed "
                                     "1e15 bytes, the model's largest file");
+    find_writers();
   }
+}
+
+void IoReplayWorkload::find_writers()
+{
+  // Every recorded write, by file and start offset: (its end offset, its recorded end time, its rank).
+  struct Written {
+    uint64_t end_off;
+    double end_s;
+    int32_t rank;
+  };
+  std::vector<std::map<uint64_t, std::vector<Written>>> writes(trace_->files.size());
+  std::vector<uint64_t> longest(trace_->files.size(), 0);  // the longest write of each file
+  for (int r = 0; r < trace_->ranks; ++r)
+    for (const auto& st : trace_->streams[static_cast<size_t>(r)].steps)
+      if (st.op == IoOp::Write && st.length > 0) {
+        writes[st.file][st.offset].push_back({st.offset + st.length, st.end_s, r});
+        longest[st.file] = std::max(longest[st.file], st.length);
+      }
+  bool any = false;
+  std::vector<std::vector<int32_t>> found(static_cast<size_t>(trace_->ranks));
+  for (int r = 0; r < trace_->ranks; ++r) {
+    const auto& steps = trace_->streams[static_cast<size_t>(r)].steps;
+    auto& w = found[static_cast<size_t>(r)];
+    w.assign(steps.size(), -1);
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const auto& st = steps[i];
+      if (st.op != IoOp::Read || st.length == 0 || writes[st.file].empty())
+        continue;
+      // Of the writes that cover the read (they start at or before it, and no further back than the file's longest
+      // write), the last one to end before the read started.
+      const auto& by_off = writes[st.file];
+      double best_end = -1;
+      int32_t best = -1;
+      for (auto it = by_off.upper_bound(st.offset); it != by_off.begin();) {
+        --it;
+        if (st.offset - it->first >= longest[st.file])
+          break;
+        for (const auto& x : it->second)
+          if (x.end_off >= st.offset + st.length && x.end_s <= st.start_s && x.end_s > best_end) {
+            best_end = x.end_s;
+            best = x.rank;
+          }
+      }
+      w[i] = best;
+      any = any || best >= 0;
+    }
+  }
+  if (any)
+    writer_ = std::move(found);
 }
 
 uint64_t IoReplayWorkload::creation_order(uint64_t object) const
@@ -121,6 +173,11 @@ bool IoReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) 
     case IoOp::Read: {
       out.op = st.op == IoOp::Write ? Op::Write : Op::Read;
       out.bytes = static_cast<double>(st.length);
+      if (st.op == IoOp::Read && !writer_.empty()) {
+        const int32_t w = writer_[static_cast<size_t>(rank % trace_->ranks)][i];
+        const int64_t replayed = static_cast<int64_t>(copy) * trace_->ranks + w;
+        out.written_by = w >= 0 && replayed < ranks_ ? static_cast<int32_t>(replayed) : -1;
+      }
       out.metadata = false;
       out.offset = st.offset;
       if (file.shared && trace_->ior) {  // IOR's shared-file layout at M ranks (transfer k = the step after the open)

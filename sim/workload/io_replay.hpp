@@ -14,7 +14,11 @@
 //   - every file is in one directory (IOR's test directory; DXT paths are not mapped to directories): creates lock
 //     it when several ranks replay;
 //   - opens, creates and closes are those the import inserted (DXT and IOR per-op files record none); a shared file's
-//     copies c > 0 open it (copy 0 of its creator creates it).
+//     copies c > 0 open it (copy 0 of its creator creates it);
+//   - a DXT read of bytes that one recorded write covers (same file; of those, the one that ended last before the read
+//     started, on the ranks' recorded clocks) reads what that write's rank wrote: in copy c, replay rank c x N + w,
+//     whose node's page cache may serve it (OpRequest::written_by, clients.max_cached_mb). Reads no single recorded
+//     write covers, and every read of an IOR per-op trace (which holds one access), were written before the run.
 #pragma once
 #include <utility>
 #include "workload/io_trace.hpp"
@@ -22,6 +26,7 @@
 
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 namespace pfsim {
 
@@ -73,6 +78,10 @@ private:
   std::shared_ptr<const iotrace::IoTrace> trace_;
   int ranks_ = 0;
   mutable std::unordered_map<uint64_t, uint64_t> order_;  // object -> creation_order
+  // Per recorded rank and step: the recorded rank whose write a read reads (-1: none in the trace); empty when no read
+  // of the trace has one.
+  std::vector<std::vector<int32_t>> writer_;
+  void find_writers();
   mutable bool order_built_ = false;
 };
 

@@ -497,3 +497,38 @@ TEST_CASE("Data replay comparison without samples: per-kind counts and windows, 
        {&pfsim::LatencySummary::p50_s, &pfsim::LatencySummary::p99_s, &pfsim::LatencySummary::max_s})
     CHECK(hist[0].simulated[0].latency.*q == Approx(exact[0].simulated[0].latency.*q).epsilon(0.0014));
 }
+
+TEST_CASE("DXT replay: a read of bytes another rank wrote earlier names that rank (its node's page cache may serve it)",
+          "[iotrace]")
+{
+  // Rank 0 writes bytes 0-99 of the shared file (0.1-0.2 s); rank 1 reads them at 0.3 s (after: rank 0's data), reads
+  // bytes 50-149 (no one write covers them) and, in a second file that rank 0 writes only after, reads first.
+  TempDir d;
+  const std::string f = d.write(
+      "w.dxt.txt",
+      kHead + " X_POSIX 0 write 0 0 100 0.1000 0.2000\n"
+              "# DXT, file_id: 42, file_name: /scratch/f\n# DXT, rank: 1, hostname: vm\n"
+              " X_POSIX 1 read 0 0 100 0.3000 0.3100\n X_POSIX 1 read 1 50 100 0.3200 0.3300\n"
+              "# DXT, file_id: 43, file_name: /scratch/g\n# DXT, rank: 1, hostname: vm\n"
+              " X_POSIX 1 read 0 0 100 0.0100 0.0200\n"
+              "# DXT, file_id: 43, file_name: /scratch/g\n# DXT, rank: 0, hostname: vm\n"
+              " X_POSIX 0 write 0 0 100 0.5000 0.6000\n");
+  auto t = std::make_shared<const IoTrace>(load_dxt(f));
+  auto readers = [&t](int ranks, int rank) {
+    pfsim::IoReplayWorkload w(t, ranks);
+    pfsim::RankCursor c;
+    pfsim::OpRequest op;
+    std::vector<int32_t> by;
+    while (w.next(rank, 0, c, op))
+      if (op.op == pfsim::Op::Read)
+        by.push_back(op.written_by);
+    return by;
+  };
+  // Rank 1's three reads, in its order (file f's, then g's, as the import orders them by time: g's read first).
+  CHECK(readers(2, 1) == std::vector<int32_t>{-1, 0, -1});
+  // At 4 ranks rank 3 is copy 1 of rank 1: it reads copy 1's bytes, which rank 2 (copy 1 of rank 0) wrote.
+  CHECK(readers(4, 3) == std::vector<int32_t>{-1, 2, -1});
+  // At 3 ranks rank 2 is copy 1 of rank 0 (a writer), and no replayed rank 3 exists to read after it.
+  CHECK(readers(3, 1) == std::vector<int32_t>{-1, 0, -1});
+  CHECK(readers(3, 2).empty());
+}
