@@ -101,14 +101,8 @@ pfsim::RunRecords cached_ior(int ranks, int repetitions, double cache_mb, int re
 // holds everything: which of the benchmark's reads the node that wrote the object serves.
 pfsim::RunRecords cached_mdworkbench(int precreate, const std::string& placement)
 {
-  pfsim::MdWorkbenchParams mp;
-  mp.ranks = 8;
-  mp.obj_per_proc = 10;
-  mp.precreate_per_set = precreate;
-  mp.data_sets = 1;
-  mp.iterations = 2;
-  mp.offset = 1;
-  mp.object_size_B = 4096;
+  // -I 10 -P precreate -D 1 -R 2 -S 4096 --offset 1
+  const pfsim::MdWorkbenchParams mp{8, 10, precreate, 1, 2, 4096, 1};
   auto trace = std::make_shared<const pfsim::trace::Trace>(pfsim::mdworkbench_trace(mp));
   pfsim::ReplayOptions ro;
   ro.ranks = 8;
