@@ -122,8 +122,9 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-P", false, "also print mdtest's SUMMARY time table (each phase's time in seconds, under mdtest's own "
                       "heading \"ms/op\")"},
         {"-N", true, "STRIDE mdtest's rank shift (default 0): rank r stats rank r + N's items, reads r + 2N's files "
-                     "and removes r + 3N's (mdtest's stat_name, read_name, rm_name); N = ranks per node reads "
-                     "another node's data, not the page cache's (clients.max_cached_mb)"},
+                     "and removes r + 3N's (mdtest's stat_name, read_name, rm_name), with -u in that rank's "
+                     "directory (mdtest's unique_*_dir names shift by one more stride; the files are the same); "
+                     "N = ranks per node reads another node's data, not the page cache's (clients.max_cached_mb)"},
         {"--savePerOpDataCSV", true, "PREFIX mdtest's own form of --latency-dir/--latency-prefix: the files "
                                      "PREFIX-<phase>-<rank %05d>.csv", true},
         // Recorded and printed in "Command line used", no effect on what is simulated (so that the recorded command
@@ -414,7 +415,7 @@ pfsim::MdtestOptions mdtest_options(const Cli& c)
     throw UsageError("-e " + std::to_string(static_cast<long long>(o.read_bytes)) + ": expected at most -w (" +
                      std::to_string(static_cast<long long>(o.write_bytes)) +
                      " bytes written per file; mdtest: \"read bytes must be smaller than write bytes\")");
-  o.stride = opt_int(c, "-N", 0, 0, kNoMax);
+  o.stride = opt_int(c, "-N", 0, 0, std::numeric_limits<int>::max());  // mdtest's nstride is an int
   return o;
 }
 
@@ -621,9 +622,13 @@ int cmd_run(const Cli& c)
       cmd.F = m.value("F", false);
       cmd.D = m.value("D", false);
       cmd.stride = m.value("N", 0LL);
-      for (const char* f : {"C", "T", "E", "r"})  // recorded only when not all four ran
-        if (m.value(f, false))
-          cmd.only_phases.push_back(std::string("-") + f);
+      // -C -T -E -r: the phases that ran, when not all four did (a workload file's absent key means the phase runs)
+      std::vector<std::string> ran;
+      for (const char* f : {"C", "T", "E", "r"})
+        if (m.value(f, true))
+          ran.push_back(std::string("-") + f);
+      if (ran.size() < 4)
+        cmd.only_phases = ran;
       // (pfsim run writes its own latency files; --savePerOpDataCSV typed is printed with the options as typed)
       if (!latency_dir.empty() && c.command == "mdtest" && !c.opts.count("--savePerOpDataCSV"))
         cmd.perop_prefix = prefix;

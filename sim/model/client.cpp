@@ -227,6 +227,7 @@ void ClientNode::handle(NodeMessage* msg)
 void ClientNode::begin_phase(int phase)
 {
   phase_ = phase;
+  written_at_phase_[static_cast<size_t>(phase % kPhaseMarks)] = written_B_;
   // A phase starts when its first node is released (phase 0: at once), not when the last node arrived at the
   // barrier: the release's network latency is not the phase's, as it is not in phase 0 (the phases of identical
   // iterations took 2 link latencies longer from the second on).
@@ -408,7 +409,16 @@ bool ClientNode::is_local_rank(int rank) const
 bool ClientNode::cache_hit(const OpRequest& op) const
 {
   const double cache = ctx_.platform.clients.max_cached_B;
-  return op.op == Op::Read && cache > 0 && op.written_by >= 0 && written_B_ <= cache && is_local_rank(op.written_by);
+  if (op.op != Op::Read || cache <= 0 || op.written_by < 0 || !is_local_rank(op.written_by))
+    return false;
+  return written_since(op.written_phase >= 0 && op.written_phase <= phase_ ? op.written_phase : phase_) <= cache;
+}
+
+double ClientNode::written_since(int phase) const
+{
+  if (phase_ - phase >= kPhaseMarks)
+    return written_B_;
+  return written_B_ - written_at_phase_[static_cast<size_t>(phase % kPhaseMarks)];
 }
 
 void ClientNode::try_send(uint32_t r)
@@ -424,13 +434,8 @@ void ClientNode::try_send(uint32_t r)
     timers_.push(Timer{copy > 0 ? now + s.op.bytes / copy : now, r, TimerKind::DataDone, s.seq});
     return;
   }
-  if (s.op.op == Op::Write) {
-    if (written_phase_ != phase_) {
-      written_phase_ = phase_;
-      written_B_ = 0;
-    }
+  if (s.op.op == Op::Write)
     written_B_ += s.op.bytes;
-  }
   if (goes_chunked(s.op)) {
     s.chunked = true;
     s.seq++;  // a bulk operation counts as one RPC of the rank's (the timers' least-served-first order)

@@ -227,12 +227,16 @@ private:
   std::vector<double> bulk_free_at_;
   std::vector<Lazy<std::deque<Request*>>> bulk_wait_;
   double bulk_send_Bps_ = 0;
-  // clients.max_cached_mb: the bytes this node's ranks wrote in the last phase that wrote (a read served from the cache
-  // reads data of that phase: IOR's write phase of its repetition, mdtest's File creation of its iteration; a
-  // repetition that rewrites the same file replaces its pages rather than adding to them), and whether a read is
-  // served from the node's page cache.
+  // clients.max_cached_mb: the bytes this node's ranks have written in the run, and that count when each phase began
+  // (grown as phases begin): a read of data written in phase p is served from the node's page cache while the node
+  // has written at most max_cached_mb since p began (LRU has evicted nothing of p's then; a repetition that rewrites
+  // the same file starts a new phase, so its pages replace the previous ones rather than add to them).
+  // (The last kPhaseMarks phases' counts only, in a ring: a read of data written further back counts everything
+  // the node wrote in the run, a miss unless it all fits; constant memory at mdtest -i 10000.)
+  static constexpr int kPhaseMarks = 64;
   double written_B_ = 0;
-  int written_phase_ = -1;
+  std::array<double, kPhaseMarks> written_at_phase_{};
+  double written_since(int phase) const;
   bool cache_hit(const OpRequest& op) const;
   bool is_local_rank(int rank) const;
   void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write starts

@@ -85,8 +85,10 @@ bool IorWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
                    ? segment * o_.block_B + in_block
                    : (segment * static_cast<uint64_t>(o_.ranks) + static_cast<uint64_t>(src)) * o_.block_B + in_block;
   out.metadata = false;
-  if (!ph.write && o_.write)  // each repetition writes before it reads
+  if (!ph.write && o_.write) {  // each repetition writes (the phase before) before it reads
     out.written_by = src;
+    out.written_phase = phase - 1;
+  }
   return true;
 }
 

@@ -1,7 +1,10 @@
 #include "workload/replay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 namespace pfsim {
 
@@ -112,11 +115,36 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
     }
   }
 
+  // Who wrote what a read reads (writer_of_read): per phase, whether its creates write data, the recorded kinds per
+  // benchmark object (4, or fewer: --read-only's stat and read, a kind missing from the recording) and the replayed
+  // objects per data set and rank (rank 0's stream); md-workbench's object index: its precreate's objects first, then
+  // each benchmark iteration that creates (not --read-only) advances the index by its objects.
   writes_data_.assign(P, false);
+  per_object_.assign(P, 1);
+  objects_.assign(P, 0);
+  first_object_.assign(P, 0);
+  uint64_t next_object = 0;
   for (size_t p = 0; p < P; ++p) {
-    const auto& s0 = trace_->streams[0];
     const int ph = static_cast<int>(p);
-    writes_data_[p] = trace_->params.object_size_B > 0 && s0.counts(ph, ops_in(s0, ph))[static_cast<size_t>(TraceOp::Create)] > 0;
+    std::array<uint64_t, trace::kTraceOpCount> seen{};
+    for (const auto& s : trace_->streams) {
+      const auto c = s.counts(ph, ops_in(s, ph));
+      for (size_t k = 0; k < seen.size(); ++k)
+        seen[k] += c[k];
+    }
+    const auto& s0 = trace_->streams[0];
+    const auto c0 = s0.counts(ph, ops_in(s0, ph));
+    const uint64_t creates = c0[static_cast<size_t>(TraceOp::Create)];
+    writes_data_[p] = trace_->params.object_size_B > 0 && creates > 0;
+    const PhaseKind kind = trace_->phases[p].kind;
+    if (kind == PhaseKind::Benchmark)
+      per_object_[p] = std::max<uint64_t>(1, static_cast<uint64_t>(seen.size() - std::count(seen.begin(), seen.end(), 0u)));
+    objects_[p] = ops_in(s0, ph) / per_object_[p] / static_cast<uint64_t>(D_);
+    if (kind == PhaseKind::Benchmark) {
+      first_object_[p] = next_object;
+      if (creates > 0)
+        next_object += objects_[p];
+    }
   }
 
   // Residual floors: quantile of the recorded latency per phase and kind.
@@ -223,7 +251,7 @@ ReplayWorkload::Slot ReplayWorkload::slot(int phase, uint64_t n, uint64_t item) 
   const uint64_t D = static_cast<uint64_t>(D_);
   if (dsets == 0) {
     out.k = item;
-    out.set = static_cast<uint32_t>((kind == PhaseKind::Benchmark ? item / 4 : item) % D);
+    out.set = static_cast<uint32_t>((kind == PhaseKind::Benchmark ? item / per_object_[static_cast<size_t>(phase)] : item) % D);
     if (kind == PhaseKind::Cleanup && n > 0 && n % D == 0)  // set after set, as with the rmdirs
       out.set = static_cast<uint32_t>(item / (n / D));
     // Left out (--no-dataset-ops), the mkdirs and rmdirs still took the recorded gaps they sat in: those gaps are
@@ -278,6 +306,7 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   const uint32_t root_dir = static_cast<uint32_t>(ranks_) * static_cast<uint32_t>(D_);
   out.bytes = 0;
   out.written_by = -1;
+  out.written_phase = -1;
   // Objects are not named in a trace: an identity per rank, phase and position (placement over the OSSes only).
   out.object = (static_cast<uint64_t>(phase) << 48) ^ (static_cast<uint64_t>(rank) << 24) ^ c.item;
   out.think_s = 0;
@@ -305,11 +334,11 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   if (ph.kind == PhaseKind::Benchmark) {
     shift = static_cast<int64_t>(trace_->params.offset) * (static_cast<int64_t>(sl.set) + 1) % ranks_;
     const int64_t o = kind == TraceOp::Create ? rank + shift : rank - shift;
-    owner = static_cast<int>(((o % ranks_) + ranks_) % ranks_);
+    owner = wrap(o);
     out.shared_dir = (2 * shift) % ranks_ != 0;
   } else if (ph.kind == PhaseKind::Other && trace_->mdtest_stride > 0) {
     const int64_t times = kind == TraceOp::Stat ? 1 : kind == TraceOp::Read ? 2 : kind == TraceOp::Delete ? 3 : 0;
-    owner = static_cast<int>((rank + times * static_cast<int64_t>(trace_->mdtest_stride)) % ranks_);
+    owner = wrap(rank + times * static_cast<int64_t>(trace_->mdtest_stride % ranks_));
   }
   out.dir = static_cast<uint32_t>(owner) * static_cast<uint32_t>(D_) + sl.set;
   if (trace_->shared_dir && ph.kind == PhaseKind::Other) {  // mdtest without -u: every rank in one directory
@@ -334,7 +363,8 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
       steps = compound_primitives(static_cast<int>(kind));
       out.op = steps == 3 ? kRead[c.step] : kRead0[c.step];
       out.bytes = steps == 3 && c.step == 1 ? size : 0;
-      out.written_by = out.bytes > 0 ? writer_of_read(phase, k, owner, shift) : -1;
+      if (out.bytes > 0)
+        std::tie(out.written_by, out.written_phase) = writer_of_read(phase, k, owner, shift);
       break;
     case TraceOp::Create:
       steps = compound_primitives(static_cast<int>(kind));
@@ -373,41 +403,45 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   return true;
 }
 
-// The rank that wrote the object a read reads, if this run wrote it (-1 otherwise): its node's page cache may serve the
-// read (clients.max_cached_mb). md-workbench's benchmark iteration i reads object f = i x I + j of set d of rank
-// o = r - K(d+1) (j: the rank's j-th object of the set in the iteration); f < P was made by o in the precreate, a later
-// one by o - K(d+1) in iteration (f - P) / I, which created it as object f' + P of o's set. mdtest's File read reads the
-// files its rank (or, with -N, rank r + 2N) made in File creation.
-int32_t ReplayWorkload::writer_of_read(int phase, uint64_t k, int owner, int64_t shift) const
+// The rank that wrote the object a read reads and the phase it wrote it in, if this run wrote it (rank -1
+// otherwise): its node's page cache may serve the read (clients.max_cached_mb). md-workbench's benchmark reads object
+// f = start + j of rank o = r - K(d+1)'s set d (start: the iteration's first object index, j: the rank's j-th object of
+// the set in it); f < P was made by o in the precreate, a later one by o - K(d+1) in the iteration whose creates made
+// object f - P (md-workbench creates object f + P in rank r + K(d+1)'s set as it deletes f). mdtest's File read reads
+// the files its rank (with -N, rank r + 2N) made in the last File creation before it.
+std::pair<int32_t, int32_t> ReplayWorkload::writer_of_read(int phase, uint64_t k, int owner, int64_t shift) const
 {
   const auto& ph = trace_->phases[static_cast<size_t>(phase)];
-  auto ran_before = [&](PhaseKind kind, int iteration) {
-    for (int p = 0; p < phase; ++p) {
-      const auto& q = trace_->phases[static_cast<size_t>(p)];
-      if (q.kind == kind && (iteration < 0 || q.iteration == iteration) && writes_data_[static_cast<size_t>(p)])
-        return true;
-    }
-    return false;
+  auto last_writing = [&](PhaseKind kind) {
+    for (int p = phase - 1; p >= 0; --p)
+      if (trace_->phases[static_cast<size_t>(p)].kind == kind && writes_data_[static_cast<size_t>(p)])
+        return p;
+    return -1;
   };
-  if (ph.kind == PhaseKind::Other)
-    return ran_before(PhaseKind::Other, -1) ? owner : -1;
+  constexpr std::pair<int32_t, int32_t> kNone{-1, -1};
+  if (ph.kind == PhaseKind::Other) {
+    const int p = last_writing(PhaseKind::Other);
+    return p < 0 ? kNone : std::pair<int32_t, int32_t>{owner, p};
+  }
   if (ph.kind != PhaseKind::Benchmark)
-    return -1;
-  const auto& prm = trace_->params;
-  const uint64_t I = static_cast<uint64_t>(std::max(0, prm.obj_per_proc));
-  const uint64_t P = static_cast<uint64_t>(std::max(0, prm.precreate_per_set));
-  const uint64_t f = static_cast<uint64_t>(std::max(0, ph.iteration)) * I + k / 4 / static_cast<uint64_t>(D_);
+    return kNone;
+  const auto at = static_cast<size_t>(phase);
+  const uint64_t f = first_object_[at] + k / per_object_[at] / static_cast<uint64_t>(D_);
+  const int pre = last_writing(PhaseKind::Precreate);
+  // The precreate's objects per set: this run's, or the recorded -P when the run has no precreate
+  const uint64_t P = pre >= 0 ? objects_[static_cast<size_t>(pre)]
+                              : static_cast<uint64_t>(std::max(0, trace_->params.precreate_per_set));
   if (f < P)
-    return ran_before(PhaseKind::Precreate, -1) ? owner : -1;
-  if (I == 0)
-    return -1;
-  const int made_in = static_cast<int>((f - P) / I);
-  const bool made = made_in == ph.iteration ? writes_data_[static_cast<size_t>(phase)]  // earlier in this iteration
-                                            : ran_before(PhaseKind::Benchmark, made_in);
-  if (!made)
-    return -1;
-  const int64_t c = owner - shift;
-  return static_cast<int32_t>(((c % ranks_) + ranks_) % ranks_);
+    return pre < 0 ? kNone : std::pair<int32_t, int32_t>{owner, pre};
+  const uint64_t made = f - P;  // the created object's index among the benchmark's creates
+  for (int p = phase; p >= 0; --p) {
+    const auto q = static_cast<size_t>(p);
+    if (trace_->phases[q].kind != PhaseKind::Benchmark || !writes_data_[q] || made < first_object_[q] ||
+        made >= first_object_[q] + objects_[q])
+      continue;
+    return {static_cast<int32_t>(wrap(owner - shift)), p};
+  }
+  return kNone;
 }
 
 PerOp<bool> ReplayWorkload::kinds_used() const

@@ -52,6 +52,7 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
   out.object = (static_cast<uint64_t>(owner) << 32) | (c.item & 0xffffffffULL);
   out.begins = c.step == 0;
   out.written_by = out.op == Op::Read && ph.reads_own_writes ? owner : -1;
+  out.written_phase = out.written_by >= 0 ? ph.written_phase : -1;
   out.metadata = std::find(ph.item_ops.begin(), ph.item_ops.end(), Op::Read) == ph.item_ops.end();
   // Only a directory that several ranks update locks (mds.dir_lock): one rank alone is a unique directory.
   out.shared_dir = !p_.unique_dir && p_.ranks > 1;
@@ -155,6 +156,8 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
   p.unique_dir = o.unique_dir;
   if (!o.run_create && !o.run_stat && !o.run_read && !o.run_remove)
     throw std::invalid_argument("mdtest: no phase chosen (-C -T -E -r)");
+  // mdtest -N: the k-th shifted phase works on rank r + k N's items (mod the ranks)
+  auto shift = [&o](int64_t k) { return k * (o.stride % o.ranks); };
   for (int it = 0; it < o.iterations; ++it) {
     if (o.run_create) {
       SyntheticPhase tree_create{"Tree creation", {Op::Mkdir}, {0}, true, it};
@@ -166,14 +169,15 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
         p.phases.push_back({"Directory creation", {Op::Mkdir}, {0}, true, it});
       if (o.run_stat) {
         p.phases.push_back({"Directory stat", {Op::Stat}, {0}, true, it});
-        p.phases.back().rank_shift = o.stride;
+        p.phases.back().rank_shift = shift(1);
       }
       if (o.run_remove) {
         p.phases.push_back({"Directory removal", {Op::Rmdir}, {0}, true, it});
-        p.phases.back().rank_shift = 3 * o.stride;
+        p.phases.back().rank_shift = shift(3);
       }
     }
     if (!o.dirs_only) {
+      int creation = -1;  // this iteration's File creation phase
       if (o.run_create) {
         SyntheticPhase create{"File creation", {Op::Create}, {0}, false, it};
         if (o.write_bytes > 0) {
@@ -183,24 +187,26 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
         create.item_ops.push_back(Op::Close);
         create.item_bytes.push_back(0);
         p.phases.push_back(create);
+        creation = static_cast<int>(p.phases.size()) - 1;
       }
       if (o.run_stat) {
         p.phases.push_back({"File stat", {Op::Stat}, {0}, false, it});
-        p.phases.back().rank_shift = o.stride;
+        p.phases.back().rank_shift = shift(1);
       }
       // mdtest always runs its read phase; with -e 0 it only opens and closes ("a read test will actually just
       // open/close", md_validate_tests in IOR 4.x mdtest.c).
       if (o.run_read && o.read_bytes > 0) {
         p.phases.push_back({"File read", {Op::Open, Op::Read, Op::Close}, {0, o.read_bytes, 0}, false, it});
         p.phases.back().reads_own_writes = o.run_create && o.write_bytes > 0;
+        p.phases.back().written_phase = creation;
       }
       else if (o.run_read)
         p.phases.push_back({"File read", {Op::Open, Op::Close}, {0, 0}, false, it});
       if (o.run_read)
-        p.phases.back().rank_shift = 2 * o.stride;
+        p.phases.back().rank_shift = shift(2);
       if (o.run_remove) {
         p.phases.push_back({"File removal", {Op::Unlink}, {0}, false, it});
-        p.phases.back().rank_shift = 3 * o.stride;
+        p.phases.back().rank_shift = shift(3);
       }
     }
     if (o.run_remove) {

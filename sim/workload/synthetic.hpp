@@ -23,6 +23,7 @@ struct SyntheticPhase {
   // mdtest's File read after this iteration's File creation wrote the files (-w > 0): each rank reads the data of the
   // rank whose files it works on, which that rank's node may still cache (OpRequest::written_by).
   bool reads_own_writes = false;
+  int written_phase = -1;  // with reads_own_writes: the File creation phase of the iteration
   // mdtest -N S: the phase works on the files (directories) of rank r + rank_shift, mod the ranks: S for the stat
   // phases, 2S for File read, 3S for the removals (mdtest's stat_name, read_name and rm_name); 0 for the creations.
   int64_t rank_shift = 0;

@@ -9,7 +9,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
+#include <tuple>
 #include <iterator>
 #include <string>
 #include <sys/stat.h>
@@ -1787,4 +1789,138 @@ TEST_CASE("an empty trace file is named as empty, not as a file name pfsim does 
   d.write("notes.txt", "");
   CHECK_THAT(error_of((d.path / "lat-0.00-0-precreate-all.csv").string()), Catch::Contains(":1: empty file"));
   CHECK_THAT(error_of((d.path / "notes.txt").string()), Catch::Contains("notes.txt:1: empty file: expected a trace"));
+}
+
+namespace {
+
+// md-workbench's benchmark bookkeeping, brute force (IOR 4.x md-workbench.c run_benchmark): every object of every
+// rank's data set with the rank and phase that made it; in iteration i, object f = i x I + j of set d: rank r reads
+// and deletes it in rank r - K(d+1)'s set and creates object f + P in rank r + K(d+1)'s. Returns, per rank, the
+// (writer, phase) of each of its benchmark reads in order (-1, -1: not made in this run).
+std::vector<std::vector<std::pair<int32_t, int32_t>>> mdworkbench_readers(const pfsim::MdWorkbenchParams& p, int M,
+                                                                           bool read_only = false)
+{
+  std::map<std::tuple<int, int, long>, std::pair<int32_t, int32_t>> made;  // (owner, set, index) -> (rank, phase)
+  int phase = 0;
+  if (p.run_precreate) {
+    for (int r = 0; r < M; ++r)
+      for (int d = 0; d < p.data_sets; ++d)
+        for (long f = 0; f < p.precreate_per_set; ++f)
+          made[{r, d, f}] = {r, 0};
+    phase = 1;
+  }
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> reads(static_cast<size_t>(M));
+  auto mod = [M](long x) { return static_cast<int>(((x % M) + M) % M); };
+  for (int it = 0; p.run_benchmark && it < p.iterations; ++it, ++phase)
+    for (long j = 0; j < p.obj_per_proc; ++j)
+      for (int d = 0; d < p.data_sets; ++d)
+        for (int r = 0; r < M; ++r) {
+          // (--read-only: the index does not advance, and nothing is deleted or created)
+          const long f = (read_only ? 0 : static_cast<long>(it) * p.obj_per_proc) + j;
+          const long shift = static_cast<long>(p.offset) * (d + 1);
+          auto at = made.find({mod(r - shift), d, f});
+          reads[static_cast<size_t>(r)].push_back(at == made.end() ? std::pair<int32_t, int32_t>{-1, -1} : at->second);
+          if (read_only)
+            continue;
+          if (at != made.end())
+            made.erase(at);
+          made[{mod(r + shift), d, f + p.precreate_per_set}] = {r, phase};
+        }
+  return reads;
+}
+
+}  // namespace
+
+TEST_CASE("md-workbench reads: the writer and phase of every read match a brute-force model of md-workbench", "[replay]")
+{
+  // Generated traces (pfsim mdworkbench) replayed at their rank count and at others, over data sets, offsets, -P not a
+  // multiple of -I (objects made by the benchmark and read in the same or a later iteration), -2 alone (no precreate:
+  // its objects were not written in this run). A wrong object index, shift, creator or phase fails here.
+  struct Case {
+    int N, M, I, P, D, R, K;
+    bool precreate;
+  };
+  for (const Case& k : {Case{4, 4, 5, 7, 3, 4, 2, true}, Case{4, 7, 5, 7, 3, 4, 2, true}, Case{6, 3, 3, 4, 2, 5, 1, true},
+                        Case{5, 9, 3, 4, 2, 3, 5, true}, Case{4, 4, 10, 20, 1, 2, 1, true}, Case{4, 4, 5, 7, 2, 3, 1, false},
+                        Case{3, 8, 2, 5, 1, 6, 3, true}}) {
+    pfsim::MdWorkbenchParams p{k.N, k.I, k.P, k.D, k.R, 100, k.K};
+    p.run_precreate = k.precreate;
+    p.run_cleanup = false;
+    auto t = std::make_shared<const Trace>(pfsim::mdworkbench_trace(p));
+    pfsim::ReplayOptions o;
+    o.ranks = k.M;
+    pfsim::ReplayWorkload w(t, o);
+    p.ranks = k.M;
+    const auto want = mdworkbench_readers(p, k.M);
+    INFO("N " << k.N << " M " << k.M << " -I " << k.I << " -P " << k.P << " -D " << k.D << " -R " << k.R << " offset "
+              << k.K << (k.precreate ? "" : " (-2 only)"));
+    size_t made_here = 0;
+    for (int r = 0; r < k.M; ++r) {
+      std::vector<std::pair<int32_t, int32_t>> got;
+      for (int ph = 0; ph < w.phase_count(); ++ph) {
+        pfsim::RankCursor c;
+        pfsim::OpRequest op;
+        while (w.next(r, ph, c, op))
+          if (op.op == pfsim::Op::Read)
+            got.emplace_back(op.written_by, op.written_by >= 0 ? op.written_phase : -1);
+      }
+      INFO("rank " << r);
+      CHECK(got == want[static_cast<size_t>(r)]);
+      for (const auto& g : got)
+        made_here += g.first >= 0;
+    }
+    CHECK(made_here > 0);  // every case has reads of objects this run made
+  }
+}
+
+TEST_CASE("md-workbench reads in a trace without stats or with --read-only: the object index follows the kinds "
+          "recorded", "[replay]")
+{
+  // A recording whose benchmark lacks a kind (here the stats: 3 operations per object), and one of md-workbench
+  // --read-only (stat and read per object, and the object index does not advance: every iteration reads the first
+  // -I precreated objects), as the importer gives them; the generated trace's benchmark patterns replaced.
+  const pfsim::MdWorkbenchParams p{4, 3, 5, 2, 4, 100, 1};
+  for (bool read_only : {false, true}) {
+    pfsim::trace::Trace t = pfsim::mdworkbench_trace(p);
+    auto& s = t.streams[0];
+    const std::vector<unsigned char> pattern =
+        read_only ? std::vector<unsigned char>{static_cast<unsigned char>(TraceOp::Stat),
+                                               static_cast<unsigned char>(TraceOp::Read)}
+                  : std::vector<unsigned char>{static_cast<unsigned char>(TraceOp::Read),
+                                               static_cast<unsigned char>(TraceOp::Delete),
+                                               static_cast<unsigned char>(TraceOp::Create)};
+    std::vector<uint64_t> begin{0};
+    for (size_t ph = 0; ph < t.phases.size(); ++ph) {
+      uint64_t n = s.end(static_cast<int>(ph)) - s.begin(static_cast<int>(ph));
+      if (t.phases[ph].kind == pfsim::trace::PhaseKind::Benchmark) {
+        s.pattern[ph] = pattern;
+        n = static_cast<uint64_t>(p.obj_per_proc * p.data_sets) * pattern.size();
+      }
+      begin.push_back(begin.back() + n);
+    }
+    s.phase_begin = begin;
+    pfsim::ReplayOptions o;
+    o.ranks = 4;
+    pfsim::ReplayWorkload w(std::make_shared<const Trace>(t), o);
+    const auto want = mdworkbench_readers(p, 4, read_only);
+    INFO((read_only ? "--read-only" : "no stats"));
+    for (int r = 0; r < 4; ++r) {
+      std::vector<std::pair<int32_t, int32_t>> got;
+      for (int ph = 0; ph < w.phase_count(); ++ph) {
+        pfsim::RankCursor c;
+        pfsim::OpRequest op;
+        while (w.next(r, ph, c, op))
+          if (op.op == pfsim::Op::Read)
+            got.emplace_back(op.written_by, op.written_by >= 0 ? op.written_phase : -1);
+      }
+      auto text = [](const std::vector<std::pair<int32_t, int32_t>>& v) {
+        std::string out;
+        for (const auto& [who, when] : v)
+          out += "(" + std::to_string(who) + "," + std::to_string(when) + ")";
+        return out;
+      };
+      INFO("rank " << r << ": replay " << text(got) << ", model " << text(want[static_cast<size_t>(r)]));
+      CHECK(got == want[static_cast<size_t>(r)]);
+    }
+  }
 }

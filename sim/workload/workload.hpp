@@ -37,6 +37,9 @@ struct OpRequest {
   // A read of data that rank `written_by` wrote earlier in this run (IOR's read phase, mdtest's File read): served
   // from that node's page cache when it is this node's (clients.max_cached_mb). -1: not written in this run.
   int32_t written_by = -1;
+  // The phase in which it was written (-1: this one): the node's cache still holds it when the node has written at
+  // most max_cached_mb since that phase began (LRU evicts what was written first).
+  int32_t written_phase = -1;
 };
 
 // Position of one rank in its stream; opaque to the client model, small so that 100,000 ranks are cheap.

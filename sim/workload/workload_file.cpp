@@ -74,7 +74,7 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
     if (!o.dirs_only && o.run_create && o.run_read && o.read_bytes > o.write_bytes)
       m.fail("e", "expected at most \"w\" (the bytes written per file; mdtest: read bytes must be smaller than "
                   "write bytes, when one run creates and reads)");
-    o.stride = m.integer("N", 0, 0, INT64_MAX);  // mdtest -N: the rank shift of the stat, read and removal phases
+    o.stride = m.integer("N", 0, 0, INT32_MAX);  // mdtest -N: the rank shift of the stat, read and removal phases
     m.finish();
     if (top.has("metabench"))
       top.fail("metabench", "not allowed with generator \"mdtest\"");
