@@ -144,7 +144,7 @@ done
 # naming the switch; the same with the switch on is silent. A switch on with nothing to charge names the --set.
 "$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 4 --files 40 --quiet \
   --set mds.mechanisms.partitions.count=4 2>"$tmp/set-off.err"
-"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 4 --files 40 --quiet \
+"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 64 --files 640 --quiet \
   --set mds.mechanisms.partitions.count=4 --set mds.mechanisms.partitions.enabled=true 2>"$tmp/set-on.err"
 "$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 4 --files 40 --quiet \
   --set 'mds.mechanisms.oversubscription={"enabled":true}' 2>"$tmp/set-idle.err"
@@ -172,6 +172,18 @@ if grep -q "warning: --set mds.service.stat=500: a number without a unit is read
   echo "ok   set-bare-number / set-twice / set-dir-lock-unshared warnings"
 else
   echo "FAIL set-bare-number / set-dir-lock-unshared: $(cat "$tmp/bare.err" "$tmp/lock-shared.err")"
+  failures=$((failures + 1))
+fi
+# More CPU partitions than client nodes: the partitions no node is bound to are said (and not with enough nodes).
+"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 64 --files 640 --quiet \
+  --set mds.mechanisms.partitions.enabled=true --set mds.mechanisms.partitions.count=6 2>"$tmp/parts-few.err"
+"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 96 --files 960 --quiet \
+  --set mds.mechanisms.partitions.enabled=true --set mds.mechanisms.partitions.count=6 2>"$tmp/parts-ok.err"
+if grep -q "warning: mds.mechanisms.partitions: 6 partitions for 4 client nodes .*: 2 partitions and their cores serve no client" "$tmp/parts-few.err" &&
+  ! grep -q "partitions for" "$tmp/parts-ok.err"; then
+  echo "ok   partitions-without-clients warning"
+else
+  echo "FAIL partitions-without-clients: $(cat "$tmp/parts-few.err" "$tmp/parts-ok.err")"
   failures=$((failures + 1))
 fi
 # Fewer metabench files than ranks: the idle ranks are said, in pfsim metabench and in a sweep point of a metabench

@@ -36,10 +36,6 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
       chunk_queue_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       bulk_free_at_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0.0),
       bulk_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
-      bulk_send_Bps_(std::min({ctx.platform.network.client_link.bandwidth_Bps,
-                               ctx.platform.network.server_link.bandwidth_Bps,
-                               ctx.platform.network.router_count > 0 ? ctx.platform.network.router_link.bandwidth_Bps
-                                                                     : ctx.platform.network.server_link.bandwidth_Bps})),
       dirty_B_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0.0),
       cache_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       open_kind_(ctx.platform.clients.open_rpcs == "modifying" ? SlotKind::Modifying : SlotKind::None),
@@ -494,9 +490,42 @@ void ClientNode::transmit(Request* q)
         timers_.push(Timer{bulk_free_at_[q->target], q->target, TimerKind::BulkSent, 0});
       return;
     }
-    bulk_free_at_[q->target] = now + q->bytes / bulk_send_Bps_;
+    bulk_free_at_[q->target] = start_bulk(now, q->bytes, q->target);
   }
   put(q);
+}
+
+// The time a bulk write starting now has left the node: its bytes at the slowest share of its route, each link's
+// bandwidth shared equally by the writes being sent through it (the node's client link by its connections, its LNET
+// router and the server's link by every node's). The NIC and the links share their bandwidth between flows: a
+// connection that took a link's whole rate while 7 others also sent let up to 8 of its RPCs cross at once, each at
+// an eighth, and the first reached its OST 8 times later (the disk idled meanwhile).
+double ClientNode::start_bulk(double now, double bytes, size_t target)
+{
+  const auto& net = ctx_.platform.network;
+  auto sharing = [now](RunContext::SendEnds& h) {
+    while (!h.empty() && h.top() <= now)
+      h.pop();
+    return static_cast<double>(h.size() + 1);
+  };
+  double rate = net.client_link.bandwidth_Bps / sharing(bulk_busy_until_);
+  RunContext::SendEnds* router = nullptr;
+  if (net.router_count > 0) {
+    if (ctx_.router_sends.empty())
+      ctx_.router_sends.resize(static_cast<size_t>(net.router_count));
+    router = &ctx_.router_sends[static_cast<size_t>(node_ % net.router_count)];
+    rate = std::min(rate, net.router_link.bandwidth_Bps / sharing(*router));
+  }
+  if (ctx_.server_sends.empty())
+    ctx_.server_sends.resize(ctx_.mds_hosts.size() + ctx_.oss_hosts.size());
+  auto& server = ctx_.server_sends[target];
+  rate = std::min(rate, net.server_link.bandwidth_Bps / sharing(server));
+  const double until = now + bytes / rate;
+  bulk_busy_until_.push(until);
+  if (router != nullptr)
+    router->push(until);
+  server.push(until);
+  return until;
 }
 
 void ClientNode::bulk_sent(size_t t)
@@ -504,7 +533,7 @@ void ClientNode::bulk_sent(size_t t)
   auto& waiting = bulk_wait_[t].get();
   Request* next = waiting.front();
   waiting.pop_front();
-  bulk_free_at_[t] = sg4::Engine::get_clock() + next->bytes / bulk_send_Bps_;
+  bulk_free_at_[t] = start_bulk(sg4::Engine::get_clock(), next->bytes, t);
   if (!waiting.empty())
     timers_.push(Timer{bulk_free_at_[t], static_cast<uint32_t>(t), TimerKind::BulkSent, 0});
   put(next);

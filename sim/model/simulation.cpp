@@ -200,6 +200,16 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
                   pc.fitted_up_to, nodes, nodes / pc.fitted_up_to);
     out += line;
   }
+  // CPU partitions bind client node n to partition n mod count (docs/mechanisms.md f): with fewer client nodes than
+  // partitions, the partitions no node is bound to, and their cores and threads, serve nobody.
+  const auto& parts = platform.mds.partitions;
+  if (parts.enabled && parts.count > nodes) {
+    std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.partitions: %d partitions for %d client node%s "
+                  "(node n is bound to partition n mod %d): %d partition%s and their cores serve no client\n",
+                  parts.count, nodes, nodes == 1 ? "" : "s", parts.count, parts.count - nodes,
+                  parts.count - nodes == 1 ? "" : "s");
+    out += line;
+  }
   // The per-directory cost past its data: a directory per rank at most, spread over the MDSes (docs/mechanisms.md i);
   // not for a workload whose updates are all in shared directories (IOR's test directory, mdtest without -u).
   const auto& pd = platform.mds.per_directory;
@@ -271,7 +281,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   records.servers.resize(built.mds.size() + built.oss.size());
 
   RunContext ctx{platform, workload, records, built.clients, built.mds, built.oss, {}, {}, {}, rpn, 0, ranks, 0,
-                 options.seed, {}, -1, {}};
+                 options.seed, {}, -1, {}, {}, {}};
   for (auto* h : built.clients)
     ctx.route.node_mailboxes.push_back(sg4::Mailbox::by_name(h->get_name()));
   ctx.route.reply_size_B = platform.clients.reply_size_B;
