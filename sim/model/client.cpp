@@ -490,50 +490,66 @@ void ClientNode::transmit(Request* q)
         timers_.push(Timer{bulk_free_at_[q->target], q->target, TimerKind::BulkSent, 0});
       return;
     }
-    bulk_free_at_[q->target] = start_bulk(now, q->bytes, q->target);
+    const double begin = reserve_bulk(now, q);
+    if (begin > now) {  // its route's links are busy with writes that had their turn first
+      bulk_wait_[q->target].get().push_back(q);
+      timers_.push(Timer{begin, q->target, TimerKind::BulkSent, 0});
+      return;
+    }
+    bulk_free_at_[q->target] = q->bulk_until;
+    q->bulk_until = -1;
   }
   put(q);
 }
 
-// The time a bulk write starting now has left the node: its bytes at the slowest share of its route, each link's
-// bandwidth shared equally by the writes being sent through it (the node's client link by its connections, its LNET
-// router and the server's link by every node's). The NIC and the links share their bandwidth between flows: a
-// connection that took a link's whole rate while 7 others also sent let up to 8 of its RPCs cross at once, each at
-// an eighth, and the first reached its OST 8 times later (the disk idled meanwhile).
-double ClientNode::start_bulk(double now, double bytes, size_t target)
+// A bulk write's turn on the links of its route: the node's client link, its LNET router and the server's link each
+// send the writes that took a turn on them one after the other at its bandwidth (the NIC's and the links' queues), so
+// the write begins once every one of them has sent what came before it, and has left when the slowest has sent it.
+// Each link is then busy for the write's bytes at its own bandwidth (a fast link is not held for a slow one's time).
+// Without turns every connection sent at the route's whole rate: a node striping over 8 OSTs let up to 8 x W of its
+// RPCs cross its link side by side, the first reaching its OST 8 x W times later than it could (its disk idle
+// meanwhile), and a few routers carried the RPCs of hundreds of nodes side by side, which also made SimGrid's
+// network model slow (its cost grows with the transfers sharing a link). Returns when it begins; its end is in
+// q->bulk_until.
+double ClientNode::reserve_bulk(double now, Request* q)
 {
   const auto& net = ctx_.platform.network;
-  auto sharing = [now](RunContext::SendEnds& h) {
-    while (!h.empty() && h.top() <= now)
-      h.pop();
-    return static_cast<double>(h.size() + 1);
-  };
-  double rate = net.client_link.bandwidth_Bps / sharing(bulk_busy_until_);
-  RunContext::SendEnds* router = nullptr;
+  double* router = nullptr;
   if (net.router_count > 0) {
-    if (ctx_.router_sends.empty())
-      ctx_.router_sends.resize(static_cast<size_t>(net.router_count));
-    router = &ctx_.router_sends[static_cast<size_t>(node_ % net.router_count)];
-    rate = std::min(rate, net.router_link.bandwidth_Bps / sharing(*router));
+    if (ctx_.router_free_at.empty())
+      ctx_.router_free_at.assign(static_cast<size_t>(net.router_count), 0.0);
+    router = &ctx_.router_free_at[static_cast<size_t>(node_ % net.router_count)];
   }
-  if (ctx_.server_sends.empty())
-    ctx_.server_sends.resize(ctx_.mds_hosts.size() + ctx_.oss_hosts.size());
-  auto& server = ctx_.server_sends[target];
-  rate = std::min(rate, net.server_link.bandwidth_Bps / sharing(server));
-  const double until = now + bytes / rate;
-  bulk_busy_until_.push(until);
+  if (ctx_.server_free_at.empty())
+    ctx_.server_free_at.assign(ctx_.mds_hosts.size() + ctx_.oss_hosts.size(), 0.0);
+  double& server = ctx_.server_free_at[q->target];
+  const double begin = std::max({now, client_free_at_, router != nullptr ? *router : 0.0, server});
+  auto take = [now, q](double& free_at, double Bps) { return free_at = std::max(free_at, now) + q->bytes / Bps; };
+  double until = take(client_free_at_, net.client_link.bandwidth_Bps);
   if (router != nullptr)
-    router->push(until);
-  server.push(until);
-  return until;
+    until = std::max(until, take(*router, net.router_link.bandwidth_Bps));
+  until = std::max(until, take(server, net.server_link.bandwidth_Bps));
+  q->bulk_until = std::max(until, begin + q->bytes / std::min({net.client_link.bandwidth_Bps, net.server_link.bandwidth_Bps,
+                                                             router != nullptr ? net.router_link.bandwidth_Bps
+                                                                               : net.server_link.bandwidth_Bps}));
+  return begin;
 }
 
 void ClientNode::bulk_sent(size_t t)
 {
   auto& waiting = bulk_wait_[t].get();
+  const double now = sg4::Engine::get_clock();
   Request* next = waiting.front();
+  if (next->bulk_until < 0) {  // its turn on the links, now that the connection is free
+    const double begin = reserve_bulk(now, next);
+    if (begin > now) {
+      timers_.push(Timer{begin, static_cast<uint32_t>(t), TimerKind::BulkSent, 0});
+      return;
+    }
+  }
   waiting.pop_front();
-  bulk_free_at_[t] = start_bulk(sg4::Engine::get_clock(), next->bytes, t);
+  bulk_free_at_[t] = next->bulk_until;
+  next->bulk_until = -1;
   if (!waiting.empty())
     timers_.push(Timer{bulk_free_at_[t], static_cast<uint32_t>(t), TimerKind::BulkSent, 0});
   put(next);

@@ -41,11 +41,9 @@ struct RunContext {
   // Where requests go, per target (the MDSes, then the OSSes): a mailbox on the server's host (simulation.cpp's
   // doors). A request's transfer is a put to it from the node (see ClientNode::transmit).
   std::vector<simgrid::s4u::Mailbox*> doors;
-  // Bulk writes being sent through each LNET router and into each server (the times their bytes will have left, in
-  // min-heaps; sized at first use): a node paces its next write at the slowest share of its route
-  // (ClientNode::start_bulk), so that nodes behind one router do not each send at the router's whole rate.
-  using SendEnds = std::priority_queue<double, std::vector<double>, std::greater<>>;
-  std::vector<SendEnds> router_sends, server_sends;
+  // When each LNET router and each server's link has sent the bulk writes that took a turn on it (sized at first
+  // use; ClientNode::reserve_bulk), so that nodes behind one router take turns on it.
+  std::vector<double> router_free_at, server_free_at;
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
   void arrive(int phase);
@@ -225,18 +223,16 @@ private:
   // RPCs all arrived together after W RPCs' transfer time and the disk waited for the last (write-through at 64 in
   // flight ran 15% below the disk's rate, and more RPCs in flight gave less bandwidth). The next one starts when
   // the previous one's bytes have left at the route's nominal bandwidth (the slowest of the client, router and server
-  // links) shared equally by the connections sending through each of them (start_bulk), not when it
+  // links, each sending the writes that took a turn on it one after the other: reserve_bulk), not when it
   // arrives: the latencies overlap, as a stream's do. Requests without bulk data (metadata, reads) and the servers'
   // replies are not held by it.
   // Per target: when the connection is free (the last bulk write's bytes have left), and the writes waiting for it
   // (a timer, BulkSent, only when some wait: a write that finds the connection free leaves at once).
   std::vector<double> bulk_free_at_;
   std::vector<Lazy<std::deque<Request*>>> bulk_wait_;
-  // When each of the node's connections now sending has sent its write (a min-heap: at most one entry per connection
-  // is in the future): their count shares the client link (with RunContext's router_sends and server_sends, the
-  // router's and the server's).
-  RunContext::SendEnds bulk_busy_until_;
-  double start_bulk(double now, double bytes, size_t target);
+  // When the node's client link has sent the bulk writes that took a turn on it (reserve_bulk).
+  double client_free_at_ = 0;
+  double reserve_bulk(double now, Request* q);
   // clients.max_cached_mb: the bytes this node's ranks have written in the run, and that count when each phase began
   // (grown as phases begin): a read of data written in phase p is served from the node's page cache while the node
   // has written at most max_cached_mb since p began (LRU has evicted nothing of p's then; a repetition that rewrites

@@ -357,10 +357,10 @@ TEST_CASE("striped writes of 2 nodes: their connections share each client link a
           "[datapath]")
 {
   // 2 nodes of 4 ranks, a file each of 8 stripes over 64 OSTs of 100 MiB/s (6,400 MiB/s in all), client and server
-  // links of 1,000 MiB/s: the client links bound the write at 2,000 MiB/s. Each node sends on up to 32 connections at
-  // once; each paces its writes at its share of the link. Pacing each at the link's whole rate let up to 32 x 8 RPCs
-  // cross a node's link side by side, the first reaching its OST long after it could have, and the write ran at
-  // 1,587 MiB/s (79%); with the shares it runs at 1,912 (96%).
+  // links of 1,000 MiB/s: the client links bound the write at 2,000 MiB/s. Each node sends on up to 32 connections;
+  // their writes take turns on the node's link (ClientNode::reserve_bulk). Each connection pacing itself at the link's
+  // whole rate let up to 32 x 8 RPCs cross a node's link side by side, the first reaching its OST long after it could
+  // have, and the write ran at 1,587 MiB/s (79%); with turns it runs at 1,924 (96%).
   json p = platform(64, 8, 32, 8, 1e-6, 1000 * kMiB);
   pfsim::IorOptions o = ior(1048576, 64 * 1048576);
   o.ranks = 8;

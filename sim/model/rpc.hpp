@@ -30,6 +30,9 @@ struct Request {
   // Cached pieces merged into this one's RPC (ClientNode::merge_queued), a list through their own `merged`; this
   // request's `bytes` are then the RPC's, its own piece's being bytes minus theirs.
   Request* merged = nullptr;
+  // A bulk write that has its turn on the links of its route and waits for it to begin (ClientNode::reserve_bulk):
+  // the time its bytes will have left; -1 none.
+  double bulk_until = -1;
 };
 
 struct Reply {
