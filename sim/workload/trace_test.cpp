@@ -46,6 +46,17 @@ struct TempDir {
     write(name, out);
   }
   std::string str() const { return path.string(); }
+  // Copies every file of a real run's directory here; the text of one of them.
+  void copy_files(const std::string& dir) const
+  {
+    for (const auto& e : fs::directory_iterator(dir))
+      fs::copy(e.path(), path / e.path().filename());
+  }
+  std::string read(const std::string& name) const
+  {
+    std::ifstream in(path / name);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
 };
 
 // A valid 2-rank md-real-io 2017 trace: precreate 2, one benchmark iteration of 1 object, cleanup 2.
@@ -1686,11 +1697,8 @@ TEST_CASE("an output naming other latency files than the trace's is said to be m
 TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest files with and without tp: errors", "[trace]")
 {
   TempDir d;
-  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-real-io-2017"))
-    fs::copy(e.path(), d.path / e.path().filename());
-  std::ifstream in(d.path / "stdout.txt");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  in.close();
+  d.copy_files(kToolOutputs + "/md-real-io-2017");
+  const std::string text = d.read("stdout.txt");
   const auto bench = text.find("\nbenchmark ");
   REQUIRE(bench != std::string::npos);
   // cut in the middle of the first benchmark line (no "(0 errs)", no newline)
@@ -1742,11 +1750,8 @@ TEST_CASE("mdtest -N S: the File stat, read and removal of rank r work on ranks 
   // line with -N 1 added, replayed at 8 ranks with -u: rank 0 stats in rank 1's directory, reads rank 2's files
   // (written by rank 2 in File creation: whose node may cache them) and removes rank 3's.
   TempDir d;
-  for (const auto& e : fs::directory_iterator(kToolOutputs + "/mdtest"))
-    fs::copy(e.path(), d.path / e.path().filename());
-  std::ifstream in(d.path / "mdtest-allopts.txt");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  in.close();
+  d.copy_files(kToolOutputs + "/mdtest");
+  const std::string text = d.read("mdtest-allopts.txt");
   const auto at = text.find("'-u' ");
   REQUIRE(at != std::string::npos);
   d.write("mdtest-allopts.txt", text.substr(0, at) + "'-N' '1' " + text.substr(at));
