@@ -817,7 +817,7 @@ int cmd_ior(const Cli& c)
   ri.nodes = info.nodes;
   // IOR's tasks per node are the tasks on rank 0's node: fewer than the nodes' capacity when the run does not fill one.
   ri.ranks_per_node = std::min(info.ranks_per_node, info.ranks);
-  ri.reorder = has_flag(c, "-C") || (from && from->reorder);
+  ri.reorder = reorder;
   ri.keep_file = has_flag(c, "-k");
   if (!summary_out.file.empty())
     pfsim::write_file_atomic(summary_out.file, pfsim::ior_json_summary(records, workload, ri).dump(2) + "\n");

@@ -481,23 +481,15 @@ void ClientNode::send(uint32_t r)
 void ClientNode::transmit(Request* q)
 {
   if (q->op == Op::Write && q->bytes > 0) {  // bulk data: one at a time on the node's connection (bulk_free_at_)
-    const double now = sg4::Engine::get_clock();
-    auto* waiting = bulk_wait_[q->target].q.get();
-    const bool queue_empty = waiting == nullptr || waiting->empty();
-    if (!queue_empty || now < bulk_free_at_[q->target]) {
-      bulk_wait_[q->target].get().push_back(q);
-      if (queue_empty)  // the first to wait: woken when the connection is free
-        timers_.push(Timer{bulk_free_at_[q->target], q->target, TimerKind::BulkSent, 0});
+    auto& waiting = bulk_wait_[q->target].get();
+    waiting.push_back(q);
+    if (waiting.size() > 1)  // the head waits with a timer set
       return;
-    }
-    const double begin = reserve_bulk(now, q);
-    if (begin > now) {  // its route's links are busy with writes that had their turn first
-      bulk_wait_[q->target].get().push_back(q);
-      timers_.push(Timer{begin, q->target, TimerKind::BulkSent, 0});
-      return;
-    }
-    bulk_free_at_[q->target] = q->bulk_until;
-    q->bulk_until = -1;
+    if (sg4::Engine::get_clock() < bulk_free_at_[q->target])
+      timers_.push(Timer{bulk_free_at_[q->target], q->target, TimerKind::BulkSent, 0});
+    else
+      bulk_sent(q->target);
+    return;
   }
   put(q);
 }
@@ -514,33 +506,32 @@ void ClientNode::transmit(Request* q)
 double ClientNode::reserve_bulk(double now, Request* q)
 {
   const auto& net = ctx_.platform.network;
-  double* router = nullptr;
-  if (net.router_count > 0) {
-    if (ctx_.router_free_at.empty())
-      ctx_.router_free_at.assign(static_cast<size_t>(net.router_count), 0.0);
-    router = &ctx_.router_free_at[static_cast<size_t>(node_ % net.router_count)];
-  }
-  if (ctx_.server_free_at.empty())
-    ctx_.server_free_at.assign(ctx_.mds_hosts.size() + ctx_.oss_hosts.size(), 0.0);
+  double* router = net.router_count > 0 ? &ctx_.router_free_at[static_cast<size_t>(node_ % net.router_count)] : nullptr;
   double& server = ctx_.server_free_at[q->target];
   const double begin = std::max({now, client_free_at_, router != nullptr ? *router : 0.0, server});
-  auto take = [now, q](double& free_at, double Bps) { return free_at = std::max(free_at, now) + q->bytes / Bps; };
-  double until = take(client_free_at_, net.client_link.bandwidth_Bps);
+  // Each link: busy for the bytes at its bandwidth after what it already sends; the write has left when the last is
+  // done, and not before its bytes crossed the slowest link from `begin`.
+  double until = begin;
+  auto take = [&](double& free_at, double Bps) {
+    free_at = std::max(free_at, now) + q->bytes / Bps;
+    until = std::max({until, free_at, begin + q->bytes / Bps});
+  };
+  take(client_free_at_, net.client_link.bandwidth_Bps);
   if (router != nullptr)
-    until = std::max(until, take(*router, net.router_link.bandwidth_Bps));
-  until = std::max(until, take(server, net.server_link.bandwidth_Bps));
-  q->bulk_until = std::max(until, begin + q->bytes / std::min({net.client_link.bandwidth_Bps, net.server_link.bandwidth_Bps,
-                                                             router != nullptr ? net.router_link.bandwidth_Bps
-                                                                               : net.server_link.bandwidth_Bps}));
+    take(*router, net.router_link.bandwidth_Bps);
+  take(server, net.server_link.bandwidth_Bps);
+  q->bulk_until = until;
   return begin;
 }
 
+// The connection to server t is free (or the head's turn on its links has come): its next waiting write takes its
+// turn and leaves when the turn begins.
 void ClientNode::bulk_sent(size_t t)
 {
   auto& waiting = bulk_wait_[t].get();
   const double now = sg4::Engine::get_clock();
   Request* next = waiting.front();
-  if (next->bulk_until < 0) {  // its turn on the links, now that the connection is free
+  if (next->bulk_until < 0) {
     const double begin = reserve_bulk(now, next);
     if (begin > now) {
       timers_.push(Timer{begin, static_cast<uint32_t>(t), TimerKind::BulkSent, 0});

@@ -41,8 +41,8 @@ struct RunContext {
   // Where requests go, per target (the MDSes, then the OSSes): a mailbox on the server's host (simulation.cpp's
   // doors). A request's transfer is a put to it from the node (see ClientNode::transmit).
   std::vector<simgrid::s4u::Mailbox*> doors;
-  // When each LNET router and each server's link has sent the bulk writes that took a turn on it (sized at first
-  // use; ClientNode::reserve_bulk), so that nodes behind one router take turns on it.
+  // When each LNET router and each server's link (targets' order) has sent the bulk writes that took a turn on it
+  // (ClientNode::reserve_bulk), so that nodes behind one router take turns on it.
   std::vector<double> router_free_at, server_free_at;
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
@@ -245,7 +245,7 @@ private:
   double written_since(int phase) const;
   bool cache_hit(const OpRequest& op) const;
   bool is_local_rank(int rank) const;
-  void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write starts
+  void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write takes its turn
   std::vector<double> dirty_B_;
   std::vector<Lazy<std::deque<Request*>>> cache_wait_;
   long long chunks_pending_ = 0;  // bulk RPCs of the node not yet answered (queued, waiting for cache, in flight)

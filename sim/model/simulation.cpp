@@ -282,6 +282,8 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
 
   RunContext ctx{platform, workload, records, built.clients, built.mds, built.oss, {}, {}, {}, rpn, 0, ranks, 0,
                  options.seed, {}, -1, {}, {}, {}};
+  ctx.router_free_at.assign(static_cast<size_t>(std::max(0, platform.network.router_count)), 0.0);
+  ctx.server_free_at.assign(built.mds.size() + built.oss.size(), 0.0);
   for (auto* h : built.clients)
     ctx.route.node_mailboxes.push_back(sg4::Mailbox::by_name(h->get_name()));
   ctx.route.reply_size_B = platform.clients.reply_size_B;

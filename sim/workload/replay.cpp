@@ -1,6 +1,7 @@
 #include "workload/replay.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <array>
 #include <stdexcept>
 #include <tuple>
@@ -68,10 +69,12 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
   // Every benchmark iteration keeps the same objects, sized by the iteration with the most kinds (an iteration
   // whose reads are missing, --allow-missing, replays those objects' three other operations), so the header's -I
   // holds for every iteration.
+  // (The kinds per object also give a benchmark read's object index: per_object_, writer_of_read.)
   limit_.assign(P, opt_.max_ops_per_phase);
-  std::vector<uint64_t> kinds(P, 1);
+  per_object_.assign(P, 1);
+  std::vector<uint64_t>& kinds = per_object_;
   uint64_t most_kinds = 1;
-  for (size_t p = 0; p < P && opt_.max_ops_per_phase > 0; ++p) {
+  for (size_t p = 0; p < P; ++p) {
     if (trace_->phases[p].kind != PhaseKind::Benchmark)
       continue;
     std::array<uint64_t, trace::kTraceOpCount> seen{};
@@ -115,36 +118,36 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
     }
   }
 
-  // Who wrote what a read reads (writer_of_read): per phase, whether its creates write data, the recorded kinds per
-  // benchmark object (4, or fewer: --read-only's stat and read, a kind missing from the recording) and the replayed
-  // objects per data set and rank (rank 0's stream); md-workbench's object index: its precreate's objects first, then
-  // each benchmark iteration that creates (not --read-only) advances the index by its objects.
-  writes_data_.assign(P, false);
-  per_object_.assign(P, 1);
+  // Who wrote what a read reads (writer_of_read), per phase from rank 0's stream: whether its creates write data, its
+  // objects per data set and rank, the last earlier precreate and mdtest phase that wrote data, and the benchmark
+  // iterations that create, with their first object index (md-workbench's index: the precreate's objects first, then
+  // each iteration that creates, not --read-only, advances it by its objects).
   objects_.assign(P, 0);
   first_object_.assign(P, 0);
+  last_precreate_.assign(P, -1);
+  last_other_.assign(P, -1);
   uint64_t next_object = 0;
+  int precreate = -1, other = -1;
   for (size_t p = 0; p < P; ++p) {
     const int ph = static_cast<int>(p);
-    std::array<uint64_t, trace::kTraceOpCount> seen{};
-    for (const auto& s : trace_->streams) {
-      const auto c = s.counts(ph, ops_in(s, ph));
-      for (size_t k = 0; k < seen.size(); ++k)
-        seen[k] += c[k];
-    }
     const auto& s0 = trace_->streams[0];
-    const auto c0 = s0.counts(ph, ops_in(s0, ph));
-    const uint64_t creates = c0[static_cast<size_t>(TraceOp::Create)];
-    writes_data_[p] = trace_->params.object_size_B > 0 && creates > 0;
     const PhaseKind kind = trace_->phases[p].kind;
-    if (kind == PhaseKind::Benchmark)
-      per_object_[p] = std::max<uint64_t>(1, static_cast<uint64_t>(seen.size() - std::count(seen.begin(), seen.end(), 0u)));
+    last_precreate_[p] = precreate;
+    last_other_[p] = other;
+    const bool writes_data = trace_->params.object_size_B > 0 &&
+                             s0.counts(ph, ops_in(s0, ph))[static_cast<size_t>(TraceOp::Create)] > 0;
     objects_[p] = ops_in(s0, ph) / per_object_[p] / static_cast<uint64_t>(D_);
     if (kind == PhaseKind::Benchmark) {
       first_object_[p] = next_object;
-      if (creates > 0)
+      if (writes_data) {
+        creating_.emplace_back(next_object, ph);
         next_object += objects_[p];
+      }
     }
+    if (writes_data && kind == PhaseKind::Precreate)
+      precreate = ph;
+    if (writes_data && kind == PhaseKind::Other)
+      other = ph;
   }
 
   // Residual floors: quantile of the recorded latency per phase and kind.
@@ -411,37 +414,30 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
 // the files its rank (with -N, rank r + 2N) made in the last File creation before it.
 std::pair<int32_t, int32_t> ReplayWorkload::writer_of_read(int phase, uint64_t k, int owner, int64_t shift) const
 {
-  const auto& ph = trace_->phases[static_cast<size_t>(phase)];
-  auto last_writing = [&](PhaseKind kind) {
-    for (int p = phase - 1; p >= 0; --p)
-      if (trace_->phases[static_cast<size_t>(p)].kind == kind && writes_data_[static_cast<size_t>(p)])
-        return p;
-    return -1;
-  };
-  constexpr std::pair<int32_t, int32_t> kNone{-1, -1};
-  if (ph.kind == PhaseKind::Other) {
-    const int p = last_writing(PhaseKind::Other);
-    return p < 0 ? kNone : std::pair<int32_t, int32_t>{owner, p};
-  }
-  if (ph.kind != PhaseKind::Benchmark)
-    return kNone;
   const auto at = static_cast<size_t>(phase);
+  const PhaseKind kind = trace_->phases[at].kind;
+  constexpr std::pair<int32_t, int32_t> kNone{-1, -1};
+  if (kind == PhaseKind::Other)
+    return last_other_[at] < 0 ? kNone : std::pair<int32_t, int32_t>{owner, last_other_[at]};
+  if (kind != PhaseKind::Benchmark)
+    return kNone;
   const uint64_t f = first_object_[at] + k / per_object_[at] / static_cast<uint64_t>(D_);
-  const int pre = last_writing(PhaseKind::Precreate);
+  const int pre = last_precreate_[at];
   // The precreate's objects per set: this run's, or the recorded -P when the run has no precreate
   const uint64_t P = pre >= 0 ? objects_[static_cast<size_t>(pre)]
                               : static_cast<uint64_t>(std::max(0, trace_->params.precreate_per_set));
   if (f < P)
     return pre < 0 ? kNone : std::pair<int32_t, int32_t>{owner, pre};
-  const uint64_t made = f - P;  // the created object's index among the benchmark's creates
-  for (int p = phase; p >= 0; --p) {
-    const auto q = static_cast<size_t>(p);
-    if (trace_->phases[q].kind != PhaseKind::Benchmark || !writes_data_[q] || made < first_object_[q] ||
-        made >= first_object_[q] + objects_[q])
-      continue;
-    return {static_cast<int32_t>(wrap(owner - shift)), p};
-  }
-  return kNone;
+  // The iteration whose creates made object f - P: the last creating one that starts at or before it.
+  const uint64_t made = f - P;
+  auto it = std::upper_bound(creating_.begin(), creating_.end(), std::pair<uint64_t, int>{made, INT32_MAX});
+  if (it == creating_.begin())
+    return kNone;
+  --it;
+  const auto q = static_cast<size_t>(it->second);
+  if (it->second > phase || made >= first_object_[q] + objects_[q])
+    return kNone;
+  return {static_cast<int32_t>(wrap(owner - shift)), it->second};
 }
 
 PerOp<bool> ReplayWorkload::kinds_used() const

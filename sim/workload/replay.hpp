@@ -125,11 +125,11 @@ private:
   std::vector<uint64_t> items_;
   // --max-ops-per-phase per phase (0 = all); in a benchmark phase rounded down to whole objects, at least one.
   std::vector<uint64_t> limit_;
-  // Per phase, for who wrote what a read reads (writer_of_read; rank 0's stream): whether its creates write data
-  // (objects of -S bytes), the trace operations per benchmark object, the objects per data set and rank, and a
-  // benchmark iteration's first object index.
-  std::vector<bool> writes_data_;
+  // Per phase, for who wrote what a read reads (writer_of_read; rank 0's stream): the trace operations per benchmark
+  // object, the objects per data set and rank, and a benchmark iteration's first object index.
   std::vector<uint64_t> per_object_, objects_, first_object_;
+  std::vector<int> last_precreate_, last_other_;           // -1: none before
+  std::vector<std::pair<uint64_t, int>> creating_;          // (first object index, phase), in phase order
   std::pair<int32_t, int32_t> writer_of_read(int phase, uint64_t k, int owner, int64_t shift) const;  // (rank, phase)
   int wrap(int64_t rank) const { return static_cast<int>(((rank % ranks_) + ranks_) % ranks_); }  // rank mod M
   std::vector<std::array<float, trace::kTraceOpCount>> floor_;  // per phase and kind

@@ -51,7 +51,7 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
   // mdtest's file.mdtest.<rank>.<i>: the same object in the create (write) and read phases.
   out.object = (static_cast<uint64_t>(owner) << 32) | (c.item & 0xffffffffULL);
   out.begins = c.step == 0;
-  out.written_by = out.op == Op::Read && ph.reads_own_writes ? owner : -1;
+  out.written_by = out.op == Op::Read && ph.written_phase >= 0 ? owner : -1;
   out.written_phase = out.written_by >= 0 ? ph.written_phase : -1;
   out.metadata = std::find(ph.item_ops.begin(), ph.item_ops.end(), Op::Read) == ph.item_ops.end();
   // Only a directory that several ranks update locks (mds.dir_lock): one rank alone is a unique directory.
@@ -197,8 +197,7 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
       // open/close", md_validate_tests in IOR 4.x mdtest.c).
       if (o.run_read && o.read_bytes > 0) {
         p.phases.push_back({"File read", {Op::Open, Op::Read, Op::Close}, {0, o.read_bytes, 0}, false, it});
-        p.phases.back().reads_own_writes = o.run_create && o.write_bytes > 0;
-        p.phases.back().written_phase = creation;
+        p.phases.back().written_phase = o.write_bytes > 0 ? creation : -1;
       }
       else if (o.run_read)
         p.phases.push_back({"File read", {Op::Open, Op::Close}, {0, 0}, false, it});

@@ -20,10 +20,10 @@ struct SyntheticPhase {
   // -b 1 -z 0) made by every rank in the base directory with -u, by rank 0 alone without; its rate counts the
   // directories of one tree, as mdtest's num_dirs_in_tree / time.
   bool tree = false;
-  // mdtest's File read after this iteration's File creation wrote the files (-w > 0): each rank reads the data of the
-  // rank whose files it works on, which that rank's node may still cache (OpRequest::written_by).
-  bool reads_own_writes = false;
-  int written_phase = -1;  // with reads_own_writes: the File creation phase of the iteration
+  // mdtest's File read after this iteration's File creation wrote the files (-w > 0): that phase, -1 otherwise. Each
+  // rank reads the data of the rank whose files it works on, which that rank's node may still cache
+  // (OpRequest::written_by, written_phase).
+  int written_phase = -1;
   // mdtest -N S: the phase works on the files (directories) of rank r + rank_shift, mod the ranks: S for the stat
   // phases, 2S for File read, 3S for the removals (mdtest's stat_name, read_name and rm_name); 0 for the creations.
   int64_t rank_shift = 0;

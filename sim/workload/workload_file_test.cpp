@@ -26,6 +26,17 @@ std::string error_of(const json& j, const std::string& file = "bad-workload.json
   return "";
 }
 
+// mdtest -F -n n at `ranks` ranks (-u when unique): what the tests below vary from.
+pfsim::MdtestOptions mdtest_files(int ranks, uint64_t n, bool unique)
+{
+  pfsim::MdtestOptions o;
+  o.ranks = ranks;
+  o.items_per_rank = n;
+  o.unique_dir = unique;
+  o.files_only = true;
+  return o;
+}
+
 // Operations rank `rank` issues in `phase`, by walking the stream as the client model does.
 uint64_t ops_of_rank(const pfsim::Workload& w, int rank, int phase)
 {
@@ -188,11 +199,7 @@ TEST_CASE("metabench directory modes: one directory per rank or one shared", "[w
 TEST_CASE("mdtest's tree phases: made by every rank with -u, by rank 0 alone without / one directory counted", "[workload]")
 {
   for (bool unique : {true, false}) {
-    pfsim::MdtestOptions o;
-    o.ranks = 3;
-    o.items_per_rank = 5;
-    o.unique_dir = unique;
-    o.files_only = true;
+    pfsim::MdtestOptions o = mdtest_files(3, 5, unique);
     o.iterations = 2;
     pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
     INFO("unique " << unique);
@@ -231,11 +238,7 @@ TEST_CASE("mdtest -C -T -E -r and -N in a workload file: what pfsim mdtest recor
   // pfsim mdtest records its options as the workload file's "mdtest" block (results' workload.workload_file); with a
   // phase choice and -N it must load back to the same phases and rank shifts (it was refused: unknown field
   // 'mdtest.C').
-  pfsim::MdtestOptions o;
-  o.ranks = 6;
-  o.items_per_rank = 4;
-  o.unique_dir = true;
-  o.files_only = true;
+  pfsim::MdtestOptions o = mdtest_files(6, 4, true);
   o.write_bytes = 100;
   o.read_bytes = 100;
   o.run_stat = false;
