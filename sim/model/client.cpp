@@ -505,23 +505,7 @@ void ClientNode::transmit(Request* q)
 // q->bulk_until.
 double ClientNode::reserve_bulk(double now, Request* q)
 {
-  const auto& net = ctx_.platform.network;
-  double* router = net.router_count > 0 ? &ctx_.router_free_at[static_cast<size_t>(node_ % net.router_count)] : nullptr;
-  double& server = ctx_.server_free_at[q->target];
-  const double begin = std::max({now, client_free_at_, router != nullptr ? *router : 0.0, server});
-  // Each link: busy for the bytes at its bandwidth after what it already sends; the write has left when the last is
-  // done, and not before its bytes crossed the slowest link from `begin`.
-  double until = begin;
-  auto take = [&](double& free_at, double Bps) {
-    free_at = std::max(free_at, now) + q->bytes / Bps;
-    until = std::max({until, free_at, begin + q->bytes / Bps});
-  };
-  take(client_free_at_, net.client_link.bandwidth_Bps);
-  if (router != nullptr)
-    take(*router, net.router_link.bandwidth_Bps);
-  take(server, net.server_link.bandwidth_Bps);
-  q->bulk_until = until;
-  return begin;
+  return ctx_.route.turns->reserve(now, static_cast<size_t>(node_), q->target, q->bytes, true, q->bulk_until);
 }
 
 // The connection to server t is free (or the head's turn on its links has come): its next waiting write takes its

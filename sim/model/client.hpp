@@ -41,9 +41,6 @@ struct RunContext {
   // Where requests go, per target (the MDSes, then the OSSes): a mailbox on the server's host (simulation.cpp's
   // doors). A request's transfer is a put to it from the node (see ClientNode::transmit).
   std::vector<simgrid::s4u::Mailbox*> doors;
-  // When each LNET router and each server's link (targets' order) has sent the bulk writes that took a turn on it
-  // (ClientNode::reserve_bulk), so that nodes behind one router take turns on it.
-  std::vector<double> router_free_at, server_free_at;
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
   void arrive(int phase);
@@ -230,8 +227,7 @@ private:
   // (a timer, BulkSent, only when some wait: a write that finds the connection free leaves at once).
   std::vector<double> bulk_free_at_;
   std::vector<Lazy<std::deque<Request*>>> bulk_wait_;
-  // When the node's client link has sent the bulk writes that took a turn on it (reserve_bulk).
-  double client_free_at_ = 0;
+  // A bulk write takes its turn on the links of its route (LinkTurns): returns when it begins.
   double reserve_bulk(double now, Request* q);
   // clients.max_cached_mb: the bytes this node's ranks have written in the run, and that count when each phase began
   // (grown as phases begin): a read of data written in phase p is served from the node's page cache while the node

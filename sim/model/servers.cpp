@@ -21,7 +21,8 @@ int share_of(int total, int n, int p)
 }
 }  // namespace
 
-ReplySender::ReplySender(const ReplyRoute& route, sg4::Host* host, std::string name) : route_(route)
+ReplySender::ReplySender(const ReplyRoute& route, sg4::Host* host, std::string name, size_t target)
+    : route_(route), target_(target)
 {
   for (int i = 0; i < route.senders; ++i)
     sg4::Actor::create(name + "-lnet" + std::to_string(i), host, [this] { run(); })->daemonize();
@@ -39,6 +40,13 @@ void ReplySender::run()
     items_->acquire();
     auto [r, extra] = queue_.front();
     queue_.pop_front();
+    if (extra > 0 && route_.turns != nullptr) {
+      double until = 0;
+      const double now = sg4::Engine::get_clock();
+      const double begin = route_.turns->reserve(now, r->node, target_, extra, false, until);
+      if (begin > now)
+        sg4::this_actor::sleep_until(begin);
+    }
     route_.node_mailboxes[r->node]->put(new NodeMessage(Reply{r}),
                                         static_cast<uint64_t>(route_.reply_size_B + extra));
   }
@@ -188,7 +196,7 @@ void Journal::run()
 MdsServer::MdsServer(const config::MdsConfig& cfg, int index, sg4::Host* host, sg4::Disk* disk,
                      const ReplyRoute& route, int client_nodes, uint64_t seed, ServerRecord& record)
     : cfg_(cfg), index_(index), host_(host), journal_(cfg.journal, disk, record),
-      replies_(route, host, "mds" + std::to_string(index)),
+      replies_(route, host, "mds" + std::to_string(index), static_cast<size_t>(index)),
       client_nodes_(client_nodes), rng_(seed * 1000003ULL + static_cast<uint64_t>(index)), rec_(record)
 {
   holders_first_ = cfg_.core_scheduling != "fifo";
@@ -555,9 +563,9 @@ void MdsServer::serve(Request& r, int p)
 
 // ------------------------------------------------------------------------------------------- OssServer
 
-OssServer::OssServer(const config::OssConfig& cfg, int index, sg4::Host* host, const ReplyRoute& route,
+OssServer::OssServer(const config::OssConfig& cfg, int index, size_t target, sg4::Host* host, const ReplyRoute& route,
                      ServerRecord& record, uint64_t seed)
-    : cfg_(cfg), index_(index), host_(host), replies_(route, host, "oss" + std::to_string(index)), rec_(record),
+    : cfg_(cfg), index_(index), host_(host), replies_(route, host, "oss" + std::to_string(index), target), rec_(record),
       rng_(splitmix64_mix(seed * kGolden64 + static_cast<uint64_t>(index) * 0xA0761D6478BD642FULL + 0x5157))
 {
   rec_.name = "oss-" + std::to_string(index);

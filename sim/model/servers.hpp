@@ -3,6 +3,7 @@
 // deque plus a Semaphore is constant time per request.)
 #pragma once
 #include "config/platform_config.hpp"
+#include "model/link_turns.hpp"
 #include "model/rpc.hpp"
 #include "report/records.hpp"
 
@@ -21,21 +22,25 @@ struct ReplyRoute {
   std::vector<simgrid::s4u::Mailbox*> node_mailboxes;
   double reply_size_B = 1024;
   int senders = 16;  // network.reply_senders
+  LinkTurns* turns = nullptr;  // turns on the links for bulk transfers (the run's; read replies take theirs)
 };
 
 // Sends a server's replies without holding its service threads, as LNET does: `network.reply_senders` actors
 // on the server host take replies from a user-level queue and `put` them (each held for the reply's latency and
 // transfer: at most reply_senders replies per one-way time leave a server; docs/configuration.md says why not
-// unlimited). Not detached comms: SimGrid 3.32 keeps detached or never-waited comms in the sending actor's
+// unlimited). A reply carrying a read's data takes its turn on the links of its route (LinkTurns) when a sender
+// takes it, and leaves when the turn begins. Not detached comms: SimGrid 3.32 keeps detached or never-waited comms in the sending actor's
 // activity list, which then grows with every reply and makes that actor's later activities scan it.
 class ReplySender {
 public:
-  ReplySender(const ReplyRoute& route, simgrid::s4u::Host* host, std::string name);
+  // `target`: the server's index among the targets (the MDSes, then the OSSes).
+  ReplySender(const ReplyRoute& route, simgrid::s4u::Host* host, std::string name, size_t target);
   void send(Request* r, double extra_bytes = 0);
 
 private:
   void run();
   const ReplyRoute& route_;
+  size_t target_;
   std::deque<std::pair<Request*, double>> queue_;
   simgrid::s4u::SemaphorePtr items_ = simgrid::s4u::Semaphore::create(0);
 };
@@ -204,7 +209,8 @@ private:
 // one at a time at the OST's bandwidth (FCFS).
 class OssServer {
 public:
-  OssServer(const config::OssConfig& cfg, int index, simgrid::s4u::Host* host, const ReplyRoute& route,
+  // `target`: its index among the targets (after the MDSes).
+  OssServer(const config::OssConfig& cfg, int index, size_t target, simgrid::s4u::Host* host, const ReplyRoute& route,
             ServerRecord& record, uint64_t seed = 1);
   void start();
   void enqueue(Request* r);

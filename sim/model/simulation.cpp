@@ -281,9 +281,9 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   records.servers.resize(built.mds.size() + built.oss.size());
 
   RunContext ctx{platform, workload, records, built.clients, built.mds, built.oss, {}, {}, {}, rpn, 0, ranks, 0,
-                 options.seed, {}, -1, {}, {}, {}};
-  ctx.router_free_at.assign(static_cast<size_t>(std::max(0, platform.network.router_count)), 0.0);
-  ctx.server_free_at.assign(built.mds.size() + built.oss.size(), 0.0);
+                 options.seed, {}, -1, {}};
+  LinkTurns turns(platform.network, built.clients.size(), built.mds.size() + built.oss.size());
+  ctx.route.turns = &turns;
   for (auto* h : built.clients)
     ctx.route.node_mailboxes.push_back(sg4::Mailbox::by_name(h->get_name()));
   ctx.route.reply_size_B = platform.clients.reply_size_B;
@@ -297,7 +297,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   }
   std::vector<std::unique_ptr<OssServer>> oss;
   for (size_t o = 0; o < built.oss.size(); ++o) {
-    oss.push_back(std::make_unique<OssServer>(platform.oss, static_cast<int>(o), built.oss[o], ctx.route,
+    oss.push_back(std::make_unique<OssServer>(platform.oss, static_cast<int>(o), built.mds.size() + o, built.oss[o], ctx.route,
                                               records.servers[built.mds.size() + o], options.seed));
     ctx.oss.push_back(oss.back().get());
   }
