@@ -174,6 +174,20 @@ else
   echo "FAIL set-bare-number / set-dir-lock-unshared: $(cat "$tmp/bare.err" "$tmp/lock-shared.err")"
   failures=$((failures + 1))
 fi
+# A workload file's ranks_per_node beats the platform's: an override of the platform's changes nothing and is said
+# (naming --ranks-per-node); with --ranks-per-node given it is silent.
+printf '{"generator": "metabench", "ranks_per_node": 16, "metabench": {"files": 64}}\n' >"$tmp/rpn-workload.json"
+"$pfsim" run --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --workload "$tmp/rpn-workload.json" \
+  --ranks 32 --quiet --set clients.ranks_per_node=4 2>"$tmp/rpn-set.err"
+"$pfsim" run --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --workload "$tmp/rpn-workload.json" \
+  --ranks 32 --quiet --ranks-per-node 4 2>"$tmp/rpn-opt.err"
+if grep -q "warning: --set clients.ranks_per_node=4 changes nothing: the workload file .*rpn-workload.json gives ranks_per_node 16.*--ranks-per-node" "$tmp/rpn-set.err" &&
+  ! grep -q warning "$tmp/rpn-opt.err"; then
+  echo "ok   set-ranks-per-node-beaten-by-workload warning"
+else
+  echo "FAIL set-ranks-per-node-beaten-by-workload: $(cat "$tmp/rpn-set.err" "$tmp/rpn-opt.err")"
+  failures=$((failures + 1))
+fi
 # More CPU partitions than client nodes: the partitions no node is bound to are said (and not with enough nodes).
 "$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 64 --files 640 --quiet \
   --set mds.mechanisms.partitions.enabled=true --set mds.mechanisms.partitions.count=6 2>"$tmp/parts-few.err"
@@ -233,6 +247,23 @@ if [ "$rc" -eq 0 ]; then
   echo "ok   replay --check --ranks LIST: exit 0"
 else
   echo "FAIL replay --check --ranks LIST: exit $rc, $(cat "$tmp/check-list.err")"
+  failures=$((failures + 1))
+fi
+# A single run interrupted (Ctrl-C) says so in one line, writes nothing and dies of the signal (SimGrid's own SIGINT
+# handler exited with status 1 and a line about skipped cleanups).
+"$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 1024 --files 4000000 \
+  --out "$tmp/interrupted.json" >/dev/null 2>"$tmp/interrupted.err" &
+run_pid=$!
+sleep 2
+kill -INT "$run_pid"
+wait "$run_pid"
+rc=$?
+if [ "$rc" -eq 130 ] && [ "$(wc -l <"$tmp/interrupted.err")" -eq 1 ] &&
+  grep -q "^pfsim: stopped by SIGINT: the run did not finish; none of its outputs were written$" "$tmp/interrupted.err" &&
+  [ -z "$(ls "$tmp" | grep interrupted.json)" ]; then
+  echo "ok   interrupted run: exit 130, $(cat "$tmp/interrupted.err")"
+else
+  echo "FAIL interrupted run: exit $rc, $(cat "$tmp/interrupted.err"), $(ls "$tmp" | grep interrupted.json)"
   failures=$((failures + 1))
 fi
 # A sweep killed by a signal to its parent only leaves no point running, and no point writes afterwards.

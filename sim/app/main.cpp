@@ -146,7 +146,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
       {"metabench",
        {{"--ranks", true, "N MPI ranks (required)"},
         {"--files", true, "F files in all (default 1000000)"},
-        {"--dir-mode", true, "unique|shared per-rank directories or one shared directory"},
+        {"--dir-mode", true, "unique|shared per-rank directories (default: unique) or one shared directory"},
         {"--out", true, "FILE results JSON; its directory must exist"},
         {"--latency-dir", true, "DIR per-RPC latency files <prefix>-<iteration>-<phase>-all.csv: time,runtime,rank,op "
                                 "(a create is its create and close RPCs)"},
@@ -444,6 +444,15 @@ pfsim::WorkloadSpec workload_of(const Cli& c)
                        "the rank count is the question a run answers, give one of them");
     if (c.opts.count("--ranks") && c.command == "run")
       spec = pfsim::with_ranks(spec, static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks)));
+    // The workload's ranks_per_node beats the platform's: an override of the platform's changes nothing.
+    if (spec.ranks_per_node > 0 && !c.opts.count("--ranks-per-node"))
+      for (auto it = c.sets.rbegin(); it != c.sets.rend(); ++it)
+        if (pfsim::config::set_gives_field(*it, "clients.ranks_per_node")) {
+          std::cerr << "pfsim: warning: --set " << *it << " changes nothing: the workload file " << file
+                    << " gives ranks_per_node " << spec.ranks_per_node
+                    << ", which applies (--ranks-per-node K overrides it)\n";
+          break;
+        }
   }
   spec.ranks_per_node = static_cast<int>(opt_int(c, "--ranks-per-node", spec.ranks_per_node, 1, pfsim::app::kMaxRanksPerNode));
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", static_cast<long long>(spec.seed), 0, kNoMax));

@@ -63,11 +63,12 @@ void require_updates_only(Reader& r, const std::string& table, const PerOp<doubl
       r.fail(table + "." + op_name(op), "expected only updating operations (create, unlink, mkdir, rmdir) " + what);
 }
 
-nlohmann::json per_op_json(const PerOp<double>& table)
+nlohmann::json per_op_json(const PerOp<double>& table, const PerOp<bool>* given = nullptr)
 {
   nlohmann::json j = nlohmann::json::object();
   for (Op op : kAllOps)
-    j[op_name(op)] = table[op];
+    if (given == nullptr || (*given)[op])
+      j[op_name(op)] = table[op];
   return j;
 }
 
@@ -303,7 +304,8 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     mc.threads.min = static_cast<int>(t.integer("min", mc.threads.min, 1, 100000));
     mc.threads.max = static_cast<int>(t.integer("max", mc.threads.min, 1, 100000));
     if (mc.threads.max < mc.threads.min)
-      t.fail("max", "expected threads.max >= threads.min (" + std::to_string(mc.threads.min) + ")");
+      t.fail("max", "expected threads.max >= threads.min; threads.max is " + std::to_string(mc.threads.max) +
+                        " and threads.min " + std::to_string(mc.threads.min) + " (raise max or lower min)");
     t.finish();
     Reader rt = m.object("readpage_threads");
     mc.readpage_threads.min = static_cast<int>(rt.integer("min", mc.readpage_threads.min, 1, 100000));
@@ -605,7 +607,9 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"cores", m.cores},
         {"threads", {{"min", m.threads.min}, {"max", m.threads.max}}},
         {"readpage_threads", {{"min", m.readpage_threads.min}, {"max", m.readpage_threads.max}}},
-        {"service", per_op_json(m.service_s)},
+        // Only the demands the file gave: one it did not give stays missing when the configuration is read back (an
+        // error if the workload needs it), not a free operation.
+        {"service", per_op_json(m.service_s, &m.service_given)},
         {"service_distribution", m.service_distribution},
         {"core_scheduling", m.core_scheduling},
         {"journal",

@@ -172,9 +172,20 @@ TEST_CASE("to_json of a parsed platform parses back to the same configuration", 
     CHECK(out["mds"]["cores"] == d.mds.cores);
     CHECK(out["clients"]["max_rpcs_in_flight"] == d.clients.max_rpcs_in_flight);
     CHECK(out["network"]["model"] == d.network.model);
-    // Every operation appears in the per-operation tables, so the written configuration is complete.
-    CHECK(out["mds"]["service"].size() == static_cast<size_t>(pfsim::kOpCount));
+    // Every operation appears in the per-operation tables with a default, so the written configuration is
+    // complete; the MDS's CPU demands have none (a missing one is an error when a workload needs it), so an empty
+    // platform writes none.
     CHECK(out["clients"]["op_overhead"].size() == static_cast<size_t>(pfsim::kOpCount));
+    CHECK(out["mds"]["service"] == json::object());
+  }
+  SECTION("the MDS demands a file does not give stay missing (not 0, a free operation) when read back")
+  {
+    json out = round_trip({{"mds", {{"service", {{"create", "300us"}, {"stat", 0}}}}}}, "some.json");
+    CHECK(out["mds"]["service"] == json({{"create", 300e-6}, {"stat", 0.0}}));
+    auto again = parse_platform(out, "again.json");
+    CHECK(again.mds.service_given[pfsim::Op::Create]);
+    CHECK(again.mds.service_given[pfsim::Op::Stat]);  // given as 0: free on purpose
+    CHECK_FALSE(again.mds.service_given[pfsim::Op::Open]);
   }
   SECTION("mechanisms switched on")
   {

@@ -5,6 +5,7 @@
 #include "model/client.hpp"
 #include "model/platform.hpp"
 #include "model/servers.hpp"
+#include "report/outputs.hpp"
 
 #include <simgrid/Exception.hpp>
 
@@ -260,6 +261,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   }
   sg4::Engine& engine = *engine_owner;
   configure_engine(platform);
+  install_interrupt_handler();  // after the engine's own SIGINT handler
 
   int rpn = options.ranks_per_node > 0 ? options.ranks_per_node : platform.clients.ranks_per_node;
   int ranks = workload.ranks();

@@ -40,6 +40,14 @@ std::unordered_set<std::string>& live_temps()
 
 void remove_temps_and_die(int sig)
 {
+  // One line (write(2) is async-signal-safe; iostreams are not), then the temporaries, then the signal's death.
+  const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
+  char line[128];
+  int n = 0;
+  for (const char* part : {"pfsim: stopped by ", name, ": the run did not finish; none of its outputs were written\n"})
+    for (const char* c = part; *c != '\0' && n < static_cast<int>(sizeof line); ++c)
+      line[n++] = *c;
+  [[maybe_unused]] const ssize_t w = ::write(2, line, static_cast<size_t>(n));
   for (const auto& t : live_temps())
     ::unlink(t.c_str());
   std::signal(sig, SIG_DFL);
@@ -75,6 +83,19 @@ void track_temp(const std::string& tmp)
   live_temps().insert(tmp);
 }
 
+}  // namespace
+
+void install_interrupt_handler()
+{
+  SignalsBlocked b;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction now {};
+    if (sigaction(sig, nullptr, &now) == 0 && now.sa_handler != SIG_IGN)
+      std::signal(sig, remove_temps_and_die);
+  }
+}
+
+namespace {
 void untrack_temp(const std::string& tmp)
 {
   SignalsBlocked b;

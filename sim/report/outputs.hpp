@@ -30,6 +30,11 @@ private:
 
 void write_file_atomic(const std::string& path, const std::string& content);
 
+// SIGINT, SIGTERM, SIGHUP (unless ignored, as under nohup): one line on stderr saying the run stopped and wrote
+// nothing, the temporary files removed, then the process dies of the signal. Installed once the simulation's engine
+// exists: SimGrid's own SIGINT handler exits with status 1 and a line about skipped cleanups.
+void install_interrupt_handler();
+
 // The outputs of one run, committed together. While a batch is open (in this thread), every AtomicFile and
 // write_file_atomic writes its temporary file in full and is renamed into place only by commit(); a batch that
 // ends without commit() (an exception: a full disk, a file that cannot be written) removes the temporary files,

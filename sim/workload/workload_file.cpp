@@ -14,6 +14,8 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
 {
   Reader top(j, file, "");
   WorkloadSpec spec;
+  if (!top.has("generator"))
+    top.fail("generator", "missing; expected \"metabench\" or \"mdtest\" (a workload file names its generator)");
   std::string gen = top.choice("generator", "", {"metabench", "mdtest"});
   // "ranks" may be left to the command line (run --ranks, sweep --ranks); a run without either is refused there.
   spec.ranks_given = top.has("ranks");
