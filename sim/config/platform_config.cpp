@@ -217,6 +217,13 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     }
     cc.page_cache_copy_Bps = c.bandwidth_Bps("page_cache_copy", cc.page_cache_copy_Bps);
     cc.max_cached_B = c.number("max_cached_mb", cc.max_cached_B / 1048576.0, 0, 1e12) * 1048576.0;
+    cc.readahead_B = c.number("readahead_mb", cc.readahead_B / 1048576.0, 0, 1048576) * 1048576.0;
+    cc.readahead_node_B =
+        c.number("readahead_node_mb", (c.has("readahead_node_mb") ? cc.readahead_node_B : cc.readahead_B) / 1048576.0,
+                 0, 1048576) * 1048576.0;
+    if (cc.readahead_B > 0 && cc.readahead_node_B < cc.readahead_B)
+      c.fail("readahead_node_mb", "expected at least readahead_mb (" + std::to_string(cc.readahead_B / 1048576.0) +
+                                      "): the node's read-ahead holds at least one file's window");
     if (cc.page_cache_copy_Bps < 0)
       c.fail("page_cache_copy", "expected a bandwidth >= 0 (0: instantaneous)");
     cc.request_size_B = c.size_B("request_size", cc.request_size_B);
@@ -601,6 +608,8 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"max_dirty_mb", c.max_dirty_B / 1048576.0},
         {"page_cache_copy", c.page_cache_copy_Bps},
         {"max_cached_mb", c.max_cached_B / 1048576.0},
+        {"readahead_mb", c.readahead_B / 1048576.0},
+        {"readahead_node_mb", c.readahead_node_B / 1048576.0},
         {"load_delay", load_delay_json(c.load_delay)}}},
       {"mds",
        {{"count", m.count},

@@ -432,14 +432,19 @@ void ClientNode::try_send(uint32_t r)
   }
   if (s.op.op == Op::Write)
     written_B_ += s.op.bytes;
-  if (goes_chunked(s.op)) {
+  const bool ahead = reads_ahead(s.op);
+  if (ahead || goes_chunked(s.op)) {
     s.chunked = true;
     s.seq++;  // a bulk operation counts as one RPC of the rank's (the timers' least-served-first order)
     s.next_off = s.op.offset;
     s.end_off = s.op.offset + length_of(s.op);
     s.chunks_out = 0;
     s.copy_done_s = sg4::Engine::get_clock();
+    if (ahead)
+      read_ahead_start(r);
     send_chunks(r);
+    if (ahead)
+      read_ahead_issue(r);
     return;
   }
   const auto& op = s.op;
@@ -807,11 +812,16 @@ void ClientNode::send_chunks(uint32_t r)
       hand_slots(t);
     }
   }
-  if (s.chunked && s.next_off >= s.end_off && s.chunks_out == 0) {
-    // Written into the cache: done when the copy is; otherwise when the last RPC's reply is processed.
+  if (s.chunked && s.next_off >= s.end_off && s.chunks_out == 0 && s.ra_waiting == 0) {
+    // Written into the cache: done when the copy is; read from pages read ahead only: when they are copied out;
+    // otherwise when the last RPC's reply is processed.
     s.chunked = false;
     const double now = sg4::Engine::get_clock();
-    const double done = into_cache ? std::max(now, s.copy_done_s) : now + c.rpc_overhead_s;
+    const double copy = c.page_cache_copy_Bps;
+    const double done = into_cache     ? std::max(now, s.copy_done_s)
+                        : s.ra_served ? now + (copy > 0 ? s.op.bytes / copy : 0.0)
+                                      : now + c.rpc_overhead_s;
+    s.ra_served = false;
     timers_.push(Timer{done, r, TimerKind::DataDone, s.seq});
   }
   resume_ranks();
@@ -859,6 +869,11 @@ void ClientNode::on_chunk_reply(Request* q)
 {
   const size_t t = q->target;
   in_flight_per_target_[t]--;
+  if (q->prefetch) {
+    read_ahead_reply(q);
+    hand_slots(t);
+    return;
+  }
   if (!q->cached) {
     const uint32_t r = q->local_rank;
     chunks_pending_--;
@@ -892,6 +907,157 @@ void ClientNode::on_chunk_reply(Request* q)
       s.op_start_s = std::max(s.op_start_s, now);  // the close itself starts now (or after its think time)
       begin_op(r);
     }
+  }
+}
+
+// ----------------------------------------------------------------------------------------------- Read-ahead
+// Lustre llite's read-ahead, simplified (clients.readahead_mb): a rank's read that starts where its previous read of
+// the same object ended continues its stream; the stream's window grows by one RPC per sequential read, up to
+// readahead_mb; the pages from the read's end to the window's end (never past the object's end, nor beyond the
+// node's readahead_node_mb of pages read ahead and not yet read) are requested as read-ahead RPCs, queued behind the
+// reads' own RPCs for the same OSC slots. A read of pages already requested waits only for those still in transit;
+// a read elsewhere ends the stream: what was read ahead and not read is dropped (its RPCs still finish).
+
+bool ClientNode::reads_ahead(const OpRequest& op) const
+{
+  return op.op == Op::Read && op.object_end > 0 && op.bytes > 0 && ctx_.platform.clients.readahead_B > 0;
+}
+
+void ClientNode::read_ahead_start(uint32_t r)
+{
+  auto& s = ranks_[r];
+  const uint64_t begin = s.next_off, end = s.end_off;
+  if (s.ra_object != s.op.object || begin != s.ra_next) {  // a new stream
+    s.ra_object = s.op.object;
+    s.ra_reads = 0;
+    s.ra_end = end;
+  } else {
+    s.ra_reads++;
+  }
+  s.ra_next = end;
+  s.ra_end = std::max(s.ra_end, end);
+  // The pages of the node's read-ahead that continue from the read's start: read from there (waiting for those in
+  // transit), the rest cut into the read's own RPCs.
+  auto obj = ra_pages_.find(s.op.object);
+  if (obj == ra_pages_.end())
+    return;
+  auto& pieces = obj->second;
+  auto it = pieces.upper_bound(begin);
+  if (it == pieces.begin())
+    return;
+  --it;
+  uint64_t pos = begin;
+  while (it != pieces.end() && it->first <= pos && pos < end) {
+    RaPiece& p = it->second;
+    if (p.end <= pos)
+      break;
+    if (p.in_transit != nullptr) {
+      p.waiters.push_back(r);
+      s.ra_waiting++;
+    }
+    pos = p.end;
+    auto next = std::next(it);
+    if (p.end <= end) {  // read to its end: its pages leave the read-ahead
+      if (p.in_transit != nullptr)
+        p.read_out = true;
+      else
+        ra_drop(s.op.object, it);
+    }
+    it = next;
+  }
+  s.next_off = std::min(pos, end);
+  s.ra_served = pos >= end;
+}
+
+void ClientNode::ra_drop(uint64_t object, std::map<uint64_t, RaPiece>::iterator it)
+{
+  auto obj = ra_pages_.find(object);
+  obj->second.erase(it);
+  if (obj->second.empty())
+    ra_pages_.erase(obj);
+  ra_pieces_--;
+}
+
+void ClientNode::read_ahead_issue(uint32_t r)
+{
+  auto& s = ranks_[r];
+  if (s.ra_reads == 0)
+    return;  // the stream's first read: not yet sequential
+  const auto& c = ctx_.platform.clients;
+  const auto& o = ctx_.platform.oss;
+  const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
+  const auto stripe = static_cast<uint64_t>(o.stripe_size_B);
+  const double window = std::min(c.readahead_B, static_cast<double>(s.ra_reads) * static_cast<double>(rpc));
+  const uint64_t limit = std::min(s.op.object_end, s.ra_next + static_cast<uint64_t>(window));
+  auto& pieces = ra_pages_[s.op.object];
+  while (s.ra_end < limit) {
+    // Pages another rank of the node already requested are not requested again.
+    auto it = pieces.upper_bound(s.ra_end);
+    if (it != pieces.begin() && std::prev(it)->second.end > s.ra_end) {
+      s.ra_end = std::prev(it)->second.end;
+      continue;
+    }
+    const uint64_t stripe_end = o.stripe_count > 1 ? (s.ra_end / stripe + 1) * stripe : limit;
+    uint64_t end = std::min({limit, (s.ra_end / rpc + 1) * rpc, stripe_end});
+    if (it != pieces.end())
+      end = std::min(end, it->first);
+    const double bytes = static_cast<double>(end - s.ra_end);
+    if (ra_in_transit_B_ + bytes > c.readahead_node_B)
+      break;  // the node's read-ahead is all in transit
+    const size_t t = stripe_target(s.op, s.ra_end);
+    auto* q = new_request(r, t, s.ra_end, bytes);
+    q->chunk = true;
+    q->prefetch = true;
+    pieces.emplace(s.ra_end, RaPiece{end, q, false, {}});
+    ra_order_.emplace_back(s.op.object, s.ra_end);
+    ra_pieces_++;
+    ra_in_transit_B_ += bytes;
+    s.ra_end = end;
+    chunks_pending_++;
+    chunk_queue_[t].get().push(waiting_order_++, q);
+    hand_slots(t);
+  }
+  if (pieces.empty())
+    ra_pages_.erase(s.op.object);
+  // Pages nobody reads (past a rank's block, a stream that ended) are dropped, oldest first, beyond 4 times the
+  // node's read-ahead in pieces (at least 64): the page cache's LRU, with room for what the ranks still read.
+  const size_t bound = std::max<size_t>(64, static_cast<size_t>(4 * c.readahead_node_B / static_cast<double>(rpc)));
+  while (!ra_order_.empty() && ra_pieces_ > bound) {
+    const auto [object, start] = ra_order_.front();
+    auto obj = ra_pages_.find(object);
+    auto it = obj == ra_pages_.end() ? decltype(obj->second.end()){} : obj->second.find(start);
+    if (obj != ra_pages_.end() && it != obj->second.end()) {
+      if (it->second.in_transit != nullptr)
+        break;  // the oldest is still in transit: nothing older to drop
+      ra_drop(object, it);
+    }
+    ra_order_.pop_front();
+  }
+  while (!ra_order_.empty()) {  // entries of pieces already read out
+    const auto [object, start] = ra_order_.front();
+    auto obj = ra_pages_.find(object);
+    if (obj != ra_pages_.end() && obj->second.count(start) > 0)
+      break;
+    ra_order_.pop_front();
+  }
+}
+
+void ClientNode::read_ahead_reply(Request* q)
+{
+  chunks_pending_--;
+  ra_in_transit_B_ -= q->bytes;
+  auto& pieces = ra_pages_.at(q->object);
+  auto it = pieces.find(q->offset);
+  RaPiece& p = it->second;
+  p.in_transit = nullptr;
+  const std::vector<uint32_t> waiters = std::move(p.waiters);
+  p.waiters.clear();
+  if (p.read_out)
+    ra_drop(q->object, it);
+  delete q;
+  for (uint32_t w : waiters) {
+    ranks_[w].ra_waiting--;
+    send_chunks(w);  // its read may be complete
   }
 }
 

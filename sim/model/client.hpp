@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <map>
 #include <queue>
 #include <unordered_map>
 #include <vector>
@@ -98,6 +99,16 @@ private:
     bool flushing = false;
     double copy_done_s = 0;
     bool cache_read = false;  // the current step is a read the node's page cache serves (decided in begin_op)
+    // Read-ahead (clients.readahead_mb): the rank's stream of sequential reads of ra_object: where its next read
+    // continues it (ra_next), how far it has requested pages ahead (ra_end), its sequential reads so far (ra_reads:
+    // its window is one RPC per read, up to readahead_mb); the read-ahead RPCs the current read waits for
+    // (ra_waiting); whether the read needs no RPC of its own (ra_served).
+    uint64_t ra_object = UINT64_MAX;
+    uint64_t ra_next = 0;
+    uint64_t ra_end = 0;
+    uint32_t ra_reads = 0;
+    uint32_t ra_waiting = 0;
+    bool ra_served = false;
   };
 
   void begin_phase(int phase);
@@ -117,10 +128,29 @@ private:
   void hand_slots(size_t target);  // freed slots of `target` to its waiting chunks and ranks
   // The data path (clients.max_pages_per_rpc, max_dirty_mb; oss.stripe_size, stripe_count).
   bool goes_chunked(const OpRequest& op) const;
+  bool reads_ahead(const OpRequest& op) const;  // a read of an object of known size with clients.readahead_mb
   void send_chunks(uint32_t r);
   void admit_to_cache(size_t target);
   void on_chunk_reply(Request* q);
   void resume_ranks();
+  // Read-ahead: the current read's part already requested ahead (its RPCs awaited), and the pages ahead of it.
+  void read_ahead_start(uint32_t r);
+  void read_ahead_issue(uint32_t r);
+  void read_ahead_reply(Request* q);
+  // The node's pages read ahead (its page cache: any rank's read finds them), per object by offset: each read-ahead
+  // RPC's range, in transit (its RPC) or arrived, and the ranks whose read waits for it. Pages read to a piece's
+  // end leave it; pieces nobody reads are dropped oldest first beyond a bound (ra_order_: the order requested).
+  struct RaPiece {
+    uint64_t end = 0;
+    Request* in_transit = nullptr;
+    bool read_out = false;  // read to its end while in transit: dropped when it arrives
+    std::vector<uint32_t> waiters;
+  };
+  std::unordered_map<uint64_t, std::map<uint64_t, RaPiece>> ra_pages_;
+  std::deque<std::pair<uint64_t, uint64_t>> ra_order_;  // (object, start)
+  size_t ra_pieces_ = 0;
+  double ra_in_transit_B_ = 0;  // read-ahead pages in transit (Lustre's ra_cur_pages; clients.readahead_node_mb)
+  void ra_drop(uint64_t object, std::map<uint64_t, RaPiece>::iterator it);
 
   // The outstanding copy a timer was set for, or nullptr if that copy was completed or replaced since.
   Request* current(const Timer& t) const;

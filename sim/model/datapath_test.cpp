@@ -418,6 +418,74 @@ TEST_CASE("reads of 16 nodes behind 2 routers, one 1 MiB RPC per rank at a time:
   CHECK(read == Approx(write).epsilon(0.02));
 }
 
+// One rank reading 64 MiB in 64 KiB transfers from a file striped over 4 OSTs (1 MiB stripes, 100 MiB/s each).
+pfsim::RunRecords small_sequential_reads(double readahead_mb)
+{
+  json p = platform(4, 8, 0, 4);
+  p["clients"]["readahead_mb"] = readahead_mb;
+  return run(p, ior(65536, 64 * 1048576, true));
+}
+
+double read_B(const pfsim::RunRecords& r)
+{
+  double b = 0;
+  for (const auto& s : r.servers)
+    b += s.data_read_B;
+  return b;
+}
+
+TEST_CASE("without read-ahead, 64 KiB sequential reads wait one by one: one OST at a time, one RPC each", "[datapath]")
+{
+  auto r = small_sequential_reads(0);
+  const double rate = 64 * kMiB / phase_s(r.phases.at(0));
+  INFO("read rate " << rate / kMiB << " MiB/s");
+  CHECK(rate <= kDisk_Bps * (1 + 1e-9));
+  CHECK(oss(r, 0).read_rpc_pages[4] == 256);  // 16 pages: bin 4
+}
+
+TEST_CASE("read-ahead: 64 KiB sequential reads keep the 4 OSTs busy with RPCs of 256 pages, nothing past the file's end",
+          "[datapath][readahead]")
+{
+  // The window grows by 1 MiB per sequential read up to 64 MiB: after a few reads every stripe has RPCs in flight,
+  // so the rate approaches the 4 OSTs' 400 MiB/s; the reads themselves wait only for pages in transit.
+  auto r = small_sequential_reads(64);
+  const double rate = 64 * kMiB / phase_s(r.phases.at(0));
+  INFO("read rate " << rate / kMiB << " MiB/s, 4 OSTs' bound 400");
+  CHECK(rate <= 4 * kDisk_Bps * (1 + 1e-9));
+  CHECK(rate >= 0.9 * 4 * kDisk_Bps);
+  CHECK(read_B(r) == 64 * kMiB);  // every page once, none past the end
+  // The first read (not yet a stream) and the second (the window's first MiB) go as 64 KiB RPCs; then whole RPCs.
+  uint64_t full = 0;
+  for (int i = 0; i < 4; ++i)
+    full += oss(r, i).read_rpc_pages[8];
+  CHECK(full >= 60);
+}
+
+TEST_CASE("read-ahead over a node: 8 ranks reading their own files share readahead_node_mb, read each byte once, at "
+          "the OSTs' rate",
+          "[datapath][readahead]")
+{
+  // 8 ranks on one node, 8 files of 16 MiB, one OST each (8 OSTs): about 1 MiB per rank may be in transit ahead
+  // (readahead_node_mb 8 over 8 streams), enough to keep each OST busy while its rank copies; every byte read once.
+  json p = platform(8, 8, 0, 1);
+  p["clients"]["readahead_mb"] = 4;
+  p["clients"]["readahead_node_mb"] = 8;
+  pfsim::IorOptions o = ior(262144, 16 * 1048576, true);
+  o.ranks = 8;
+  o.file_per_proc = true;
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::IorWorkload w(o);
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 8;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto r = pfsim::run_simulation(platform, w, opts);
+  const double rate = 8 * 16 * kMiB / phase_s(r.phases.at(0));
+  INFO("read rate " << rate / kMiB << " MiB/s, 8 OSTs' bound 800");
+  CHECK(read_B(r) == 8 * 16 * kMiB);
+  CHECK(rate <= 8 * kDisk_Bps * (1 + 1e-9));
+  CHECK(rate >= 0.85 * 8 * kDisk_Bps);
+}
+
 TEST_CASE("write-back cache with an fsync (IOR -e): the close waits until the OST has every byte", "[datapath]")
 {
   pfsim::IorOptions o = ior(4 * 1048576, 128 * 1048576);

@@ -33,6 +33,7 @@ struct Request {
   // A bulk write that has its turn on the links of its route and waits for it to begin (ClientNode::reserve_bulk):
   // the time its bytes will have left; -1 none.
   double bulk_until = -1;
+  bool prefetch = false;  // a read-ahead RPC (clients.readahead_mb): its pages go to the node's read-ahead pages
 };
 
 struct Reply {

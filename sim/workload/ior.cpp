@@ -84,6 +84,7 @@ bool IorWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
   out.offset = o_.file_per_proc
                    ? segment * o_.block_B + in_block
                    : (segment * static_cast<uint64_t>(o_.ranks) + static_cast<uint64_t>(src)) * o_.block_B + in_block;
+  out.object_end = o_.block_B * o_.segments * (o_.file_per_proc ? 1 : static_cast<uint64_t>(o_.ranks));
   out.metadata = false;
   if (!ph.write && o_.write) {  // each repetition writes (the phase before) before it reads
     out.written_by = src;

@@ -17,6 +17,7 @@ struct OpRequest {
   double bytes = 0;         // payload of write/read
   uint64_t object = 0;      // identity of the object a write/read moves (its OSS: oss.placement "object")
   uint64_t offset = 0;      // where in the object a write/read starts (its stripes: oss.stripe_size, stripe_count)
+  uint64_t object_end = 0;  // the object's size, where read-ahead stops (clients.readahead_mb); 0: unknown, none
   // The step first waits until the rank's written data is out of the node's write-back cache (an fsync before the
   // close: IOR -e); nothing to wait for without clients.max_dirty_mb.
   bool flush = false;
