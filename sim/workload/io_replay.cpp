@@ -180,13 +180,19 @@ bool IoReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) 
       }
       out.metadata = false;
       out.offset = st.offset;
+      // The file's size, where read-ahead stops (clients.readahead_mb): the recorded extent, times the copies that
+      // share it.
+      out.object_end = file.extent_B;
       if (file.shared && trace_->ior) {  // IOR's shared-file layout at M ranks (transfer k = the step after the open)
         const auto& l = *trace_->ior;
         const uint64_t k = c.item - 1, per_block = l.block_B / l.transfer_B;
         out.offset = ((k / per_block) * static_cast<uint64_t>(ranks_) + static_cast<uint64_t>(rank)) * l.block_B +
                      (k % per_block) * l.transfer_B;
+        out.object_end = std::max<uint64_t>(1, l.segments) * static_cast<uint64_t>(ranks_) * l.block_B;
       } else if (file.shared) {
         out.offset = st.offset + copy * file.extent_B;
+        const uint64_t copies = (static_cast<uint64_t>(ranks_) + trace_->ranks - 1) / trace_->ranks;
+        out.object_end = copies * file.extent_B;
       }
       break;
     }
