@@ -905,6 +905,7 @@ std::string one_line(const char* what)
 
 int main(int argc, char** argv)
 {
+  pfsim::note_initial_signals();
   try {
     std::string first = argc >= 2 ? argv[1] : "";
     if (first == "--help" || first == "-h" || first == "help") {

@@ -195,6 +195,9 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
   while ((next < spec.ranks.size() && !failed) || running > 0) {
     if (g_stop_signal != 0) {
       const int sig = g_stop_signal;
+      std::fprintf(stderr, "pfsim: sweep stopped by %s: its %d running point(s) stopped, no table written\n",
+                   sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal",
+                   running);
       for (const auto& [pid, r] : point_of)
         ::kill(pid, SIGTERM);
       while (::wait(nullptr) > 0 || errno == EINTR) {
@@ -217,6 +220,7 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
       }
       if (pid == 0) {
         restore_signals();  // a point dies of a signal as a single run does
+        set_interrupt_line(false);  // (the sweep says it stopped)
         // A point dies with the sweep: a signal to the parent only (a batch system's, a kill) left the points running,
         // and they wrote their results after the sweep had gone.
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);

@@ -234,6 +234,7 @@ void ClientNode::begin_phase(int phase)
     std::fill(ph.rank_end_s.begin(), ph.rank_end_s.end(), ph.start_s);
   }
   done_ranks_ = 0;
+  read_ahead_drop_all();
   for (auto& r : ranks_)
     r.cursor = RankCursor{};
   for (uint32_t r = 0; r < ranks_.size(); ++r)
@@ -671,6 +672,8 @@ void ClientNode::hand_slots(size_t t)
     if (chunks != nullptr && !chunks->empty() && in_flight_per_target_[t] < rpc_limit(t) &&
         (next == nullptr || chunks->front().order < next->front().order)) {
       Request* q = chunks->pop_front();
+      if (q->prefetch && read_ahead_dropped(q))
+        continue;
       if (q->cached)
         merge_queued(q, *chunks);
       in_flight_per_target_[t]++;
@@ -961,21 +964,22 @@ void ClientNode::read_ahead_start(uint32_t r)
       if (p.in_transit != nullptr)
         p.read_out = true;
       else
-        ra_drop(s.op.object, it);
+        ra_drop(s.op.object, pieces, it);
     }
     it = next;
   }
+  if (pieces.empty())
+    ra_pages_.erase(obj);
   s.next_off = std::min(pos, end);
   s.ra_served = pos >= end;
 }
 
-void ClientNode::ra_drop(uint64_t object, std::map<uint64_t, RaPiece>::iterator it)
+// An arrived piece leaves the read-ahead (the object's map stays, possibly empty: the caller erases it).
+void ClientNode::ra_drop(uint64_t /*object*/, std::map<uint64_t, RaPiece>& pieces,
+                         std::map<uint64_t, RaPiece>::iterator it)
 {
-  auto obj = ra_pages_.find(object);
-  obj->second.erase(it);
-  if (obj->second.empty())
-    ra_pages_.erase(obj);
-  ra_pieces_--;
+  ra_arrived_B_ -= static_cast<double>(it->second.end - it->first);
+  pieces.erase(it);
 }
 
 void ClientNode::read_ahead_issue(uint32_t r)
@@ -988,7 +992,10 @@ void ClientNode::read_ahead_issue(uint32_t r)
   const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
   const auto stripe = static_cast<uint64_t>(o.stripe_size_B);
   const double window = std::min(c.readahead_B, static_cast<double>(s.ra_reads) * static_cast<double>(rpc));
-  const uint64_t limit = std::min(s.op.object_end, s.ra_next + static_cast<uint64_t>(window));
+  // The window ends at an RPC multiple (read-ahead RPCs are whole ones, as Lustre's), or at the object's end.
+  uint64_t limit = (s.ra_next + static_cast<uint64_t>(window)) / rpc * rpc;
+  if (limit >= s.op.object_end)
+    limit = s.op.object_end;
   auto& pieces = ra_pages_[s.op.object];
   while (s.ra_end < limit) {
     // Pages another rank of the node already requested are not requested again.
@@ -1008,9 +1015,8 @@ void ClientNode::read_ahead_issue(uint32_t r)
     auto* q = new_request(r, t, s.ra_end, bytes);
     q->chunk = true;
     q->prefetch = true;
-    pieces.emplace(s.ra_end, RaPiece{end, q, false, {}});
+    pieces.emplace(s.ra_end, RaPiece{end, q, false, r, {}});
     ra_order_.emplace_back(s.op.object, s.ra_end);
-    ra_pieces_++;
     ra_in_transit_B_ += bytes;
     s.ra_end = end;
     chunks_pending_++;
@@ -1019,19 +1025,28 @@ void ClientNode::read_ahead_issue(uint32_t r)
   }
   if (pieces.empty())
     ra_pages_.erase(s.op.object);
-  // Pages nobody reads (past a rank's block, a stream that ended) are dropped, oldest first, beyond 4 times the
-  // node's read-ahead in pieces (at least 64): the page cache's LRU, with room for what the ranks still read.
-  const size_t bound = std::max<size_t>(64, static_cast<size_t>(4 * c.readahead_node_B / static_cast<double>(rpc)));
-  while (!ra_order_.empty() && ra_pieces_ > bound) {
+  // Arrived pages nobody reads (past a rank's block, a stream that ended) are dropped, oldest first, once the arrived
+  // pages exceed every rank's window plus the node's read-ahead (the page cache's LRU, with room for what the ranks'
+  // streams still read); a piece still ahead of the stream that requested it is kept.
+  const double bound = static_cast<double>(ranks_.size()) * c.readahead_B + c.readahead_node_B;
+  for (size_t n = ra_order_.size(); n > 0 && ra_arrived_B_ > bound; --n) {
     const auto [object, start] = ra_order_.front();
-    auto obj = ra_pages_.find(object);
-    auto it = obj == ra_pages_.end() ? decltype(obj->second.end()){} : obj->second.find(start);
-    if (obj != ra_pages_.end() && it != obj->second.end()) {
-      if (it->second.in_transit != nullptr)
-        break;  // the oldest is still in transit: nothing older to drop
-      ra_drop(object, it);
-    }
     ra_order_.pop_front();
+    auto obj = ra_pages_.find(object);
+    if (obj == ra_pages_.end())
+      continue;
+    auto it = obj->second.find(start);
+    if (it == obj->second.end())
+      continue;  // read out already
+    const RaPiece& p = it->second;
+    const auto& owner = ranks_[p.rank];
+    if (p.in_transit != nullptr || (owner.ra_object == object && start >= owner.ra_next)) {
+      ra_order_.emplace_back(object, start);  // in transit, or ahead of its stream: kept
+      continue;
+    }
+    ra_drop(object, obj->second, it);
+    if (obj->second.empty())
+      ra_pages_.erase(obj);
   }
   while (!ra_order_.empty()) {  // entries of pieces already read out
     const auto [object, start] = ra_order_.front();
@@ -1046,19 +1061,58 @@ void ClientNode::read_ahead_reply(Request* q)
 {
   chunks_pending_--;
   ra_in_transit_B_ -= q->bytes;
-  auto& pieces = ra_pages_.at(q->object);
-  auto it = pieces.find(q->offset);
+  auto obj = ra_pages_.find(q->object);
+  auto it = obj->second.find(q->offset);
   RaPiece& p = it->second;
   p.in_transit = nullptr;
+  ra_arrived_B_ += q->bytes;
   const std::vector<uint32_t> waiters = std::move(p.waiters);
-  p.waiters.clear();
-  if (p.read_out)
-    ra_drop(q->object, it);
+  if (p.read_out) {
+    ra_drop(q->object, obj->second, it);
+    if (obj->second.empty())
+      ra_pages_.erase(obj);
+  }
   delete q;
   for (uint32_t w : waiters) {
     ranks_[w].ra_waiting--;
     send_chunks(w);  // its read may be complete
   }
+}
+
+void ClientNode::read_ahead_drop_all()
+{
+  if (ra_pages_.empty())
+    return;
+  for (auto& r : ranks_)
+    r.ra_object = UINT64_MAX;
+  for (auto obj = ra_pages_.begin(); obj != ra_pages_.end();) {
+    for (auto it = obj->second.begin(); it != obj->second.end();) {
+      if (it->second.in_transit != nullptr) {
+        it->second.read_out = true;  // (no read waits at a phase's start)
+        ++it;
+      } else {
+        auto next = std::next(it);
+        ra_drop(obj->first, obj->second, it);
+        it = next;
+      }
+    }
+    obj = obj->second.empty() ? ra_pages_.erase(obj) : std::next(obj);
+  }
+}
+
+bool ClientNode::read_ahead_dropped(Request* q)
+{
+  auto obj = ra_pages_.find(q->object);
+  auto it = obj->second.find(q->offset);
+  if (!it->second.read_out || !it->second.waiters.empty())
+    return false;
+  chunks_pending_--;
+  ra_in_transit_B_ -= q->bytes;
+  obj->second.erase(it);  // never arrived: not in ra_arrived_B_
+  if (obj->second.empty())
+    ra_pages_.erase(obj);
+  delete q;
+  return true;
 }
 
 }  // namespace pfsim

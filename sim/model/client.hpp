@@ -137,20 +137,25 @@ private:
   void read_ahead_start(uint32_t r);
   void read_ahead_issue(uint32_t r);
   void read_ahead_reply(Request* q);
+  // A phase begins: the read-ahead streams end and the pages read ahead go (a phase may rewrite them: IOR's next
+  // repetition); read-ahead RPCs not yet sent are not sent (hand_slots), those in transit are dropped on arrival.
+  void read_ahead_drop_all();
+  bool read_ahead_dropped(Request* q);  // a queued read-ahead RPC nobody will read: discarded, not sent
   // The node's pages read ahead (its page cache: any rank's read finds them), per object by offset: each read-ahead
   // RPC's range, in transit (its RPC) or arrived, and the ranks whose read waits for it. Pages read to a piece's
   // end leave it; pieces nobody reads are dropped oldest first beyond a bound (ra_order_: the order requested).
   struct RaPiece {
     uint64_t end = 0;
     Request* in_transit = nullptr;
-    bool read_out = false;  // read to its end while in transit: dropped when it arrives
+    bool read_out = false;  // read to its end (or its phase over) while in transit: dropped when it arrives
+    uint32_t rank = 0;      // whose stream requested it (not dropped while ahead of that stream)
     std::vector<uint32_t> waiters;
   };
   std::unordered_map<uint64_t, std::map<uint64_t, RaPiece>> ra_pages_;
   std::deque<std::pair<uint64_t, uint64_t>> ra_order_;  // (object, start)
-  size_t ra_pieces_ = 0;
+  double ra_arrived_B_ = 0;  // pages read ahead, arrived and not yet read
   double ra_in_transit_B_ = 0;  // read-ahead pages in transit (Lustre's ra_cur_pages; clients.readahead_node_mb)
-  void ra_drop(uint64_t object, std::map<uint64_t, RaPiece>::iterator it);
+  void ra_drop(uint64_t object, std::map<uint64_t, RaPiece>& pieces, std::map<uint64_t, RaPiece>::iterator it);
 
   // The outstanding copy a timer was set for, or nullptr if that copy was completed or replaced since.
   Request* current(const Timer& t) const;

@@ -486,6 +486,51 @@ TEST_CASE("read-ahead over a node: 8 ranks reading their own files share readahe
   CHECK(rate >= 0.85 * 8 * kDisk_Bps);
 }
 
+TEST_CASE("read-ahead of a file larger than its window: every page read once, at the OST's rate", "[datapath][readahead]")
+{
+  // 64 KiB reads of 64 MiB on one OST with an 8 MiB window: the window's pages stay until read (a bound on the
+  // pieces' count dropped pages about to be read, which were then read again: 1.88 x the bytes, slower than without
+  // read-ahead, helper-66).
+  json p = platform(1, 8, 0, 1);
+  p["clients"]["readahead_mb"] = 8;
+  auto r = run(p, ior(65536, 64 * 1048576, true));
+  const double rate = 64 * kMiB / phase_s(r.phases.at(0));
+  INFO("read rate " << rate / kMiB << " MiB/s, read " << read_B(r) / kMiB << " MiB");
+  CHECK(read_B(r) == 64 * kMiB);
+  CHECK(rate >= 0.95 * kDisk_Bps);
+  CHECK(oss(r, 0).read_rpc_pages[8] >= 60);  // whole RPCs (the window ends at an RPC multiple)
+}
+
+TEST_CASE("read replies waiting for a congested router do not hold up a node alone on another one", "[datapath]")
+{
+  // 3 nodes of 8 ranks read 32 MiB each (4 MiB transfers) from one fast OSS behind 2 routers of 1 GB/s: nodes 0 and
+  // 2 share router 0, node 1 is alone on router 1, so its 256 MiB need 0.268 s. Replies that waited for their turn
+  // in a sender (16 per server) held node 1's replies behind router 0's queue: 0.426 s.
+  const double GB = 1e9;
+  json p = platform(1, 8, 0, 1);
+  p["network"]["routers"] = {{"count", 2}, {"link", {{"bandwidth", GB}, {"latency", 1e-6}}}};
+  p["clients"]["osc_max_rpcs_in_flight"] = 32;
+  p["oss"]["disk_read"] = 100 * GB;
+  pfsim::IorOptions o = ior(4 * 1048576, 32 * 1048576, true);
+  o.ranks = 24;
+  o.file_per_proc = true;
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::IorWorkload w(o);
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 8;
+  opts.rank_times = true;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto r = pfsim::run_simulation(platform, w, opts);
+  const auto& ph = r.phases.at(0);
+  double node1 = 0;
+  for (int k = 8; k < 16; ++k)
+    node1 = std::max(node1, ph.rank_end_s.at(static_cast<size_t>(k)) - ph.start_s);
+  const double bound = 8 * 32 * kMiB / GB;
+  INFO("node 1 done after " << node1 << " s, its router's bound " << bound << " s");
+  CHECK(node1 >= bound);
+  CHECK(node1 <= 1.03 * bound);
+}
+
 TEST_CASE("write-back cache with an fsync (IOR -e): the close waits until the OST has every byte", "[datapath]")
 {
   pfsim::IorOptions o = ior(4 * 1048576, 128 * 1048576);

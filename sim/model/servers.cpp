@@ -30,8 +30,44 @@ ReplySender::ReplySender(const ReplyRoute& route, sg4::Host* host, std::string n
 
 void ReplySender::send(Request* r, double extra_bytes)
 {
+  if (extra_bytes > 0 && route_.turns != nullptr) {
+    double until = 0;
+    const double now = sg4::Engine::get_clock();
+    const double begin = route_.turns->reserve(now, r->node, target_, extra_bytes, false, until);
+    if (begin > now) {
+      if (!pacer_started_) {  // the first reply that must wait (a server that sends no data never starts one)
+        pacer_started_ = true;
+        pace_mutex_ = sg4::Mutex::create();
+        pace_cv_ = sg4::ConditionVariable::create();
+        sg4::Actor::create("lnet-pacer-" + std::to_string(target_), sg4::this_actor::get_host(), [this] { pace(); })
+            ->daemonize();
+      }
+      waiting_.emplace(std::make_pair(begin, waiting_order_++), std::make_pair(r, extra_bytes));
+      pace_cv_->notify_one();
+      return;
+    }
+  }
   queue_.emplace_back(r, extra_bytes);
   items_->release();
+}
+
+void ReplySender::pace()
+{
+  std::unique_lock<sg4::Mutex> lock(*pace_mutex_);
+  for (;;) {
+    if (waiting_.empty()) {
+      pace_cv_->wait(lock);
+      continue;
+    }
+    auto first = waiting_.begin();
+    if (first->first.first > sg4::Engine::get_clock()) {
+      pace_cv_->wait_until(lock, first->first.first);  // or an earlier turn arrives
+      continue;
+    }
+    queue_.push_back(first->second);
+    waiting_.erase(first);
+    items_->release();
+  }
 }
 
 void ReplySender::run()
@@ -40,13 +76,6 @@ void ReplySender::run()
     items_->acquire();
     auto [r, extra] = queue_.front();
     queue_.pop_front();
-    if (extra > 0 && route_.turns != nullptr) {
-      double until = 0;
-      const double now = sg4::Engine::get_clock();
-      const double begin = route_.turns->reserve(now, r->node, target_, extra, false, until);
-      if (begin > now)
-        sg4::this_actor::sleep_until(begin);
-    }
     route_.node_mailboxes[r->node]->put(new NodeMessage(Reply{r}),
                                         static_cast<uint64_t>(route_.reply_size_B + extra));
   }

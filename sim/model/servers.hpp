@@ -10,6 +10,7 @@
 #include <simgrid/s4u.hpp>
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <random>
 #include <unordered_map>
@@ -28,8 +29,10 @@ struct ReplyRoute {
 // Sends a server's replies without holding its service threads, as LNET does: `network.reply_senders` actors
 // on the server host take replies from a user-level queue and `put` them (each held for the reply's latency and
 // transfer: at most reply_senders replies per one-way time leave a server; docs/configuration.md says why not
-// unlimited). A reply carrying a read's data takes its turn on the links of its route (LinkTurns) when a sender
-// takes it, and leaves when the turn begins. Not detached comms: SimGrid 3.32 keeps detached or never-waited comms in the sending actor's
+// unlimited). A reply carrying a read's data takes its turn on the links of its route (LinkTurns) when it is sent,
+// and waits with the server's pacer actor until the turn begins (in order of the turns' beginnings; a later reply
+// whose turn begins first overtakes it): a sender is held only for its transfer, not while a reply waits for a
+// congested router (other replies on free routes would wait behind it). Not detached comms: SimGrid 3.32 keeps detached or never-waited comms in the sending actor's
 // activity list, which then grows with every reply and makes that actor's later activities scan it.
 class ReplySender {
 public:
@@ -39,10 +42,17 @@ public:
 
 private:
   void run();
+  void pace();  // the pacer actor: moves each waiting reply to queue_ when its turn begins
   const ReplyRoute& route_;
   size_t target_;
   std::deque<std::pair<Request*, double>> queue_;
   simgrid::s4u::SemaphorePtr items_ = simgrid::s4u::Semaphore::create(0);
+  // Replies waiting for their turn: (begin, arrival order) -> (reply, bytes), the earliest first.
+  std::map<std::pair<double, uint64_t>, std::pair<Request*, double>> waiting_;
+  uint64_t waiting_order_ = 0;
+  simgrid::s4u::MutexPtr pace_mutex_;
+  simgrid::s4u::ConditionVariablePtr pace_cv_;
+  bool pacer_started_ = false;
 };
 
 // The MDT journal (jbd2-like): updates append bytes; a commit writes them to the MDT disk (commit_latency plus

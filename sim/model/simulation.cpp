@@ -67,7 +67,7 @@ std::string actor_guard_arg(const config::PlatformConfig& platform, int nodes, i
   };
   const long long mds_threads = started(m.threads) + started(m.readpage_threads);
   const long long per_mds = mds_threads + platform.network.reply_senders + 3;  // the 2 counted before the doors (the journal's among them) + the door
-  const long long per_oss = static_cast<long long>(platform.oss.threads) + platform.network.reply_senders + 1;
+  const long long per_oss = static_cast<long long>(platform.oss.threads) + platform.network.reply_senders + 2;  // + the door and the pacer
   const long long actors = nodes + m.count * per_mds + platform.oss.count * per_oss + 8;
   long long limit = 65530;
   if (std::ifstream in("/proc/sys/vm/max_map_count"); in)

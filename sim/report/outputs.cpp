@@ -38,16 +38,25 @@ std::unordered_set<std::string>& live_temps()
   return s;
 }
 
+volatile std::sig_atomic_t g_interrupt_line = 1;  // set_interrupt_line
+// Whether SIGINT, SIGTERM, SIGHUP were ignored when the process started (note_initial_signals), before SimGrid's
+// engine installed its own SIGINT handler over an ignored SIGINT.
+bool g_ignored_at_start[3] = {false, false, false};
+int signal_slot(int sig) { return sig == SIGINT ? 0 : sig == SIGTERM ? 1 : 2; }
+
 void remove_temps_and_die(int sig)
 {
   // One line (write(2) is async-signal-safe; iostreams are not), then the temporaries, then the signal's death.
-  const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
-  char line[128];
-  int n = 0;
-  for (const char* part : {"pfsim: stopped by ", name, ": the run did not finish; none of its outputs were written\n"})
-    for (const char* c = part; *c != '\0' && n < static_cast<int>(sizeof line); ++c)
-      line[n++] = *c;
-  [[maybe_unused]] const ssize_t w = ::write(2, line, static_cast<size_t>(n));
+  if (g_interrupt_line != 0) {
+    const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
+    char line[160];
+    int n = 0;
+    for (const char* part : {"pfsim: stopped by ", name, " before the run finished; its outputs not yet in place were "
+                                                         "removed\n"})
+      for (const char* c = part; *c != '\0' && n < static_cast<int>(sizeof line); ++c)
+        line[n++] = *c;
+    [[maybe_unused]] const ssize_t w = ::write(2, line, static_cast<size_t>(n));
+  }
   for (const auto& t : live_temps())
     ::unlink(t.c_str());
   std::signal(sig, SIG_DFL);
@@ -85,12 +94,26 @@ void track_temp(const std::string& tmp)
 
 }  // namespace
 
+void note_initial_signals()
+{
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction now {};
+    g_ignored_at_start[signal_slot(sig)] = sigaction(sig, nullptr, &now) == 0 && now.sa_handler == SIG_IGN;
+  }
+}
+
+void set_interrupt_line(bool on) { g_interrupt_line = on ? 1 : 0; }
+
 void install_interrupt_handler()
 {
   SignalsBlocked b;
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     struct sigaction now {};
-    if (sigaction(sig, nullptr, &now) == 0 && now.sa_handler != SIG_IGN)
+    if (sigaction(sig, nullptr, &now) != 0)
+      continue;
+    if (g_ignored_at_start[signal_slot(sig)])
+      std::signal(sig, SIG_IGN);  // nohup, a background job's SIGINT: stays ignored
+    else if (now.sa_handler != SIG_IGN)
       std::signal(sig, remove_temps_and_die);
   }
 }

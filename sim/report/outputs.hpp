@@ -34,6 +34,11 @@ void write_file_atomic(const std::string& path, const std::string& content);
 // nothing, the temporary files removed, then the process dies of the signal. Installed once the simulation's engine
 // exists: SimGrid's own SIGINT handler exits with status 1 and a line about skipped cleanups.
 void install_interrupt_handler();
+// Notes which of those signals the process was started ignoring (call first thing in main: SimGrid's engine later
+// installs a SIGINT handler over an ignored SIGINT); install_interrupt_handler keeps them ignored.
+void note_initial_signals();
+// Whether the handler prints its line (a sweep's points do not: the sweep says it stopped).
+void set_interrupt_line(bool on);
 
 // The outputs of one run, committed together. While a batch is open (in this thread), every AtomicFile and
 // write_file_atomic writes its temporary file in full and is renamed into place only by commit(); a batch that
