@@ -43,11 +43,14 @@ json platform(int osts, int rpcs_in_flight, double dirty_mb, int stripe_count, d
             {"stripe_count", stripe_count}}}};
 }
 
-pfsim::RunRecords run(const json& p, pfsim::IorOptions o)
+// ranks_per_node 0: the platform's (1); rank_times: each rank's end in the phase records.
+pfsim::RunRecords run(const json& p, pfsim::IorOptions o, int ranks_per_node = 0, bool rank_times = false)
 {
   auto platform = pfsim::config::parse_platform(p, "test");
   pfsim::IorWorkload w(o);
   pfsim::RunOptions opts;
+  opts.ranks_per_node = ranks_per_node;
+  opts.rank_times = rank_times;
   opts.simgrid_args.push_back("--log=root.thres:warning");
   return pfsim::run_simulation(platform, w, opts);
 }
@@ -367,12 +370,7 @@ TEST_CASE("striped writes of 2 nodes: their connections share each client link a
   o.ranks = 8;
   o.file_per_proc = true;
   o.fsync = true;
-  auto platform = pfsim::config::parse_platform(p, "test");
-  pfsim::IorWorkload w(o);
-  pfsim::RunOptions opts;
-  opts.ranks_per_node = 4;
-  opts.simgrid_args.push_back("--log=root.thres:warning");
-  auto r = pfsim::run_simulation(platform, w, opts);
+  auto r = run(p, o, 4);
   const double rate = 8 * 64 * kMiB / phase_s(r.phases.at(0));
   INFO("write rate " << rate / kMiB << " MiB/s, client links' bound 2000");
   CHECK(rate <= 2000 * kMiB * (1 + 1e-9));
@@ -473,12 +471,7 @@ TEST_CASE("read-ahead over a node: 8 ranks reading their own files share readahe
   pfsim::IorOptions o = ior(262144, 16 * 1048576, true);
   o.ranks = 8;
   o.file_per_proc = true;
-  auto platform = pfsim::config::parse_platform(p, "test");
-  pfsim::IorWorkload w(o);
-  pfsim::RunOptions opts;
-  opts.ranks_per_node = 8;
-  opts.simgrid_args.push_back("--log=root.thres:warning");
-  auto r = pfsim::run_simulation(platform, w, opts);
+  auto r = run(p, o, 8);
   const double rate = 8 * 16 * kMiB / phase_s(r.phases.at(0));
   INFO("read rate " << rate / kMiB << " MiB/s, 8 OSTs' bound 800");
   CHECK(read_B(r) == 8 * 16 * kMiB);
@@ -514,13 +507,7 @@ TEST_CASE("read replies waiting for a congested router do not hold up a node alo
   pfsim::IorOptions o = ior(4 * 1048576, 32 * 1048576, true);
   o.ranks = 24;
   o.file_per_proc = true;
-  auto platform = pfsim::config::parse_platform(p, "test");
-  pfsim::IorWorkload w(o);
-  pfsim::RunOptions opts;
-  opts.ranks_per_node = 8;
-  opts.rank_times = true;
-  opts.simgrid_args.push_back("--log=root.thres:warning");
-  auto r = pfsim::run_simulation(platform, w, opts);
+  auto r = run(p, o, 8, true);
   const auto& ph = r.phases.at(0);
   double node1 = 0;
   for (int k = 8; k < 16; ++k)
