@@ -917,6 +917,14 @@ int cmd_replay(int argc, char** argv)
             "operations and the load law shrinks their recorded excess; the rates describe this short run, not the "
             "recording's first " + std::to_string(ro.max_ops_per_phase) + " operations per rank (to compare with "
             "those: --set clients.load_delay.enabled=false)\n";
+  // Under a load law a replay without --residual-quantile replays none of the recorded latencies: every operation
+  // draws the law's delay, a different model (at 1,000 Mistral ranks 12.2k benchmark objects/s against 19.5k with
+  // the recorded excess; two README rows were taken that way without knowing it, helper-64).
+  if (ro.residual_quantile < 0 && platform && platform->clients.load_delay.enabled)
+    note += "pfsim: note: no --residual-quantile: the recorded latencies are not replayed; every operation draws "
+            "its delay from clients.load_delay (the law's mean at the active ranks, a shape quantile, the rank's "
+            "factor). To replay each operation's recorded excess, as validation/mistral does: --residual-quantile "
+            "0.01\n";
   if (check_only) {
     std::fputs(note.c_str(), stderr);
     const ReportFormat f = check_run_options(a, tr->format, report_format_of_trace(tr->format));
