@@ -185,6 +185,11 @@ int cmd_replay_io(int argc, char** argv)
   }
   for (const auto& x : tr->warnings)
     note += "pfsim: warning: " + x + "\n";
+  if (platform) {
+    const auto kinds = w.kinds_used();
+    if (auto x = bulk_load_law_warning(*platform, kinds[Op::Read], kinds[Op::Write]); !x.empty())
+      note += "pfsim: warning: " + x + "\n";
+  }
   // With a write-back cache a simulated write() returns once its pages are cached: the write rates then compare the
   // calls (as the recorded ones are), not the rate at which the data reaches the servers.
   std::string cache_warning;

@@ -25,6 +25,10 @@ inline constexpr const char* kVersion = "0.1.0";
 nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets);
 // The platform file with its --set overrides; an error in an overridden field names the --set.
 config::PlatformConfig load_platform(const std::string& file, const std::vector<std::string>& sets);
+// A bulk I/O run (IOR, a replayed IOR or DXT trace) on a platform whose clients.load_delay has a law for read or
+// write: that law (fitted on a metadata tool's small objects, e.g. Mistral's md-real-io 3.9 KB reads) delays each
+// read() / write() call of the run whatever its size. The warning's text, or "" when none applies.
+std::string bulk_load_law_warning(const config::PlatformConfig& platform, bool reads, bool writes);
 
 // Output paths are checked before a run, so that a run never ends in an unwritable output (exit status 2):
 // a file must be a regular file or absent in an existing writable directory (a FIFO, link or device is

@@ -762,6 +762,8 @@ int cmd_ior(const Cli& c)
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
   auto options = run_options(c, spec);
   options.rank_times = has_flag(c, "--rank-times");
+  if (auto w = pfsim::app::bulk_load_law_warning(platform, io.read, io.write); !w.empty())
+    options.warnings.push_back(w);
   if (workload.options().fsync && platform.clients.max_dirty_B <= 0)
     options.warnings.push_back("-e (fsync) waits for the write-back cache, and clients.max_dirty_mb is 0 (writes wait "
                                "for their RPCs): it changes nothing");

@@ -166,6 +166,23 @@ std::optional<std::string> bare_number_set(const nlohmann::json& j, const std::s
   return std::nullopt;
 }
 
+std::string bulk_load_law_warning(const config::PlatformConfig& platform, bool reads, bool writes)
+{
+  const auto& ld = platform.clients.load_delay;
+  if (!ld.enabled)
+    return "";
+  std::string kinds;
+  for (auto [op, used] : {std::pair{Op::Read, reads}, {Op::Write, writes}})
+    if (used && ld.law[op].set)
+      kinds += (kinds.empty() ? "" : " and ") + std::string(op_name(op));
+  if (kinds.empty())
+    return "";
+  return "clients.load_delay has a law for " + kinds + " (" + (platform.name.empty() ? "this platform" : platform.name) +
+         "'s, fitted on its traces' operations): it delays every " + kinds +
+         " call of this run by the law's delay, whatever its size; --set clients.load_delay.enabled=false leaves the "
+         "laws out (the OSTs, links and RPC pipeline alone)";
+}
+
 config::PlatformConfig load_platform(const std::string& file, const std::vector<std::string>& sets)
 {
   auto j = config::load_json_file(file);

@@ -221,6 +221,10 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     cc.readahead_node_B =
         c.number("readahead_node_mb", (c.has("readahead_node_mb") ? cc.readahead_node_B : cc.readahead_B) / 1048576.0,
                  0, 1048576) * 1048576.0;
+    if (cc.readahead_B > 0 && cc.readahead_B < 4096.0 * cc.max_pages_per_rpc)
+      c.fail("readahead_mb", "expected 0 (no read-ahead) or at least one RPC (max_pages_per_rpc x 4 KiB = " +
+                                 std::to_string(4096.0 * cc.max_pages_per_rpc / 1048576.0) +
+                                 " MiB): read-ahead requests whole RPCs");
     if (cc.readahead_B > 0 && cc.readahead_node_B < cc.readahead_B)
       c.fail("readahead_node_mb", "expected at least readahead_mb (" + std::to_string(cc.readahead_B / 1048576.0) +
                                       "): the node's read-ahead holds at least one file's window");

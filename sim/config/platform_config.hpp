@@ -130,12 +130,12 @@ struct ClientConfig {
   // and every read misses). Reads of data written on other nodes, or before the run, go to the OSTs.
   double max_cached_B = 0;
   // "readahead_mb": Lustre llite's read-ahead of a rank's sequential reads (max_read_ahead_per_file_mb; Lustre 2.x
-  // 64, 1.8 40). 0 (default): none, every read waits for its own RPCs. Above 0: from a rank's second read that
-  // starts where its previous read of the same object ended, the client also requests the pages ahead of the read,
-  // in RPCs of max_pages_per_rpc, up to a window that grows by one RPC per sequential read to readahead_mb, never
-  // past the object's end (known for IOR's files); a later read waits only for the pages still in transit. A read
-  // elsewhere ends the stream (pages read ahead and not read are dropped). "readahead_node_mb" (max_read_ahead_mb):
-  // the pages read ahead and not yet read by all the node's ranks together (default: readahead_mb).
+  // 64, 1.8 40). 0 (default): none, every read waits for its own RPCs. Above 0 (at least one RPC): from a rank's
+  // second read that starts where its previous read of the same object ended, the client also requests the pages
+  // ahead of the read, in whole RPCs of max_pages_per_rpc, up to a window of what the stream has read so far (at most
+  // readahead_mb), never past the object's end (known for IOR's files and replayed I/O traces), into the node's
+  // read-ahead pages; a later read of the node waits only for those still in transit. "readahead_node_mb"
+  // (max_read_ahead_mb): the node's read-ahead pages in transit, over all its ranks (default: readahead_mb).
   double readahead_B = 0;
   double readahead_node_B = 0;
   double request_size_B = 512;         // "request_size": metadata request on the wire

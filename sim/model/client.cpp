@@ -915,11 +915,11 @@ void ClientNode::on_chunk_reply(Request* q)
 
 // ----------------------------------------------------------------------------------------------- Read-ahead
 // Lustre llite's read-ahead, simplified (clients.readahead_mb): a rank's read that starts where its previous read of
-// the same object ended continues its stream; the stream's window grows by one RPC per sequential read, up to
-// readahead_mb; the pages from the read's end to the window's end (never past the object's end, nor beyond the
-// node's readahead_node_mb of pages read ahead and not yet read) are requested as read-ahead RPCs, queued behind the
-// reads' own RPCs for the same OSC slots. A read of pages already requested waits only for those still in transit;
-// a read elsewhere ends the stream: what was read ahead and not read is dropped (its RPCs still finish).
+// the same object ended continues its stream; from its second read the stream's window is what it has read so far,
+// up to readahead_mb; the pages from the read's end to the window's end, rounded down to whole RPCs (never past the
+// object's end, nor beyond the node's readahead_node_mb of pages in transit) are requested as read-ahead RPCs, queued
+// behind the reads' own RPCs for the same OSC slots, into the node's read-ahead pages. A read of pages already
+// requested (by any rank of the node) waits only for those still in transit; a read elsewhere starts a new stream.
 
 bool ClientNode::reads_ahead(const OpRequest& op) const
 {
@@ -932,6 +932,7 @@ void ClientNode::read_ahead_start(uint32_t r)
   const uint64_t begin = s.next_off, end = s.end_off;
   if (s.ra_object != s.op.object || begin != s.ra_next) {  // a new stream
     s.ra_object = s.op.object;
+    s.ra_start = begin;
     s.ra_reads = 0;
     s.ra_end = end;
   } else {
@@ -991,7 +992,10 @@ void ClientNode::read_ahead_issue(uint32_t r)
   const auto& o = ctx_.platform.oss;
   const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
   const auto stripe = static_cast<uint64_t>(o.stripe_size_B);
-  const double window = std::min(c.readahead_B, static_cast<double>(s.ra_reads) * static_cast<double>(rpc));
+  // The window: what the stream has read so far (it doubles as the stream goes on, as Linux's and Lustre's windows
+  // grow with the hits), up to readahead_mb. (One RPC more per read, whatever the read's size, read a stream of 64 KiB
+  // reads far past its block: IOR -b 1m of a shared file read 16 x its bytes from the OSTs, helper-67.)
+  const double window = std::min(c.readahead_B, static_cast<double>(s.ra_next - s.ra_start));
   // The window ends at an RPC multiple (read-ahead RPCs are whole ones, as Lustre's), or at the object's end.
   uint64_t limit = (s.ra_next + static_cast<uint64_t>(window)) / rpc * rpc;
   if (limit >= s.op.object_end)

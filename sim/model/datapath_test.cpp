@@ -444,15 +444,16 @@ TEST_CASE("without read-ahead, 64 KiB sequential reads wait one by one: one OST 
 TEST_CASE("read-ahead: 64 KiB sequential reads keep the 4 OSTs busy with RPCs of 256 pages, nothing past the file's end",
           "[datapath][readahead]")
 {
-  // The window grows by 1 MiB per sequential read up to 64 MiB: after a few reads every stripe has RPCs in flight,
-  // so the rate approaches the 4 OSTs' 400 MiB/s; the reads themselves wait only for pages in transit.
+  // The window is what the stream has read (whole RPCs), up to 64 MiB: after the first 4 MiB every stripe has RPCs in
+  // flight, so the rate approaches the 4 OSTs' 400 MiB/s (355: the first MiB is read 64 KiB at a time, one OST
+  // at a time, and the window then doubles); the reads themselves wait only for pages in transit.
   auto r = small_sequential_reads(64);
   const double rate = 64 * kMiB / phase_s(r.phases.at(0));
   INFO("read rate " << rate / kMiB << " MiB/s, 4 OSTs' bound 400");
   CHECK(rate <= 4 * kDisk_Bps * (1 + 1e-9));
-  CHECK(rate >= 0.9 * 4 * kDisk_Bps);
+  CHECK(rate >= 0.85 * 4 * kDisk_Bps);
   CHECK(read_B(r) == 64 * kMiB);  // every page once, none past the end
-  // The first read (not yet a stream) and the second (the window's first MiB) go as 64 KiB RPCs; then whole RPCs.
+  // The first MiB goes as 64 KiB RPCs (the window is still under one RPC); then whole RPCs.
   uint64_t full = 0;
   for (int i = 0; i < 4; ++i)
     full += oss(r, i).read_rpc_pages[8];
