@@ -920,11 +920,17 @@ int cmd_replay(int argc, char** argv)
   // Under a load law a replay without --residual-quantile replays none of the recorded latencies: every operation
   // draws the law's delay, a different model (at 1,000 Mistral ranks 12.2k benchmark objects/s against 19.5k with
   // the recorded excess; two README rows were taken that way without knowing it, helper-64).
-  if (ro.residual_quantile < 0 && platform && platform->clients.load_delay.enabled)
-    note += "pfsim: note: no --residual-quantile: the recorded latencies are not replayed; every operation draws "
-            "its delay from clients.load_delay (the law's mean at the active ranks, a shape quantile, the rank's "
-            "factor). To replay each operation's recorded excess, as validation/mistral does: --residual-quantile "
-            "0.01\n";
+  if (ro.residual_quantile < 0 && platform && platform->clients.load_delay.enabled) {
+    std::string kinds;
+    for (Op op : kAllOps)
+      if (platform->clients.load_delay.law[op].set)
+        kinds += (kinds.empty() ? "" : ", ") + std::string(op_name(op));
+    if (!kinds.empty())
+      note += "pfsim: note: no --residual-quantile: the recorded latencies are not replayed; every " + kinds +
+              " draws its delay from clients.load_delay (the law's mean at the active ranks, a shape quantile, the "
+              "rank's factor; the other kinds get none). To replay each operation's recorded excess, as "
+              "validation/mistral does: --residual-quantile 0.01\n";
+  }
   if (check_only) {
     std::fputs(note.c_str(), stderr);
     const ReportFormat f = check_run_options(a, tr->format, report_format_of_trace(tr->format));

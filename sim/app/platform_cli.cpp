@@ -179,7 +179,8 @@ std::string bulk_load_law_warning(const config::PlatformConfig& platform, bool r
     return "";
   return "clients.load_delay has a law for " + kinds + " (" + (platform.name.empty() ? "this platform" : platform.name) +
          "'s, fitted on its traces' operations): it delays every " + kinds +
-         " call of this run by the law's delay, whatever its size; --set clients.load_delay.enabled=false leaves the "
+         " call of this run that goes to an OST (not one the node's page cache serves) by the law's delay, whatever its "
+         "size; --set clients.load_delay.enabled=false leaves the "
          "laws out (the OSTs, links and RPC pipeline alone)";
 }
 

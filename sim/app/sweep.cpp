@@ -195,7 +195,7 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
   while ((next < spec.ranks.size() && !failed) || running > 0) {
     if (g_stop_signal != 0) {
       const int sig = g_stop_signal;
-      std::fprintf(stderr, "pfsim: sweep stopped by %s: its %d running point(s) stopped, no table written\n",
+      std::fprintf(stderr, "pfsim: sweep stopped by %s (%d point(s) running, stopped): no table written\n",
                    sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal",
                    running);
       for (const auto& [pid, r] : point_of)

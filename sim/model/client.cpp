@@ -1085,8 +1085,6 @@ void ClientNode::read_ahead_reply(Request* q)
 
 void ClientNode::read_ahead_drop_all()
 {
-  if (ra_pages_.empty())
-    return;
   for (auto& r : ranks_)
     r.ra_object = UINT64_MAX;
   for (auto obj = ra_pages_.begin(); obj != ra_pages_.end();) {

@@ -22,7 +22,7 @@ int share_of(int total, int n, int p)
 }  // namespace
 
 ReplySender::ReplySender(const ReplyRoute& route, sg4::Host* host, std::string name, size_t target)
-    : route_(route), target_(target)
+    : route_(route), target_(target), pace_mutex_(sg4::Mutex::create()), pace_cv_(sg4::ConditionVariable::create())
 {
   for (int i = 0; i < route.senders; ++i)
     sg4::Actor::create(name + "-lnet" + std::to_string(i), host, [this] { run(); })->daemonize();
@@ -35,15 +35,17 @@ void ReplySender::send(Request* r, double extra_bytes)
     const double now = sg4::Engine::get_clock();
     const double begin = route_.turns->reserve(now, r->node, target_, extra_bytes, false, until);
     if (begin > now) {
-      if (!pacer_started_) {  // the first reply that must wait (a server that sends no data never starts one)
+      // The first reply that must wait starts the pacer (a server that sends no data never starts one). The mutex and
+      // condition variable exist from the start: creating an actor may run other actors, which may send meanwhile.
+      if (!pacer_started_) {
         pacer_started_ = true;
-        pace_mutex_ = sg4::Mutex::create();
-        pace_cv_ = sg4::ConditionVariable::create();
         sg4::Actor::create("lnet-pacer-" + std::to_string(target_), sg4::this_actor::get_host(), [this] { pace(); })
             ->daemonize();
       }
+      const bool first = waiting_.empty() || begin < waiting_.begin()->first.first;
       waiting_.emplace(std::make_pair(begin, waiting_order_++), std::make_pair(r, extra_bytes));
-      pace_cv_->notify_one();
+      if (first)  // (else the pacer already waits for an earlier turn)
+        pace_cv_->notify_one();
       return;
     }
   }
