@@ -192,6 +192,24 @@ else
   echo "FAIL set-ranks-per-node-beaten-by-workload: $(cat "$tmp/rpn-set.err" "$tmp/rpn-opt.err")"
   failures=$((failures + 1))
 fi
+# A bulk I/O run on a platform whose load law covers reads says that every read going to an OST is delayed (Mistral's
+# law was fitted on md-real-io's 3.9 KB objects), and not with the laws off; a metadata replay under a load law
+# without --residual-quantile says that the recorded latencies are not replayed, and not with it.
+"$pfsim" ior --platform "$root/platforms/mistral-lustre02.json" --ranks 4 -t 64k -b 1m -F -r --quiet 2>"$tmp/law-ior.err"
+"$pfsim" ior --platform "$root/platforms/mistral-lustre02.json" --ranks 4 -t 64k -b 1m -F -r --quiet \
+  --set clients.load_delay.enabled=false 2>"$tmp/law-ior-off.err"
+"$pfsim" replay "$tool_outputs/md-real-io-2017" --platform "$root/platforms/mistral-lustre02.json" --quiet 2>"$tmp/law-rq.err"
+"$pfsim" replay "$tool_outputs/md-real-io-2017" --platform "$root/platforms/mistral-lustre02.json" --quiet \
+  --residual-quantile 0.01 2>"$tmp/law-rq-on.err"
+if grep -q "warning: clients.load_delay has a law for read .*every read call of this run that goes to an OST" "$tmp/law-ior.err" &&
+  ! grep -q "load_delay has a law" "$tmp/law-ior-off.err" &&
+  grep -q "note: no --residual-quantile: the recorded latencies are not replayed; every create, .*stat.* draws" "$tmp/law-rq.err" &&
+  ! grep -q "no --residual-quantile" "$tmp/law-rq-on.err"; then
+  echo "ok   load-law notes: bulk reads on a fitted law, a replay without --residual-quantile"
+else
+  echo "FAIL load-law notes: $(cat "$tmp/law-ior.err" "$tmp/law-ior-off.err" "$tmp/law-rq.err" "$tmp/law-rq-on.err")"
+  failures=$((failures + 1))
+fi
 # More CPU partitions than client nodes: the partitions no node is bound to are said (and not with enough nodes).
 "$pfsim" metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 64 --files 640 --quiet \
   --set mds.mechanisms.partitions.enabled=true --set mds.mechanisms.partitions.count=6 2>"$tmp/parts-few.err"
