@@ -965,7 +965,7 @@ void ClientNode::read_ahead_start(uint32_t r)
       if (p.in_transit != nullptr)
         p.read_out = true;
       else
-        ra_drop(s.op.object, pieces, it);
+        ra_drop(pieces, it);
     }
     it = next;
   }
@@ -976,8 +976,7 @@ void ClientNode::read_ahead_start(uint32_t r)
 }
 
 // An arrived piece leaves the read-ahead (the object's map stays, possibly empty: the caller erases it).
-void ClientNode::ra_drop(uint64_t /*object*/, std::map<uint64_t, RaPiece>& pieces,
-                         std::map<uint64_t, RaPiece>::iterator it)
+void ClientNode::ra_drop(std::map<uint64_t, RaPiece>& pieces, std::map<uint64_t, RaPiece>::iterator it)
 {
   ra_arrived_B_ -= static_cast<double>(it->second.end - it->first);
   pieces.erase(it);
@@ -1048,7 +1047,7 @@ void ClientNode::read_ahead_issue(uint32_t r)
       ra_order_.emplace_back(object, start);  // in transit, or ahead of its stream: kept
       continue;
     }
-    ra_drop(object, obj->second, it);
+    ra_drop(obj->second, it);
     if (obj->second.empty())
       ra_pages_.erase(obj);
   }
@@ -1072,7 +1071,7 @@ void ClientNode::read_ahead_reply(Request* q)
   ra_arrived_B_ += q->bytes;
   const std::vector<uint32_t> waiters = std::move(p.waiters);
   if (p.read_out) {
-    ra_drop(q->object, obj->second, it);
+    ra_drop(obj->second, it);
     if (obj->second.empty())
       ra_pages_.erase(obj);
   }
@@ -1094,7 +1093,7 @@ void ClientNode::read_ahead_drop_all()
         ++it;
       } else {
         auto next = std::next(it);
-        ra_drop(obj->first, obj->second, it);
+        ra_drop(obj->second, it);
         it = next;
       }
     }

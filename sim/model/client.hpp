@@ -156,7 +156,7 @@ private:
   std::deque<std::pair<uint64_t, uint64_t>> ra_order_;  // (object, start)
   double ra_arrived_B_ = 0;  // pages read ahead, arrived and not yet read
   double ra_in_transit_B_ = 0;  // read-ahead pages in transit (Lustre's ra_cur_pages; clients.readahead_node_mb)
-  void ra_drop(uint64_t object, std::map<uint64_t, RaPiece>& pieces, std::map<uint64_t, RaPiece>::iterator it);
+  void ra_drop(std::map<uint64_t, RaPiece>& pieces, std::map<uint64_t, RaPiece>::iterator it);
 
   // The outstanding copy a timer was set for, or nullptr if that copy was completed or replaced since.
   Request* current(const Timer& t) const;

@@ -76,6 +76,15 @@ const pfsim::ServerRecord& oss(const pfsim::RunRecords& r, int i)
   return r.servers.front();
 }
 
+// The bytes the OSTs read in the run.
+double read_B(const pfsim::RunRecords& r)
+{
+  double b = 0;
+  for (const auto& s : r.servers)
+    b += s.data_read_B;
+  return b;
+}
+
 // A write-back run's RPCs: `alone` of 64 pages (the pieces that found a slot at once), `full` of 256 pages and no
 // other, every byte of `mib` on the OST, at the disk's bandwidth.
 void check_write_back_rpcs(const pfsim::RunRecords& r, uint64_t alone, uint64_t full, double mib)
@@ -297,10 +306,7 @@ TEST_CASE("client page cache, md-workbench: a read of an object a rank of the sa
   auto r = cached_mdworkbench(20, "block");
   CHECK(r.cache_reads == 120);
   CHECK(r.cache_read_B == 120 * 4096.0);
-  double read_B = 0;
-  for (const auto& s : r.servers)
-    read_B += s.data_read_B;
-  CHECK(read_B == (160 - 120) * 4096.0);
+  CHECK(read_B(r) == (160 - 120) * 4096.0);
 }
 
 TEST_CASE("client page cache, md-workbench: an object made in the previous benchmark iteration was written by rank "
@@ -351,10 +357,7 @@ TEST_CASE("client page cache, mdtest -N 1: File read works on rank r + 2's files
   opts.simgrid_args.push_back("--log=root.thres:warning");
   auto r = pfsim::run_simulation(platform, w, opts);
   CHECK(r.cache_reads == 80);
-  double read_B = 0;
-  for (const auto& s : r.servers)
-    read_B += s.data_read_B;
-  CHECK(read_B == 80 * 65536.0);
+  CHECK(read_B(r) == 80 * 65536.0);
 }
 
 TEST_CASE("striped writes of 2 nodes: their connections share each client link and fill it (no RPC pile-up)",
@@ -422,14 +425,6 @@ pfsim::RunRecords small_sequential_reads(double readahead_mb)
   json p = platform(4, 8, 0, 4);
   p["clients"]["readahead_mb"] = readahead_mb;
   return run(p, ior(65536, 64 * 1048576, true));
-}
-
-double read_B(const pfsim::RunRecords& r)
-{
-  double b = 0;
-  for (const auto& s : r.servers)
-    b += s.data_read_B;
-  return b;
 }
 
 TEST_CASE("without read-ahead, 64 KiB sequential reads wait one by one: one OST at a time, one RPC each", "[datapath]")

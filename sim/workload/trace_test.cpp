@@ -57,6 +57,13 @@ struct TempDir {
     std::ifstream in(path / name);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }
+  // `text` with `insertion` before the first `needle` in it (which must be there: an edited real file).
+  static std::string inserted(const std::string& text, const std::string& needle, const std::string& insertion)
+  {
+    const auto at = text.find(needle);
+    REQUIRE(at != std::string::npos);
+    return text.substr(0, at) + insertion + text.substr(at);
+  }
 };
 
 // A valid 2-rank md-real-io 2017 trace: precreate 2, one benchmark iteration of 1 object, cleanup 2.
@@ -1682,15 +1689,10 @@ TEST_CASE("an output naming other latency files than the trace's is said to be m
     CHECK_FALSE(said(load_trace(kToolOutputs + d), "latency files"));
   // md-workbench: an Args line with --latency-all beside rank 0's -L files (which that run did not write).
   TempDir w;
-  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run1-L-process-reports"))
-    fs::copy(e.path(), w.path / e.path().filename());
-  std::ifstream in(w.path / "stdout.txt");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  in.close();
+  w.copy_files(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
+  const std::string text = w.read("stdout.txt");
   CHECK_FALSE(said(load_trace(w.str()), "--latency-all"));
-  const auto at = text.find("\"--process-reports\"");
-  REQUIRE(at != std::string::npos);
-  w.write("stdout.txt", text.substr(0, at) + "\"--latency-all\" " + text.substr(at));
+  w.write("stdout.txt", TempDir::inserted(text, "\"--process-reports\"", "\"--latency-all\" "));
   CHECK(said(load_trace(w.str()), "had --latency-all, which writes only -all files"));
 }
 
@@ -1714,23 +1716,18 @@ TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest fil
   CHECK_NOTHROW(load_trace(d.str()));
   // md-workbench's --print-detailed-stats table rows ("precreate \t4\t0...", run4) are not phase lines
   TempDir w;
-  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run2-latency-all"))
-    fs::copy(e.path(), w.path / e.path().filename());
+  w.copy_files(kToolOutputs + "/md-workbench-ior/run2-latency-all");
   std::ifstream t4(kToolOutputs + "/md-workbench-ior/run4-detailed-stats/stdout.txt");
   std::string table, l4;
   while (std::getline(t4, l4))
     if (l4.rfind("precreate \t", 0) == 0 || l4.rfind("benchmark \t", 0) == 0)
       table += l4 + "\n";
   REQUIRE(!table.empty());
-  std::ifstream s2(w.path / "stdout.txt");
-  std::string out2((std::istreambuf_iterator<char>(s2)), std::istreambuf_iterator<char>());
-  s2.close();
-  w.write("stdout.txt", out2 + table);
+  w.write("stdout.txt", w.read("stdout.txt") + table);
   CHECK_NOTHROW(load_trace(w.str()));
 
   TempDir m;
-  for (const auto& e : fs::directory_iterator(kToolOutputs + "/mdtest"))
-    fs::copy(e.path(), m.path / e.path().filename());
+  m.copy_files(kToolOutputs + "/mdtest");
   std::ifstream f(m.path / "mdtest-perop-File stat-00001.csv");
   std::string rows, row;
   std::getline(f, row);
@@ -1752,9 +1749,7 @@ TEST_CASE("mdtest -N S: the File stat, read and removal of rank r work on ranks 
   TempDir d;
   d.copy_files(kToolOutputs + "/mdtest");
   const std::string text = d.read("mdtest-allopts.txt");
-  const auto at = text.find("'-u' ");
-  REQUIRE(at != std::string::npos);
-  d.write("mdtest-allopts.txt", text.substr(0, at) + "'-N' '1' " + text.substr(at));
+  d.write("mdtest-allopts.txt", TempDir::inserted(text, "'-u' ", "'-N' '1' "));
   auto t = std::make_shared<const Trace>(load_trace(d.str()));
   REQUIRE(t->mdtest_stride == 1);
   REQUIRE_FALSE(t->shared_dir);
@@ -1779,11 +1774,11 @@ TEST_CASE("mdtest -N S: the File stat, read and removal of rank r work on ranks 
   CHECK(dirs["File removal"] == std::set<uint32_t>{3});
   CHECK(readers_of == std::set<int32_t>{2});
   // A value that is not a stride: an error naming the line.
-  d.write("mdtest-allopts.txt", text.substr(0, at) + "'-N' 'x' " + text.substr(at));
+  d.write("mdtest-allopts.txt", TempDir::inserted(text, "'-u' ", "'-N' 'x' "));
   CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-allopts.txt:4") && Catch::Contains("option -N"));
   // Two outputs that differ only in -N state different runs.
   d.write("mdtest-allopts.txt", text);
-  d.write("zz-stride.txt", text.substr(0, at) + "'-N' '1' " + text.substr(at));
+  d.write("zz-stride.txt", TempDir::inserted(text, "'-u' ", "'-N' '1' "));
   CHECK_THAT(error_of(d.str()), Catch::Contains("state different runs"));
 }
 
