@@ -1793,6 +1793,20 @@ TEST_CASE("an empty trace file is named as empty, not as a file name pfsim does 
 
 namespace {
 
+// What the replay says of rank r's reads, in order: (writer, writing phase), (-1, -1) for data written before the run.
+std::vector<std::pair<int32_t, int32_t>> replayed_readers(const pfsim::Workload& w, int r)
+{
+  std::vector<std::pair<int32_t, int32_t>> got;
+  for (int ph = 0; ph < w.phase_count(); ++ph) {
+    pfsim::RankCursor c;
+    pfsim::OpRequest op;
+    while (w.next(r, ph, c, op))
+      if (op.op == pfsim::Op::Read)
+        got.emplace_back(op.written_by, op.written_by >= 0 ? op.written_phase : -1);
+  }
+  return got;
+}
+
 // md-workbench's benchmark bookkeeping, brute force (IOR 4.x md-workbench.c run_benchmark): every object of every
 // rank's data set with the rank and phase that made it; in iteration i, object f = i x I + j of set d: rank r reads
 // and deletes it in rank r - K(d+1)'s set and creates object f + P in rank r + K(d+1)'s. Returns, per rank, the
@@ -1856,14 +1870,7 @@ TEST_CASE("md-workbench reads: the writer and phase of every read match a brute-
               << k.K << (k.precreate ? "" : " (-2 only)"));
     size_t made_here = 0;
     for (int r = 0; r < k.M; ++r) {
-      std::vector<std::pair<int32_t, int32_t>> got;
-      for (int ph = 0; ph < w.phase_count(); ++ph) {
-        pfsim::RankCursor c;
-        pfsim::OpRequest op;
-        while (w.next(r, ph, c, op))
-          if (op.op == pfsim::Op::Read)
-            got.emplace_back(op.written_by, op.written_by >= 0 ? op.written_phase : -1);
-      }
+      const auto got = replayed_readers(w, r);
       INFO("rank " << r);
       CHECK(got == want[static_cast<size_t>(r)]);
       for (const auto& g : got)
@@ -1905,14 +1912,7 @@ TEST_CASE("md-workbench reads in a trace without stats or with --read-only: the 
     const auto want = mdworkbench_readers(p, 4, read_only);
     INFO((read_only ? "--read-only" : "no stats"));
     for (int r = 0; r < 4; ++r) {
-      std::vector<std::pair<int32_t, int32_t>> got;
-      for (int ph = 0; ph < w.phase_count(); ++ph) {
-        pfsim::RankCursor c;
-        pfsim::OpRequest op;
-        while (w.next(r, ph, c, op))
-          if (op.op == pfsim::Op::Read)
-            got.emplace_back(op.written_by, op.written_by >= 0 ? op.written_phase : -1);
-      }
+      const auto got = replayed_readers(w, r);
       auto text = [](const std::vector<std::pair<int32_t, int32_t>>& v) {
         std::string out;
         for (const auto& [who, when] : v)
