@@ -215,6 +215,13 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
         c.fail("max_dirty_mb", "expected 0 (write-through) or at least one RPC (max_pages_per_rpc x 4 KiB = " +
                                    std::to_string(4096.0 * cc.max_pages_per_rpc / 1048576.0) + " MiB)");
     }
+    cc.hold_partial_rpcs = c.boolean("hold_partial_rpcs", cc.hold_partial_rpcs);
+    cc.dirty_expire_s = c.duration_s("dirty_expire", cc.dirty_expire_s);
+    if (cc.dirty_expire_s <= 0)
+      c.fail("dirty_expire", "expected a duration > 0 (how long a partial RPC's dirty pages may wait)");
+    if (cc.hold_partial_rpcs && cc.max_dirty_B <= 0)
+      c.fail("hold_partial_rpcs", "expected false without a write-back cache (max_dirty_mb 0: writes wait for their "
+                                  "RPCs, nothing is held)");
     cc.page_cache_copy_Bps = c.bandwidth_Bps("page_cache_copy", cc.page_cache_copy_Bps);
     cc.max_cached_B = c.number("max_cached_mb", cc.max_cached_B / 1048576.0, 0, 1e12) * 1048576.0;
     cc.readahead_B = c.number("readahead_mb", cc.readahead_B / 1048576.0, 0, 1048576) * 1048576.0;
@@ -610,6 +617,8 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"osc_max_rpcs_in_flight", c.osc_max_rpcs_in_flight},
         {"max_pages_per_rpc", c.max_pages_per_rpc},
         {"max_dirty_mb", c.max_dirty_B / 1048576.0},
+        {"hold_partial_rpcs", c.hold_partial_rpcs},
+        {"dirty_expire", c.dirty_expire_s},
         {"page_cache_copy", c.page_cache_copy_Bps},
         {"max_cached_mb", c.max_cached_B / 1048576.0},
         {"readahead_mb", c.readahead_B / 1048576.0},

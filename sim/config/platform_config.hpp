@@ -118,9 +118,18 @@ struct ClientConfig {
   // "max_dirty_mb": the write-back cache per node and OST (Lustre osc max_dirty_mb, default 32 MiB). 0 (default): a
   // write waits for its RPCs (write-through, O_DIRECT-like; the model before 2026-11-26). Above 0: a write returns
   // once its pages are in the cache (copied at "page_cache_copy"), waiting while that OST's dirty data would exceed
-  // the limit; the pages go out at once, one RPC per max_pages_per_rpc (no merging of small writes), and leave the
-  // cache when their RPC is answered. A close does not wait for them (as Lustre's); an fsync does (IOR -e).
+  // the limit; the pages go out once a slot is free (pieces waiting for one are merged into full RPCs;
+  // hold_partial_rpcs holds partial ones back), and leave the cache when their RPC is answered. A close does not wait
+  // for them (as Lustre's); an fsync does (IOR -e).
   double max_dirty_B = 0;
+  // "hold_partial_rpcs" (with max_dirty_mb): dirty pages wait in the cache until they make a full RPC, as Lustre's osc
+  // sends a write RPC only when an object has max_pages_per_rpc pages pending (osc_makes_rpc), or when writers wait
+  // for cache space on that OSC, an fsync wants them, or they have been dirty for "dirty_expire" (the kernel's
+  // writeback of an inode dirtied that long ago: vm.dirty_expire_centisecs, 30 s). false (default): every piece goes
+  // as soon as a slot is free (the model before 2026-11-27). Here a full RPC is an aligned max_pages_per_rpc unit
+  // (within one stripe) wholly dirty.
+  bool hold_partial_rpcs = false;
+  double dirty_expire_s = 30;
   double page_cache_copy_Bps = 0;  // "page_cache_copy": memory bandwidth of the copy into the cache; 0: instantaneous
   // "max_cached_mb": the node's page cache for file data (Lustre llite max_cached_mb, by default 3/4 of the node's
   // RAM). 0 (default): none, every read goes to the OSTs. Above 0: a read of data that a rank of the same node wrote

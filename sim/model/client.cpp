@@ -38,6 +38,7 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
       bulk_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       dirty_B_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0.0),
       cache_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
+      held_(ctx.platform.clients.hold_partial_rpcs ? ctx.mds_hosts.size() + ctx.oss_hosts.size() : 0),
       open_kind_(ctx.platform.clients.open_rpcs == "modifying" ? SlotKind::Modifying : SlotKind::None),
       close_kind_(ctx.platform.clients.close_rpcs == "own_lock"    ? SlotKind::CloseLock
                   : ctx.platform.clients.close_rpcs == "modifying" ? SlotKind::ModifyingClose
@@ -198,6 +199,9 @@ void ClientNode::fire_timers()
       case TimerKind::BulkSent:
         bulk_sent(t.rank);
         break;
+      case TimerKind::Expire:
+        on_expiry();
+        break;
     }
   }
 }
@@ -286,6 +290,8 @@ void ClientNode::begin_op(uint32_t r)
   // begin_op again then); the step itself, its client time and its RPC, starts after it, as IOR's close after its fsync.
   if (s.op.flush && s.dirty_chunks > 0) {
     s.flushing = true;
+    if (held_units_ > 0)
+      release_flushed(r);
     return;
   }
   double now = sg4::Engine::get_clock();
@@ -862,10 +868,139 @@ void ClientNode::admit_to_cache(size_t t)
     s.dirty_chunks++;
     if (c.page_cache_copy_Bps > 0)
       s.copy_done_s = std::max(s.copy_done_s, now) + q->bytes / c.page_cache_copy_Bps;
-    chunk_queue_[t].get().push(waiting_order_++, q);
+    if (held_.empty())
+      chunk_queue_[t].get().push(waiting_order_++, q);
+    else
+      hold(t, q);
     resumed_.push_back(q->local_rank);
   }
+  // Writers wait for this cache: what it holds goes, full RPCs or not (osc_makes_rpc's cache waiters).
+  if (!wait.empty() && !held_.empty() && held_[t].q != nullptr && !held_[t].q->empty()) {
+    std::vector<UnitKey> all;
+    for (const auto& [key, unit] : *held_[t].q)
+      all.push_back(key);
+    release_units(t, std::move(all));
+  }
   hand_slots(t);
+}
+
+// ----------------------------------------------------------------------------------- Partial RPCs held back
+// clients.hold_partial_rpcs: a piece entering the cache joins the RPC-size unit it lies in (the pieces were cut at
+// RPC-size multiples and stripe boundaries, so one unit holds it whole); a unit its pieces fill goes at once.
+void ClientNode::hold(size_t t, Request* q)
+{
+  const auto rpc = static_cast<uint64_t>(ctx_.platform.clients.max_pages_per_rpc) * 4096;
+  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
+  uint64_t start = q->offset / rpc * rpc;
+  uint64_t end = start + rpc;
+  if (ctx_.platform.oss.stripe_count > 1) {
+    const uint64_t chunk = q->offset / stripe * stripe;
+    start = std::max(start, chunk);
+    end = std::min(end, chunk + stripe);
+  }
+  const UnitKey key{q->object, start};
+  auto& units = held_[t].get();
+  if (q->bytes >= static_cast<double>(end - start) && units.count(key) == 0) {  // a full RPC by itself
+    chunk_queue_[t].get().push(waiting_order_++, q);
+    return;
+  }
+  auto [it, fresh] = units.try_emplace(key);
+  HeldUnit& unit = it->second;
+  if (fresh) {
+    const double now = sg4::Engine::get_clock();
+    unit.size = static_cast<double>(end - start);
+    unit.since_s = now;
+    unit.order = waiting_order_++;
+    ++held_units_;
+    expiries_.push_back(Expiry{now + ctx_.platform.clients.dirty_expire_s, t, key});
+    if (expire_armed_s_ < 0) {
+      expire_armed_s_ = expiries_.front().t;
+      timers_.push(Timer{expire_armed_s_, 0, TimerKind::Expire, 0});
+    }
+  }
+  unit.pieces.push_back(q);
+  unit.bytes += q->bytes;
+  if (unit.bytes >= unit.size)
+    release_units(t, {key});
+}
+
+// The units' pieces join the target's chunk queue, unit by unit in the order the units were begun, each unit's pieces
+// by offset (merge_queued then builds one RPC of a unit's contiguous pieces). The caller hands the slots.
+void ClientNode::release_units(size_t t, std::vector<UnitKey> units)
+{
+  auto& held = *held_[t].q;
+  std::sort(units.begin(), units.end(),
+            [&held](const UnitKey& a, const UnitKey& b) { return held.at(a).order < held.at(b).order; });
+  auto& queue = chunk_queue_[t].get();
+  for (const UnitKey& key : units) {
+    auto it = held.find(key);
+    auto& pieces = it->second.pieces;
+    std::stable_sort(pieces.begin(), pieces.end(),
+                     [](const Request* a, const Request* b) { return a->offset < b->offset; });
+    for (Request* q : pieces)
+      queue.push(waiting_order_++, q);
+    held.erase(it);
+    --held_units_;
+  }
+}
+
+void ClientNode::release_objects(const std::vector<uint64_t>& objects)
+{
+  for (size_t t = 0; t < held_.size() && held_units_ > 0; ++t) {
+    if (held_[t].q == nullptr || held_[t].q->empty())
+      continue;
+    std::vector<UnitKey> units;
+    for (const auto& [key, unit] : *held_[t].q)
+      if (std::find(objects.begin(), objects.end(), key.object) != objects.end())
+        units.push_back(key);
+    if (units.empty())
+      continue;
+    release_units(t, std::move(units));
+    hand_slots(t);
+  }
+}
+
+// An fsync writes back the file's dirty pages on the node: every held unit of each object rank r has pieces held of
+// (other ranks' pieces of a shared file too).
+void ClientNode::release_flushed(uint32_t r)
+{
+  std::vector<uint64_t> objects;
+  for (auto& units : held_)
+    if (units.q != nullptr)
+      for (const auto& [key, unit] : *units.q)
+        for (const Request* q : unit.pieces)
+          if (q->local_rank == r && std::find(objects.begin(), objects.end(), key.object) == objects.end())
+            objects.push_back(key.object);
+  std::sort(objects.begin(), objects.end());
+  release_objects(objects);
+}
+
+// Units dirty for dirty_expire: their objects are written back (all their held units, as the kernel's writeback of an
+// inode dirtied that long ago writes all its dirty pages).
+void ClientNode::on_expiry()
+{
+  const double now = sg4::Engine::get_clock();
+  expire_armed_s_ = -1;
+  std::vector<uint64_t> objects;
+  while (!expiries_.empty() && expiries_.front().t <= now) {
+    const Expiry e = expiries_.front();
+    expiries_.pop_front();
+    if (held_[e.target].q == nullptr)
+      continue;
+    auto it = held_[e.target].q->find(e.unit);
+    // A unit released since and begun again later is not yet due.
+    if (it != held_[e.target].q->end() && it->second.since_s + ctx_.platform.clients.dirty_expire_s <= now &&
+        std::find(objects.begin(), objects.end(), e.unit.object) == objects.end())
+      objects.push_back(e.unit.object);
+  }
+  release_objects(objects);
+  while (!expiries_.empty() && (held_[expiries_.front().target].q == nullptr ||
+                                held_[expiries_.front().target].q->count(expiries_.front().unit) == 0))
+    expiries_.pop_front();  // released since: nothing to wake for
+  if (!expiries_.empty()) {
+    expire_armed_s_ = expiries_.front().t;
+    timers_.push(Timer{expire_armed_s_, 0, TimerKind::Expire, 0});
+  }
 }
 
 void ClientNode::on_chunk_reply(Request* q)

@@ -59,7 +59,8 @@ private:
   // DataDone: a read or write cut into bulk RPCs is over (its last RPC answered, or its pages in the cache).
   // BulkSent: a bulk write's bytes have left the node on its connection to a server (Timer::rank holds the target):
   // the next one may start.
-  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend, Start, DataDone, BulkSent };
+  // Expire: held dirty pages (clients.hold_partial_rpcs) may have been dirty for dirty_expire (expiries_).
+  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend, Start, DataDone, BulkSent, Expire };
   struct Timer {
     double t;
     uint32_t rank;
@@ -280,6 +281,43 @@ private:
   void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write takes its turn
   std::vector<double> dirty_B_;
   std::vector<Lazy<std::deque<Request*>>> cache_wait_;
+  // clients.hold_partial_rpcs: per target, the cached pieces that do not yet make a full RPC, by the RPC-size unit
+  // (aligned, within one stripe) they lie in; a unit goes to chunk_queue_ when its pieces fill it, when writers wait
+  // for that target's cache, when an fsync wants its object, or when its object's pages have been dirty for
+  // dirty_expire (the kernel writes an expired inode back whole: every unit of the object).
+  struct UnitKey {
+    uint64_t object;
+    uint64_t start;
+    bool operator==(const UnitKey& o) const { return object == o.object && start == o.start; }
+  };
+  struct UnitKeyHash {
+    size_t operator()(const UnitKey& k) const
+    {
+      return std::hash<uint64_t>()(k.object * 0x9E3779B97F4A7C15ULL ^ k.start);
+    }
+  };
+  struct HeldUnit {
+    double bytes = 0;    // its pieces' bytes
+    double size = 0;     // a full RPC's there
+    double since_s = 0;  // when its first piece entered
+    uint64_t order = 0;  // and in which order (units are released in it: deterministic)
+    std::vector<Request*> pieces;
+  };
+  using HeldUnits = std::unordered_map<UnitKey, HeldUnit, UnitKeyHash>;
+  std::vector<Lazy<HeldUnits>> held_;
+  struct Expiry {
+    double t;
+    size_t target;
+    UnitKey unit;
+  };
+  std::deque<Expiry> expiries_;  // in time order (dirty_expire is one constant)
+  double expire_armed_s_ = -1;   // when the pending Expire timer fires; -1: none
+  size_t held_units_ = 0;
+  void hold(size_t t, Request* q);  // a piece entered t's cache
+  void release_units(size_t t, std::vector<UnitKey> units);  // those units' pieces join t's chunk queue
+  void release_objects(const std::vector<uint64_t>& objects);  // every held unit of those objects, every target
+  void release_flushed(uint32_t r);  // rank r's fsync: the objects it has pieces held of
+  void on_expiry();
   long long chunks_pending_ = 0;  // bulk RPCs of the node not yet answered (queued, waiting for cache, in flight)
   std::deque<uint32_t> resumed_;  // ranks whose piece entered a cache: they cut their next one (resume_ranks)
   bool resuming_ = false;

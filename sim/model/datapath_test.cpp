@@ -202,6 +202,121 @@ TEST_CASE("write-back cache, 4 ranks of one node writing their blocks of one fil
   check_write_back_rpcs(run(p, o), 8, 126, 128);
 }
 
+// clients.hold_partial_rpcs: the platform with a write-back cache of dirty_mb that holds partial RPCs back.
+json holding(int osts, double dirty_mb, int stripe_count)
+{
+  json p = platform(osts, 8, dirty_mb, stripe_count);
+  p["clients"]["hold_partial_rpcs"] = true;
+  return p;
+}
+
+// The OSTs' write RPCs by size in pages (bins 1, 2, 4 .. 4096) over all OSSes, and the bytes written.
+std::pair<std::array<uint64_t, pfsim::ServerRecord::kPageBins>, double> written(const pfsim::RunRecords& r)
+{
+  std::array<uint64_t, pfsim::ServerRecord::kPageBins> pages{};
+  double bytes = 0;
+  for (const auto& s : r.servers) {
+    for (size_t i = 0; i < pages.size(); ++i)
+      pages[i] += s.write_rpc_pages[i];
+    bytes += s.data_written_B;
+  }
+  return {pages, bytes};
+}
+
+TEST_CASE("holding partial RPCs: 64 KiB writes over 4 stripes leave only as RPCs of 256 pages, at the OSTs' rate",
+          "[datapath][holdback]")
+{
+  // 64 MiB in 64 KiB writes over 4 OSTs: each 1 MiB stripe unit goes when its 16 pieces are cached, as one RPC
+  // (without holding, the pieces that find a slot go alone: 16 pages, check_write_back_rpcs above). 64 RPCs of 256
+  // pages; the fsync waits for the last; 4 OSTs at 100 MiB/s.
+  pfsim::IorOptions o = ior(65536, 64 * 1048576);
+  o.fsync = true;
+  auto r = run(holding(4, 32, 4), o);
+  const auto [pages, bytes] = written(r);
+  CHECK(pages[8] == 64);
+  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 64);
+  CHECK(bytes == 64 * kMiB);
+  const double rate = 64 * kMiB / phase_s(r.phases.at(0));
+  INFO("write rate " << rate / kMiB << " MiB/s");
+  CHECK(rate <= 4 * kDisk_Bps);
+  CHECK(rate >= 0.9 * 4 * kDisk_Bps);
+}
+
+TEST_CASE("holding partial RPCs: a block's partial tail goes with the fsync, the close waits for it", "[datapath][holdback]")
+{
+  // 1 MiB + 64 KiB: one full RPC, and a tail of 16 pages that no later write fills: the fsync sends it (not the
+  // 30 s dirty_expire). The run ends when the OST has written it: (1 MiB + 64 KiB) / 100 MiB/s plus latencies.
+  pfsim::IorOptions o = ior(65536, 1048576 + 65536);
+  o.fsync = true;
+  auto r = run(holding(1, 32, 1), o);
+  const auto [pages, bytes] = written(r);
+  CHECK(pages[8] == 1);
+  CHECK(pages[4] == 1);
+  CHECK(bytes == 1088 * 1024.0);
+  const double t = phase_s(r.phases.at(0));
+  INFO("write phase " << t << " s, run " << r.end_s << " s");
+  CHECK(t >= 1088 * 1024.0 / kDisk_Bps);
+  CHECK(t <= 1.05 * 1088 * 1024.0 / kDisk_Bps);
+}
+
+TEST_CASE("holding partial RPCs: without an fsync a partial tail is written back after dirty_expire", "[datapath][holdback]")
+{
+  // The same tail, no fsync: the phase ends when the pages are cached; the tail waits dirty_expire (2 s here)
+  // after it entered the cache, then goes (the kernel's writeback of the expired inode); the run ends then.
+  pfsim::IorOptions o = ior(65536, 1048576 + 65536);
+  json p = holding(1, 32, 1);
+  p["clients"]["dirty_expire"] = "2s";
+  auto r = run(p, o);
+  const auto [pages, bytes] = written(r);
+  CHECK(pages[8] == 1);
+  CHECK(pages[4] == 1);
+  CHECK(bytes == 1088 * 1024.0);
+  const double t = phase_s(r.phases.at(0));
+  INFO("write phase " << t << " s, run " << r.end_s << " s");
+  CHECK(t < 0.01);
+  CHECK(r.end_s >= 2.0);
+  CHECK(r.end_s <= 2.0 + 0.01);
+}
+
+TEST_CASE("holding partial RPCs: the ranks of one node fill an RPC together", "[datapath][holdback]")
+{
+  // 2 ranks of one node write alternate 64 KiB pieces of one file (IOR -b 64k -s 256): every 1 MiB unit is half
+  // rank 0's and half rank 1's pieces, in the node's one cache: 32 RPCs of 256 pages. (The copy into the cache takes
+  // time, so the two ranks go on side by side; with an instantaneous copy one rank would write all its pieces in one
+  // instant and its fsync would send the half units it holds alone.)
+  pfsim::IorOptions o = ior(65536, 65536);
+  o.ranks = 2;
+  o.segments = 256;
+  o.fsync = true;
+  json p = holding(1, 32, 1);
+  p["clients"]["ranks_per_node"] = 2;
+  p["clients"]["page_cache_copy"] = "1GBps";
+  auto r = run(p, o);
+  const auto [pages, bytes] = written(r);
+  CHECK(pages[8] == 32);
+  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 32);
+  CHECK(bytes == 32 * kMiB);
+}
+
+TEST_CASE("holding partial RPCs: pieces that never fill an RPC go when writers wait for the cache", "[datapath][holdback]")
+{
+  // 2 ranks on 2 nodes write alternate 64 KiB pieces of one file: no node ever holds a full unit. With a 1 MiB cache
+  // per OST, the 17th piece waits for space, and the 16 held go as they are (Lustre's cache waiters): 16 pages
+  // each, 32 MiB in 512 RPCs, written long before the 30 s dirty_expire.
+  pfsim::IorOptions o = ior(65536, 65536);
+  o.ranks = 2;
+  o.segments = 256;
+  o.fsync = true;
+  auto r = run(holding(1, 1, 1), o);
+  const auto [pages, bytes] = written(r);
+  CHECK(pages[4] == 512);
+  CHECK(bytes == 32 * kMiB);
+  INFO("run " << r.end_s << " s");
+  CHECK(r.end_s < 1.0);
+  const double rate = 32 * kMiB / phase_s(r.phases.at(0));
+  CHECK(rate >= 0.9 * kDisk_Bps);
+}
+
 TEST_CASE("write-through, 64 RPCs in flight on a 1000 MiB/s link: the bulk writes cross it one at a time", "[datapath]")
 {
   // 4 write() calls of 64 MiB, each cut into 64 RPCs of 1 MiB that all get a slot at once. The node has one
