@@ -97,8 +97,10 @@ expect_error unknown-field "$tmp/unknown-field.json" "mds.threds" -- \
   metabench --platform "$tmp/unknown-field.json" --ranks 4 --files 100
 expect_error bad-unit "$tmp/bad-unit.json" "network.client_link.latency" "parsecs" -- \
   metabench --platform "$tmp/bad-unit.json" --ranks 4 --files 100
-expect_error hold-without-cache "clients.hold_partial_rpcs" "without a write-back cache" -- \
-  ior --platform "$root/platforms/titan-atlas2.json" --ranks 1 -w --set clients.max_dirty_mb=0
+# A bound another --set lowered is named, not the --set that turned the mechanism on (helper-69).
+expect_error set-blames-bound "--set mds.threads.max=3:" "partitions.count" -- \
+  metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 64 --files 200 \
+  --set mds.mechanisms.partitions.enabled=true --set mds.threads.max=3
 expect_error dirty-expire-zero "clients.dirty_expire" "duration > 0" -- \
   ior --platform "$root/platforms/titan-atlas2.json" --ranks 1 -w --set clients.dirty_expire=0s
 expect_error readahead-under-one-rpc "clients.readahead_mb" "at least one RPC" -- \

@@ -34,10 +34,18 @@ def parse(path):
 
 
 def main():
+    if "--help" in sys.argv[1:] or "-h" in sys.argv[1:]:
+        print(__doc__)
+        return 0
     args = [a for a in sys.argv[1:] if a != "--update"]
-    if len(args) != 1:
-        sys.exit(__doc__)
+    if len(args) != 1 or args[0].startswith("-"):
+        print(f"test_scenarios.py: error: expected PATH/TO/pfsim [--update], got {' '.join(sys.argv[1:]) or 'nothing'}"
+              " (--help)", file=sys.stderr)
+        return 2
     pfsim, update = os.path.abspath(args[0]), "--update" in sys.argv
+    if not os.access(pfsim, os.X_OK):
+        print(f"test_scenarios.py: error: {args[0]}: not an executable pfsim", file=sys.stderr)
+        return 2
     files = sorted(glob.glob(os.path.join(DIR, "*.scenario")))
     if not files:
         sys.exit(f"no scenario in {DIR}")
@@ -68,4 +76,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -2,6 +2,7 @@
 #include "config/reader.hpp"
 #include "config/units.hpp"
 
+#include <cctype>
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -255,6 +256,18 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
       for (auto it = sets.rbegin(); it != sets.rend(); ++it)  // the last that gives the field (merge: not a parent)
         if (config::set_gives_field(*it, field))
           throw config::ConfigError("--set " + *it + ": " + msg);
+      // Then the last one whose field the message names as the other side of the conflict ("expected at most
+      // mds.threads.max (3)"): it changed the bound, not a sibling of the field.
+      for (auto it = sets.rbegin(); it != sets.rend(); ++it) {
+        const std::string path = path_of(*it);
+        for (auto at = msg.find(path, q2); at != std::string::npos; at = msg.find(path, at + 1)) {
+          const size_t end = at + path.size();
+          const auto part_of_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+          if (!part_of_name(msg[at - 1]) && (end == msg.size() || !part_of_name(msg[end]) ||
+                                             (msg[end] == '.' && (end + 1 == msg.size() || msg[end + 1] == ' '))))
+            throw config::ConfigError("--set " + *it + ": " + msg);
+        }
+      }
       for (const auto& s : sets) {
         std::string path = path_of(s);
         auto dot = path.rfind('.');

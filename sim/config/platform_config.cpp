@@ -219,9 +219,6 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     cc.dirty_expire_s = c.duration_s("dirty_expire", cc.dirty_expire_s);
     if (cc.dirty_expire_s <= 0)
       c.fail("dirty_expire", "expected a duration > 0 (how long a partial RPC's dirty pages may wait)");
-    if (cc.hold_partial_rpcs && cc.max_dirty_B <= 0)
-      c.fail("hold_partial_rpcs", "expected false without a write-back cache (max_dirty_mb 0: writes wait for their "
-                                  "RPCs, nothing is held)");
     cc.page_cache_copy_Bps = c.bandwidth_Bps("page_cache_copy", cc.page_cache_copy_Bps);
     cc.max_cached_B = c.number("max_cached_mb", cc.max_cached_B / 1048576.0, 0, 1e12) * 1048576.0;
     cc.readahead_B = c.number("readahead_mb", cc.readahead_B / 1048576.0, 0, 1048576) * 1048576.0;

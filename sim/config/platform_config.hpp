@@ -122,7 +122,7 @@ struct ClientConfig {
   // hold_partial_rpcs holds partial ones back), and leave the cache when their RPC is answered. A close does not wait
   // for them (as Lustre's); an fsync does (IOR -e).
   double max_dirty_B = 0;
-  // "hold_partial_rpcs" (with max_dirty_mb): dirty pages wait in the cache until they make a full RPC, as Lustre's osc
+  // "hold_partial_rpcs" (with max_dirty_mb; without a cache it has no effect): dirty pages wait in the cache until they make a full RPC, as Lustre's osc
   // sends a write RPC only when an object has max_pages_per_rpc pages pending (osc_makes_rpc), or when writers wait
   // for cache space on that OSC, an fsync wants them, or they have been dirty for "dirty_expire" (the kernel's
   // writeback of an inode dirtied that long ago: vm.dirty_expire_centisecs, 30 s). false (default): every piece goes

@@ -38,7 +38,9 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
       bulk_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
       dirty_B_(ctx.mds_hosts.size() + ctx.oss_hosts.size(), 0.0),
       cache_wait_(ctx.mds_hosts.size() + ctx.oss_hosts.size()),
-      held_(ctx.platform.clients.hold_partial_rpcs ? ctx.mds_hosts.size() + ctx.oss_hosts.size() : 0),
+      held_(ctx.platform.clients.hold_partial_rpcs && ctx.platform.clients.max_dirty_B > 0
+                ? ctx.mds_hosts.size() + ctx.oss_hosts.size()
+                : 0),
       open_kind_(ctx.platform.clients.open_rpcs == "modifying" ? SlotKind::Modifying : SlotKind::None),
       close_kind_(ctx.platform.clients.close_rpcs == "own_lock"    ? SlotKind::CloseLock
                   : ctx.platform.clients.close_rpcs == "modifying" ? SlotKind::ModifyingClose

@@ -153,11 +153,26 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   const long double rpcs = static_cast<long double>(workload.data_bytes()) /
                            (4096.0L * static_cast<long double>(platform.clients.max_pages_per_rpc));
   if (items + rpcs > 1e9L && options.time_limit_s <= 0) {
+    // How long, at the two speeds: the unit that gives the fewest digits above 1 (4e12 operations: 77 days to 6.3 years).
+    auto span = [](long double seconds) {
+      static const std::pair<long double, const char*> units[] = {
+          {31557600.0L, "years"}, {86400.0L, "days"}, {3600.0L, "hours"}, {60.0L, "minutes"}};
+      char text[64];
+      for (const auto& [unit, name] : units)
+        if (seconds >= 2 * unit) {
+          std::snprintf(text, sizeof text, "%.2Lg %s", seconds / unit, name);
+          return std::string(text);
+        }
+      std::snprintf(text, sizeof text, "%.2Lg seconds", seconds);
+      return std::string(text);
+    };
+    const long double n = items + rpcs;
     std::snprintf(line, sizeof line, "pfsim: warning: this run simulates %.3Lg of the tool's operations and bulk RPCs, "
-                  "hours to days at 0.02-0.6 million per second; --time-limit stops a run that would take longer\n",
-                  items + rpcs);
+                  "%s to %s of wall time at 0.6-0.02 million per second; --time-limit stops a run that would take "
+                  "longer\n", n, span(n / 6e5L).c_str(), span(n / 2e4L).c_str());
     out += line;
   }
+
   // A load law past its data: the run's population can reach its rank count (active ranks; the other ranks'
   // metadata operations in flight stay below it), which the line extrapolates beyond twice the fitted range.
   const auto& ld = platform.clients.load_delay;
@@ -195,15 +210,17 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   const auto& pc = platform.mds.per_client;
   const int rpn = options.ranks_per_node > 0 ? options.ranks_per_node : platform.clients.ranks_per_node;
   const int nodes = (workload.ranks() + rpn - 1) / rpn;
-  if (pc.enabled && pc.fitted_up_to > 0 && nodes > 2 * pc.fitted_up_to) {
+  // With CPU partitions a request pays for its partition's clients only (node n is bound to partition n mod count).
+  const auto& parts = platform.mds.partitions;
+  const int counted = parts.enabled ? (nodes + parts.count - 1) / parts.count : nodes;
+  if (pc.enabled && pc.fitted_up_to > 0 && counted > 2 * pc.fitted_up_to) {
     std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.per_client: fitted on up to %.0f client nodes; "
-                  "this run has %d (%.1fx), where its cost per client node is extrapolated linearly\n",
-                  pc.fitted_up_to, nodes, nodes / pc.fitted_up_to);
+                  "this run has %d%s (%.1fx), where its cost per client node is extrapolated linearly\n",
+                  pc.fitted_up_to, counted, parts.enabled ? " per CPU partition" : "", counted / pc.fitted_up_to);
     out += line;
   }
   // CPU partitions bind client node n to partition n mod count (docs/mechanisms.md f): with fewer client nodes than
   // partitions, the partitions no node is bound to, and their cores and threads, serve nobody.
-  const auto& parts = platform.mds.partitions;
   if (parts.enabled && parts.count > nodes) {
     std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.partitions: %d partitions for %d client node%s "
                   "(node n is bound to partition n mod %d): %d partition%s and their cores serve no client\n",
@@ -214,11 +231,14 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   // The per-directory cost past its data: a directory per rank at most, spread over the MDSes (docs/mechanisms.md i);
   // not for a workload whose updates are all in shared directories (IOR's test directory, mdtest without -u).
   const auto& pd = platform.mds.per_directory;
-  const double dirs_per_mds = static_cast<double>(workload.ranks()) / platform.mds.count;
+  // The cost counts the directories of the updates that hold an MDS thread: at most threads.max of them.
+  const double ranks_per_mds = static_cast<double>(workload.ranks()) / platform.mds.count;
+  const double dirs_per_mds = std::min(ranks_per_mds, static_cast<double>(platform.mds.threads.max));
   if (pd.enabled && pd.fitted_up_to > 0 && dirs_per_mds > 2 * pd.fitted_up_to && workload.updates_own_dirs()) {
     std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.per_directory: fitted on up to %.0f directories "
-                  "updated at once per MDS; this run can have %.0f (%.1fx: one per rank), where its cost per directory "
-                  "is extrapolated linearly\n", pd.fitted_up_to, dirs_per_mds, dirs_per_mds / pd.fitted_up_to);
+                  "updated at once per MDS; this run can have %.0f (%.1fx: %s), where its cost per directory "
+                  "is extrapolated linearly\n", pd.fitted_up_to, dirs_per_mds, dirs_per_mds / pd.fitted_up_to,
+                  dirs_per_mds < ranks_per_mds ? "one per MDS thread, mds.threads.max" : "one per rank");
     out += line;
   }
   return out;
