@@ -52,6 +52,9 @@ MECHANISM_PARAMS = {
     "per_directory": [("mds.mechanisms.per_directory.cost_per_directory.create|"
                        "mds.mechanisms.per_directory.cost_per_directory.unlink", 1.0, 0.001, 100.0, "us")],
 }
+# The same cost, counting the directories of the MDS's last journal segment of updates (per_directory.count
+# "journal_segment", CephFS's mds_log_events_per_segment 1024) instead of those with an update in progress.
+MECHANISM_PARAMS["per_directory_segment"] = MECHANISM_PARAMS["per_directory"]
 
 
 def apply(base, params, values, mechanism):
@@ -66,10 +69,12 @@ def apply(base, params, values, mechanism):
     mech = p.setdefault("mds", {}).setdefault("mechanisms", {})
     for name in ("contention", "per_client", "per_directory"):
         if name in mech:
-            mech[name]["enabled"] = name == mechanism
+            mech[name]["enabled"] = name == mechanism.replace("_segment", "")
+    if mechanism == "per_directory_segment":
+        mech["per_directory"]["count"] = "journal_segment"
     if mechanism == "per_client":
         mech["per_client"]["fitted_up_to"] = 10  # the most client nodes in the fitted table (10n16t)
-    if mechanism == "per_directory":
+    if mechanism.startswith("per_directory"):
         mech["per_directory"]["fitted_up_to"] = 80  # the most directories per MDS in the fitted table (160 tasks / 2)
     return p
 

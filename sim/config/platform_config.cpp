@@ -431,6 +431,9 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       require_updates_only(r, "cost_per_directory", mc.per_directory.cost_per_directory_s,
                            "to pay for other directories being updated");
       mc.per_directory.fitted_up_to = r.number("fitted_up_to", 0.0, 0.0, 1e9);
+      mc.per_directory.count = r.choice("count", mc.per_directory.count, {"in_progress", "journal_segment"});
+      mc.per_directory.events_per_segment =
+          static_cast<int>(r.integer("events_per_segment", mc.per_directory.events_per_segment, 1, 1 << 24));
       r.finish();
     }
     {
@@ -656,7 +659,9 @@ nlohmann::json to_json(const PlatformConfig& p)
           {"per_directory",
            {{"enabled", m.per_directory.enabled},
             {"cost_per_directory", per_op_json(m.per_directory.cost_per_directory_s)},
-            {"fitted_up_to", m.per_directory.fitted_up_to}}},
+            {"fitted_up_to", m.per_directory.fitted_up_to},
+            {"count", m.per_directory.count},
+            {"events_per_segment", m.per_directory.events_per_segment}}},
           {"lock_callbacks",
            {{"enabled", m.lock_callbacks.enabled},
             {"rtt", m.lock_callbacks.rtt_s},

@@ -186,6 +186,14 @@ struct PerDirectoryConfig {
   // "fitted_up_to": the most directories updated at once per MDS the fit saw (calibrate_spartan.py writes it; 0: not
   // stated). A run whose ranks per MDS exceed twice that gets a warning: the cost grows linearly there, past its data.
   double fitted_up_to = 0;
+  // "count": which directories count. "in_progress" (default, the proxy the Spartan fit of 2026-11-24 used): those
+  // with an update holding an MDS thread now, queued ones included, so an MDS that falls behind pays more per update
+  // (a positive feedback: two identical MDS can settle unequally loaded, docs/spartan-cephfs.md section 6).
+  // "journal_segment": the distinct directories among the MDS's last "events_per_segment" updates (CephFS's
+  // mds_log_events_per_segment, 1024: the events of one journal segment, whose dirty dirfrags it writes back), which
+  // follows what the MDS has done, not what waits for it.
+  std::string count = "in_progress";
+  int events_per_segment = 1024;
 };
 
 struct LockCallbackConfig {

@@ -72,3 +72,25 @@ TEST_CASE("per_directory against contention: contention charges the shared direc
   const json contention = {{"contention", {{"enabled", true}, {"per_busy_thread", {{"create", kPerDir_s}}}}}};
   CHECK(create_rate(contention, "shared") == Approx(1 / (kCreate_s + kPerDir_s * (kRanks - 1))).epsilon(0.01));
 }
+
+TEST_CASE("per_directory counted over the journal segment: N ranks in N directories, all in the last 1024 updates",
+          "[per_directory]")
+{
+  // count "journal_segment": the distinct directories among the MDS's last events_per_segment updates. With 8 ranks
+  // each updating its own directory, every directory is among the last 1024: the same closed form as when all are
+  // in progress, 1 / (s + c (N - 1)).
+  json m = kPerDirectory;
+  m["per_directory"]["count"] = "journal_segment";
+  CHECK(create_rate(m, "unique") == Approx(1 / (kCreate_s + kPerDir_s * (kRanks - 1))).epsilon(0.01));
+}
+
+TEST_CASE("per_directory counted over a journal segment of 4 updates: the 8 ranks' directories, 4 at a time",
+          "[per_directory]")
+{
+  // events_per_segment 4: the 8 ranks' creates are served in turn, so the last 4 updates (the update's own among
+  // them) are in 4 directories: each pays for 3 others, X = 1 / (s + 3 c), where the in-progress count charges 7.
+  json m = kPerDirectory;
+  m["per_directory"]["count"] = "journal_segment";
+  m["per_directory"]["events_per_segment"] = 4;
+  CHECK(create_rate(m, "unique") == Approx(1 / (kCreate_s + 3 * kPerDir_s)).epsilon(0.01));
+}

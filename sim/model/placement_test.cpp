@@ -168,3 +168,39 @@ TEST_CASE("md-workbench's data sets are dealt over the MDSes: with 2 MDSes and -
   CHECK(x <= 2 / S * (1 + 1e-9));
   CHECK(x == Approx(2 / S).epsilon(0.03));
 }
+
+TEST_CASE("mdtest without -u: the shared directory is on the first MDS whatever the rank count", "[placement]")
+{
+  // 3 ranks (odd) create in mdtest's one shared directory with 2 MDSes: every request goes to mds-0, the directory the
+  // job creates first (until 2026-11-27 directory `ranks` was on MDS ranks mod 2: mds-1 with an odd rank count).
+  json fast = {{"bandwidth", 1e13}, {"latency", 1e-6}};
+  json p = {
+      {"name", "mds-shared-dir-test"},
+      {"network", {{"client_link", fast}, {"server_link", fast}}},
+      {"clients", {{"ranks_per_node", 1}, {"max_rpcs_in_flight", 8}, {"max_mod_rpcs_in_flight", 7}}},
+      {"mds",
+       {{"count", 2},
+        {"cores", 1},
+        {"threads", {{"min", 4}, {"max", 4}}},
+        {"service", {{"create", 1e-5}, {"open", 1e-6}, {"close", 1e-6}, {"stat", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6},
+                     {"rmdir", 1e-6}}},
+        {"journal", {{"enabled", false}}}}},
+  };
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::MdtestOptions mo;
+  mo.ranks = 3;
+  mo.items_per_rank = 10;
+  mo.files_only = true;
+  pfsim::SyntheticWorkload w(pfsim::mdtest_params(mo));
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 1;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto rec = pfsim::run_simulation(platform, w, opts);
+  uint64_t served[2] = {0, 0};
+  for (const auto& s : rec.servers)
+    for (int i = 0; i < 2; ++i)
+      if (s.name == "mds-" + std::to_string(i))
+        served[i] = s.served;
+  CHECK(served[0] > 0);
+  CHECK(served[1] == 0);
+}

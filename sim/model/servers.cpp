@@ -496,6 +496,20 @@ void MdsServer::unlock_dir(DirState& ds, bool write)
     s->release();
 }
 
+// per_directory.count "journal_segment": the update joins the current segment's events; updating_dirs_ then counts
+// each directory's events among the last events_per_segment (the one leaving the window is forgotten).
+void MdsServer::note_segment_update(uint32_t dir)
+{
+  segment_events_.push_back(dir);
+  updating_dirs_[dir]++;
+  if (segment_events_.size() > static_cast<size_t>(cfg_.per_directory.events_per_segment)) {
+    auto it = updating_dirs_.find(segment_events_.front());
+    if (--it->second == 0)
+      updating_dirs_.erase(it);
+    segment_events_.pop_front();
+  }
+}
+
 void MdsServer::serve(Request& r, int p)
 {
   auto& part = parts_[p];
@@ -505,8 +519,12 @@ void MdsServer::serve(Request& r, int p)
   if (update) {
     part.busy_updates++;
     busy_updates_total_++;
-    if (cfg_.per_directory.enabled)
-      updating_dirs_[r.dir]++;
+    if (cfg_.per_directory.enabled) {
+      if (segment_count_)
+        note_segment_update(r.dir);
+      else
+        updating_dirs_[r.dir]++;
+    }
   }
   double started = sg4::Engine::get_clock();
   bool locks_dir = r.shared_dir && (cfg_.dir_lock.enabled || cfg_.lock_callbacks.enabled);
@@ -576,7 +594,7 @@ void MdsServer::serve(Request& r, int p)
   if (update) {
     part.busy_updates--;
     busy_updates_total_--;
-    if (cfg_.per_directory.enabled) {
+    if (cfg_.per_directory.enabled && !segment_count_) {
       auto it = updating_dirs_.find(r.dir);
       if (--it->second == 0)
         updating_dirs_.erase(it);

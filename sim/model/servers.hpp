@@ -202,6 +202,9 @@ private:
   // Updates inside this MDS per directory (mechanism (i), per_directory): its size is the directories being
   // updated at once. Only counted and looked up, never iterated.
   std::unordered_map<uint32_t, int> updating_dirs_;
+  // per_directory.count "journal_segment": the directories of the last events_per_segment updates, in order.
+  std::deque<uint32_t> segment_events_;
+  void note_segment_update(uint32_t dir);
   int busy_total_ = 0;  // threads inside a request, all partitions
   // A thread inside a request asleep on a directory lock, the section of mechanism (h), a lock callback or the
   // journal: counted while it sleeps, so that oversubscription (e) sees the runnable threads only.
@@ -213,6 +216,7 @@ private:
     ThreadPoolQueue& part_;
   };
   bool holders_first_ = true;  // lock holders get a core first (core_scheduling preempt or lock_holder_first)
+  const bool segment_count_ = cfg_.per_directory.count == "journal_segment";
 };
 
 // An OSS with its OST: fixed thread pool; a data RPC costs rpc_service CPU plus the OST transfer, served
