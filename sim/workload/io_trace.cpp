@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace pfsim::iotrace {
 
@@ -278,6 +279,25 @@ IoTrace load_dxt(const std::string& path)
   // fewer rows is a dump cut short (at a line boundary no row is malformed), refused with the header's line.
   long long want_w = -1, want_r = -1, got_w = 0, got_r = 0;
   size_t count_line = 0;
+  // darshan-dxt-parser prints one header per dump ("# darshan log version") and, in each module's section ("# DXT_POSIX
+  // module data"), each (file, rank) block once: a second header is dumps concatenated, a block seen before in its
+  // module's section a duplicated one (either would replay operations twice). A block's module is its section's
+  // (X_POSIX rows under DXT_POSIX), else its first row's.
+  size_t header_line = 0;
+  std::string section;                                          // "X_POSIX" under "# DXT_POSIX module data"; "": none
+  std::string block_module;                                     // the current block's rows' module
+  size_t block_line = 0;                                        // the current block's "# DXT, file_id:" line
+  std::map<std::tuple<uint64_t, long long, std::string>, size_t> blocks;  // (file_id, rank, module) -> its line
+  auto note_block = [&] {
+    if (cur_rank < 0 || block_module.empty())
+      return;
+    const auto [it, added] = blocks.emplace(std::make_tuple(t.files[cur_file].id, cur_rank, block_module), block_line);
+    if (!added)
+      fail(path, block_line, "a second " + block_module + " block of file_id " + std::to_string(t.files[cur_file].id) +
+                                 " (" + quote(t.files[cur_file].name) + "), rank " + std::to_string(cur_rank) +
+                                 ", the first at line " + std::to_string(it->second) +
+                                 ": expected each (file, rank) block once per dump (a dump duplicated?)");
+  };
   auto check_block = [&] {
     if (want_w >= 0 && (got_w < want_w || got_r < want_r))
       fail(path, count_line, "the block of file " + quote(t.files[cur_file].name) + ", rank " +
@@ -297,7 +317,17 @@ IoTrace load_dxt(const std::string& path)
       fail(path, n, "truncated file: the last line has no end of line (expected every line of a darshan-dxt-parser "
                     "dump to end with one)");
     if (line[0] == '#') {
-      if (line.rfind("# nprocs:", 0) == 0) {
+      if (line.rfind("# darshan log version:", 0) == 0) {
+        if (header_line > 0)
+          fail(path, n, "a second dump header (\"# darshan log version\"), the first at line " +
+                            std::to_string(header_line) + ": expected one darshan-dxt-parser dump per file (dumps "
+                            "concatenated?)");
+        header_line = n;
+      } else if (line.rfind("# DXT_", 0) == 0 && line.size() > 17 && line.compare(line.size() - 12, 12, " module data") == 0) {
+        check_block();
+        in_block = false;
+        section = "X_" + line.substr(6, line.size() - 18);
+      } else if (line.rfind("# nprocs:", 0) == 0) {
         const auto f = fields(line.substr(9));
         const std::string v = f.size() == 1 ? f[0] : line.substr(9);
         if (!parse_int(v, nprocs) || nprocs < 1 || nprocs > kMaxTraceRanks)
@@ -323,12 +353,15 @@ IoTrace load_dxt(const std::string& path)
         cur_file = it->second;
         in_block = true;
         cur_rank = -1;
+        block_line = n;
+        block_module = section;
       } else if (line.rfind("# DXT, rank:", 0) == 0) {
         const std::string rest = line.substr(12);
         const std::string v = fields(rest.substr(0, rest.find(','))).empty() ? "" : fields(rest.substr(0, rest.find(',')))[0];
         if (!parse_int(v, cur_rank) || cur_rank < 0 || cur_rank >= kMaxTraceRanks)
           fail(path, n, "rank: expected an integer from 0 to " + std::to_string(kMaxTraceRanks - 1) + ", got " +
                             quote(v));
+        note_block();
       } else if (line.rfind("# DXT, write_count:", 0) == 0) {
         const auto comma = line.find(", read_count:");
         const std::string w = comma == std::string::npos ? "" : line.substr(19, comma - 19);
@@ -348,6 +381,12 @@ IoTrace load_dxt(const std::string& path)
         line.find_first_not_of("[] 0123456789\t", bracket) == std::string::npos)
       line.erase(bracket);
     const auto f = fields(line);
+    if (in_block && (f[0] == "X_MPIIO" || f[0] == "X_POSIX")) {
+      if (block_module.empty()) {  // no section header: the block's first row says its module
+        block_module = f[0];
+        note_block();
+      }
+    }
     if (f.size() > 2 && (f[0] == "X_MPIIO" || f[0] == "X_POSIX")) {  // the block's rows, counted against its header
       got_w += f[2] == "write";
       got_r += f[2] == "read";

@@ -261,6 +261,39 @@ TEST_CASE("DXT cut short: a block with fewer rows than its write_count and read_
                                                                       "line"));
 }
 
+TEST_CASE("DXT duplicates: a second dump header or a (file, rank, module) block seen before is refused naming both lines",
+          "[iotrace]")
+{
+  // darshan-dxt-parser writes one header per dump and each (file_id, rank) block once per module: the real dump twice
+  // (cat a a) would replay 64 operations for 32.
+  TempDir d;
+  std::ifstream in(kDxt + "/own-runs/ior.dxt.txt");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line + "\n");
+  REQUIRE(lines.size() == 79);
+  auto join = [&](size_t from, size_t to) {  // lines [from, to], 1-based
+    std::string s;
+    for (size_t i = from; i <= to; ++i)
+      s += lines.at(i - 1);
+    return s;
+  };
+  const std::string twice = d.write("twice.dxt.txt", join(1, 79) + join(1, 79));
+  CHECK_THAT(error_of([&] { load_dxt(twice); }),
+             Catch::StartsWith(twice + ":80: a second dump header (\"# darshan log version\"), the first at line 1"));
+  // Rank 0's block (lines 35-56) again after rank 1's, in the same DXT_POSIX section: named at its own line.
+  const std::string again = d.write("again.dxt.txt", join(1, 79) + "\n" + join(35, 56));
+  CHECK_THAT(error_of([&] { load_dxt(again); }),
+             Catch::StartsWith(again + ":81: a second X_POSIX block of file_id 17238532579117402744 "
+                                       "(\"/scratch/runs/darshan-own/iorfile\"), rank 0, the first at line 35"));
+  // Without section headers the block's first row gives its module: the same block twice is still refused ...
+  const std::string row = " X_POSIX 0 write 0 0 100 0.1000 0.2000\n";
+  const std::string bare = d.write("bare.dxt.txt", kHead + row + kHead.substr(kHead.find("# DXT, file_id")) + row);
+  CHECK_THAT(error_of([&] { load_dxt(bare); }), Catch::StartsWith(bare + ":7: a second X_POSIX block of file_id 42"));
+  // ... and the same file and rank in DXT_POSIX and DXT_MPIIO sections are two blocks (the Darshan sample log).
+  CHECK(load_dxt(kDxt + "/from-darshan-repo-sample-logs/sample-dxt-simple.dxt.txt").mpiio_rows == 1);
+}
+
 TEST_CASE("IOR per-op errors: a rank gap / a wrong header / a malformed row", "[iotrace]")
 {
   TempDir d;
