@@ -282,7 +282,7 @@ IoTrace load_dxt(const std::string& path)
   // darshan-dxt-parser prints one header per dump ("# darshan log version") and, in each module's section ("# DXT_POSIX
   // module data"), each (file, rank) block once: a second header is dumps concatenated, a block seen before in its
   // module's section a duplicated one (either would replay operations twice). A block's module is its section's
-  // (X_POSIX rows under DXT_POSIX), else its first row's.
+  // (X_POSIX rows under DXT_POSIX), else its first row's; a row of another module inside it is malformed.
   size_t header_line = 0;
   std::string section;                                          // "X_POSIX" under "# DXT_POSIX module data"; "": none
   std::string block_module;                                     // the current block's rows' module
@@ -385,6 +385,11 @@ IoTrace load_dxt(const std::string& path)
       if (block_module.empty()) {  // no section header: the block's first row says its module
         block_module = f[0];
         note_block();
+      } else if (f[0] != block_module) {
+        fail(path, n, f[0] + " row in the " + block_module + " block of file " + quote(t.files[cur_file].name) +
+                          ", rank " + std::to_string(cur_rank) + " (line " + std::to_string(block_line) +
+                          "): expected " + block_module + " rows only (darshan-dxt-parser prints each module's "
+                          "blocks in its own section)");
       }
     }
     if (f.size() > 2 && (f[0] == "X_MPIIO" || f[0] == "X_POSIX")) {  // the block's rows, counted against its header

@@ -103,7 +103,7 @@ std::string detect_format(const std::string& path);
 // Throw config::ConfigError "FILE:LINE: what was expected" on malformed input (a row outside a file block, a
 // missing column, a non-numeric field, a negative length or offset, end < start, a rank that disagrees with its
 // block, no X_POSIX row, a second dump header or a (file_id, rank, module) block seen before (dumps concatenated or
-// duplicated), naming the earlier line; IOR: a wrong header, a row without three numbers, a negative or non-finite value, a rank
+// duplicated), naming the earlier line, a row of another module inside a block (X_MPIIO in DXT_POSIX); IOR: a wrong header, a row without three numbers, a negative or non-finite value, a rank
 // gap, repetitions with different rank counts, transfers per rank that are not a whole number of blocks).
 IoTrace load_dxt(const std::string& path);
 IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options);

@@ -294,6 +294,34 @@ TEST_CASE("DXT duplicates: a second dump header or a (file, rank, module) block 
   CHECK(load_dxt(kDxt + "/from-darshan-repo-sample-logs/sample-dxt-simple.dxt.txt").mpiio_rows == 1);
 }
 
+TEST_CASE("DXT: an X_MPIIO row inside a DXT_POSIX block is malformed, an error as a missing row is", "[iotrace]")
+{
+  // The real dump with rank 0's third write (line 43) made an X_MPIIO row: 8 writes declared, 7 X_POSIX ones follow.
+  // It was counted as one of the 8 and only warned about; the row deleted was the "cut short" error.
+  TempDir d;
+  std::ifstream in(kDxt + "/own-runs/ior.dxt.txt");
+  std::string text, without;
+  size_t n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    if (n != 43)
+      without += line + "\n";
+    if (n == 43)
+      line.replace(line.find("X_POSIX"), 7, "X_MPIIO");
+    text += line + "\n";
+  }
+  const std::string mpiio = d.write("mpiio.dxt.txt", text);
+  CHECK_THAT(error_of([&] { load_dxt(mpiio); }),
+             Catch::StartsWith(mpiio + ":43: X_MPIIO row in the X_POSIX block of file "
+                                       "\"/scratch/runs/darshan-own/iorfile\", rank 0 (line 35): expected X_POSIX rows only"));
+  const std::string cut = d.write("cut.dxt.txt", without);
+  CHECK_THAT(error_of([&] { load_dxt(cut); }), Catch::Contains("a dump cut short?"));
+  // Without section headers, the block's first row sets its module.
+  const std::string mixed = d.write("mixed.dxt.txt", kHead + " X_POSIX 0 write 0 0 100 0.1000 0.2000\n"
+                                                             " X_MPIIO 0 write 0 0 100 0.1000 0.2000\n");
+  CHECK_THAT(error_of([&] { load_dxt(mixed); }), Catch::StartsWith(mixed + ":7: X_MPIIO row in the X_POSIX block"));
+}
+
 TEST_CASE("IOR per-op errors: a rank gap / a wrong header / a malformed row", "[iotrace]")
 {
   TempDir d;
