@@ -789,6 +789,27 @@ expect_refused latency-dir-is-trace "--latency-dir" "the trace directory" -- \
   replay "$tmp/trace-in" --platform "$good_platform" --quiet --latency-dir "$tmp/trace-in/." --latency-prefix lat
 expect_refused out-is-trace-file "--out" "a file of the trace" -- \
   replay "$tmp/trace-in" --platform "$good_platform" --quiet --out "$tmp/trace-in/stdout.txt"
+# A new file in the trace directory, as --latency-dir naming it: a name the importer takes (lat-0-stat-2.csv, a third
+# rank of the stat phase) would corrupt the trace for later replays; any other name is refused as well.
+expect_refused out-in-trace-dir "--out $tmp/trace-in/lat-0-stat-2.csv" "the trace directory" -- \
+  replay "$tmp/trace-in" --platform "$good_platform" --quiet --out "$tmp/trace-in/lat-0-stat-2.csv"
+expect_refused out-in-trace-dir-any-name "--out" "the trace directory" -- \
+  replay "$tmp/trace-in/lat-0-stat-0.csv" --platform "$good_platform" --quiet --out "$tmp/trace-in/r.json"
+expect_refused csv-in-trace-dir "--csv $tmp/trace-in/lat-0-create-2.csv" "the trace directory" -- \
+  replay "$tmp/trace-in" --platform "$good_platform" --quiet --ranks 2,4 --csv "$tmp/trace-in/lat-0-create-2.csv"
+expect_refused csv-in-trace-dir-check "--csv" "the trace directory" -- \
+  replay "$tmp/trace-in" --check --ranks 2,4 --csv "$tmp/trace-in/sweep.csv"
+cp -r "$tool_outputs/ior" "$tmp/ior-in"
+expect_refused out-in-ior-perop-dir "--out" "the trace directory" -- \
+  replay "$tmp/ior-in/ior-write-perop-0-00000.csv" --platform "$good_platform" --quiet \
+  --out "$tmp/ior-in/ior-write-perop-0-00002.csv"
+if [ ! -e "$tmp/trace-in/lat-0-stat-2.csv" ] && [ ! -e "$tmp/trace-in/r.json" ] &&
+  [ ! -e "$tmp/trace-in/lat-0-create-2.csv" ] && [ ! -e "$tmp/ior-in/ior-write-perop-0-00002.csv" ]; then
+  echo "ok   out-in-trace-dir-nothing-written"
+else
+  echo "FAIL out-in-trace-dir-nothing-written: a file was written into a trace directory"
+  failures=$((failures + 1))
+fi
 # A trace directory of symbolic links into an archive: --latency-dir naming the archive would replace the recorded
 # files through the links (md-real-io 2017 names: prefix lat, as the links' targets).
 mkdir "$tmp/trace-links"

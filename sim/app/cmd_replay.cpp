@@ -887,7 +887,7 @@ int cmd_replay(int argc, char** argv)
   // The trace's files by name (no file read yet): the options against its format, the outputs against its files.
   const trace::TraceFiles files = trace::list_trace(a.positional[0]);
   const ReportFormat format = check_run_options(a, files.format, report_format_of_trace(files.format));
-  std::vector<RunInput> inputs{{"the platform file", opt(a, "--platform")}, {"the trace directory", files.dir}};
+  std::vector<RunInput> inputs{{"the platform file", opt(a, "--platform")}, {"the trace directory", files.dir, true}};
   for (const auto& f : files.files)
     inputs.push_back({"a file of the trace", f});
   check_outputs_spare_inputs(outputs_of(a, format), inputs);

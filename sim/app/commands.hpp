@@ -57,11 +57,13 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 
 // No output may replace an input of the run (platform, workload, trace): an output file may not be an input file
 // (same path or same inode), an output directory may not be the trace's directory, nor hold an input file whose
-// name the files written there can have (`prefix`...`suffix`). invalid_argument naming the option and the input
-// (exit status 2), before the run. Empty paths are skipped.
+// name the files written there can have (`prefix`...`suffix`), and an output file may not be in a directory the run
+// reads (`read_dir`: the trace directory, whatever the file's name). invalid_argument naming the option and the
+// input (exit status 2), before the run. Empty paths are skipped.
 struct RunInput {
   std::string what;  // "the platform file", "the trace directory", "a file of the trace"
   std::string path;
+  bool read_dir = false;  // a directory whose files the import takes by their names (the trace directory)
 };
 struct RunOutput {
   std::string option;  // "--out", "--latency-dir"

@@ -510,6 +510,19 @@ void check_outputs_spare_inputs(const std::vector<RunOutput>& outputs, const std
       }
     }
   }
+  // A file written into a directory the run reads (the trace directory, whose files the importer takes by their
+  // names: --out lat-0-stat-2.csv there became a latency file of later replays) mixes with the recorded files, as
+  // --latency-dir naming that directory would: refused whatever its name, as that is.
+  for (const auto& out : outputs) {
+    if (out.dir || out.path.empty())
+      continue;
+    const fs::path parent = fs::absolute(out.path, ec).lexically_normal().parent_path();
+    for (const auto& in : inputs)
+      if (in.read_dir && !in.path.empty() && fs::equivalent(parent, in.path, ec))
+        throw std::invalid_argument(out.option + " " + out.path + " is in " + in.what + " " + in.path +
+                                    ": a file written there would mix with the recorded ones; expected a path "
+                                    "outside it");
+  }
 }
 
 }  // namespace pfsim::app
