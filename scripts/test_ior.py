@@ -200,6 +200,32 @@ def main():
             (lambda j: j["tests"][0]["Parameters"].update(reorderTasksRandom=1), "reorderTasksRandom"),
             (lambda j: j["tests"][0].update(Results=[]), "tests[0].Results"),
             (lambda j: j["tests"][0]["Parameters"].update(transferSize=2 ** 64 - 1), "tests[0].Parameters.transferSize"),
+            # Fields that state one thing twice and disagree: both named, with their values.
+            (lambda j: j["tests"][0]["Parameters"].update(blockSize=2097152),
+             'tests[0].Parameters.blockSize 2097152 and (top).tests[0].Options.blocksize "1 MiB" disagree'),
+            (lambda j: (j["tests"][0]["Parameters"].update(blockSize=2097152),
+                        j["tests"][0]["Options"].update(blocksize="2 MiB")),
+             "tests[0].Parameters.blockSize 2097152 and (top).tests[0].Results[0].blockKiB 1024 disagree"),
+            (lambda j: (j["tests"][0]["Parameters"].update(blockSize=2097152),
+                        j["tests"][0]["Options"].update(blocksize="2 MiB"),
+                        [r.update(blockKiB=2048.0) for r in j["tests"][0]["Results"]]),
+             "tests[0].Parameters.blockSize 2097152 and (top).Command line (-b 1m) disagree"),
+            (lambda j: j["tests"][0]["Parameters"].update(repetitions=3),
+             "tests[0].Parameters.repetitions 3 and (top).tests[0].Options.repetitions 2 disagree"),
+            (lambda j: (j["tests"][0]["Parameters"].update(repetitions=3), j["tests"][0]["Options"].update(repetitions=3),
+                        j.update({"Command line": j["Command line"].replace("-i 2", "-i 3")})),
+             'tests[0].Parameters.repetitions 3 and (top).tests[0].Results 2 "write" result(s) disagree'),
+            (lambda j: j["tests"][0]["Parameters"].update(writeFile=0),
+             'tests[0].Parameters.writeFile 0 and (top).tests[0].Results 2 "write" result(s) disagree'),
+            (lambda j: j["tests"][0]["Options"].update(tasks=6),
+             "tests[0].Options.tasks 6 and (top).tests[0].Parameters.tasksPerNode 2 x (top).tests[0].Parameters.nodes 1 "
+             "disagree"),
+            # -t not dividing -b: named by the summary's fields, not as "option -b"
+            (lambda j: (j["tests"][0]["Parameters"].update(transferSize=300000),
+                        j["tests"][0]["Options"].update(xfersize="300000 bytes"),
+                        [r.update(xferKiB=300000 / 1024) for r in j["tests"][0]["Results"]],
+                        j.update({"Command line": j["Command line"].replace("-t 256k", "-t 300000")})),
+             "tests[0].Parameters.blockSize: expected a multiple of (top).tests[0].Parameters.transferSize (300000 bytes)"),
         ]
         for change, field in bad_summaries:
             path = summary_with(change)

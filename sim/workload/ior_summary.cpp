@@ -1,9 +1,13 @@
 #include "workload/ior_summary.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace pfsim {
 namespace {
@@ -58,6 +62,157 @@ struct Field {
   }
 };
 
+// Two fields of the summary that must agree and do not: the error names both with their values.
+[[noreturn]] void conflict(const Field& a, const std::string& a_value, const Field& b, const std::string& b_value,
+                           const std::string& expected)
+{
+  throw std::invalid_argument(a.file + ": " + a.path + " " + a_value + " and " + b.path + " " + b_value +
+                              " disagree: expected " + expected);
+}
+
+// A size as IOR's HumanReadable prints it in Options ("1 MiB", "1.50 GiB", "262144 bytes") in bytes; -1 if it is not
+// one. `unit_B`: the unit's size (a two-decimal value is good to half a hundredth of it).
+double human_bytes(const std::string& text, double& unit_B)
+{
+  std::istringstream is(text);
+  double v = 0;
+  std::string unit, rest;
+  if (!(is >> v >> unit) || (is >> rest) || v < 0)
+    return -1;
+  const std::pair<const char*, double> units[] = {
+      {"bytes", 1.0}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+  for (const auto& [name, size] : units)
+    if (unit == name) {
+      unit_B = size;
+      return v * size;
+    }
+  return -1;
+}
+
+// IOR's size argument (its parser: an integer with an optional k, m, g, t or p suffix, powers of 1024); -1 if not.
+long double ior_size_arg(const std::string& text)
+{
+  size_t digits = text.find_first_not_of("0123456789");
+  if (digits == 0 || text.empty() || text.size() > 20)
+    return -1;
+  long double v = std::stold(text.substr(0, digits));
+  if (digits == std::string::npos)
+    return v;
+  if (digits + 1 != text.size())
+    return -1;
+  const std::string suffixes = "kmgtp";
+  const auto k = suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(text[digits]))));
+  if (k == std::string::npos)
+    return -1;
+  for (size_t i = 0; i <= k; ++i)
+    v *= 1024;
+  return v;
+}
+
+// The value of IOR's short option `flag` ("-b") in a command line ("-b 1m" or "-b1m"; the last one given), "" if absent.
+std::string command_option(const std::string& command, const std::string& flag)
+{
+  std::istringstream is(command);
+  std::vector<std::string> words;
+  for (std::string w; is >> w;)
+    words.push_back(w);
+  std::string value;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (words[i] == flag && i + 1 < words.size())
+      value = words[i + 1];
+    else if (words[i].size() > flag.size() && words[i].compare(0, flag.size(), flag) == 0 &&
+             std::isdigit(static_cast<unsigned char>(words[i][flag.size()])))
+      value = words[i].substr(flag.size());
+  }
+  return value;
+}
+
+}  // namespace
+
+namespace {
+
+// Fields that state one thing twice (IOR writes each from one value): a contradiction is an edited or assembled
+// file, and the run would be of one of the two tests.
+void check_consistency(const IorSummary& s, const Field& root, const Field& test, const Field& p, const Field& results)
+{
+  const auto& o = s.options;
+  const Field opts = test.at("Options");
+  auto num = [](double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  };
+  // Sizes: Parameters (bytes), Options (IOR's human-readable form), each result (KiB, 4 decimals), the command line.
+  for (const auto& [key, human_key, kib_key, flag, bytes] :
+       {std::make_tuple("blockSize", "blocksize", "blockKiB", "-b", o.block_B),
+        std::make_tuple("transferSize", "xfersize", "xferKiB", "-t", o.transfer_B)}) {
+    const std::string what = std::string("the same ") + (flag == std::string("-b") ? "block" : "transfer") + " size";
+    const std::string v = std::to_string(bytes);
+    if (opts.j.contains(human_key)) {
+      const Field h = opts.at(human_key);
+      double unit = 1;
+      const double b = h.j.is_string() ? human_bytes(h.j.get<std::string>(), unit) : -1;
+      if (b < 0)
+        h.fail("a size as IOR prints it (\"1 MiB\", \"262144 bytes\")");
+      if (std::fabs(b - static_cast<double>(bytes)) > 0.005 * unit + 0.5)
+        conflict(p.at(key), v, h, h.j.dump(), what);
+    }
+    for (size_t i = 0; i < results.j.size(); ++i) {
+      const Field r = results.at(i);
+      if (!r.j.contains(kib_key))
+        continue;
+      const double kib = r.at(kib_key).number();
+      if (std::fabs(kib * 1024 - static_cast<double>(bytes)) > 0.00005 * 1024 + 1e-9 * static_cast<double>(bytes))
+        conflict(p.at(key), v, r.at(kib_key), num(kib), what);
+    }
+    const std::string arg = command_option(s.command_line, flag);
+    if (!arg.empty() && ior_size_arg(arg) >= 0 && ior_size_arg(arg) != static_cast<long double>(bytes))
+      conflict(p.at(key), v, root.at("Command line"), "(" + std::string(flag) + " " + arg + ")", what);
+  }
+  const std::string segments = command_option(s.command_line, "-s");
+  if (!segments.empty() && ior_size_arg(segments) >= 0 && ior_size_arg(segments) != static_cast<long double>(o.segments))
+    conflict(p.at("segmentCount"), std::to_string(o.segments), root.at("Command line"), "(-s " + segments + ")",
+             "the same segment count");
+  // Repetitions: Options, the command line, and the results of each access the test ran (one per repetition).
+  const std::string reps = std::to_string(o.repetitions);
+  if (opts.j.contains("repetitions") && opts.at("repetitions").integer(0, 1000000000) != o.repetitions)
+    conflict(p.at("repetitions"), reps, opts.at("repetitions"), opts.at("repetitions").j.dump(),
+             "the same repetition count");
+  const std::string i_arg = command_option(s.command_line, "-i");
+  if (!i_arg.empty() && ior_size_arg(i_arg) >= 0 && ior_size_arg(i_arg) != static_cast<long double>(o.repetitions))
+    conflict(p.at("repetitions"), reps, root.at("Command line"), "(-i " + i_arg + ")", "the same repetition count");
+  for (const auto& [access, key, on] : {std::make_tuple("write", "writeFile", o.write),
+                                        std::make_tuple("read", "readFile", o.read)}) {
+    const auto n = std::count_if(s.results.begin(), s.results.end(), [&](const IorMeasured& m) { return m.access == access; });
+    if (!on && n > 0)
+      conflict(p.at(key), "0", results, std::to_string(n) + " \"" + access + "\" result(s)",
+               std::string("no ") + access + " result in a test without " + access + "s, or " + key + " 1");
+    if (on && n != o.repetitions)
+      conflict(p.at("repetitions"), reps, results, std::to_string(n) + " \"" + access + "\" result(s)",
+               std::string("one ") + access + " result per repetition (" + key + " 1)");
+  }
+  // Tasks: IOR's tasksPerNode is node 0's count, nodes the nodes used: nodes = ceil(tasks / tasksPerNode).
+  const long long tpn = s.tasks_per_node;
+  if (p.j.contains("nodes")) {
+    const long long nodes = p.at("nodes").integer(1, 10000000);
+    if (o.ranks > tpn * nodes || o.ranks <= tpn * (nodes - 1))
+      conflict(opts.at("tasks"), std::to_string(o.ranks), p.at("tasksPerNode"),
+               std::to_string(tpn) + " x " + p.path + ".nodes " + std::to_string(nodes),
+               "tasks filling the nodes, tasksPerNode on each (the last may have fewer)");
+  }
+  for (const auto& [okey, pkey, value] : {std::make_tuple("nodes", "nodes", -1LL),
+                                          std::make_tuple("clients per node", "tasksPerNode", tpn)}) {
+    if (!opts.j.contains(okey) || !p.j.contains(pkey))
+      continue;
+    const long long pv = value >= 0 ? value : p.at(pkey).integer(1, 10000000);
+    if (opts.at(okey).integer(0, 10000000) != pv)
+      conflict(p.at(pkey), std::to_string(pv), opts.at(okey), opts.at(okey).j.dump(), "the same count");
+  }
+  if (opts.j.contains("segments") && opts.at("segments").integer(0, 1000000000000000LL) != static_cast<long long>(o.segments))
+    conflict(p.at("segmentCount"), std::to_string(o.segments), opts.at("segments"), opts.at("segments").j.dump(),
+             "the same segment count");
+}
+
 }  // namespace
 
 IorSummary read_ior_summary(const std::string& path)
@@ -100,6 +255,13 @@ IorSummary read_ior_summary(const std::string& path)
   auto& o = s.options;
   o.transfer_B = static_cast<uint64_t>(p.at("transferSize").integer(1, 1000000000000000LL));
   o.block_B = static_cast<uint64_t>(p.at("blockSize").integer(1, 1000000000000000LL));
+  if (o.transfer_B % 8 != 0)  // (IorWorkload's checks of -t and -b, named by the summary's fields)
+    p.at("transferSize").fail("a multiple of 8 bytes (IOR: \"transfer size must be a multiple of access size\"), got " +
+                              std::to_string(o.transfer_B));
+  if (o.block_B % o.transfer_B != 0)
+    p.at("blockSize").fail("a multiple of " + p.path + ".transferSize (" + std::to_string(o.transfer_B) +
+                           " bytes), got " + std::to_string(o.block_B) +
+                           " (IOR: \"block size must be a multiple of transfer size\")");
   o.segments = static_cast<uint64_t>(p.at("segmentCount").integer(1, 1000000000000000LL));
   o.file_per_proc = p.at("filePerProc").integer(0, 1) != 0;
   o.write = p.at("writeFile").integer(0, 1) != 0;
@@ -132,6 +294,7 @@ IorSummary read_ior_summary(const std::string& path)
     p.fail("writeFile or readFile set: the test did neither");
   if (s.results.empty())
     results.fail("at least one result to compare with");
+  check_consistency(s, root, test, p, results);
   return s;
 }
 

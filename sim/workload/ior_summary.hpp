@@ -28,7 +28,9 @@ struct IorSummary {
 
 // Reads an IOR JSON summary; invalid_argument naming the file and the field (tests[0].Parameters.transferSize) and
 // what was expected, for a malformed file or a test pfsim does not model (an API other than POSIX, random offsets,
-// collective I/O, an fsync per write).
+// collective I/O, an fsync per write); naming both fields and their values when two that state one value disagree
+// (blockSize and Options.blocksize, a result's blockKiB or the command line's -b; repetitions and the results;
+// writeFile 0 and write results; Options.tasks and tasksPerNode x nodes).
 IorSummary read_ior_summary(const std::string& path);
 
 }  // namespace pfsim
