@@ -560,6 +560,7 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
       if (!std::getline(in, line))
         fail(file, 1, "empty file: expected the header time,runtime,tp");
       clean(line, ++n);
+      textin::check_header_blanks(file, line, "time,runtime,tp");
       if (line != "time,runtime,tp")
         fail(file, 1, "expected the header time,runtime,tp (IOR -O savePerOpDataCSV), got " + quote(line));
       std::vector<Transfer> v;

@@ -333,6 +333,10 @@ TEST_CASE("IOR per-op errors: a rank gap / a wrong header / a malformed row", "[
   d.write("p-0-00001.csv", "time,runtime\n" + row);
   CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
              Catch::StartsWith((d.path / "p-0-00001.csv").string() + ":1: expected the header time,runtime,tp"));
+  // White space around a column's name is named as such, as by the metadata trace importers.
+  d.write("p-0-00001.csv", "time,runtime,tp \n" + row);
+  CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
+             Catch::StartsWith((d.path / "p-0-00001.csv").string() + ":1: unexpected white space in column \"tp \""));
   d.write("p-0-00001.csv", "time,runtime,tp\n" + row + "0.1,2e-4\n");
   CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
              Catch::StartsWith((d.path / "p-0-00001.csv").string() + ":3: 2 columns: expected 3"));

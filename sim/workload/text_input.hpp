@@ -63,6 +63,25 @@ inline bool is_decimal(const std::string& s)
   return i == s.size();
 }
 
+// A CSV header whose column has white space around its name ("time,runtime " from an editor or a spreadsheet): the
+// tools write none, and no importer trims it (a name with it is another name), so this is said rather than "missing
+// column 'runtime'". `expected`: the header the importer wants, for the message.
+inline void check_header_blanks(const std::string& file, const std::string& header, const std::string& expected)
+{
+  size_t from = 0;
+  for (;;) {
+    const size_t comma = header.find(',', from);
+    const std::string col = header.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+    const size_t first = col.find_first_not_of(" \t\r"), last = col.find_last_not_of(" \t\r");
+    if (first != std::string::npos && (first > 0 || last + 1 < col.size()))
+      fail(file, 1, "unexpected white space in column " + excerpt(col) + " of the header " + excerpt(header) +
+                        ": expected " + expected + " without spaces");
+    if (comma == std::string::npos)
+      return;
+    from = comma + 1;
+  }
+}
+
 // Skips a UTF-8 byte order mark at the start of a file's first line (some editors and spreadsheet exports write
 // one; the tools never do).
 inline void strip_bom(std::string& line)

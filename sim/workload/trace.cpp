@@ -126,6 +126,7 @@ void read_latency_csv(const std::string& file, std::vector<std::pair<float, floa
   if (!std::getline(in, line))
     fail(file, 1, "empty file; expected the header " + expected);
   strip_bom(line);
+  textin::check_header_blanks(file, line, expected);
   auto header = split(line, ',');
   int t_col = -1, r_col = -1, tp_col = -1;
   // time and runtime, and tp in mdtest's per-op files: no other column, none twice (md-real-io's and md-workbench's

@@ -1553,6 +1553,31 @@ TEST_CASE("mdtest: a negative tp is an error / the command line's -w and -e are 
   }
 }
 
+TEST_CASE("a header column with white space around its name is said as such by the md-real-io, md-workbench and "
+          "mdtest importers (not as a missing column)",
+          "[trace]")
+{
+  // "time,runtime " was "missing column 'runtime'" although the column is there: the real files, one header edited.
+  struct Case {
+    std::string dir, file, header, column;
+  };
+  const std::vector<Case> cases = {
+      {kToolOutputs + "/md-real-io-2017", "lat-0-stat-1.csv", "time,runtime ", "\"runtime \""},
+      {kToolOutputs + "/md-workbench-standalone-2019", "lat-0.00-0-stat-all.csv", "time ,runtime", "\"time \""},
+      {kToolOutputs + "/mdtest", "mdtest-perop-File stat-00001.csv", "time,runtime, tp", "\" tp\""},
+  };
+  for (const auto& c : cases) {
+    TempDir d;
+    d.copy_files(c.dir);
+    const std::string text = d.read(c.file);
+    d.write(c.file, c.header + text.substr(text.find('\n')));
+    const std::string e = error_of(d.str());
+    INFO(e);
+    CHECK_THAT(e, Catch::Contains(c.file + ":1: unexpected white space in column " + c.column) &&
+                      !Catch::Contains("missing column"));
+  }
+}
+
 TEST_CASE("md-real-io and md-workbench latency files have two columns: a third is an error", "[trace]")
 {
   TempDir d;
