@@ -255,6 +255,8 @@ int cmd_replay_io(int argc, char** argv)
     std::cerr << "pfsim replay of " << tr->format << " " << tr->path << ": " << w.ranks() << " ranks (recorded "
               << tr->ranks << "), platform " << platform->name << "\n";
     std::cout << io_compare_text(cmp, w.ranks() == tr->ranks);
+    std::cout.flush();
+    std::cerr << io_no_rate_notes(cmp);
   }
   return 0;
 }

@@ -8,6 +8,20 @@ namespace pfsim {
 
 using iotrace::IoOp;
 
+std::string IoKindStats::no_rate_reason(bool write) const
+{
+  if (ops == 0 || has_rate())
+    return "";
+  if (window_s <= 0)
+    return std::string("every ") + (write ? "write" : "read") + " at one time: a window of 0 s";
+  if (latency.max_s <= 0)
+    return write ? "every simulated write took 0 s (copied into the write-back cache, clients.max_dirty_mb, at no "
+                   "cost, clients.page_cache_copy 0): the window holds only think times, not a transfer rate"
+                 : "every simulated read took 0 s (served by the page cache, clients.max_cached_mb, at no cost, "
+                   "clients.page_cache_copy 0): the window holds only think times, not a transfer rate";
+  return "a window below SimGrid's 1 ns timing precision";
+}
+
 std::vector<IoPhaseComparison> io_compare(const IoReplayWorkload& w, const RunRecords& records)
 {
   const auto& t = w.trace();
@@ -102,14 +116,30 @@ std::string io_compare_text(const std::vector<IoPhaseComparison>& cs, bool same_
   return out;
 }
 
+std::string io_no_rate_notes(const std::vector<IoPhaseComparison>& cs)
+{
+  std::string out;
+  for (const auto& c : cs)
+    for (int k = 0; k < 2; ++k)
+      for (const IoKindStats* x : {&c.recorded[k], &c.simulated[k]})
+        if (!x->no_rate_reason(k == 0).empty())
+          out += "pfsim: note: " + std::string(x->simulated ? "sim" : "rec") + "_MiB/s n/a (" + c.name + " " +
+                 std::to_string(c.iteration) + " " + (k == 0 ? "write" : "read") + "): " + x->no_rate_reason(k == 0) +
+                 "\n";
+  return out;
+}
+
 nlohmann::json io_compare_json(const std::vector<IoPhaseComparison>& cs, int recorded_ranks, int ranks)
 {
-  auto stats = [](const IoKindStats& x) {
-    return nlohmann::json{{"ops", x.ops},
-                          {"bytes", x.bytes},
-                          {"window_s", x.window_s},
-                          {"rate_MiBps", x.has_rate() ? nlohmann::json(x.rate_Bps() / 1048576) : nlohmann::json(nullptr)},
-                          {"latency", to_json(x.latency)}};
+  auto stats = [](const IoKindStats& x, bool write) {
+    nlohmann::json j = {{"ops", x.ops},
+                        {"bytes", x.bytes},
+                        {"window_s", x.window_s},
+                        {"rate_MiBps", x.has_rate() ? nlohmann::json(x.rate_Bps() / 1048576) : nlohmann::json(nullptr)},
+                        {"latency", to_json(x.latency)}};
+    if (!x.no_rate_reason(write).empty())
+      j["rate_note"] = x.no_rate_reason(write);  // why rate_MiBps is null
+    return j;
   };
   nlohmann::json phases = nlohmann::json::array();
   for (const auto& c : cs) {
@@ -118,8 +148,8 @@ nlohmann::json io_compare_json(const std::vector<IoPhaseComparison>& cs, int rec
       if (c.recorded[k].ops == 0 && c.simulated[k].ops == 0)
         continue;
       ph[k == 0 ? "write" : "read"] = {
-          {"recorded", stats(c.recorded[k])},
-          {"simulated", stats(c.simulated[k])},
+          {"recorded", stats(c.recorded[k], k == 0)},
+          {"simulated", stats(c.simulated[k], k == 0)},
           {"rate_error", c.recorded[k].rate_Bps() > 0 && c.simulated[k].has_rate() && recorded_ranks == ranks
                              ? nlohmann::json(error_of(c.simulated[k].rate_Bps(),
                                                                                   c.recorded[k].rate_Bps()))

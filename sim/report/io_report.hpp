@@ -28,6 +28,9 @@ struct IoKindStats {
   // recorded kind whose latencies all print as 0.0000 s keeps its rate over the window.
   bool has_rate() const { return window_s > 0 && (!simulated || (window_s > 1e-9 && latency.max_s > 0)); }
   double rate_Bps() const { return has_rate() ? bytes / window_s : 0; }
+  // Why there is no rate, for the output ("rate_note" beside a null rate_MiBps, a note under the table's "n/a");
+  // "" with a rate or without operations.
+  std::string no_rate_reason(bool write) const;
 };
 
 struct IoPhaseComparison {
@@ -46,6 +49,9 @@ std::vector<IoPhaseComparison> io_compare(const IoReplayWorkload& w, const RunRe
 // The "error" column (and the JSON's rate_error) compares rates only at the recorded rank count (same_ranks): at
 // another count the two rates are of different runs, printed side by side with "-" (null) as the error.
 std::string io_compare_text(const std::vector<IoPhaseComparison>& c, bool same_ranks);
+// One "pfsim: note:" line per rate the table prints as "n/a", saying why (IoKindStats::no_rate_reason), for stderr
+// (the table's rows stay what scripts parse).
+std::string io_no_rate_notes(const std::vector<IoPhaseComparison>& c);
 nlohmann::json io_compare_json(const std::vector<IoPhaseComparison>& c, int recorded_ranks, int ranks);
 
 }  // namespace pfsim

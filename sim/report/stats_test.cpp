@@ -103,4 +103,11 @@ TEST_CASE("data replay table: writes that all took 0 s over a rounding-size wind
   CHECK(none.dump().find("\"rate_MiBps\":null") != std::string::npos);
   CHECK(none.dump().find("\"rate_error\":null") != std::string::npos);
   CHECK(c.recorded[0].has_rate());
+  // ... and why it is null, beside it and under the table's n/a (a window of think times is not a rate)
+  CHECK(none["phases"][0]["write"]["simulated"].value("rate_note", "").find("every simulated write took 0 s") == 0);
+  CHECK_FALSE(none["phases"][0]["write"]["recorded"].contains("rate_note"));
+  CHECK_FALSE(j["phases"][0]["write"]["simulated"].contains("rate_note"));
+  CHECK(pfsim::io_no_rate_notes({c}) == "pfsim: note: sim_MiB/s n/a (write 0 write): " +
+                                          c.simulated[0].no_rate_reason(true) + "\n");
+  CHECK(c.simulated[0].no_rate_reason(true).find("every simulated write took 0 s") == 0);
 }
