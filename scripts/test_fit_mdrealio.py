@@ -289,10 +289,12 @@ def fitted_laws(d, out, args):
 
 def replays(pfsim, d, platform, what):
     """pfsim replays the trace in `d` at 12 ranks with `platform` and writes its results."""
-    result = platform + ".result.json"
-    r = subprocess.run([pfsim, "replay", d, "--platform", platform, "--ranks", "12", "--residual-quantile", "0",
-                        "--out", result, "--no-samples", "--quiet"], capture_output=True, text=True)
-    ok = r.returncode == 0 and os.path.exists(result)
+    # Outside the trace directory (pfsim refuses an output there: it would mix with the recorded files).
+    with tempfile.TemporaryDirectory() as outdir:
+        result = os.path.join(outdir, os.path.basename(platform) + ".result.json")
+        r = subprocess.run([pfsim, "replay", d, "--platform", platform, "--ranks", "12", "--residual-quantile", "0",
+                            "--out", result, "--no-samples", "--quiet"], capture_output=True, text=True)
+        ok = r.returncode == 0 and os.path.exists(result)
     print(f"{'ok' if ok else 'FAIL'}: pfsim replays the trace with {what} ({r.returncode}) " + r.stderr.strip())
     return ok
 

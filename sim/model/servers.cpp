@@ -33,7 +33,8 @@ void ReplySender::send(Request* r, double extra_bytes)
   if (extra_bytes > 0 && route_.turns != nullptr) {
     double until = 0;
     const double now = sg4::Engine::get_clock();
-    const double begin = route_.turns->reserve(now, r->node, target_, extra_bytes, false, until);
+    // The reply's whole size on the wire, its header with the data (run).
+    const double begin = route_.turns->reserve(now, r->node, target_, route_.reply_size_B + extra_bytes, false, until);
     if (begin > now) {
       // The first reply that must wait starts the pacer (a server that sends no data never starts one). The mutex and
       // condition variable exist from the start: creating an actor may run other actors, which may send meanwhile.
