@@ -231,14 +231,19 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   // The per-directory cost past its data: a directory per rank at most, spread over the MDSes (docs/mechanisms.md i);
   // not for a workload whose updates are all in shared directories (IOR's test directory, mdtest without -u).
   const auto& pd = platform.mds.per_directory;
-  // The cost counts the directories of the updates that hold an MDS thread: at most threads.max of them.
+  // The cost counts the directories of the updates that hold an MDS thread (at most threads.max of them), or those of
+  // the MDS's last events_per_segment updates.
+  const bool segment = pd.count == "journal_segment";
   const double ranks_per_mds = static_cast<double>(workload.ranks()) / platform.mds.count;
-  const double dirs_per_mds = std::min(ranks_per_mds, static_cast<double>(platform.mds.threads.max));
+  const double dirs_per_mds = std::min(ranks_per_mds, static_cast<double>(segment ? pd.events_per_segment
+                                                                                  : platform.mds.threads.max));
   if (pd.enabled && pd.fitted_up_to > 0 && dirs_per_mds > 2 * pd.fitted_up_to && workload.updates_own_dirs()) {
     std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.per_directory: fitted on up to %.0f directories "
                   "updated at once per MDS; this run can have %.0f (%.1fx: %s), where its cost per directory "
                   "is extrapolated linearly\n", pd.fitted_up_to, dirs_per_mds, dirs_per_mds / pd.fitted_up_to,
-                  dirs_per_mds < ranks_per_mds ? "one per MDS thread, mds.threads.max" : "one per rank");
+                  dirs_per_mds >= ranks_per_mds ? "one per rank"
+                  : segment                     ? "one per update of a journal segment, events_per_segment"
+                                                : "one per MDS thread, mds.threads.max");
     out += line;
   }
   return out;
