@@ -234,6 +234,13 @@ def main():
             check(r.returncode == 2 and len(lines) == 1 and path in lines[0] and field in lines[0] and
                   not os.path.exists(f"{tmp}/bad.json"), f"--from a summary with a bad {field}: exit 2 naming it "
                                                          f"({lines[-1:]})")
+        # IOR's nodes are the MPI job's: a test with -N below the job's size has more nodes than its tasks fill
+        # (helper-74: tasks 2, tasksPerNode 2, nodes 2 was refused as a contradiction).
+        path = summary_with(lambda j: (j["tests"][0]["Parameters"].update(nodes=2),
+                                       j["tests"][0]["Options"].update(nodes=2)))
+        r = run(pfsim, ["--from", path, "--out", f"{tmp}/n.json"])
+        check(r.returncode == 0 and os.path.exists(f"{tmp}/n.json"),
+              f"--from a summary of 2 tasks on a 2-node job (-N 2): accepted ({r.stderr.strip()[-200:]})")
         with open(f"{tmp}/trunc.json", "w") as f:
             f.write(open(real_json).read()[:500])
         r = run(pfsim, ["--from", f"{tmp}/trunc.json"])

@@ -41,7 +41,7 @@ ClientNode::ClientNode(RunContext& ctx, int node, int first_rank, int stride, in
       held_(ctx.platform.clients.hold_partial_rpcs && ctx.platform.clients.max_dirty_B > 0
                 ? ctx.mds_hosts.size() + ctx.oss_hosts.size()
                 : 0),
-      held_by_rank_(ctx.platform.clients.hold_partial_rpcs && ctx.platform.clients.max_dirty_B > 0
+      dirty_by_rank_(ctx.platform.clients.hold_partial_rpcs && ctx.platform.clients.max_dirty_B > 0
                         ? static_cast<size_t>(ranks)
                         : 0),
       open_kind_(ctx.platform.clients.open_rpcs == "modifying" ? SlotKind::Modifying : SlotKind::None),
@@ -882,10 +882,12 @@ void ClientNode::admit_to_cache(size_t t)
     s.dirty_chunks++;
     if (c.page_cache_copy_Bps > 0)
       s.copy_done_s = std::max(s.copy_done_s, now) + q->bytes / c.page_cache_copy_Bps;
-    if (held_.empty())
+    if (held_.empty()) {
       chunk_queue_[t].get().push(waiting_order_++, q);
-    else
+    } else {
+      dirty_by_rank_[q->local_rank][q->object]++;
       hold(t, q);
+    }
     resumed_.push_back(q->local_rank);
   }
   // Writers wait for this cache: what it holds goes, full RPCs or not (osc_makes_rpc's cache waiters).
@@ -941,7 +943,7 @@ void ClientNode::hold(size_t t, Request* q)
       Request* old = *p;
       unit.pieces.erase(p);
       unit.bytes -= old->bytes;
-      unhold_piece(old);
+      forget_dirty(old);
       dirty_B_[t] -= old->bytes;
       chunks_pending_--;
       ranks_[old->local_rank].dirty_chunks--;
@@ -950,7 +952,6 @@ void ClientNode::hold(size_t t, Request* q)
     }
   unit.pieces.push_back(q);
   unit.bytes += q->bytes;
-  held_by_rank_[q->local_rank][q->object]++;
   if (unit.bytes < unit.size)
     return;
   // Full when its pieces cover it (overlapping pieces of other lengths count their pages once).
@@ -968,9 +969,9 @@ void ClientNode::hold(size_t t, Request* q)
     release_units(t, {key});
 }
 
-void ClientNode::unhold_piece(const Request* p)
+void ClientNode::forget_dirty(const Request* p)
 {
-  auto& objects = held_by_rank_[p->local_rank];
+  auto& objects = dirty_by_rank_[p->local_rank];
   auto it = objects.find(p->object);
   if (--it->second == 0)
     objects.erase(it);
@@ -989,10 +990,8 @@ void ClientNode::release_units(size_t t, std::vector<UnitKey> units)
     auto& pieces = it->second.pieces;
     std::stable_sort(pieces.begin(), pieces.end(),
                      [](const Request* a, const Request* b) { return a->offset < b->offset; });
-    for (Request* q : pieces) {
-      unhold_piece(q);
+    for (Request* q : pieces)
       queue.push(waiting_order_++, q);
-    }
     held.erase(it);
     --held_units_;
     auto o = held_by_object_.find(key.object);
@@ -1030,12 +1029,12 @@ void ClientNode::release_all()
   }
 }
 
-// An fsync writes back the file's dirty pages on the node: every held unit of each object rank r has pieces held of
-// (other ranks' pieces of a shared file too).
+// An fsync writes back the file's dirty pages on the node: every held unit of each object rank r has pieces in the
+// cache of (other ranks' pieces of a shared file too).
 void ClientNode::release_flushed(uint32_t r)
 {
   std::vector<uint64_t> objects;
-  for (const auto& [object, pieces] : held_by_rank_[r])
+  for (const auto& [object, pieces] : dirty_by_rank_[r])
     objects.push_back(object);
   release_objects(std::move(objects));
 }
@@ -1090,6 +1089,8 @@ void ClientNode::on_chunk_reply(Request* q)
     dirty_B_[t] -= p->bytes;
     chunks_pending_--;
     ranks_[p->local_rank].dirty_chunks--;
+    if (!dirty_by_rank_.empty())
+      forget_dirty(p);
   }
   admit_to_cache(t);  // hands the freed slot too
   resume_ranks();

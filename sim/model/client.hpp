@@ -316,16 +316,17 @@ private:
   size_t held_units_ = 0;
   // Indexes, so that a release looks up what it releases (a walk over every held unit per expiry was quadratic:
   // mdtest -w 3901, each small file its own unit, 91 s of CPU against 4 s): each object's held units, (target,
-  // unit start); each rank's held pieces per object (an fsync releases those objects).
+  // unit start); each rank's pieces in the cache per object, held or not (an fsync releases those objects' held
+  // units, other ranks' pieces of a shared file too, even when the rank's own are already on their way).
   std::unordered_map<uint64_t, std::set<std::pair<size_t, uint64_t>>> held_by_object_;
-  std::vector<std::unordered_map<uint64_t, uint32_t>> held_by_rank_;
+  std::vector<std::unordered_map<uint64_t, uint32_t>> dirty_by_rank_;
   void hold(size_t t, Request* q);  // a piece entered t's cache
   void release_units(size_t t, std::vector<UnitKey> units);  // those units' pieces join t's chunk queue
   void release_objects(std::vector<uint64_t> objects);  // every held unit of those objects, every target
   void release_all();  // everything held (the run is over)
   void release_flushed(uint32_t r);  // rank r's fsync: the objects it has pieces held of
   void on_expiry();
-  void unhold_piece(const Request* p);  // the indexes forget a piece leaving its unit
+  void forget_dirty(const Request* p);  // a piece left the cache (dirty_by_rank_)
   long long chunks_pending_ = 0;  // bulk RPCs of the node not yet answered (queued, waiting for cache, in flight)
   std::deque<uint32_t> resumed_;  // ranks whose piece entered a cache: they cut their next one (resume_ranks)
   bool resuming_ = false;

@@ -160,10 +160,11 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
       char text[64];
       for (const auto& [unit, name] : units)
         if (seconds >= 2 * unit) {
-          std::snprintf(text, sizeof text, "%.2Lg %s", seconds / unit, name);
+          const long double v = seconds / unit;  // 2 significant digits, without an exponent below a million
+          std::snprintf(text, sizeof text, v < 10 ? "%.1Lf %s" : v < 1e6L ? "%.0Lf %s" : "%.2Lg %s", v, name);
           return std::string(text);
         }
-      std::snprintf(text, sizeof text, "%.2Lg seconds", seconds);
+      std::snprintf(text, sizeof text, "%.0Lf seconds", seconds);
       return std::string(text);
     };
     const long double n = items + rpcs;

@@ -381,6 +381,8 @@ IoTrace load_dxt(const std::string& path)
         line.find_first_not_of("[] 0123456789\t", bracket) == std::string::npos)
       line.erase(bracket);
     const auto f = fields(line);
+    if (f.empty())  // nothing but an OST list (or white space, checked above as a blank line would be)
+      fail(path, n, kRow + ", got an OST list (\"[  3]\") with no row before it");
     if (in_block && (f[0] == "X_MPIIO" || f[0] == "X_POSIX")) {
       if (block_module.empty()) {  // no section header: the block's first row says its module
         block_module = f[0];

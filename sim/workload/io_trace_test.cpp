@@ -294,6 +294,24 @@ TEST_CASE("DXT duplicates: a second dump header or a (file, rank, module) block 
   CHECK(load_dxt(kDxt + "/from-darshan-repo-sample-logs/sample-dxt-simple.dxt.txt").mpiio_rows == 1);
 }
 
+TEST_CASE("DXT: a line holding only an OST list is an error naming its line (it crashed the importer)", "[iotrace]")
+{
+  // darshan-dxt-parser ends a row with the OSTs it touched ("[  3]"); a line with the list alone (a row cut in two)
+  // left no field once the list was cut off, and the importer read the first of none (a segfault, helper-74).
+  TempDir d;
+  std::ifstream in(kDxt + "/own-runs/ior.dxt.txt");
+  std::string text;
+  size_t n = 0;
+  for (std::string line; std::getline(in, line);) {
+    text += line + "\n";
+    if (++n == 41)
+      text += "   [  3]\n";
+  }
+  const std::string f = d.write("ost-alone.dxt.txt", text);
+  CHECK_THAT(error_of([&] { load_dxt(f); }), Catch::StartsWith(f + ":42: expected a DXT row") &&
+                                                  Catch::Contains("an OST list"));
+}
+
 TEST_CASE("DXT: an X_MPIIO row inside a DXT_POSIX block is malformed, an error as a missing row is", "[iotrace]")
 {
   // The real dump with rank 0's third write (line 43) made an X_MPIIO row: 8 writes declared, 7 X_POSIX ones follow.

@@ -72,12 +72,14 @@ public:
   int phase_iteration(int phase) const override { return trace_->phases[static_cast<size_t>(phase)].iteration; }
   bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
   // md-workbench's data sets: every rank makes its set d in step, so rank r's set d (directory r x D + d) is the
-  // job's directory d x ranks + r (with r x D + d, an even D put every rank's set d on one of 2 MDSes).
+  // job's directory d x ranks + r (with r x D + d, an even D put every rank's set d on one of 2 MDSes). The root
+  // directory (the data sets' parent; mdtest's one shared directory without -u) is the first, on the first MDS
+  // whatever the rank count, as pfsim mdtest's (it was on MDS ranks x D mod count).
   uint64_t directory_order(uint32_t dir) const override
   {
     const auto root = static_cast<uint32_t>(ranks_) * static_cast<uint32_t>(D_);
     if (dir >= root)
-      return dir;
+      return 0;
     return static_cast<uint64_t>(dir % static_cast<uint32_t>(D_)) * static_cast<uint64_t>(ranks_) + dir / D_;
   }
   // The ranks' objects (see next) in step: rank r's k-th object of a phase is the job's k x ranks + r.

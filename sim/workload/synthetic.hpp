@@ -58,12 +58,10 @@ public:
   // directory of mdtest's tree phases.
   bool uses_shared_dirs() const override;
   bool updates_own_dirs() const override;
-  // The one shared directory (no -u: directory `ranks`) is the first the job creates, so it is on the first MDS
-  // whatever the rank count (it was on MDS `ranks` mod count: with 2 MDS it moved with the ranks' parity).
-  uint64_t directory_order(uint32_t dir) const override
-  {
-    return !p_.unique_dir && dir == static_cast<uint32_t>(p_.ranks) ? 0 : dir;
-  }
+  // The tree's top directory (with -u, directory ranks + 1, the parent of the ranks' own) or the one shared directory
+  // (no -u: directory `ranks`) is the first the job creates, so it is on the first MDS whatever the rank count (it
+  // was on MDS `ranks` mod count: with 2 MDS it moved with the ranks' parity). The ranks' directories follow.
+  uint64_t directory_order(uint32_t dir) const override { return dir >= static_cast<uint32_t>(p_.ranks) ? 0 : dir; }
   // mdtest's ranks create their files in step: rank r's file i is the job's file i x ranks + r.
   uint64_t creation_order(uint64_t object) const override
   {

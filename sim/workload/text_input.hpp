@@ -66,8 +66,10 @@ inline bool is_decimal(const std::string& s)
 // A CSV header whose column has white space around its name ("time,runtime " from an editor or a spreadsheet): the
 // tools write none, and no importer trims it (a name with it is another name), so this is said rather than "missing
 // column 'runtime'". `expected`: the header the importer wants, for the message.
-inline void check_header_blanks(const std::string& file, const std::string& header, const std::string& expected)
+inline void check_header_blanks(const std::string& file, const std::string& line, const std::string& expected)
 {
+  // A Windows line ending is the line's, not the last column's (the importers drop it).
+  const std::string header = !line.empty() && line.back() == '\r' ? line.substr(0, line.size() - 1) : line;
   size_t from = 0;
   for (;;) {
     const size_t comma = header.find(',', from);
