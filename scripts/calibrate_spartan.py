@@ -60,8 +60,8 @@ SEGMENT_NOTE = (
     "mds_log_events_per_segment default, 1024 events per journal segment; each expired segment writes back the "
     "directory fragments its events dirtied, LogSegment dirty_dirfrags), not the directories with an update in "
     "progress: counting queued updates made an MDS that fell behind pay more, and two identical MDS settled "
-    "unequally loaded in md-workbench (docs/spartan-cephfs.md section 6). Fitted with the same objective as the "
-    "in-progress count (0.01872 against 0.01878); the validation's 35 points pass and fail alike.")
+    "unequally loaded in md-workbench (docs/spartan-cephfs.md section 6). The fit's objective: the report named in "
+    "'calibration'.")
 
 
 def apply(base, params, values, mechanism):

@@ -803,6 +803,15 @@ cp -r "$tool_outputs/ior" "$tmp/ior-in"
 expect_refused out-in-ior-perop-dir "--out" "the trace directory" -- \
   replay "$tmp/ior-in/ior-write-perop-0-00000.csv" --platform "$good_platform" --quiet \
   --out "$tmp/ior-in/ior-write-perop-0-00002.csv"
+# IOR writes its per-op files into the working directory, where users replay them: a results file there that cannot
+# be taken for one (not a .csv) is written (helper-74: it was refused).
+if "$pfsim" replay "$tmp/ior-in/ior-write-perop-0-00000.csv" --platform "$good_platform" --ior-op write --quiet \
+  --out "$tmp/ior-in/result.json" >/dev/null 2>"$tmp/ior-json.err" && [ -s "$tmp/ior-in/result.json" ]; then
+  echo "ok   out-json-beside-ior-perop-files"
+else
+  echo "FAIL out-json-beside-ior-perop-files: $(cat "$tmp/ior-json.err")"
+  failures=$((failures + 1))
+fi
 if [ ! -e "$tmp/trace-in/lat-0-stat-2.csv" ] && [ ! -e "$tmp/trace-in/r.json" ] &&
   [ ! -e "$tmp/trace-in/lat-0-create-2.csv" ] && [ ! -e "$tmp/ior-in/ior-write-perop-0-00002.csv" ]; then
   echo "ok   out-in-trace-dir-nothing-written"

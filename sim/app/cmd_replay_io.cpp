@@ -165,17 +165,20 @@ int cmd_replay_io(int argc, char** argv)
       throw std::invalid_argument("missing --platform FILE");
     platform = load_platform(a.opt("--platform"), a.sets);
   }
-  // An IOR per-op file's directory is read for its siblings (every rank's and repetition's file): the trace directory.
-  // A DXT dump is read alone.
+  // An IOR per-op file's directory is read for its siblings (every rank's and repetition's file, *.csv by IOR's naming):
+  // a results file there is refused only when it could be taken for one (a .csv name), as IOR writes its per-op files
+  // into the working directory, where users replay them from. A DXT dump is read alone.
   const std::string trace_dir =
       !ior ? "" : std::filesystem::path(a.trace).has_parent_path() ? std::filesystem::path(a.trace).parent_path().string() : ".";
+  const bool out_as_trace_file = ior && std::filesystem::path(a.opt("--out")).extension() == ".csv";
   check_outputs_spare_inputs({{"--out", a.opt("--out"), false, "", ""}},
                              {{"the platform file", a.opt("--platform")},
-                              {"the trace directory", trace_dir, true},
+                              {"the trace directory", trace_dir, out_as_trace_file},
                               {"a file of the trace", a.trace}});
   const auto wall0 = std::chrono::steady_clock::now();
   auto tr = std::make_shared<const iotrace::IoTrace>(ior ? iotrace::load_ior_perop(a.trace, io) : iotrace::load_dxt(a.trace));
-  std::vector<RunInput> inputs{{"the platform file", a.opt("--platform")}, {"the trace directory", trace_dir, true}};
+  std::vector<RunInput> inputs{{"the platform file", a.opt("--platform")},
+                               {"the trace directory", trace_dir, out_as_trace_file}};
   for (const auto& f : tr->inputs)
     inputs.push_back({"a file of the trace", f});
   check_outputs_spare_inputs({{"--out", a.opt("--out"), false, "", ""}}, inputs);
