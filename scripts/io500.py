@@ -95,7 +95,32 @@ KNOWN_SECTIONS = {"global", "debug", "ior-easy", "ior-easy-write", "ior-easy-rea
 USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "fileperproc"), ("ior-easy", "run"),
         ("ior-hard", "segmentcount"), ("ior-hard", "run"), ("mdtest-easy", "n"), ("mdtest-easy", "run"),
         ("mdtest-hard", "n"), ("mdtest-hard", "run"), ("debug", "stonewall-time"), ("global", "datadir"),
-        ("global", "resultdir"), ("global", "api")}
+        ("global", "resultdir"), ("global", "api")} | {(name, "run") for name in (
+            "ior-easy-write", "ior-easy-read", "mdtest-easy-write", "mdtest-easy-stat", "mdtest-easy-delete",
+            "ior-hard-write", "ior-hard-read", "mdtest-hard-write", "mdtest-hard-stat", "mdtest-hard-read",
+            "mdtest-hard-delete")}
+
+
+def flag(config, section, option, default, cfg_path):
+    """An IO500 INI_BOOL: TRUE or FALSE in any case, or 1 / 0 (any other value stops IO500, and here)."""
+    text = config.get(section, {}).get(option, default)
+    v = text.strip().lower()
+    if v in ("true", "1"):
+        return True
+    if v in ("false", "0"):
+        return False
+    fail(PROG, f"{cfg_path}: [{section}] {option} = {text}: expected TRUE or FALSE (IO500's boolean)")
+
+
+def phase_runs(config, cfg_path):
+    """The phases a [phase] run = FALSE (e.g. [ior-easy-read]) or its group's [group] run = FALSE leaves out."""
+    skipped = set()
+    for name, _, _, src in PHASES:
+        group = src[0] if src else None
+        if (group and not flag(config, group, "run", "TRUE", cfg_path)) or not flag(config, name, "run", "TRUE",
+                                                                                     cfg_path):
+            skipped.add(name)
+    return skipped
 
 
 def as_float(text):
@@ -265,10 +290,11 @@ def run_tool(pfsim, common, kind, args, tmp):
 GROUPS = ("mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard")
 
 
-def simulate(pfsim, common, s, jobs, config):
-    """The enabled tool runs ([group] run = FALSE skips one); mdtest-easy runs first and alone, so that a platform or
-    --set error is reported once before the others start. Returns ({phase: (score, time)}, skipped groups)."""
-    fpp = config.get("ior-easy", {}).get("fileperproc", "TRUE").upper() != "FALSE"
+def simulate(pfsim, common, s, jobs, config, cfg_path):
+    """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out, as IO500
+    does not run it); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
+    others start. Returns ({phase: (score, time)}, skipped groups)."""
+    fpp = flag(config, "ior-easy", "fileperproc", "TRUE", cfg_path)
     runs = {
         "mdtest-easy": ["-n", str(s["easy_n"]), "-u", "-F"],
         # IO500's -C: read back another node's data (with a client page cache, clients.max_cached_mb, a rank's own
@@ -283,7 +309,8 @@ def simulate(pfsim, common, s, jobs, config):
         "mdtest-hard": ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e", str(MDTEST_HARD_BYTES),
                         "--set", "clients.max_cached_mb=0"],
     }
-    skipped = [g for g in GROUPS if config.get(g, {}).get("run", "TRUE").upper() == "FALSE"]
+    skipped = [g for g in GROUPS if not flag(config, g, "run", "TRUE", cfg_path)]
+    skipped_phases = phase_runs(config, cfg_path)
     first, *rest = [g for g in GROUPS if g not in skipped] or [None]
     results = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -300,7 +327,7 @@ def simulate(pfsim, common, s, jobs, config):
         print(w, file=sys.stderr)
     out = {}
     for name, unit, _, src in PHASES:
-        if src is None or src[0] in skipped:
+        if src is None or src[0] in skipped or name in skipped_phases:
             continue
         run, what = src
         r = res[run]
@@ -408,7 +435,7 @@ def main():
         common += ["--ranks-per-node", str(a.ranks_per_node)]
     for x in a.set:
         common += ["--set", x]
-    sim, skipped = simulate(pfsim, common, sizes, a.jobs, config)
+    sim, skipped = simulate(pfsim, common, sizes, a.jobs, config, cfg_path)
     for name, unit, _, src in PHASES:
         if name in sim and name.endswith("-write") and sim[name][1] > stonewall_s:
             print(f"{PROG}: note: {name} took {sim[name][1]:.1f} s simulated, more than stonewall-time "
