@@ -21,8 +21,10 @@ The sizes come from the config's [ior-easy] transferSize/blockSize, [ior-hard] s
 be days of simulation: a size the config does not give is IO500's default capped at --cap-* (said on stderr).
 
 The config is read as IO500 reads it: section and option names in any case, '#' and ';' comments, an unknown
-section an error. Of its options pfsim uses the sizes above, [ior-easy] filePerProc and each group's run; any other
-option given a value is said on stderr (not modelled). Sizes must be whole numbers (IOR's k/m/g suffixes for bytes).
+section or an option its section does not declare an error (IO500's option tables), booleans TRUE/FALSE/1/0 and
+integers checked as IO500 checks them. Of its options pfsim uses the sizes above, [ior-easy] filePerProc, each
+group's run and each phase's own run (a phase left out is printed as not run); any other option given a value is
+said on stderr (not modelled). Sizes must be whole numbers (IOR's k/m/g suffixes for bytes).
 A size the config gives beyond --cap-* is run whole (a warning says so) unless --cap-all.
 
 usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--from RESULT_DIR] [--out-dir DIR]
@@ -91,6 +93,53 @@ KNOWN_SECTIONS = {"global", "debug", "ior-easy", "ior-easy-write", "ior-easy-rea
                   "ior-hard-write", "ior-hard-read", "ior-rnd1mb-hard-write", "ior-rnd1mb-hard-read",
                   "ior-rnd4k-hard-write", "ior-rnd4k-hard-read", "mdtest-hard", "mdtest-hard-write",
                   "mdtest-hard-stat", "mdtest-hard-read", "mdtest-hard-delete"}
+# The options of each section and their INI types, as IO500's C version declares them (src/phase_*.c option tables,
+# IO500/io500; the union over its versions: the concurrent line with ior-rnd4k/1mb and the one with
+# ior-rnd4k-easy-read). IO500 stops on an option its section does not declare (src/ini-parse.c: "unknown option"),
+# and so does this script: a misspelt key would otherwise change the run unseen.
+_S, _B, _U, _I, _F = "string", "bool", "uint", "int", "float"
+_SUB = {"api": _S, "run": _B}
+_FIND = {"external-script": _S, "external-mpi-args": _S, "external-extra-args": _S, "nproc": _U, "run": _B,
+         "pfind-queue-length": _I, "pfind-steal-next": _B, "pfind-parallelize-single-dir-access-using-hashing": _B}
+_RND = {"api": _S, "blocksize": _U, "run": _B, "verbosity": _I, "randomprefill": _I, "segmentcount": _I}
+OPTIONS = {
+    "global": {"datadir": _S, "timestamp-datadir": _B, "resultdir": _S, "timestamp-resultdir": _B, "api": _S,
+               "drop-caches": _B, "drop-caches-cmd": _S, "allocatebufferdevice": _B, "gpudirect": _B, "verbosity": _U,
+               "scc": _B, "datapackettype": _S, "io-buffers-on-gpu": _B},
+    "debug": {"stonewall-time": _I, "pause-dir": _S},
+    "ior-easy": {"api": _S, "transfersize": _S, "blocksize": _S, "fileperproc": _B, "uniquedir": _B, "run": _B,
+                 "verbosity": _I},
+    "ior-hard": {"api": _S, "segmentcount": _I, "collective": _B, "run": _B, "verbosity": _I},
+    "ior-hard-write": {"api": _S, "collective": _B, "run": _B}, "ior-hard-read": {"api": _S, "collective": _B, "run": _B},
+    "ior-rnd4k": _RND, "ior-rnd1mb": _RND,
+    "mdtest-easy": {"api": _S, "n": _U, "run": _B},
+    "mdtest-hard": {"api": _S, "n": _U, "files-per-dir": _U, "run": _B},
+    "mdworkbench": {"api": _S, "waitingtime": _F, "precreateperset": _U, "filesperproc": _U, "run": _B, "verbosity": _I},
+    "mdworkbench-create": {"run": _B}, "mdworkbench-bench": {"run": _B}, "mdworkbench-delete": {"run": _B},
+    "timestamp": {}, "find": _FIND, "find-easy": _FIND, "find-hard": _FIND,
+    "concurrent": {"run": _B, "ratio-write": _F, "ratio-read": _F},
+}
+_PATTERNS = {_U: r"[0-9]+", _I: r"-?[0-9]+", _F: r"[0-9e.+-]+"}
+
+
+def check_options(config, path):
+    """Every option is one its section declares, and its value of the declared type (IO500 refuses the rest)."""
+    for sec, opts in config.items():
+        known = OPTIONS.get(sec, _SUB)  # the phases' own sections (ior-easy-read, ...) take api and run
+        for k, v in opts.items():
+            if v == "":
+                continue  # IO500 skips an option without a value
+            if k not in known:
+                fail(PROG, f"{path}: [{sec}] {k} = {v}: unknown option (IO500 stops on it too; [{sec}] takes "
+                           f"{', '.join(sorted(known)) or 'no option'})")
+            kind = known[k]
+            if kind == _B and v.lower() not in ("true", "false", "1", "0"):
+                fail(PROG, f"{path}: [{sec}] {k}: expected TRUE or FALSE (IO500's boolean), got '{v}'")
+            if kind in _PATTERNS and not re.fullmatch(_PATTERNS[kind], v):
+                what = {"uint": "a whole number", "int": "an integer", "float": "a number"}[kind]
+                fail(PROG, f"{path}: [{sec}] {k}: expected {what}, as IO500 reads it, got '{v}'")
+
+
 # Options pfsim reads (section, option), lower-case; every other option given a value is reported as not modelled.
 USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "fileperproc"), ("ior-easy", "run"),
         ("ior-hard", "segmentcount"), ("ior-hard", "run"), ("mdtest-easy", "n"), ("mdtest-easy", "run"),
@@ -162,6 +211,7 @@ def read_config(path):
             fail(PROG, f"{path}: [{sec}]: not an IO500 section (IO500 stops on it too; e.g. [ior-easy], [mdtest-hard])")
         for k, v in cp.items(sec):
             out.setdefault(name, {})[k.strip().lower()] = v.strip()
+    check_options(out, path)
     ignored = sorted(f"[{sec}] {k} = {v}" for sec, opts in out.items() for k, v in opts.items()
                      if v != "" and (sec, k) not in USED)
     return out, ignored

@@ -127,9 +127,24 @@ def main():
               f"upper-case names and an inline comment read as IO500 reads them (sizes {rep.get('sizes')})")
         check(rep.get("skipped") == ["ior-hard"] and "ior-hard-write" not in rep.get("phases", {}) and
               "not run (run = FALSE)" in r.stdout, "[ior-hard] run = FALSE: its phases are not run and say so")
+        # A phase's own run = FALSE (and IO500's 0 for FALSE) leaves that phase out.
+        off = os.path.join(tmp, "off.ini")
+        with open(off, "w") as f:
+            f.write("[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n[ior-easy-read]\nrun = FALSE\n[mdtest-easy]\nn = 100\n"
+                    "[mdtest-hard]\nn = 100\n[ior-hard]\nsegmentCount = 10\nrun = 0\n")
+        r = run([off, "--platform", PLATFORM, "--ranks", "2", "--json", os.path.join(tmp, "off.json")], build)
+        rep = json.load(open(os.path.join(tmp, "off.json"))) if r.returncode == 0 else {}
+        check("ior-easy-read" not in rep.get("phases", {}) and "ior-easy-write" in rep.get("phases", {}) and
+              "ior-hard-write" not in rep.get("phases", {}) and
+              re.search(r"ior-easy-read +GiB/s : not run", r.stdout) is not None,
+              f"[ior-easy-read] run = FALSE and [ior-hard] run = 0: those phases not run ({r.stderr.strip()[-160:]})")
         for text, what in (("[ior-easyy]\nblockSize = 4m\n", "not an IO500 section"),
                            ("[ior-easy]\ntransferSize = 0\n", "expected a positive size"),
-                           ("[mdtest-easy]\nn = 2k\n", "[mdtest-easy] n: expected a whole number")):
+                           ("[mdtest-easy]\nn = 2k\n", "[mdtest-easy] n: expected a whole number"),
+                           # helper-75: a misspelt option, IO500's booleans, a stonewall time that is not an integer
+                           ("[ior-easy]\nblockSze = 4m\n", "[ior-easy] blocksze = 4m: unknown option"),
+                           ("[ior-hard]\nrun = maybe\n", "[ior-hard] run: expected TRUE or FALSE"),
+                           ("[debug]\nstonewall-time = 2.5\n", "[debug] stonewall-time: expected an integer")):
             bad_ini = os.path.join(tmp, "b.ini")
             with open(bad_ini, "w") as f:
                 f.write(text)
