@@ -33,7 +33,8 @@ usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--f
                       (result.txt [run] procs) with the sizes of its phases' command lines (result.txt exe =), and
                       compares each phase's simulated score with the measured one (with --ranks N other than procs:
                       the two side by side, no error column)
-  --out-dir DIR       writes result_summary.txt there (IO500's name; temporary name, renamed when complete); never
+  --out-dir DIR       writes result_summary.txt there (IO500's name; temporary name, renamed when complete; the
+                      directory created if missing, as IO500 creates its resultdir); never
                       the --from directory's files
 The IOR phases and mdtest-hard-read rest on the platform's data servers; on platforms/spartan-cephfs-fitted.json only
 the mdtest-easy/hard create, stat and delete phases are validated (docs/spartan-cephfs.md).
@@ -465,8 +466,13 @@ def main():
     inputs = [("the platform", a.platform)] + ([("the config", a.config)] if a.config else [])
     inputs += result["inputs"] if result else []
     out_summary = os.path.join(a.out_dir, "result_summary.txt") if a.out_dir else None
-    if a.out_dir and not os.path.isdir(a.out_dir):
-        fail(PROG, f"--out-dir {a.out_dir}: not a directory")
+    if a.out_dir and os.path.exists(a.out_dir) and not os.path.isdir(a.out_dir):
+        fail(PROG, f"--out-dir {a.out_dir}: exists and is not a directory")
+    if a.out_dir and not os.path.exists(a.out_dir):  # created, as IO500 creates its resultdir
+        try:
+            os.makedirs(a.out_dir)
+        except OSError as e:
+            fail(PROG, f"--out-dir {a.out_dir}: cannot create it: {e.strerror}")
     for opt, path in (("--out-dir", out_summary), ("--json", a.json)):
         if path:
             check_output(PROG, opt, path, inputs)

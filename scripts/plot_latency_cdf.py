@@ -192,8 +192,13 @@ def main():
     if not real or not sim:
         empty, prefix = (a.real, real_prefix) if not real else (a.sim, sim_prefix)
         which = f"with prefix '{prefix}' " if prefix else ""
-        print(f"plot_latency_cdf: {empty}: no latency files {which}found (expected md-real-io, "
-              f"md-workbench or mdtest --savePerOpDataCSV file names)", file=sys.stderr)
+        named = prefix and any(n.startswith(prefix) and n.endswith(".csv") for n in os.listdir(empty))
+        if named:  # the files are there, with a header and no operation (helper-75: "no files" misled)
+            print(f"plot_latency_cdf: {empty}: the latency files {which}hold no operation (a header only): "
+                  "nothing to plot", file=sys.stderr)
+        else:
+            print(f"plot_latency_cdf: {empty}: no latency files {which}found (expected md-real-io, "
+                  f"md-workbench or mdtest --savePerOpDataCSV file names)", file=sys.stderr)
         return 2
     mdtest = "mdtest" in real_forms
     if mdtest != ("mdtest" in sim_forms):

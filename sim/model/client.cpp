@@ -935,21 +935,24 @@ void ClientNode::hold(size_t t, Request* q)
       timers_.push(Timer{expire_armed_s_, 0, TimerKind::Expire, 0});
     }
   }
-  // A rewrite of pages the unit already holds (the same offset and length: IOR's next repetition) dirties them again:
-  // the older piece's bytes leave the cache and only the new one goes. (Its rank is not in an fsync: an fsync
-  // releases the units of every object its rank holds pieces of, and the rank writes nothing until it is over.)
-  for (auto p = unit.pieces.begin(); p != unit.pieces.end(); ++p)
-    if ((*p)->offset == q->offset && (*p)->bytes == q->bytes) {
-      Request* old = *p;
-      unit.pieces.erase(p);
-      unit.bytes -= old->bytes;
-      forget_dirty(old);
-      dirty_B_[t] -= old->bytes;
-      chunks_pending_--;
-      ranks_[old->local_rank].dirty_chunks--;
-      delete old;
-      break;
+  // A rewrite of pages the unit already holds (IOR's next repetition) dirties them again: an older piece that the new
+  // one covers whole leaves the cache, and only the new one goes. (Its rank is not in an fsync: an fsync releases
+  // the units of every object its rank has pieces of, and the rank writes nothing until it is over.)
+  const uint64_t q_end = q->offset + static_cast<uint64_t>(q->bytes);
+  for (auto p = unit.pieces.begin(); p != unit.pieces.end();) {
+    Request* old = *p;
+    if (old->offset < q->offset || old->offset + static_cast<uint64_t>(old->bytes) > q_end) {
+      ++p;
+      continue;
     }
+    p = unit.pieces.erase(p);
+    unit.bytes -= old->bytes;
+    forget_dirty(old);
+    dirty_B_[t] -= old->bytes;
+    chunks_pending_--;
+    ranks_[old->local_rank].dirty_chunks--;
+    delete old;
+  }
   unit.pieces.push_back(q);
   unit.bytes += q->bytes;
   if (unit.bytes < unit.size)
