@@ -311,6 +311,24 @@ else
   pkill -f -- "--results-dir $tmp/killed-rd"
   failures=$((failures + 1))
 fi
+# A signal to the sweep's whole process group (a Ctrl-C, a batch system's kill of the job) reaches the points too: one
+# may die of it before the sweep's handler runs. The sweep still says it stopped in one line and dies of the signal
+# (helper-75: "point N ranks: killed by signal 2", then at times "a sweep point failed", exit 1).
+setsid "$pfsim" mdworkbench --platform "$root/platforms/mistral-lustre02.json" --ranks 42,82 -I 400 -P 800 \
+  --csv "$tmp/killed3.csv" --jobs 2 --quiet 2>"$tmp/killed3.err" &
+sweep_pid=$!
+sleep 1
+kill -TERM -- "-$sweep_pid" 2>/dev/null || kill -TERM "$sweep_pid"
+wait "$sweep_pid"
+rc=$?
+if [ "$rc" -eq 143 ] && [ "$(wc -l <"$tmp/killed3.err")" -eq 1 ] && grep -q "sweep stopped by SIGTERM" "$tmp/killed3.err" &&
+  [ ! -e "$tmp/killed3.csv" ]; then
+  echo "ok   sweep's process group killed: exit 143, $(cat "$tmp/killed3.err")"
+else
+  echo "FAIL sweep's process group killed: exit $rc, $(cat "$tmp/killed3.err")"
+  pkill -f -- "--csv $tmp/killed3.csv"
+  failures=$((failures + 1))
+fi
 # ... and without --results-dir it leaves no temporary directory ($TMPDIR/pfsim-sweep-*) behind.
 mkdir -p "$tmp/sweep-tmpdir"
 TMPDIR="$tmp/sweep-tmpdir" "$pfsim" mdworkbench --platform "$root/platforms/mistral-lustre02.json" --ranks 41,81 \

@@ -192,12 +192,13 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
   bool failed = false;
   std::map<pid_t, int> point_of;  // running children: their rank count
   std::vector<int> finished;      // points whose child ended with their results written
+  int died_of_stop = 0;           // points that died of the stop signal before the sweep saw it (still "running")
   while ((next < spec.ranks.size() && !failed) || running > 0) {
     if (g_stop_signal != 0) {
       const int sig = g_stop_signal;
       std::fprintf(stderr, "pfsim: sweep stopped by %s (%d point(s) running, stopped): no table written\n",
                    sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal",
-                   running);
+                   running + died_of_stop);
       for (const auto& [pid, r] : point_of)
         ::kill(pid, SIGTERM);
       while (::wait(nullptr) > 0 || errno == EINTR) {
@@ -248,6 +249,13 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
       point_of.erase(done);
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         finished.push_back(r);
+      } else if (WIFSIGNALED(status) &&
+                 (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGHUP)) {
+        // A Ctrl-C reaches the whole process group: a point may die of it before the sweep's own handler has run.
+        // The sweep stops as if it had got the signal (one line, the signal's status), not as a failed point.
+        if (g_stop_signal == 0)
+          g_stop_signal = WTERMSIG(status);
+        ++died_of_stop;
       } else {
         failed = true;
         if (WIFSIGNALED(status))  // (an exception says itself; a killed point could not)
