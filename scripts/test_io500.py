@@ -117,23 +117,22 @@ def main():
         check(r.returncode == 2 and open(os.path.join(victim, "result_summary.txt")).read() == before,
               f"--out-dir into the --from directory: exit 2, its result_summary.txt kept ({r.returncode})")
         # 6: IO500's config rules: names in any case, inline comments, run = FALSE, an unknown section, bad values.
-        up = os.path.join(tmp, "up.ini")
-        with open(up, "w") as f:
-            f.write("[IOR-EASY]\nTRANSFERSIZE = 1m  # one MiB\nBlockSize = 4m\n[MDTEST-EASY]\nN = 300\n[mdtest-hard]\n"
-                    "n = 100\n[ior-hard]\nsegmentCount = 10\nrun = FALSE\n")
-        r = run([up, "--platform", PLATFORM, "--ranks", "2", "--json", os.path.join(tmp, "up.json")], build)
-        rep = json.load(open(os.path.join(tmp, "up.json"))) if r.returncode == 0 else {}
+        def run_config(name, text):
+            """io500.py on a config of `text` at 2 tasks: its result and its --json report ({} if it failed)."""
+            path = os.path.join(tmp, name + ".ini")
+            with open(path, "w") as f:
+                f.write(text)
+            r = run([path, "--platform", PLATFORM, "--ranks", "2", "--json", os.path.join(tmp, name + ".json")], build)
+            return r, json.load(open(os.path.join(tmp, name + ".json"))) if r.returncode == 0 else {}
+        r, rep = run_config("up", "[IOR-EASY]\nTRANSFERSIZE = 1m  # one MiB\nBlockSize = 4m\n[MDTEST-EASY]\nN = 300\n"
+                                  "[mdtest-hard]\nn = 100\n[ior-hard]\nsegmentCount = 10\nrun = FALSE\n")
         check(rep.get("sizes", {}).get("easy_block") == 4 << 20 and rep.get("sizes", {}).get("easy_n") == 300,
               f"upper-case names and an inline comment read as IO500 reads them (sizes {rep.get('sizes')})")
         check(rep.get("skipped") == ["ior-hard"] and "ior-hard-write" not in rep.get("phases", {}) and
               "not run (run = FALSE)" in r.stdout, "[ior-hard] run = FALSE: its phases are not run and say so")
         # A phase's own run = FALSE (and IO500's 0 for FALSE) leaves that phase out.
-        off = os.path.join(tmp, "off.ini")
-        with open(off, "w") as f:
-            f.write("[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n[ior-easy-read]\nrun = FALSE\n[mdtest-easy]\nn = 100\n"
-                    "[mdtest-hard]\nn = 100\n[ior-hard]\nsegmentCount = 10\nrun = 0\n")
-        r = run([off, "--platform", PLATFORM, "--ranks", "2", "--json", os.path.join(tmp, "off.json")], build)
-        rep = json.load(open(os.path.join(tmp, "off.json"))) if r.returncode == 0 else {}
+        r, rep = run_config("off", "[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n[ior-easy-read]\nrun = FALSE\n"
+                                   "[mdtest-easy]\nn = 100\n[mdtest-hard]\nn = 100\n[ior-hard]\nsegmentCount = 10\nrun = 0\n")
         check("ior-easy-read" not in rep.get("phases", {}) and "ior-easy-write" in rep.get("phases", {}) and
               "ior-hard-write" not in rep.get("phases", {}) and
               re.search(r"ior-easy-read +GiB/s : not run", r.stdout) is not None,
