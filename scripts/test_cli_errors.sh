@@ -256,11 +256,14 @@ fi
 "$pfsim" mdtest --platform "$root/platforms/spartan-cephfs-fitted.json" --ranks 400 -n 2 -u -F --quiet 2>"$tmp/pd-u.err"
 "$pfsim" ior --platform "$root/platforms/spartan-cephfs-fitted.json" --ranks 400 -t 1m -b 1m -w -e -F --quiet \
   2>"$tmp/pd-ior.err"
+# md-workbench's data sets count (D per rank): 100 ranks with -D 4 keep 200 per MDS (helper-74: no warning).
+"$pfsim" mdworkbench --platform "$root/platforms/spartan-cephfs-fitted.json" --ranks 100 -I 2 -P 4 -D 4 -R 1 -1 -2 \
+  >/dev/null 2>"$tmp/pd-mdw.err"
 if grep -q "warning: mds.mechanisms.per_directory: fitted on up to 80 directories" "$tmp/pd-u.err" &&
-  ! grep -q per_directory "$tmp/pd-ior.err"; then
+  grep -q "this run can have 200 (2.5x" "$tmp/pd-mdw.err" && ! grep -q per_directory "$tmp/pd-ior.err"; then
   echo "ok   per-directory-extrapolation warning"
 else
-  echo "FAIL per-directory-extrapolation: $(cat "$tmp/pd-u.err" "$tmp/pd-ior.err")"
+  echo "FAIL per-directory-extrapolation: $(cat "$tmp/pd-u.err" "$tmp/pd-ior.err" "$tmp/pd-mdw.err")"
   failures=$((failures + 1))
 fi
 # An option where a value belongs ("--csv --quiet" wrote a file named --quiet): refused, in both parsers.

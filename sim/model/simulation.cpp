@@ -235,14 +235,14 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   // The cost counts the directories of the updates that hold an MDS thread (at most threads.max of them), or those of
   // the MDS's last events_per_segment updates.
   const bool segment = pd.count == "journal_segment";
-  const double ranks_per_mds = static_cast<double>(workload.ranks()) / platform.mds.count;
+  const double ranks_per_mds = workload.own_directories() / platform.mds.count;  // (directories: D per rank in md-workbench)
   const double dirs_per_mds = std::min(ranks_per_mds, static_cast<double>(segment ? pd.events_per_segment
                                                                                   : platform.mds.threads.max));
   if (pd.enabled && pd.fitted_up_to > 0 && dirs_per_mds > 2 * pd.fitted_up_to && workload.updates_own_dirs()) {
     std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.per_directory: fitted on up to %.0f directories "
                   "updated at once per MDS; this run can have %.0f (%.1fx: %s), where its cost per directory "
                   "is extrapolated linearly\n", pd.fitted_up_to, dirs_per_mds, dirs_per_mds / pd.fitted_up_to,
-                  dirs_per_mds >= ranks_per_mds ? "one per rank"
+                  dirs_per_mds >= ranks_per_mds ? "the ranks' own directories"
                   : segment                     ? "one per update of a journal segment, events_per_segment"
                                                 : "one per MDS thread, mds.threads.max");
     out += line;

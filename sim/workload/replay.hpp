@@ -82,6 +82,8 @@ public:
       return 0;
     return static_cast<uint64_t>(dir % static_cast<uint32_t>(D_)) * static_cast<uint64_t>(ranks_) + dir / D_;
   }
+  // md-workbench's data sets: D per rank.
+  double own_directories() const override { return static_cast<double>(ranks_) * D_; }
   // The ranks' objects (see next) in step: rank r's k-th object of a phase is the job's k x ranks + r.
   uint64_t creation_order(uint64_t object) const override
   {

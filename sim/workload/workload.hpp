@@ -88,6 +88,8 @@ public:
     }
     return false;
   }
+  // How many directories of their own the ranks update (the per-directory cost's warning): one per rank by default.
+  virtual double own_directories() const { return ranks(); }
   // Whether some update (create, unlink, mkdir, rmdir) is in a directory of its rank's own (!OpRequest::shared_dir):
   // by default rank 0's operations, walked until one is. Generators answer from their parameters (a walk of
   // mdtest -n 1e12 takes hours).
