@@ -151,26 +151,15 @@ USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "f
             "mdtest-hard-delete")}
 
 
-def flag(config, section, option, default, cfg_path):
-    """An IO500 INI_BOOL: TRUE or FALSE in any case, or 1 / 0 (any other value stops IO500, and here)."""
-    text = config.get(section, {}).get(option, default)
-    v = text.strip().lower()
-    if v in ("true", "1"):
-        return True
-    if v in ("false", "0"):
-        return False
-    fail(PROG, f"{cfg_path}: [{section}] {option} = {text}: expected TRUE or FALSE (IO500's boolean)")
+def flag(config, section, option, default):
+    """An IO500 INI_BOOL, TRUE or FALSE in any case, or 1 / 0 (read_config has refused any other value)."""
+    return config.get(section, {}).get(option, default).strip().lower() in ("true", "1")
 
 
-def phase_runs(config, cfg_path):
+def phase_runs(config):
     """The phases a [phase] run = FALSE (e.g. [ior-easy-read]) or its group's [group] run = FALSE leaves out."""
-    skipped = set()
-    for name, _, _, src in PHASES:
-        group = src[0] if src else None
-        if (group and not flag(config, group, "run", "TRUE", cfg_path)) or not flag(config, name, "run", "TRUE",
-                                                                                     cfg_path):
-            skipped.add(name)
-    return skipped
+    return {name for name, _, _, src in PHASES
+            if (src and not flag(config, src[0], "run", "TRUE")) or not flag(config, name, "run", "TRUE")}
 
 
 def as_float(text):
@@ -341,11 +330,11 @@ def run_tool(pfsim, common, kind, args, tmp):
 GROUPS = ("mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard")
 
 
-def simulate(pfsim, common, s, jobs, config, cfg_path):
+def simulate(pfsim, common, s, jobs, config):
     """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out, as IO500
     does not run it); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
     others start. Returns ({phase: (score, time)}, skipped groups)."""
-    fpp = flag(config, "ior-easy", "fileperproc", "TRUE", cfg_path)
+    fpp = flag(config, "ior-easy", "fileperproc", "TRUE")
     runs = {
         "mdtest-easy": ["-n", str(s["easy_n"]), "-u", "-F"],
         # IO500's -C: read back another node's data (with a client page cache, clients.max_cached_mb, a rank's own
@@ -360,8 +349,8 @@ def simulate(pfsim, common, s, jobs, config, cfg_path):
         "mdtest-hard": ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e", str(MDTEST_HARD_BYTES),
                         "--set", "clients.max_cached_mb=0"],
     }
-    skipped = [g for g in GROUPS if not flag(config, g, "run", "TRUE", cfg_path)]
-    skipped_phases = phase_runs(config, cfg_path)
+    skipped = [g for g in GROUPS if not flag(config, g, "run", "TRUE")]
+    skipped_phases = phase_runs(config)  # the skipped groups' phases among them
     first, *rest = [g for g in GROUPS if g not in skipped] or [None]
     results = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -378,7 +367,7 @@ def simulate(pfsim, common, s, jobs, config, cfg_path):
         print(w, file=sys.stderr)
     out = {}
     for name, unit, _, src in PHASES:
-        if src is None or src[0] in skipped or name in skipped_phases:
+        if src is None or name in skipped_phases:
             continue
         run, what = src
         r = res[run]
@@ -491,7 +480,7 @@ def main():
         common += ["--ranks-per-node", str(a.ranks_per_node)]
     for x in a.set:
         common += ["--set", x]
-    sim, skipped = simulate(pfsim, common, sizes, a.jobs, config, cfg_path)
+    sim, skipped = simulate(pfsim, common, sizes, a.jobs, config)
     for name, unit, _, src in PHASES:
         if name in sim and name.endswith("-write") and sim[name][1] > stonewall_s:
             print(f"{PROG}: note: {name} took {sim[name][1]:.1f} s simulated, more than stonewall-time "

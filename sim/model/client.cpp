@@ -713,21 +713,33 @@ void ClientNode::hand_slots(size_t t)
 // it ends (any rank's: one node's page cache; wherever they are in the queue, as several ranks' pieces interleave
 // there), up to one RPC (max_pages_per_rpc pages, not across an RPC-size multiple or a stripe boundary, where the
 // pieces were cut), go in its RPC.
-void ClientNode::merge_queued(Request* q, ChunkQueue& queue)
+std::pair<uint64_t, uint64_t> ClientNode::rpc_unit(uint64_t offset) const
 {
   const auto rpc = static_cast<uint64_t>(ctx_.platform.clients.max_pages_per_rpc) * 4096;
-  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
-  const bool striped = ctx_.platform.oss.stripe_count > 1;
+  uint64_t start = offset / rpc * rpc;
+  uint64_t end = start + rpc;
+  if (ctx_.platform.oss.stripe_count > 1) {
+    const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
+    const uint64_t chunk = offset / stripe * stripe;
+    start = std::max(start, chunk);
+    end = std::min(end, chunk + stripe);
+  }
+  return {start, end};
+}
+
+void ClientNode::merge_queued(Request* q, ChunkQueue& queue)
+{
+  const uint64_t unit_end = rpc_unit(q->offset).second;
   uint64_t end = q->offset + static_cast<uint64_t>(q->bytes);
   Request* tail = q;
   for (;;) {
-    if (end / rpc != q->offset / rpc || (striped && end / stripe != q->offset / stripe))
+    if (end >= unit_end)
       break;  // q's RPC ends here (the next piece would start in another RPC-size unit or stripe)
     auto it = queue.earliest(q->object, end);
     if (it == queue.cached.end())
       break;
     const uint64_t n_end = end + static_cast<uint64_t>(it->second->request->bytes);
-    if ((n_end - 1) / rpc != q->offset / rpc || (striped && (n_end - 1) / stripe != q->offset / stripe))
+    if (n_end > unit_end)
       break;
     Request* n = queue.take(it);
     tail->merged = n;
@@ -813,14 +825,8 @@ void ClientNode::send_chunks(uint32_t r)
   const auto& o = ctx_.platform.oss;
   const bool into_cache = s.op.op == Op::Write && c.max_dirty_B > 0;
   const auto window = static_cast<uint32_t>(into_cache ? 1 : c.osc_max_rpcs_in_flight * o.stripe_count);
-  const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
-  const auto stripe = static_cast<uint64_t>(o.stripe_size_B);
   while (s.chunked && s.next_off < s.end_off && s.chunks_out < window) {
-    const uint64_t stripe_index = s.next_off / stripe;
-    // An RPC ends at a multiple of the RPC size, and at its stripe's end when the file has several (one object's
-    // offsets are the file's with one stripe).
-    const uint64_t stripe_end = o.stripe_count > 1 ? (stripe_index + 1) * stripe : s.end_off;
-    const uint64_t end = std::min({s.end_off, (s.next_off / rpc + 1) * rpc, stripe_end});
+    const uint64_t end = std::min(s.end_off, rpc_unit(s.next_off).second);  // an RPC ends at its unit's end
     const size_t t = stripe_target(s.op, s.next_off);
     auto* q = new_request(r, t, s.next_off, static_cast<double>(end - s.next_off));
     q->chunk = true;
@@ -891,12 +897,8 @@ void ClientNode::admit_to_cache(size_t t)
     resumed_.push_back(q->local_rank);
   }
   // Writers wait for this cache: what it holds goes, full RPCs or not (osc_makes_rpc's cache waiters).
-  if (!wait.empty() && !held_.empty() && held_[t].q != nullptr && !held_[t].q->empty()) {
-    std::vector<UnitKey> all;
-    for (const auto& [key, unit] : *held_[t].q)
-      all.push_back(key);
-    release_units(t, std::move(all));
-  }
+  if (!wait.empty() && !held_.empty())
+    release_target(t);
   hand_slots(t);
 }
 
@@ -905,15 +907,7 @@ void ClientNode::admit_to_cache(size_t t)
 // RPC-size multiples and stripe boundaries, so one unit holds it whole); a unit its pieces fill goes at once.
 void ClientNode::hold(size_t t, Request* q)
 {
-  const auto rpc = static_cast<uint64_t>(ctx_.platform.clients.max_pages_per_rpc) * 4096;
-  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
-  uint64_t start = q->offset / rpc * rpc;
-  uint64_t end = start + rpc;
-  if (ctx_.platform.oss.stripe_count > 1) {
-    const uint64_t chunk = q->offset / stripe * stripe;
-    start = std::max(start, chunk);
-    end = std::min(end, chunk + stripe);
-  }
+  const auto [start, end] = rpc_unit(q->offset);
   const UnitKey key{q->object, start};
   auto& units = held_[t].get();
   if (q->bytes >= static_cast<double>(end - start) && units.count(key) == 0) {  // a full RPC by itself
@@ -938,8 +932,9 @@ void ClientNode::hold(size_t t, Request* q)
   // A rewrite of pages the unit already holds (IOR's next repetition) dirties them again: an older piece that the new
   // one covers whole leaves the cache, and only the new one goes. (Its rank is not in an fsync: an fsync releases
   // the units of every object its rank has pieces of, and the rank writes nothing until it is over.)
+  // (Only a piece inside the span the unit's pieces cover can cover one: a stream appending pieces scans nothing.)
   const uint64_t q_end = q->offset + static_cast<uint64_t>(q->bytes);
-  for (auto p = unit.pieces.begin(); p != unit.pieces.end();) {
+  for (auto p = unit.pieces.begin(); q->offset < unit.hi && q_end > unit.lo && p != unit.pieces.end();) {
     Request* old = *p;
     if (old->offset < q->offset || old->offset + static_cast<uint64_t>(old->bytes) > q_end) {
       ++p;
@@ -955,6 +950,8 @@ void ClientNode::hold(size_t t, Request* q)
   }
   unit.pieces.push_back(q);
   unit.bytes += q->bytes;
+  unit.lo = std::min(unit.lo, q->offset);
+  unit.hi = std::max(unit.hi, q_end);
   if (unit.bytes < unit.size)
     return;
   // Full when its pieces cover it (overlapping pieces of other lengths count their pages once).
@@ -1019,15 +1016,20 @@ void ClientNode::release_objects(std::vector<uint64_t> objects)
   }
 }
 
+void ClientNode::release_target(size_t t)
+{
+  if (held_[t].q == nullptr || held_[t].q->empty())
+    return;
+  std::vector<UnitKey> all;
+  for (const auto& [key, unit] : *held_[t].q)
+    all.push_back(key);
+  release_units(t, std::move(all));
+}
+
 void ClientNode::release_all()
 {
   for (size_t t = 0; t < held_.size() && held_units_ > 0; ++t) {
-    if (held_[t].q == nullptr || held_[t].q->empty())
-      continue;
-    std::vector<UnitKey> all;
-    for (const auto& [key, unit] : *held_[t].q)
-      all.push_back(key);
-    release_units(t, std::move(all));
+    release_target(t);
     hand_slots(t);
   }
 }
@@ -1188,9 +1190,7 @@ void ClientNode::read_ahead_issue(uint32_t r)
   if (s.ra_reads == 0)
     return;  // the stream's first read: not yet sequential
   const auto& c = ctx_.platform.clients;
-  const auto& o = ctx_.platform.oss;
   const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
-  const auto stripe = static_cast<uint64_t>(o.stripe_size_B);
   // The window: what the stream has read so far (it doubles as the stream goes on, as Linux's and Lustre's windows
   // grow with the hits), up to readahead_mb. (One RPC more per read, whatever the read's size, read a stream of 64 KiB
   // reads far past its block: IOR -b 1m of a shared file read 16 x its bytes from the OSTs, helper-67.)
@@ -1207,8 +1207,7 @@ void ClientNode::read_ahead_issue(uint32_t r)
       s.ra_end = std::prev(it)->second.end;
       continue;
     }
-    const uint64_t stripe_end = o.stripe_count > 1 ? (s.ra_end / stripe + 1) * stripe : limit;
-    uint64_t end = std::min({limit, (s.ra_end / rpc + 1) * rpc, stripe_end});
+    uint64_t end = std::min(limit, rpc_unit(s.ra_end).second);
     if (it != pieces.end())
       end = std::min(end, it->first);
     const double bytes = static_cast<double>(end - s.ra_end);

@@ -169,6 +169,10 @@ private:
   void post_receive();  // one more receive on the node's mailbox (see waited_)
   struct ChunkQueue;
   void merge_queued(Request* q, ChunkQueue& queue);  // cached pieces queued behind q that join its RPC
+  // The RPC-size unit an offset lies in, [start, end): max_pages_per_rpc pages from a multiple of that size, cut at
+  // the stripe's end when the file has several (one object's offsets are the file's with one stripe). Reads and
+  // writes are cut into RPCs at these bounds, queued pieces merge within one, and partial ones are held in one.
+  std::pair<uint64_t, uint64_t> rpc_unit(uint64_t offset) const;
   // `self_in_md_op`: the rank's own metadata operation is in flight (a later step of it), not counted as another's.
   double load_delay(const OpRequest& op, int rank, bool self_in_md_op);
 
@@ -302,6 +306,7 @@ private:
     double size = 0;     // a full RPC's there
     double since_s = 0;  // when its first piece entered
     uint64_t order = 0;  // and in which order (units are released in it: deterministic)
+    uint64_t lo = UINT64_MAX, hi = 0;  // the span its pieces cover, gaps included (a piece outside rewrites none)
     std::vector<Request*> pieces;
   };
   using HeldUnits = std::unordered_map<UnitKey, HeldUnit, UnitKeyHash>;
@@ -323,7 +328,8 @@ private:
   void hold(size_t t, Request* q);  // a piece entered t's cache
   void release_units(size_t t, std::vector<UnitKey> units);  // those units' pieces join t's chunk queue
   void release_objects(std::vector<uint64_t> objects);  // every held unit of those objects, every target
-  void release_all();  // everything held (the run is over)
+  void release_target(size_t t);  // everything held for t (writers wait for its cache; the run is over)
+  void release_all();
   void release_flushed(uint32_t r);  // rank r's fsync: the objects it has pieces held of
   void on_expiry();
   void forget_dirty(const Request* p);  // a piece left the cache (dirty_by_rank_)
