@@ -639,6 +639,8 @@ void ClientNode::complete(uint32_t r)
   in_flight_per_target_[t]--;
   take_slot(s.op.op, t, -1);
   record_completion(r);
+  if (s.op.op == Op::Unlink && !held_.empty())
+    discard_held(s.op.object);
   hand_slots(t);
   start_op(r);
 }
@@ -1066,6 +1068,38 @@ void ClientNode::on_expiry()
     expire_armed_s_ = expiries_.front().t;
     timers_.push(Timer{expire_armed_s_, 0, TimerKind::Expire, 0});
   }
+}
+
+// An unlinked file's dirty pages are never written: the OST destroys the object and its extent locks are cancelled
+// with LDLM_FL_DISCARD_DATA, so the client drops the pages instead of writing them back. The node drops the units it
+// holds of the object (pieces already queued for a slot or in flight still go). Their cache space is free again.
+void ClientNode::discard_held(uint64_t object)
+{
+  auto o = held_by_object_.find(object);
+  if (o == held_by_object_.end())
+    return;
+  std::vector<size_t> targets;
+  for (const auto& [t, start] : o->second) {
+    auto& held = *held_[t].q;
+    auto it = held.find(UnitKey{object, start});
+    for (Request* p : it->second.pieces) {
+      forget_dirty(p);
+      dirty_B_[t] -= p->bytes;
+      chunks_pending_--;
+      ranks_[p->local_rank].dirty_chunks--;
+      ctx_.records.discarded_pieces++;
+      ctx_.records.discarded_B += p->bytes;
+      delete p;
+    }
+    held.erase(it);
+    --held_units_;
+    if (targets.empty() || targets.back() != t)
+      targets.push_back(t);
+  }
+  held_by_object_.erase(o);
+  for (size_t t : targets)
+    admit_to_cache(t);  // writers that waited for the space; hands the target's slots
+  resume_ranks();
 }
 
 void ClientNode::on_chunk_reply(Request* q)

@@ -331,6 +331,7 @@ private:
   void release_target(size_t t);  // everything held for t (writers wait for its cache; the run is over)
   void release_all();
   void release_flushed(uint32_t r);  // rank r's fsync: the objects it has pieces held of
+  void discard_held(uint64_t object);  // the object was unlinked: its held pieces are dropped, never written
   void on_expiry();
   void forget_dirty(const Request* p);  // a piece left the cache (dirty_by_rank_)
   long long chunks_pending_ = 0;  // bulk RPCs of the node not yet answered (queued, waiting for cache, in flight)

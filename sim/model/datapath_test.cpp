@@ -762,3 +762,31 @@ TEST_CASE("holding partial RPCs: a repetition that rewrites held pages sends the
   CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 1);
   CHECK(bytes == 524288);
 }
+
+TEST_CASE("holding partial RPCs: an unlinked file's held pages are dropped, never written", "[datapath][holdback]")
+{
+  // mdtest -F -n 20 -w 65536, one rank: each file's 16 pages are a partial RPC that waits in the cache (no fsync, the
+  // 30 s dirty_expire far away). The remove phase unlinks them, and the client drops their pages as Lustre's does when
+  // the destroyed object's extent locks are cancelled with LDLM_FL_DISCARD_DATA: the OSTs write nothing. Without the
+  // unlink they went at the run's end (1.25 MiB).
+  pfsim::MdtestOptions o;
+  o.ranks = 1;
+  o.items_per_rank = 20;
+  o.unique_dir = true;
+  o.files_only = true;
+  o.write_bytes = 65536;
+  pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
+  json p = holding(2, 32, 1);
+  p["mds"]["service"].update({{"stat", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6}, {"rmdir", 1e-6}});
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::RunOptions opts;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto r = pfsim::run_simulation(platform, w, opts);
+  const auto [pages, bytes] = written(r);
+  CHECK(bytes == 0);
+  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 0);
+  CHECK(r.discarded_pieces == 20);
+  CHECK(r.discarded_B == 20 * 65536.0);
+  INFO("run " << r.end_s << " s");
+  CHECK(r.end_s < 1.0);
+}

@@ -210,6 +210,8 @@ struct RunRecords {
   uint64_t resends = 0;
   uint64_t cache_reads = 0;   // reads served from a node's page cache (clients.max_cached_mb), no RPC
   double cache_read_B = 0;
+  uint64_t discarded_pieces = 0;  // held write pieces of unlinked files, dropped unwritten (clients.hold_partial_rpcs)
+  double discarded_B = 0;
   double last_completion_s = -1;  // when the last operation completed (-1: none yet)
   double end_s = 0;
   bool keep_samples = false;
