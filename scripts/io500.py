@@ -33,9 +33,13 @@ usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--f
                       (result.txt [run] procs) with the sizes of its phases' command lines (result.txt exe =), and
                       compares each phase's simulated score with the measured one (with --ranks N other than procs:
                       the two side by side, no error column)
-  --out-dir DIR       writes result_summary.txt there (IO500's name; temporary name, renamed when complete; the
-                      directory created if missing, as IO500 creates its resultdir); never
-                      the --from directory's files
+  --out-dir DIR       writes IO500's result_summary.txt, result.txt (its layout: [run] procs, each phase's exe
+                      command line with the sizes run, its ERROR INVALID lines, score, t_delta; --from reads it back)
+                      and config.ini (the config run) there (temporary names, each renamed when complete; the
+                      directory created if missing, as IO500 creates its resultdir); never the --from directory's files
+[INVALID] is marked as IO500 marks it: a write phase that ran less than stonewall-time or than the minimum write
+runtime (300 s, 30 s with [global] scc = TRUE), a score of 0, and on the score line also stonewall-time != 300.
+pfsim runs each phase's whole count, so a count that ends before the stonewall is [INVALID], as in IO500.
 The IOR phases and mdtest-hard-read rest on the platform's data servers; on platforms/spartan-cephfs-fitted.json only
 the mdtest-easy/hard create, stat and delete phases are validated (docs/spartan-cephfs.md).
 Exit status 0; 2 on bad input (one message naming the file and line or option); pfsim's status when a run fails.
@@ -46,6 +50,7 @@ import json
 import math
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -388,9 +393,31 @@ def geo(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values and all(v > 0 for v in values) else 0.0
 
 
-def summary_text(sim, version):
+def validity(sim, stonewall_s, minwrite_s):
+    """IO500's validity rules (src/main.c, phase_dbg.c): a write phase (IO500 checks its stonewall) is INVALID when it
+    ran less than stonewall-time or less than the minimum write runtime (300 s; 30 s with [global] scc), any phase
+    with a score of 0; the run is INVALID when one of its phases is or stonewall-time is not 300 s. pfsim runs every
+    phase's whole count (no stonewalling), so a count that ends before the stonewall is INVALID as IO500 marks it.
+    Returns ({phase: [reasons]}, [run-level reasons])."""
+    phases = {}
+    for name, (v, t) in sim.items():
+        why = []
+        if name.endswith("-write"):
+            if t < stonewall_s:
+                why.append(f"Runtime of phase ({t:f}) is below stonewall time")
+            if t < minwrite_s:
+                why.append(f"Runtime is smaller than expected minimum runtime ({minwrite_s:g} s)")
+        if v == 0:
+            why.append("Resulting score shouldn't be 0.0")
+        if why:
+            phases[name] = why
+    run = [f"stonewall-time {stonewall_s:g}s != 300s"] if stonewall_s != 300 else []
+    return phases, run
+
+
+def summary_text(sim, version, invalid, run_invalid):
     """IO500's result_summary.txt: its [RESULT] lines in its order, the timestamp line, find (not modelled) and a phase
-    not run as '[      ]' lines, and its [SCORE ] line over the phases simulated."""
+    not run as '[      ]' lines, and its [SCORE ] line over the phases simulated; ' [INVALID]' where IO500 puts it."""
     lines = [f"IO500 version pfsim-{version} (standard; simulated)"]
     for name, unit, _, src in PHASES:
         if name == "ior-hard-write":  # IO500 prints the timestamp phase here
@@ -401,11 +428,51 @@ def summary_text(sim, version):
             lines.append(f"[      ] {name:>20s} {'':>15s} {unit} : not run (run = FALSE)")
         else:
             v, t = sim[name]
-            lines.append(f"[RESULT] {name:>20s} {v:15.6f} {unit} : time {t:.3f} seconds")
+            mark = " [INVALID]" if name in invalid else ""
+            lines.append(f"[RESULT] {name:>20s} {v:15.6f} {unit} : time {t:.3f} seconds{mark}")
     bw = geo([sim[n][0] for n, _, g, _ in PHASES if g == "bw" and n in sim])
     md = geo([sim[n][0] for n, _, g, _ in PHASES if g == "md" and n in sim])
-    lines.append(f"[SCORE ] Bandwidth {bw:f} GiB/s : IOPS {md:f} kiops : TOTAL {math.sqrt(bw * md):f}")
+    mark = " [INVALID]" if invalid or run_invalid else ""
+    lines.append(f"[SCORE ] Bandwidth {bw:f} GiB/s : IOPS {md:f} kiops : TOTAL {math.sqrt(bw * md):f}{mark}")
     return "\n".join(lines) + "\n", bw, md
+
+
+def exe_lines(sizes, config):
+    """Each phase's command line as IO500 would run it with these sizes (result.txt's exe =; --from reads its -t -b -s
+    -n back). Paths and seeds are left out: nothing ran on a file system."""
+    fpp = " -F" if flag(config, "ior-easy", "fileperproc", "TRUE") else ""
+    easy = f"./ior -C -Q 1 -g -k -e -t {sizes['easy_xfer']} -b {sizes['easy_block']}{fpp}"
+    hard = f"./ior -C -Q 1 -g -k -e -t {HARD_XFER} -b {HARD_XFER} -s {sizes['hard_segments']}"
+    md_easy = f"./mdtest -n {sizes['easy_n']} -u -L -F -P -N 1"
+    md_hard = f"./mdtest -n {sizes['hard_n']} -t -w {MDTEST_HARD_BYTES} -e {MDTEST_HARD_BYTES} -P -N 1 -F"
+    return {"ior-easy-write": easy + " -w -a POSIX", "ior-easy-read": easy + " -r -R -a POSIX",
+            "ior-hard-write": hard + " -w -a POSIX", "ior-hard-read": hard + " -r -R -a POSIX",
+            "mdtest-easy-write": md_easy + " -C -a POSIX", "mdtest-easy-stat": md_easy + " -T -a POSIX",
+            "mdtest-easy-delete": md_easy + " -r -a POSIX", "mdtest-hard-write": md_hard + " -C -a POSIX",
+            "mdtest-hard-stat": md_hard + " -T -a POSIX", "mdtest-hard-read": md_hard + " -E -X -a POSIX",
+            "mdtest-hard-delete": md_hard + " -r -a POSIX"}
+
+
+def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_dir, common):
+    """IO500's result.txt in its layout ([run], a section per phase with exe, its ERROR INVALID lines, score and
+    t_delta, [SCORE]), so that --from reads a pfsim result directory as it reads IO500's."""
+    kv = lambda k, v: f"{k:<15} = {v}"
+    lines = ["[run]", kv("procs", ranks), kv("version", f"pfsim-{version}"), kv("result-dir", out_dir),
+             kv("mode", "standard"), "; simulated: pfsim " + shlex.join(common)]
+    lines += [f"; ERROR INVALID {why}" for why in run_invalid]
+    exes = exe_lines(sizes, config)
+    for name, _, _, src in PHASES:
+        if src is None or name not in sim:
+            continue
+        v, t = sim[name]
+        lines += ["", f"[{name}]", kv("exe", exes[name])]
+        lines += [f"; ERROR INVALID {why}" for why in invalid.get(name, [])]
+        lines += [kv("score", f"{v:f}"), kv("t_delta", f"{t:.4f}")]
+    bw = geo([sim[n][0] for n, _, g, _ in PHASES if g == "bw" and n in sim])
+    md = geo([sim[n][0] for n, _, g, _ in PHASES if g == "md" and n in sim])
+    mark = " [INVALID]" if invalid or run_invalid else ""
+    lines += ["", "[SCORE]", kv("MD", f"{md:f}"), kv("BW", f"{bw:f}"), kv("SCORE", f"{math.sqrt(bw * md):f}{mark}")]
+    return "\n".join(lines) + "\n"
 
 
 def main():
@@ -462,7 +529,15 @@ def main():
             os.makedirs(a.out_dir)
         except OSError as e:
             fail(PROG, f"--out-dir {a.out_dir}: cannot create it: {e.strerror}")
-    for opt, path in (("--out-dir", out_summary), ("--json", a.json)):
+    # --out-dir holds IO500's result_summary.txt, result.txt and config.ini (the config it ran; not rewritten when
+    # that config is the directory's own config.ini)
+    out_files = []
+    if a.out_dir:
+        out_files = [out_summary, os.path.join(a.out_dir, "result.txt")]
+        out_cfg = os.path.join(a.out_dir, "config.ini")
+        if cfg_path and not (os.path.exists(out_cfg) and os.path.samefile(cfg_path, out_cfg)):
+            out_files.append(out_cfg)
+    for opt, path in [("--out-dir", f) for f in out_files] + [("--json", a.json)]:
         if path:
             check_output(PROG, opt, path, inputs)
     sizes, notes = sizes_from(config, cfg_path, result["exes"] if result else {}, result["path"] if result else "",
@@ -488,15 +563,23 @@ def main():
                   file=sys.stderr)
     v = subprocess.run([pfsim, "version"], capture_output=True, text=True)
     version = v.stdout.split()[-1] if v.returncode == 0 and v.stdout.split() else "unknown"
-    text, bw, md = summary_text(sim, version)
+    minwrite_s = 30.0 if flag(config, "global", "scc", "FALSE") else 300.0
+    invalid, run_invalid = validity(sim, stonewall_s, minwrite_s)
+    if invalid or run_invalid:
+        why = run_invalid + ([f"{', '.join(invalid)} ran less than stonewall-time {stonewall_s:g} s or the minimum "
+                              f"write runtime {minwrite_s:g} s, or scored 0"] if invalid else [])
+        print(f"{PROG}: note: [INVALID] where IO500 would mark it: " + "; ".join(why), file=sys.stderr)
+    text, bw, md = summary_text(sim, version, invalid, run_invalid)
     sys.stdout.write(text)
     n_md = sum(1 for n, _, g, _ in PHASES if g == "md" and n in sim)
     print(f"{PROG}: note: the IOPS score is over the {n_md} metadata phases simulated (IO500's has find too, which "
           "pfsim does not model)", file=sys.stderr)
     report = {"tasks": ranks, "sizes": sizes, "notes": notes, "not_modelled": ignored, "skipped": skipped,
               "platform": a.platform, "sets": a.set,
-              "phases": {n: {"score": sim[n][0], "unit": u, "time_s": sim[n][1]} for n, u, _, _ in PHASES if n in sim},
-              "score": {"bandwidth_GiBps": bw, f"iops_kiops_{n_md}_phases": md, "total": math.sqrt(bw * md)}}
+              "phases": {n: {"score": sim[n][0], "unit": u, "time_s": sim[n][1], "valid": n not in invalid,
+                             "invalid_because": invalid.get(n, [])} for n, u, _, _ in PHASES if n in sim},
+              "score": {"bandwidth_GiBps": bw, f"iops_kiops_{n_md}_phases": md, "total": math.sqrt(bw * md),
+                        "valid": not (invalid or run_invalid), "invalid_because": run_invalid}}
     if result:
         meas = result["measured"]
         same = ranks == result["procs"]
@@ -527,6 +610,10 @@ def main():
                                                                  for g, (ph, m_, s_) in groups.items()}}
     if out_summary:
         write_atomic(out_summary, text)
+        write_atomic(os.path.join(a.out_dir, "result.txt"),
+                     result_text(sim, version, ranks, sizes, config, invalid, run_invalid, a.out_dir, common))
+        if len(out_files) > 2:  # the config it ran, as IO500 keeps it beside its results (--from reads it back)
+            write_atomic(out_files[2], read_text(cfg_path, "an IO500 config.ini"))
     if a.json:
         write_atomic(a.json, json.dumps(report, indent=1, allow_nan=False) + "\n")
     return 0

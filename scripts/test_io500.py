@@ -13,6 +13,8 @@
 5. The --from directory's files are inputs: --out-dir into it is refused and its result_summary.txt kept.
 6. IO500's config rules: section and option names in any case, inline comments, run = FALSE skips a group (said in
    the summary), an unknown section, a size of 0, a file count with a suffix and a binary file are errors (exit 2).
+7. [INVALID] as IO500 marks it (1: the write phases and the score of a 1 s stonewall; the rules on their own), and
+   result.txt in IO500's layout that --from reads back with errors of 0.
 """
 import json
 import math
@@ -53,8 +55,16 @@ def main():
         r = run([os.path.join(data, "config-tiny.ini"), "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node",
                  "2", "--out-dir", tmp, "--json", os.path.join(tmp, "r.json")], build)
         check(r.returncode == 0, f"config-tiny at 4 tasks runs (exit {r.returncode}: {r.stderr.strip()[-300:]})")
-        pat = re.compile(r"\[RESULT\] ([ a-z0-9-]{20}) ([ 0-9.]{15}) (GiB/s|kIOPS) : time (\d+\.\d{3}) seconds$")
-        res = [(m.group(1).strip(), float(m.group(2)), m.group(3)) for m in map(pat.match, r.stdout.splitlines()) if m]
+        pat = re.compile(r"\[RESULT\] ([ a-z0-9-]{20}) ([ 0-9.]{15}) (GiB/s|kIOPS) : time (\d+\.\d{3}) seconds"
+                         r"( \[INVALID\])?$")
+        matches = [m for m in map(pat.match, r.stdout.splitlines()) if m]
+        res = [(m.group(1).strip(), float(m.group(2)), m.group(3)) for m in matches]
+        # stonewall-time = 1 and phases of a second or less: the 4 write phases and the score are INVALID, as IO500's
+        # own run of this config marked them (standard-results/result_summary.txt), the reads are not.
+        marked = [m.group(1).strip() for m in matches if m.group(5)]
+        check(marked == [n for n in ORDER if n.endswith("-write")] and
+              re.search(r"^\[SCORE \] .* \[INVALID\]$", r.stdout, re.M) is not None,
+              f"[INVALID] on the 4 write phases and the score, as IO500 marks them (marked: {marked})")
         check([n for n, _, _ in res] == ORDER, f"11 [RESULT] lines in IO500's format and order (got {[n for n, _, _ in res]})")
         check(all((u == "GiB/s") == n.startswith("ior") for n, _, u in res), "ior phases in GiB/s, mdtest in kIOPS")
         check(any(re.match(r"\[      \] +find .*not modelled", l) for l in r.stdout.splitlines()), "find: not modelled")
@@ -68,6 +78,15 @@ def main():
               f"score = geometric means of the lines: bw {bw:.6f}, IOPS {md:.6f} (line: {m.group(0) if m else None})")
         summary = os.path.join(tmp, "result_summary.txt")
         check(os.path.isfile(summary) and open(summary).read() == r.stdout, "result_summary.txt holds the same text")
+        # result.txt in IO500's layout: --from reads pfsim's own result directory back, the same sizes, the same
+        # scores (the same ranks per node given again), every error 0.
+        again = os.path.join(tmp, "again.json")
+        r2 = run(["--from", tmp, "--platform", PLATFORM, "--ranks-per-node", "2", "--json", again], build)
+        rows2 = json.load(open(again)).get("compared_with", {}).get("phases", []) if r2.returncode == 0 else []
+        check(len(rows2) == 11 and all(abs(x["rel_error"]) < 1e-6 for x in rows2) and
+              [x["measured"] for x in rows2] == [round(vals[x["phase"]], 6) for x in rows2],
+              f"--from pfsim's own --out-dir: 11 phases, its scores, errors 0 (exit {r2.returncode}: "
+              f"{r2.stderr.strip()[-200:]})")
         # 2: the mapping onto pfsim mdtest.
         out = os.path.join(tmp, "m.json")
         subprocess.run([pfsim, "mdtest", "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node", "2", "-n", "2000",
@@ -154,6 +173,17 @@ def main():
             f.write(b"\xff\xfe\x00garbage")
         r = run([bad_ini, "--platform", PLATFORM, "--ranks", "2"], build)
         check(r.returncode == 2 and "not a text file" in r.stderr, f"a binary config: exit 2 ({r.stderr.strip()})")
+    # 7: IO500's validity rules on their own (phases of a real length cannot be simulated here in seconds).
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import io500  # noqa: E402
+    sim = {"ior-easy-write": (1.0, 301.0), "ior-easy-read": (1.0, 2.0), "mdtest-easy-write": (5.0, 299.0)}
+    inv, run_inv = io500.validity(sim, 300, 300)
+    check(list(inv) == ["mdtest-easy-write"] and not run_inv,
+          f"stonewall 300: a 301 s write valid, a 299 s write INVALID, a 2 s read valid (got {inv}, {run_inv})")
+    inv, run_inv = io500.validity({"ior-easy-write": (1.0, 40.0), "ior-hard-read": (0.0, 9.0)}, 30, 30)
+    check(list(inv) == ["ior-hard-read"] and run_inv == ["stonewall-time 30s != 300s"],
+          f"scc (30 s minimum) with stonewall 30: a 40 s write valid, a score of 0 INVALID, the run INVALID "
+          f"(got {inv}, {run_inv})")
     check.finish("io500")
 
 
