@@ -719,7 +719,7 @@ int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr
   spec.quiet = flag(a, "--quiet");
   run_sweep(
       spec,
-      [&](int r) {
+      [&](int r, int) {
         const ReplayWorkload& w = *workload_of.at(r);
         RunInfo info;
         RunRecords records = run_simulation(platform, w, o, &info);

@@ -103,7 +103,10 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--csv", true,
          "FILE sweep table (required, in an existing directory); FILE.json holds the effective configuration"},
         {"--jobs", true, "J points simulated in parallel (default 1)"},
-        {"--results-dir", true, "DIR keep every point's results JSON"}}},
+        {"--results-dir", true, "DIR keep every point's results JSON"},
+        {"--vary", true, "PATH=V1,V2,... every rank count for each value of one platform field (a --set of it per "
+                         "point, after the others; e.g. mds.mechanisms.partitions.count=1,2,4): the table's first "
+                         "column is PATH"}}},
       {"mdtest",
        {{"--ranks", true, "N MPI ranks (required)"},
         {"-n", true, "ITEMS per rank (required)"},
@@ -857,13 +860,31 @@ int cmd_sweep(const Cli& c)
   sweep.jobs = static_cast<int>(opt_int(c, "--jobs", 1, 1, 1024));
   sweep.results_dir = opt(c, "--results-dir");
   sweep.quiet = has_flag(c, "--quiet");
+  // --vary: each value's platform, loaded (and checked) before any point runs: a bad value is one error, exit 2.
+  std::vector<pfsim::config::PlatformConfig> varied;
+  if (c.opts.count("--vary")) {
+    try {
+      std::tie(sweep.vary_path, sweep.vary_values) = pfsim::app::parse_vary("--vary", c.opts.at("--vary"));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    for (const auto& v : sweep.vary_values) {
+      Cli with = c;
+      with.sets.push_back(sweep.vary_path + "=" + v);
+      varied.push_back(platform_of(with));
+    }
+  }
   pfsim::app::run_sweep(
       sweep,
-      [&](int r) {
+      [&](int r, int k) {
         Cli point = c;  // each point's results state its own rank count, as a single run's --out would
         if (point.opts.count("--ranks"))
           point.opts["--ranks"] = std::to_string(r);
-        return run_point(point, platform, pfsim::with_ranks(spec, r));
+        if (k < 0)
+          return run_point(point, platform, pfsim::with_ranks(spec, r));
+        point.opts.erase("--vary");  // its value for this point is the last --set
+        point.sets.push_back(sweep.vary_path + "=" + sweep.vary_values[static_cast<size_t>(k)]);
+        return run_point(point, varied[static_cast<size_t>(k)], pfsim::with_ranks(spec, r));
       },
       [&](const nlohmann::json& first) {
         nlohmann::json inputs = first["inputs"];

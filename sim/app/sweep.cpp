@@ -79,7 +79,46 @@ std::string sweep_csv_rows(int ranks, const nlohmann::json& j)
   return out;
 }
 
+std::pair<std::string, std::vector<std::string>> parse_vary(const std::string& option, const std::string& text)
+{
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw std::invalid_argument(option + " " + text + ": expected PATH=V1,V2,... (e.g. mds.threads.max=64,128,512)");
+  std::pair<std::string, std::vector<std::string>> out{text.substr(0, eq), {}};
+  const std::string list = text.substr(eq + 1);
+  if (!list.empty() && (list.front() == '{' || list.front() == '['))
+    throw std::invalid_argument(option + " " + text + ": expected scalar values (numbers, true/false, strings such as "
+                                "200us) separated by commas, not a JSON object or list");
+  size_t start = 0;
+  while (true) {
+    const size_t comma = list.find(',', start);
+    const std::string v = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (v.empty())
+      throw std::invalid_argument(option + " " + text + ": an empty value in the list (expected PATH=V1,V2,...)");
+    if (std::find(out.second.begin(), out.second.end(), v) != out.second.end())
+      throw std::invalid_argument(option + " " + text + ": the value " + v + " is given twice");
+    out.second.push_back(v);
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  if (out.second.size() < 2)
+    throw std::invalid_argument(option + " " + text + ": one value; give at least two (one value is a --set)");
+  return out;
+}
+
 namespace {
+// A CSV field: quoted (its quotes doubled) when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& v)
+{
+  if (v.find_first_of(",\"\r\n") == std::string::npos)
+    return v;
+  std::string out = "\"";
+  for (char ch : v)
+    out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return out + "\"";
+}
+
 // The machine's name as it goes into a sweep's temporary directory (letters and digits only): sweeps on other
 // machines that share a TMPDIR cannot tell whether its pid lives, nor see its lock, so they never remove it.
 std::string host_tag()
@@ -145,7 +184,7 @@ struct DirLock {
 };
 }  // namespace
 
-void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& point,
+void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, int)>& point,
                const std::function<nlohmann::json(const nlohmann::json&)>& sweep_fields)
 {
   std::string dir = spec.results_dir, tmpdir;
@@ -162,7 +201,22 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
   }
   const DirLock held(tmpdir);
   const bool made_dir = std::filesystem::create_directories(dir);
-  auto point_file = [&](int r) { return dir + "/ranks-" + std::to_string(r) + ".json"; };
+  // The points: every rank count, value by value of --vary (k = -1 without one).
+  struct Point {
+    int ranks;
+    int k;
+  };
+  std::vector<Point> points;
+  for (int k = spec.vary_values.empty() ? -1 : 0; k < static_cast<int>(spec.vary_values.size()); ++k)
+    for (int r : spec.ranks)
+      points.push_back({r, k});
+  auto point_file = [&](const Point& p) {
+    return dir + "/ranks-" + std::to_string(p.ranks) + (p.k < 0 ? "" : "-vary" + std::to_string(p.k + 1)) + ".json";
+  };
+  auto point_name = [&](const Point& p) {
+    return std::to_string(p.ranks) + " ranks" +
+           (p.k < 0 ? "" : " with " + spec.vary_path + "=" + spec.vary_values[static_cast<size_t>(p.k)]);
+  };
   // Points of an earlier sweep in a reused --results-dir that this one does not rewrite (a reader of ranks-*.json
   // would mix their configurations with this sweep's).
   const auto before = snapshot_output_dir("--results-dir", tmpdir.empty() ? dir : "", "ranks", ".json");
@@ -190,10 +244,10 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
   size_t next = 0;
   int running = 0;
   bool failed = false;
-  std::map<pid_t, int> point_of;  // running children: their rank count
-  std::vector<int> finished;      // points whose child ended with their results written
+  std::map<pid_t, size_t> point_of;  // running children: their point
+  std::vector<size_t> finished;      // points whose child ended with their results written
   int died_of_stop = 0;           // points that died of the stop signal before the sweep saw it (still "running")
-  while ((next < spec.ranks.size() && !failed) || running > 0) {
+  while ((next < points.size() && !failed) || running > 0) {
     if (g_stop_signal != 0) {
       const int sig = g_stop_signal;
       std::fprintf(stderr, "pfsim: sweep stopped by %s (%d point(s) running, stopped): no table written\n",
@@ -211,11 +265,12 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
       ::raise(sig);  // dies of it (the default action)
       ::_exit(128 + sig);
     }
-    if (next < spec.ranks.size() && running < spec.jobs && !failed) {
-      int r = spec.ranks[next++];
+    if (next < points.size() && running < spec.jobs && !failed) {
+      const size_t i = next++;
+      const Point pt = points[i];
       pid_t pid = ::fork();
       if (pid < 0) {  // no new point; the running ones are waited for, then the failure is reported
-        std::fprintf(stderr, "pfsim: point %d ranks: fork failed\n", r);
+        std::fprintf(stderr, "pfsim: point %s: fork failed\n", point_name(pt).c_str());
         failed = true;
         continue;
       }
@@ -229,15 +284,15 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
           ::_exit(1);
         int rc = 0;
         try {
-          write_file_atomic(point_file(r), point(r).dump(2) + "\n");
+          write_file_atomic(point_file(pt), point(pt.ranks, pt.k).dump(2) + "\n");
         } catch (const std::exception& e) {
-          std::fprintf(stderr, "pfsim: point %d ranks: %s\n", r, e.what());
+          std::fprintf(stderr, "pfsim: point %s: %s\n", point_name(pt).c_str(), e.what());
           rc = 1;
         }
         std::fflush(nullptr);
         ::_exit(rc);
       }
-      point_of[pid] = r;
+      point_of[pid] = i;
       running++;
       continue;
     }
@@ -245,10 +300,10 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
     const pid_t done = ::wait(&status);
     if (done > 0) {
       running--;
-      const int r = point_of[done];
+      const size_t i = point_of[done];
       point_of.erase(done);
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        finished.push_back(r);
+        finished.push_back(i);
       } else if (WIFSIGNALED(status) &&
                  (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGHUP)) {
         // A Ctrl-C reaches the whole process group: a point may die of it before the sweep's own handler has run.
@@ -259,7 +314,8 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
       } else {
         failed = true;
         if (WIFSIGNALED(status))  // (an exception says itself; a killed point could not)
-          std::fprintf(stderr, "pfsim: point %d ranks: killed by signal %d\n", r, WTERMSIG(status));
+          std::fprintf(stderr, "pfsim: point %s: killed by signal %d\n", point_name(points[i]).c_str(),
+                       WTERMSIG(status));
       }
     } else if (errno != EINTR) {
       break;  // no child left to wait for
@@ -278,24 +334,35 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
     if (made_dir && std::filesystem::is_empty(dir, ec))
       std::filesystem::remove(dir, ec);  // made for this sweep, and nothing finished
     std::string kept;  // this sweep's finished points only (not an earlier sweep's files in the directory)
-    for (int r : spec.ranks)
-      if (std::find(finished.begin(), finished.end(), r) != finished.end())
-        kept += (kept.empty() ? "" : ", ") + std::to_string(r);
+    for (size_t i = 0; i < points.size(); ++i)
+      if (std::find(finished.begin(), finished.end(), i) != finished.end())
+        kept += (kept.empty() ? "" : ", ") + point_name(points[i]);
     std::string older;  // files this sweep did not write (an earlier sweep's), its unfinished points' among them
     for (const auto& name : left_unwritten(before))
       older += (older.empty() ? "" : ", ") + name;
     throw std::runtime_error("a sweep point failed (see above); no table written" +
-                             (kept.empty() ? std::string() : "; the finished points' results (ranks " + kept +
+                             (kept.empty() ? std::string() : "; the finished points' results (" + kept +
                                                                  ") are in " + dir) +
                              (older.empty() ? std::string() : "; " + older + " there are an earlier sweep's"));
   }
 
-  std::string table = kSweepCsvHeader;
+  const bool vary = !spec.vary_values.empty();
+  std::string table = (vary ? csv_field(spec.vary_path) + "," : std::string()) + kSweepCsvHeader;
   nlohmann::json meta = nlohmann::json::object();
   nlohmann::json pts = nlohmann::json::array();
-  for (int r : spec.ranks) {
-    auto j = config::load_json_file(point_file(r));
-    table += sweep_csv_rows(r, j);
+  for (const Point& pt : points) {
+    auto j = config::load_json_file(point_file(pt));
+    const std::string rows = sweep_csv_rows(pt.ranks, j);
+    if (vary) {  // each row begins with the point's value
+      const std::string value = csv_field(spec.vary_values[static_cast<size_t>(pt.k)]) + ",";
+      for (size_t b = 0; b < rows.size();) {
+        const size_t e = rows.find('\n', b);
+        table += value + rows.substr(b, e - b + 1);
+        b = e + 1;
+      }
+    } else {
+      table += rows;
+    }
     // The sweep's effective configuration (defaults filled in) beside the CSV: platform, workload, seed, and every
     // point's phases, so a CSV is never separated from what produced it.
     if (meta.empty()) {
@@ -306,8 +373,14 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& 
       meta.update(sweep_fields(j));  // the sweep's "inputs" (its rank list) and "workload"
     }
     pts.push_back({{"run", j["run"]}, {"phases", j["phases"]}, {"servers", j["servers"]}});
+    if (vary) {  // each value's own platform (the top level's is the first value's)
+      pts.back()["vary"] = {{"path", spec.vary_path}, {"value", spec.vary_values[static_cast<size_t>(pt.k)]}};
+      pts.back()["platform"] = j["platform"];
+    }
   }
   meta["ranks"] = spec.ranks;
+  if (vary)
+    meta["vary"] = {{"path", spec.vary_path}, {"values", spec.vary_values}};
   meta["points"] = pts;
   OutputBatch batch;  // the CSV and its configuration file land together
   write_file_atomic(spec.csv, table);

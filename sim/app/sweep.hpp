@@ -15,6 +15,10 @@ std::vector<int> parse_rank_list(const std::string& option, const std::string& t
 
 struct SweepSpec {
   std::vector<int> ranks;
+  // --vary PATH=V1,V2,...: every rank count for each value of one platform field (a --set of it per point, after the
+  // others); empty: none. The table gets a first column named PATH.
+  std::string vary_path;
+  std::vector<std::string> vary_values;
   int jobs = 1;
   std::string results_dir;  // keep every point's results JSON there as ranks-<r>.json ("" = a temporary directory)
   std::string csv;          // the table; csv + ".json" holds the effective configuration and every point's results
@@ -26,12 +30,17 @@ struct SweepSpec {
 extern const char* const kSweepCsvHeader;
 std::string sweep_csv_rows(int ranks, const nlohmann::json& results);
 
-// Runs `point(r)` for every rank count in a child process and keeps its results JSON (which states its own rank
+// "PATH=V1,V2,...": the field's path and its values (scalars: numbers, booleans, bare strings such as 200us; at least
+// two, no repeats); invalid_argument naming `option` otherwise.
+std::pair<std::string, std::vector<std::string>> parse_vary(const std::string& option, const std::string& text);
+
+// Runs `point(r, k)` for every rank count r (and every --vary value k, value by value; k = -1 without one) in a child
+// process and keeps its results JSON (which states its own rank
 // count, as a single run's --out would). After a failure no new point starts, the running ones are waited for, no
 // table is written, and runtime_error is thrown (a --results-dir keeps the finished points' results, each complete).
 // Then writes the table and `csv`.json: {pfsim_version, build, seed, platform, the fields of sweep_fields(first
 // point's results): "inputs" (with the sweep's rank list) and "workload", ranks, points: [{run, phases, servers}]}.
-void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int)>& point,
+void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, int)>& point,
                const std::function<nlohmann::json(const nlohmann::json&)>& sweep_fields);
 
 }  // namespace pfsim::app

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""ctest "sweep_vary": pfsim sweep --vary PATH=V1,V2,... runs every rank count for each value of one platform field.
+
+1. A metabench workload (1,600 files) at 16 and 64 ranks with --vary mds.threads.max=1,12 (threads.min 1) on the Cray
+   XE6 platform (12 cores): the table's first column is the field's path, one row per value, rank count and phase in that order,
+   and every row equals a standalone `pfsim run --set mds.threads.max=V` of that point (the same simulation: rate,
+   time and percentiles to the printed digit); the table's JSON records the values and each point's platform.
+2. A closed form: with one service thread, stats are served one at a time, so the stat rate is at most
+   1 / (stat service) = 1 / 210 us = 4,762/s at any rank count; with 12 threads the 64-rank stats run faster than
+   that bound.
+3. Bad --vary values are refused before any point runs (exit 2, one line naming the option or the field), and a
+   replay or md-workbench sweep does not take --vary (unknown option).
+
+usage: test_sweep_vary.py PATH/TO/pfsim
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import Checks, pfsim_arg  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLATFORM = os.path.join(ROOT, "platforms", "cray-xe6-lustre2.1.json")
+
+
+def main():
+    pfsim = pfsim_arg(__doc__)
+    check = Checks()
+    with tempfile.TemporaryDirectory() as tmp:
+        wl = os.path.join(tmp, "w.json")
+        with open(wl, "w") as f:
+            json.dump({"generator": "metabench", "ranks": 16, "ranks_per_node": 16, "seed": 1,
+                       "metabench": {"files": 1600, "dir_mode": "unique", "phases": ["create", "stat", "unlink"]}}, f)
+        table = os.path.join(tmp, "t.csv")
+        r = subprocess.run([pfsim, "sweep", "--platform", PLATFORM, "--workload", wl, "--ranks", "16,64",
+                            "--set", "mds.threads.min=1", "--vary", "mds.threads.max=1,12", "--csv", table, "--jobs", "2", "--quiet"],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, f"the sweep runs (exit {r.returncode}: {r.stderr.strip()[-300:]})")
+        rows = list(csv.reader(open(table))) if r.returncode == 0 else [[]]
+        header, body = rows[0], rows[1:]
+        check(header[:3] == ["mds.threads.max", "ranks", "nodes"], f"first column: the field's path ({header[:3]})")
+        order = [(x[0], x[1], x[3]) for x in body]
+        want = [(v, n, p) for v in ("1", "12") for n in ("16", "64") for p in ("create", "stat", "unlink")]
+        check(order == want, f"rows value by value, rank count, phase ({order})")
+        # 1: every point is the standalone run with that --set.
+        for v in ("1", "12"):
+            for n in ("16", "64"):
+                s = subprocess.run([pfsim, "sweep", "--platform", PLATFORM, "--workload", wl, "--ranks", n, "--set",
+                                    "mds.threads.min=1", "--set", f"mds.threads.max={v}", "--csv", os.path.join(tmp, f"s{v}-{n}.csv"), "--quiet"],
+                                   capture_output=True, text=True)
+                alone = [x for x in csv.reader(open(os.path.join(tmp, f"s{v}-{n}.csv")))][1:] if s.returncode == 0 else []
+                mine = [x[1:] for x in body if x[0] == v and x[1] == n]
+                check(alone and mine == alone, f"threads.max={v}, {n} ranks: the rows of a standalone --set run")
+        meta = json.load(open(table + ".json")) if r.returncode == 0 else {}
+        pts = meta.get("points", [])
+        check(meta.get("vary") == {"path": "mds.threads.max", "values": ["1", "12"]} and len(pts) == 4 and
+              [p["platform"]["mds"]["threads"]["max"] for p in pts] == [1, 1, 12, 12],
+              "the table's JSON: the values, and each point's platform with its value")
+        # 2: one thread serves one stat at a time.
+        stat = {(x[0], x[1]): float(x[7]) for x in body if x[3] == "stat"}
+        bound = 1 / 210e-6
+        check(stat and all(stat[("1", n)] <= bound * (1 + 1e-9) for n in ("16", "64")) and stat[("12", "64")] > bound,
+              f"one thread: stats at most 1 / 210 us = 4,762/s; 12 threads at 64 ranks above it ({stat})")
+        # 3: bad values.
+        base = [pfsim, "sweep", "--platform", PLATFORM, "--workload", wl, "--ranks", "16", "--csv",
+                os.path.join(tmp, "bad.csv")]
+        for vary, needle in (("mds.threads.max", "expected PATH=V1,V2"), ("mds.threads.max=4", "at least two"),
+                             ("mds.threads.max=4,4", "given twice"), ("mds.threads.max=4,,8", "empty value"),
+                             ("mds.threads.max=[1,2]", "not a JSON object or list"),
+                             ("mds.threads.max=4,lots", "mds.threads.max")):
+            b = subprocess.run(base + ["--vary", vary], capture_output=True, text=True)
+            lines = b.stderr.strip().splitlines()
+            check(b.returncode == 2 and len(lines) == 1 and needle in lines[0] and
+                  not os.path.exists(os.path.join(tmp, "bad.csv")),
+                  f"--vary {vary}: exit 2, one line naming '{needle}' ({b.returncode}: {b.stderr.strip()[-200:]})")
+        b = subprocess.run([pfsim, "mdworkbench", "--platform", PLATFORM, "--ranks", "2,4", "-I", "2", "-P", "4",
+                            "--csv", os.path.join(tmp, "m.csv"), "--vary", "mds.threads.max=1,2"],
+                           capture_output=True, text=True)
+        check(b.returncode == 2 and "--vary" in b.stderr, f"mdworkbench takes no --vary ({b.stderr.strip()[-160:]})")
+    check.finish("sweep_vary")
+
+
+if __name__ == "__main__":
+    main()
