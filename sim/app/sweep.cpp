@@ -336,12 +336,15 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, in
     std::string kept;  // this sweep's finished points only (not an earlier sweep's files in the directory)
     for (size_t i = 0; i < points.size(); ++i)
       if (std::find(finished.begin(), finished.end(), i) != finished.end())
-        kept += (kept.empty() ? "" : ", ") + point_name(points[i]);
+        kept += (kept.empty() ? "" : ", ") +
+                (spec.vary_values.empty() ? std::to_string(points[i].ranks) : point_name(points[i]));
     std::string older;  // files this sweep did not write (an earlier sweep's), its unfinished points' among them
     for (const auto& name : left_unwritten(before))
       older += (older.empty() ? "" : ", ") + name;
     throw std::runtime_error("a sweep point failed (see above); no table written" +
-                             (kept.empty() ? std::string() : "; the finished points' results (" + kept +
+                             (kept.empty() ? std::string()
+                                          : "; the finished points' results (" +
+                                                std::string(spec.vary_values.empty() ? "ranks " : "") + kept +
                                                                  ") are in " + dir) +
                              (older.empty() ? std::string() : "; " + older + " there are an earlier sweep's"));
   }
