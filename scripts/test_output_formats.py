@@ -317,6 +317,27 @@ def main():
         tr = json.load(f)["workload"]["trace"]
     check(r.returncode == 0 and tr["shared_dir"] is True and tr["warnings"] == [] and tr["ranks"] == 4,
           f"mdtest replay of a replay: shared directory kept, nothing assumed ({tr['shared_dir']}, {tr['warnings']})")
+    # ... and mdtest's rank shift: a trace recorded with -N 1 prints '-N' '1', so its replay replays with it (helper-79:
+    # the line dropped it, and the saved output replayed with no shift, File read 8,915/s against 411/s)
+    strided = os.path.join(tmp, "mdtest-strided")
+    os.makedirs(strided)
+    for f in glob.glob(os.path.join(DATA, "mdtest", "mdtest-perop-*.csv")):
+        shutil.copy(f, strided)
+    with open(os.path.join(strided, "stdout.txt"), "w") as f:
+        f.write(text.replace("'-u' ", "'-u' '-N' '1' "))
+    out = os.path.join(tmp, "mdtest-strided-replayed")
+    r = run(pfsim, ["replay", strided, "--platform", PLATFORM, "--ranks", "4", "--latency-dir", out])
+    cmd = re.search(r"^Command line used: mdtest (.*)$", r.stdout, re.M)
+    check(cmd is not None and "'-N' '1'" in cmd.group(1), f"mdtest replay of a -N 1 trace prints '-N' '1' "
+          f"({cmd.group(0) if cmd else None})")
+    with open(os.path.join(out, "stdout.txt"), "w") as f:
+        f.write(r.stdout)
+    res = os.path.join(tmp, "mdtest-strided-again.json")
+    r = run(pfsim, ["replay", out, "--platform", PLATFORM, "--out", res])
+    with open(res) as f:
+        tr = json.load(f)["workload"]["trace"]
+    check(r.returncode == 0 and tr.get("mdtest_stride") == 1, f"mdtest replay of that replay: stride 1 kept "
+          f"({tr.get('mdtest_stride')})")
 
     # pfsim mdtest (synthetic) writes the same files: one row per mdtest operation (not per RPC), last iteration,
     # and the SUMMARY header says "iterations" as mdtest does even for one.
@@ -336,6 +357,17 @@ def main():
           f"pfsim mdtest without -F: per-op files of the File phases only ({names})")
     r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2", "-n", "5", "-i", "1", "-F", "-u"])
     check("SUMMARY rate (in ops/sec): (of 1 iterations)" in r.stdout, "pfsim mdtest: '(of 1 iterations)' as mdtest prints it")
+    # The results' workload_file reruns the run with pfsim run: the same SUMMARY table, Directory rename row included
+    # (helper-77: pfsim run left it out)
+    res = os.path.join(tmp, "mdtest-rerun.json")
+    first = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2", "-n", "5", "-u", "--out", res])
+    wl = os.path.join(tmp, "mdtest-rerun-workload.json")
+    with open(wl, "w") as f:
+        json.dump(json.load(open(res))["workload"]["workload_file"], f)
+    again = run(pfsim, ["run", "--platform", PLATFORM, "--workload", wl])
+    table = lambda out: out[out.find("SUMMARY rate"):]
+    check("Directory rename" in table(first.stdout) and table(again.stdout) == table(first.stdout),
+          "pfsim run of an mdtest run's workload_file: the same SUMMARY table, Directory rename row included")
     # Item latencies (the tool's operations, a create = open(O_CREAT) + close: two RPCs) obey Little's law in the
     # closed loop: ranks = X x mean item latency (the phase's ramp and drain aside: 5%); the RPCs' p50 mixes
     # creates and closes and is neither.

@@ -455,7 +455,7 @@ SimulatedParams simulated_params(const ReplayWorkload& w)
 // mdtest's "Command line used:" and "<tasks> tasks, <files> files" lines for an mdtest trace's replay, as pfsim
 // mdtest prints them: saved beside the per-op files as the tool's stdout, they tell a replay of those files whether
 // the ranks shared a directory (-u), the files per rank (-n, when every rank replays as many), the phases (-C -T -E
-// -r when not all four), the bytes (-w, -e) and the files' prefix.
+// -r when not all four), the bytes (-w, -e), the rank shift (-N) and the files' prefix.
 std::string mdtest_command_line(const ReplayWorkload& w, const std::string& perop_prefix, int nodes)
 {
   const auto& t = w.trace();
@@ -479,6 +479,7 @@ std::string mdtest_command_line(const ReplayWorkload& w, const std::string& pero
   cmd.e = phase_of.count("File read") ? size : 0;
   cmd.u = !t.shared_dir;
   cmd.F = true;
+  cmd.stride = t.mdtest_stride;  // -N: the replay shifts the stat, read and removal ranks as the recorded run did
   if (phase_of.size() < 4)
     for (const auto& [name, flag] : std::vector<std::pair<std::string, std::string>>{
              {"File creation", "-C"}, {"File stat", "-T"}, {"File read", "-E"}, {"File removal", "-r"}})
@@ -673,7 +674,7 @@ nlohmann::json inputs_of(const Args& a, nlohmann::json inputs, ReportFormat form
 // The results JSON of a run (what --out holds, and each point of a sweep).
 nlohmann::json results_of(const Args& a, const nlohmann::json& inputs, const config::PlatformConfig& platform,
                           const ReplayWorkload& w, const RunOptions& o, const RunInfo& info, RunRecords& records,
-                          std::vector<MdrealPhase>& phases, ReportFormat format)
+                          std::vector<MdrealPhase>& phases, ReportFormat format, bool with_max)
 {
   nlohmann::json header = {
       {"pfsim_version", kVersion},
@@ -688,7 +689,7 @@ nlohmann::json results_of(const Args& a, const nlohmann::json& inputs, const con
   if (format != ReportFormat::Mdtest)  // what the printed header states
     header["workload"]["simulated_parameters"] = simulated_params_json(simulated_params(w), w);
   auto results = results_json(records, header);
-  results["mdreal"] = mdreal_json(phases);
+  results["mdreal"] = mdreal_json(phases, with_max);  // its lines as printed
   return results;
 }
 
@@ -700,7 +701,8 @@ int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr
 {
   const ReportFormat format = check_run_options(a, tr->format, default_format);
   inputs = inputs_of(a, std::move(inputs), format);
-  const RunOptions o = run_options_of(a, format, false);
+  const bool with_max = format == ReportFormat::MdReal2017 && prints_max(a, *tr);  // each point's JSON lines as printed
+  const RunOptions o = run_options_of(a, format, with_max);
   // Every point's workload, built and checked before the first one runs (a bad point is one error line, exit 2); the
   // points' processes use these (forked copies) rather than build them again.
   std::map<int, std::unique_ptr<const ReplayWorkload>> workload_of;
@@ -730,7 +732,7 @@ int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr
         in["options"]["--ranks"] = std::to_string(r);
         if (in.contains("mdworkbench"))
           in["mdworkbench"]["ranks"] = r;
-        return results_of(a, in, platform, w, o, info, records, phases, format);
+        return results_of(a, in, platform, w, o, info, records, phases, format, with_max);
       },
       [&](const nlohmann::json& first) {
         nlohmann::json in = inputs;  // with the sweep's rank list
@@ -801,7 +803,8 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   const SimulatedParams simulated = simulated_params(w);  // for the header printed (the one in --out: results_of)
   std::string out = opt(a, "--out");
   if (!out.empty())
-    write_file_atomic(out, results_of(a, inputs, platform, w, o, info, records, phases, format).dump(2) + "\n");
+    write_file_atomic(out, results_of(a, inputs, platform, w, o, info, records, phases, format, with_max).dump(2) +
+                               "\n");
   batch.commit();
   warn_unwritten(before, "a replay of the directory would read them too");
   if (!flag(a, "--quiet")) {

@@ -650,8 +650,14 @@ int cmd_run(const Cli& c)
       std::cout << pfsim::mdtest_command_lines(cmd);
     }
     std::vector<std::string> rows;
-    if (c.command == "mdtest")
+    if (c.command == "mdtest") {
       rows = pfsim::mdtest_summary_rows(mdtest_options(c));
+    } else if (spec.params.generator == "mdtest") {  // pfsim run of a recorded mdtest workload: the same rows
+      pfsim::MdtestOptions mo;
+      mo.files_only = spec.params.params.value("F", false);
+      mo.dirs_only = spec.params.params.value("D", false);
+      rows = pfsim::mdtest_summary_rows(mo);
+    }
     std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)), rows, has_flag(c, "-P"));
   }
   return 0;

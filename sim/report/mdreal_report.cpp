@@ -413,7 +413,7 @@ std::string mdtest_summary_of(const std::vector<MdrealPhase>& phases)
   return mdtest_summary_table(rates, static_cast<int>(iterations));
 }
 
-nlohmann::json mdreal_json(std::vector<MdrealPhase>& phases)
+nlohmann::json mdreal_json(std::vector<MdrealPhase>& phases, bool with_max)
 {
   nlohmann::json out = nlohmann::json::array();
   std::array<std::vector<float>, trace::kTraceOpCount> bench_all;
@@ -435,7 +435,7 @@ nlohmann::json mdreal_json(std::vector<MdrealPhase>& phases)
     double t = ph.time_s > 0 ? ph.time_s : 1e-12;
     out.push_back({{"name", ph.name},
                    {"iteration", ph.iteration},
-                   {"line", mdreal_phase_line(ph)},
+                   {"line", mdreal_phase_line(ph, with_max && !ph.samples.empty())},  // as printed
                    {"time_s", ph.time_s},
                    {"objects", ph.objects},
                    {"dsets", ph.dsets},

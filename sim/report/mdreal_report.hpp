@@ -87,6 +87,7 @@ void write_mdtest_latency_files(const std::string& dir, const std::string& prefi
 std::string mdtest_summary_of(const std::vector<MdrealPhase>& ph);
 
 // Per phase: time, rates, and per-operation latency summaries (all iterations of a benchmark also pooled).
-nlohmann::json mdreal_json(std::vector<MdrealPhase>& phases);
+// with_max: each phase's line with its slowest operation, as the later md-real-io builds print it (mdreal_phase_line).
+nlohmann::json mdreal_json(std::vector<MdrealPhase>& phases, bool with_max = false);
 
 }  // namespace pfsim

@@ -11,7 +11,9 @@
 #include <set>
 #include <csignal>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -119,6 +121,9 @@ void install_interrupt_handler()
 }
 
 namespace {
+// ": <the system's reason>" for an errno, "" when there is none.
+std::string os_reason(int err) { return err != 0 ? std::string(": ") + std::strerror(err) : std::string(); }
+
 void untrack_temp(const std::string& tmp)
 {
   SignalsBlocked b;
@@ -142,11 +147,14 @@ AtomicFile::AtomicFile(std::string path)
   if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
     throw std::runtime_error(path_ + ": exists and is not a regular file (not replaced)");
   track_temp(tmp_);
+  errno = 0;
   out_.open(tmp_, std::ios::binary | std::ios::trunc);
   if (!out_) {
+    const int err = errno;
     discard_temp(tmp_);
-    throw std::runtime_error(path_ + ": cannot write (temporary " + tmp_ + ")");
+    throw std::runtime_error(path_ + ": cannot write (temporary " + tmp_ + ")" + os_reason(err));
   }
+  errno = 0;
 }
 
 AtomicFile::~AtomicFile()
@@ -159,21 +167,30 @@ AtomicFile::~AtomicFile()
 
 void AtomicFile::commit()
 {
+  // (the stream keeps no error code: errno as the failing write() left it, e.g. No space left on device; it was
+  // cleared when the file was opened)
   out_.flush();
-  const bool ok = static_cast<bool>(out_);
-  out_.close();
+  bool ok = static_cast<bool>(out_);
+  int err = ok ? 0 : errno;
+  errno = 0;
+  out_.close();  // a write the kernel deferred may fail only here (NFS, quota)
+  if (ok && !out_) {
+    ok = false;
+    err = errno;
+  }
   done_ = true;
   if (!ok) {
     discard_temp(tmp_);
-    throw std::runtime_error(path_ + ": write failed");
+    throw std::runtime_error(path_ + ": write failed" + os_reason(err));
   }
   if (OutputBatch* batch = OutputBatch::current()) {  // renamed with the run's other outputs (still tracked)
     batch->add(tmp_, path_);
     return;
   }
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
     discard_temp(tmp_);
-    throw std::runtime_error(path_ + ": cannot rename temporary file into place");
+    throw std::runtime_error(path_ + ": cannot rename temporary file into place" + os_reason(err));
   }
   untrack_temp(tmp_);
 }
@@ -200,9 +217,10 @@ void OutputBatch::commit()
   done_ = true;
   for (size_t i = 0; i < files_.size(); ++i) {
     if (std::rename(files_[i].first.c_str(), files_[i].second.c_str()) != 0) {
+      const int err = errno;
       for (size_t j = i; j < files_.size(); ++j)
         discard_temp(files_[j].first);
-      throw std::runtime_error(files_[i].second + ": cannot rename temporary file into place");
+      throw std::runtime_error(files_[i].second + ": cannot rename temporary file into place" + os_reason(err));
     }
     untrack_temp(files_[i].first);
   }

@@ -225,6 +225,23 @@ nlohmann::json IoTrace::describe() const
   return j;
 }
 
+namespace {
+// <P>-<rep>-<rank>.csv: the rank has at least 5 digits, the repetition at least one (IOR's per-op files' names)
+bool ior_perop_name(const std::string& name)
+{
+  if (name.size() < 4 || name.compare(name.size() - 4, 4, ".csv") != 0)
+    return false;
+  const std::string stem = name.substr(0, name.size() - 4);
+  const auto d2 = stem.rfind('-');
+  if (d2 == std::string::npos || d2 == 0)
+    return false;
+  const auto d1 = stem.rfind('-', d2 - 1);
+  const std::string rank = stem.substr(d2 + 1), rep = d1 == std::string::npos ? "" : stem.substr(d1 + 1, d2 - d1 - 1);
+  auto digits = [](const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; };
+  return d1 != std::string::npos && d1 > 0 && rank.size() >= 5 && digits(rank) && digits(rep);
+}
+}  // namespace
+
 std::string detect_format(const std::string& path)
 {
   std::error_code ec;
@@ -242,19 +259,7 @@ std::string detect_format(const std::string& path)
   clean(first, 1);
   if (first.rfind("# darshan log version", 0) == 0)
     return "darshan-dxt";
-  // <P>-<rep>-<rank>.csv: the rank has at least 5 digits, the repetition at least one
-  if (ends_with(".csv")) {
-    const std::string stem = name.substr(0, name.size() - 4);
-    const auto d2 = stem.rfind('-');
-    if (d2 == std::string::npos || d2 == 0)
-      return "";
-    const auto d1 = stem.rfind('-', d2 - 1);
-    const std::string rank = stem.substr(d2 + 1), rep = d1 == std::string::npos ? "" : stem.substr(d1 + 1, d2 - d1 - 1);
-    auto digits = [](const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; };
-    if (d1 != std::string::npos && d1 > 0 && rank.size() >= 5 && digits(rank) && digits(rep))
-      return "ior-perop";
-  }
-  return "";
+  return ior_perop_name(name) ? "ior-perop" : "";
 }
 
 IoTrace load_dxt(const std::string& path)
@@ -299,6 +304,13 @@ IoTrace load_dxt(const std::string& path)
                                  ": expected each (file, rank) block once per dump (a dump duplicated?)");
   };
   auto check_block = [&] {
+    // darshan-dxt-parser prints every block's counts line before its rows: a block with neither is a dump cut inside
+    // its header (its rows would be lost without a word)
+    if (in_block && count_line < block_line && got_w + got_r == 0)
+      fail(path, block_line, "the block of file " + quote(t.files[cur_file].name) +
+                                 (cur_rank >= 0 ? ", rank " + std::to_string(cur_rank) : std::string()) +
+                                 " has no \"# DXT, write_count: W, read_count: R\" line: expected darshan-dxt-parser's "
+                                 "block header whole (a dump cut short?)");
     if (want_w >= 0 && (got_w < want_w || got_r < want_r))
       fail(path, count_line, "the block of file " + quote(t.files[cur_file].name) + ", rank " +
                                  std::to_string(cur_rank) + " declares " + std::to_string(want_w) + " writes and " +
@@ -509,7 +521,8 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
   long long top_rank = -1;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string n = e.path().filename().string();
-    if (n.rfind(prefix + "-", 0) != 0 || detect_format(e.path().string()) != "ior-perop")
+    // (by name: a directory or a special file of such a name is an error below, not a rank left out)
+    if (n.rfind(prefix + "-", 0) != 0 || !ior_perop_name(n))
       continue;
     const std::string s = n.substr(0, n.size() - 4);
     const auto b = s.rfind('-'), a = s.rfind('-', b - 1);
@@ -520,8 +533,10 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
         rank >= kMaxTraceRanks)
       throw ConfigError(e.path().string() + ": expected <prefix>-<repetition>-<rank %05d>.csv with a repetition up to "
                         "1000000 and a rank below " + std::to_string(kMaxTraceRanks));
-    if (!fs::is_regular_file(e.path()))
-      throw ConfigError(e.path().string() + ": not a regular file (expected IOR's per-op CSV of rank " +
+    std::error_code ec;
+    if (!fs::is_regular_file(e.path(), ec))
+      throw ConfigError(e.path().string() + ": " + (fs::is_directory(e.path(), ec) ? "a directory" : "not a regular "
+                        "file") + " (expected IOR's per-op CSV of rank " +
                         std::to_string(rank) + ", repetition " + std::to_string(rep) + ")");
     files[rep][rank] = e.path().string();
     top_rank = std::max(top_rank, rank);

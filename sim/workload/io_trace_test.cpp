@@ -615,3 +615,32 @@ TEST_CASE("DXT replay: a read of bytes another rank wrote earlier names that ran
   CHECK(readers(3, 1) == std::vector<int32_t>{-1, 0, -1});
   CHECK(readers(3, 2).empty());
 }
+
+TEST_CASE("IOR per-op: a rank's file that is a directory is an error / DXT: a dump cut inside a block header is an "
+          "error", "[iotrace]")
+{
+  // helper-79: the directory was left out as if it were not a rank's file (1 rank replayed of 2), and the cut block
+  // lost its rank's operations with only a warning.
+  TempDir d;
+  fs::copy_file(kIor + "/ior-perop-0-00000.csv", d.path / "ior-perop-0-00000.csv");
+  fs::create_directory(d.path / "ior-perop-0-00001.csv");
+  CHECK_THAT(error_of([&] { load_ior_perop((d.path / "ior-perop-0-00000.csv").string(), IorPerOpOptions{}); }),
+             Catch::StartsWith((d.path / "ior-perop-0-00001.csv").string() + ": a directory (expected IOR's per-op CSV "
+                                                                              "of rank 1"));
+  std::ifstream in(kDxt + "/own-runs/ior.dxt.txt");
+  std::string text, line;
+  size_t n = 0, second_block = 0;
+  while (std::getline(in, line)) {
+    text += line + "\n";
+    ++n;
+    if (line.rfind("# DXT, rank: 1", 0) == 0 && second_block == 0)
+      second_block = n - 1;  // its file_id line
+    if (second_block > 0 && line.rfind("# DXT, number of threads", 0) == 0)
+      break;  // cut before its write_count line
+  }
+  REQUIRE(second_block > 0);
+  const std::string cut = d.write("cut.dxt.txt", text);
+  CHECK_THAT(error_of([&] { load_dxt(cut); }),
+             Catch::StartsWith(cut + ":" + std::to_string(second_block) + ": the block of file") &&
+                 Catch::Contains("rank 1 has no \"# DXT, write_count: W, read_count: R\" line"));
+}

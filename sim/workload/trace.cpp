@@ -721,6 +721,9 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
   while (std::getline(in, line)) {
     if (++n == 1)
       strip_bom(line);
+    // A saved output cut short: its last value (an Args line's -S=39 for -S=3901) would be taken for the run's.
+    if (in.eof())
+      fail(file, n, "truncated file: the last line has no end of line (the tool's saved output cut short?)");
     std::string s = trim(line);
     if (s.rfind("Args:", 0) == 0) {  // md-workbench: Args: md-workbench "-I=20" ... ["--" backend options]
       read_args_line(file, n, s.substr(5), p, h);
@@ -816,6 +819,9 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
       t.reported.push_back(r);
     }
   }
+  if (n == 0)  // (an output cut to nothing, or a placeholder: what it would state must not be assumed silently)
+    fail(file, 1, "empty file (expected the tool's saved output: md-real-io's parameter lines or md-workbench's Args "
+                  "line and phase lines; remove it to replay with the parameters assumed)");
 }
 
 // ---------------------------------------------------------------------------------------- building
@@ -1723,6 +1729,10 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
     std::string tasks_at;
     for (size_t n = 1; std::getline(in, line); ++n) {
       std::smatch lm;
+      // mdtest's command line cut short: an option lost at its end (-N 1) would change the replay.
+      if (in.eof() && line.find("Command line used:") != std::string::npos && line.find("mdtest") != std::string::npos)
+        fail(f.string(), n, "truncated file: mdtest's \"Command line used:\" line has no end of line (a saved "
+                            "output cut short?)");
       if (std::regex_search(line, lm, launched_re)) {
         tasks = std::stoi(lm[1]);
         tasks_at = (f.parent_path() / f.filename()).string() + ":" + std::to_string(n);

@@ -1335,6 +1335,9 @@ TEST_CASE("mdtest traces: 'Command line used' without -u makes the replay share 
   for (int r = 0; r < 2; ++r)
     d.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv", "time,runtime,tp\n0.0,1.0e-4,1.0e4\n");
   CHECK_THAT(load_trace(d.str()).warnings.back(), Catch::Contains("assumed -u"));
+  // A command line cut short (no end of line): an option lost at its end would change the replay (helper-79)
+  d.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-C' '-w' '1' '--savePerOpDataCSV=mdtest-perop' '-N");
+  CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest.txt:1: truncated file: mdtest's \"Command line used:\""));
   d.write("mdtest.txt", "Command line used: mdtest '-n' '1' '-C' '-w' '1' '--savePerOpDataCSV=mdtest-perop'\n");
   d.write("other.txt", "Command line used: mdtest '-n' '1' '-u'\n");  // another run: its --savePerOpDataCSV differs
   auto t = std::make_shared<const Trace>(load_trace(d.str()));
@@ -1753,10 +1756,23 @@ TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest fil
   const std::string text = d.read("stdout.txt");
   const auto bench = text.find("\nbenchmark ");
   REQUIRE(bench != std::string::npos);
-  // cut in the middle of the first benchmark line (no "(0 errs)", no newline)
+  // cut in the middle of the first benchmark line (no "(0 errs)", no newline): a truncated file; with a newline after
+  // the cut, a phase line cut short
   d.write("stdout.txt", text.substr(0, text.find(" obj ", bench) + 1));
   const size_t line = static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(bench) + 1, '\n')) + 1;
+  CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:" + std::to_string(line) + ": truncated file: the last "
+                                                "line has no end of line"));
+  d.write("stdout.txt", text.substr(0, text.find(" obj ", bench) + 1) + "\n");
   CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:" + std::to_string(line) + ": a phase line cut short"));
+  // cut inside a parameter line (object-size=39 of 3901) and an empty saved output (helper-79: both replayed as if
+  // whole, the cut value taken for the run's or every parameter assumed)
+  const auto size_at = text.find("object-size=");
+  REQUIRE(size_at != std::string::npos);
+  d.write("stdout.txt", text.substr(0, size_at + 14));
+  const size_t size_line = static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(size_at), '\n')) + 1;
+  CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:" + std::to_string(size_line) + ": truncated file"));
+  d.write("stdout.txt", "");
+  CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:1: empty file"));
   // a number replaced by text
   std::string garbled = text;
   garbled.replace(garbled.find(" iops/s", bench) - 7, 7, "abc.def");
@@ -1775,6 +1791,14 @@ TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest fil
   REQUIRE(!table.empty());
   w.write("stdout.txt", w.read("stdout.txt") + table);
   CHECK_NOTHROW(load_trace(w.str()));
+  // md-workbench's Args line cut inside a value ("-S=39 for "-S=3901")
+  const std::string wtext = w.read("stdout.txt");
+  const auto args_at = wtext.find("Args:");
+  REQUIRE(args_at != std::string::npos);
+  const auto s_at = wtext.find("-S=", args_at);
+  REQUIRE(s_at != std::string::npos);
+  w.write("stdout.txt", wtext.substr(0, s_at + 5));
+  CHECK_THAT(error_of(w.str()), Catch::Contains("stdout.txt:") && Catch::Contains(": truncated file"));
 
   TempDir m;
   m.copy_files(kToolOutputs + "/mdtest");
