@@ -49,7 +49,16 @@ const Quantity kSize{"size",
                       {"GB", 1e9},
                       {"TB", 1e12},
                       {"PiB", 1125899906842624.0},
-                      {"PB", 1e15}},
+                      {"PB", 1e15},
+                      // IOR's and lfs setstripe's one-letter suffixes: powers of 1024 (-t 64k, -S 1M)
+                      {"k", 1024.0},
+                      {"K", 1024.0},
+                      {"m", 1048576.0},
+                      {"M", 1048576.0},
+                      {"g", 1073741824.0},
+                      {"G", 1073741824.0},
+                      {"t", 1099511627776.0},
+                      {"T", 1099511627776.0}},
                      kMaxSizeB,
                      "1e15 B (1 PB)",
                      0,
@@ -108,6 +117,17 @@ std::string json_number(double value)
   return buf;
 }
 
+// number x factor. A power of ten scales the decimal text itself ("100" and 1e-6 read as "100e-6"): the double nearest
+// the value as written (0.0001), where 100 x 1e-6 rounds twice and gives 9.999999999999999e-05, which the effective
+// configuration would show.
+double scaled(const std::string& number, double value, double factor)
+{
+  const int e = static_cast<int>(std::lround(std::log10(factor)));
+  if (number.find_first_of("eE") != std::string::npos || std::strtod(("1e" + std::to_string(e)).c_str(), nullptr) != factor)
+    return value * factor;
+  return std::strtod((number + "e" + std::to_string(e)).c_str(), nullptr);
+}
+
 // Splits "<number><suffix>" and scales by the suffix's factor. Throws std::invalid_argument naming what was
 // expected when the text is not a finite non-negative decimal number followed by a known suffix, or when the
 // value is out of the quantity's range.
@@ -147,7 +167,7 @@ double parse_with(const std::string& text, const Quantity& q, bool bare_ok)
   }
   for (const auto& [name, factor] : q.table)
     if (suffix == name)
-      return check(q, value * factor, "\"" + text + "\"");
+      return check(q, scaled(std::string(begin, static_cast<size_t>(end - begin)), value, factor), "\"" + text + "\"");
   std::string known;
   for (const auto& entry : q.table)
     known += std::string(known.empty() ? "" : ", ") + entry.first;

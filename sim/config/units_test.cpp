@@ -17,6 +17,22 @@ TEST_CASE("unit strings convert to base units", "[units]")
   CHECK(parse_bandwidth_Bps("10Gbps") == Approx(1.25e9));
   CHECK(parse_bandwidth_Bps("500MBps") == Approx(5e8));
   CHECK(parse_frequency_Hz("2.4GHz") == Approx(2.4e9));
+  // IOR's and lfs's one-letter size suffixes are powers of 1024 (helper-78: --set oss.stripe_size=64k was refused)
+  CHECK(parse_size_B("64k") == 65536.0);
+  CHECK(parse_size_B("1M") == 1048576.0);
+  CHECK(parse_size_B("2g") == 2147483648.0);
+}
+
+TEST_CASE("a decimal value scaled by a power of ten is the double nearest the value as written", "[units]")
+{
+  // helper-77: 100 x 1e-6 rounds twice (9.999999999999999e-05), and the effective configuration showed it
+  CHECK(parse_duration_s("100us") == 1e-4);
+  CHECK(parse_duration_s("10us") == 1e-5);
+  CHECK(parse_duration_s("1162.34us") == 0.00116234);
+  CHECK(parse_duration_s("700ms") == 0.7);
+  CHECK(parse_size_B("3.9kB") == 3900.0);
+  CHECK(parse_duration_s("1.5e3us") == Approx(1.5e-3));  // an exponent in the text: scaled as before
+  CHECK(parse_duration_s("2min") == 120.0);              // not a power of ten
 }
 
 TEST_CASE("bad unit strings are rejected with the accepted units", "[units]")
