@@ -483,6 +483,7 @@ Request* ClientNode::new_request(uint32_t r, size_t target, uint64_t offset, dou
   q->shared_dir = op.shared_dir;
   q->object = op.object;
   q->offset = offset;
+  q->obj_off = is_data(op.op) ? obj_offset(offset) : offset;
   q->bytes = bytes;
   q->target = static_cast<uint32_t>(target);
   return q;
@@ -712,9 +713,10 @@ void ClientNode::hand_slots(size_t t)
 
 // Dirty pages that wait for an RPC slot are sent as full RPCs, as the osc builds its write RPCs from an object's
 // dirty extents when a slot frees (osc_build_rpc): the cached pieces queued behind `q` that continue its object where
-// it ends (any rank's: one node's page cache; wherever they are in the queue, as several ranks' pieces interleave
-// there), up to one RPC (max_pages_per_rpc pages, not across an RPC-size multiple or a stripe boundary, where the
-// pieces were cut), go in its RPC.
+// it ends, in object offsets (any rank's: one node's page cache; wherever they are in the queue, as several ranks'
+// pieces interleave there), up to one RPC (max_pages_per_rpc pages, not across an RPC-size multiple of the object),
+// go in its RPC. rpc_unit: where reads and writes are cut, in file offsets (at RPC-size multiples and stripe
+// boundaries); obj_unit: the unit cached pieces fill and merge in.
 std::pair<uint64_t, uint64_t> ClientNode::rpc_unit(uint64_t offset) const
 {
   const auto rpc = static_cast<uint64_t>(ctx_.platform.clients.max_pages_per_rpc) * 4096;
@@ -729,10 +731,30 @@ std::pair<uint64_t, uint64_t> ClientNode::rpc_unit(uint64_t offset) const
   return {start, end};
 }
 
+// Where a file offset lies in its OST's object: stripe k of the file is the (k / stripe_count)-th stripe of its OST's
+// object, so stripes k and k + stripe_count follow each other there (RAID-0 striping, Lustre's lov).
+uint64_t ClientNode::obj_offset(uint64_t offset) const
+{
+  const auto& o = ctx_.platform.oss;
+  if (o.stripe_count <= 1)
+    return offset;
+  const auto stripe = static_cast<uint64_t>(o.stripe_size_B);
+  const uint64_t k = offset / stripe;
+  return k / static_cast<uint64_t>(o.stripe_count) * stripe + offset % stripe;
+}
+
+// The RPC-size unit an object offset lies in (aligned in the object, as the osc's RPCs of an object's pages are).
+std::pair<uint64_t, uint64_t> ClientNode::obj_unit(uint64_t obj_off) const
+{
+  const auto rpc = static_cast<uint64_t>(ctx_.platform.clients.max_pages_per_rpc) * 4096;
+  const uint64_t start = obj_off / rpc * rpc;
+  return {start, start + rpc};
+}
+
 void ClientNode::merge_queued(Request* q, ChunkQueue& queue)
 {
-  const uint64_t unit_end = rpc_unit(q->offset).second;
-  uint64_t end = q->offset + static_cast<uint64_t>(q->bytes);
+  const uint64_t unit_end = obj_unit(q->obj_off).second;
+  uint64_t end = q->obj_off + static_cast<uint64_t>(q->bytes);
   Request* tail = q;
   for (;;) {
     if (end >= unit_end)
@@ -755,7 +777,7 @@ void ClientNode::ChunkQueue::push(uint64_t order, Request* r)
 {
   q.push_back(QueuedChunk{order, r});
   if (r->cached)
-    cached.emplace(Key{r->object, r->offset}, &q.back());
+    cached.emplace(Key{r->object, r->obj_off}, &q.back());
 }
 
 bool ClientNode::ChunkQueue::empty()
@@ -769,7 +791,7 @@ Request* ClientNode::ChunkQueue::pop_front()
 {
   Request* r = q.front().request;
   if (r->cached) {
-    auto [first, last] = cached.equal_range(Key{r->object, r->offset});
+    auto [first, last] = cached.equal_range(Key{r->object, r->obj_off});
     for (auto it = first; it != last; ++it)
       if (it->second == &q.front()) {
         cached.erase(it);
@@ -909,7 +931,7 @@ void ClientNode::admit_to_cache(size_t t)
 // RPC-size multiples and stripe boundaries, so one unit holds it whole); a unit its pieces fill goes at once.
 void ClientNode::hold(size_t t, Request* q)
 {
-  const auto [start, end] = rpc_unit(q->offset);
+  const auto [start, end] = obj_unit(q->obj_off);
   const UnitKey key{q->object, start};
   auto& units = held_[t].get();
   if (q->bytes >= static_cast<double>(end - start) && units.count(key) == 0) {  // a full RPC by itself
@@ -935,10 +957,10 @@ void ClientNode::hold(size_t t, Request* q)
   // one covers whole leaves the cache, and only the new one goes. (Its rank is not in an fsync: an fsync releases
   // the units of every object its rank has pieces of, and the rank writes nothing until it is over.)
   // (Only a piece inside the span the unit's pieces cover can cover one: a stream appending pieces scans nothing.)
-  const uint64_t q_end = q->offset + static_cast<uint64_t>(q->bytes);
-  for (auto p = unit.pieces.begin(); q->offset < unit.hi && q_end > unit.lo && p != unit.pieces.end();) {
+  const uint64_t q_end = q->obj_off + static_cast<uint64_t>(q->bytes);
+  for (auto p = unit.pieces.begin(); q->obj_off < unit.hi && q_end > unit.lo && p != unit.pieces.end();) {
     Request* old = *p;
-    if (old->offset < q->offset || old->offset + static_cast<uint64_t>(old->bytes) > q_end) {
+    if (old->obj_off < q->obj_off || old->obj_off + static_cast<uint64_t>(old->bytes) > q_end) {
       ++p;
       continue;
     }
@@ -952,14 +974,14 @@ void ClientNode::hold(size_t t, Request* q)
   }
   unit.pieces.push_back(q);
   unit.bytes += q->bytes;
-  unit.lo = std::min(unit.lo, q->offset);
+  unit.lo = std::min(unit.lo, q->obj_off);
   unit.hi = std::max(unit.hi, q_end);
   if (unit.bytes < unit.size)
     return;
   // Full when its pieces cover it (overlapping pieces of other lengths count their pages once).
   std::vector<std::pair<uint64_t, uint64_t>> spans;
   for (const Request* p : unit.pieces)
-    spans.emplace_back(p->offset, p->offset + static_cast<uint64_t>(p->bytes));
+    spans.emplace_back(p->obj_off, p->obj_off + static_cast<uint64_t>(p->bytes));
   std::sort(spans.begin(), spans.end());
   uint64_t covered = 0, reach = 0;
   for (const auto& [b, e] : spans) {
@@ -991,7 +1013,7 @@ void ClientNode::release_units(size_t t, std::vector<UnitKey> units)
     auto it = held.find(key);
     auto& pieces = it->second.pieces;
     std::stable_sort(pieces.begin(), pieces.end(),
-                     [](const Request* a, const Request* b) { return a->offset < b->offset; });
+                     [](const Request* a, const Request* b) { return a->obj_off < b->obj_off; });
     for (Request* q : pieces)
       queue.push(waiting_order_++, q);
     held.erase(it);

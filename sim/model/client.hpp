@@ -287,7 +287,7 @@ private:
   std::vector<double> dirty_B_;
   std::vector<Lazy<std::deque<Request*>>> cache_wait_;
   // clients.hold_partial_rpcs: per target, the cached pieces that do not yet make a full RPC, by the RPC-size unit
-  // (aligned, within one stripe) they lie in; a unit goes to chunk_queue_ when its pieces fill it, when writers wait
+  // (aligned in the OST's object: obj_unit) they lie in; a unit goes to chunk_queue_ when its pieces fill it, when writers wait
   // for that target's cache, when an fsync wants its object, or when its object's pages have been dirty for
   // dirty_expire (the kernel writes an expired inode back whole: every unit of the object).
   struct UnitKey {
@@ -326,6 +326,8 @@ private:
   std::unordered_map<uint64_t, std::set<std::pair<size_t, uint64_t>>> held_by_object_;
   std::vector<std::unordered_map<uint64_t, uint32_t>> dirty_by_rank_;
   void hold(size_t t, Request* q);  // a piece entered t's cache
+  uint64_t obj_offset(uint64_t offset) const;  // a file offset's place in its OST's object
+  std::pair<uint64_t, uint64_t> obj_unit(uint64_t obj_off) const;  // the RPC-size unit an object offset lies in
   void release_units(size_t t, std::vector<UnitKey> units);  // those units' pieces join t's chunk queue
   void release_objects(std::vector<uint64_t> objects);  // every held unit of those objects, every target
   void release_target(size_t t);  // everything held for t (writers wait for its cache; the run is over)

@@ -16,6 +16,9 @@ struct Request {
   double bytes = 0;
   uint64_t object = 0;      // the object a data RPC moves (OSS placement)
   uint64_t offset = 0;      // where in it (its pages: LMT's RPC-size histogram)
+  // where in its OST's object (the file's stripes on that OST follow each other there): the osc builds its RPCs from an
+  // object's dirty pages, so cached pieces merge and fill RPC-size units in object offsets (ClientNode::obj_offset)
+  uint64_t obj_off = 0;
   double arrived_s = 0;     // arrival at the server
   uint64_t seq = 0;         // client-side sequence, to recognise replies to abandoned copies
   bool abandoned = false;   // the client gave up on this copy (timeout) and resent it
