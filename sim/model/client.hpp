@@ -282,6 +282,7 @@ private:
   std::array<double, kPhaseMarks> written_at_phase_{};
   double written_since(int phase) const;
   bool cache_hit(const OpRequest& op) const;
+  bool held_covers(const OpRequest& op) const;  // a read of pages the node holds dirty, all of them
   bool is_local_rank(int rank) const;
   void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write takes its turn
   std::vector<double> dirty_B_;

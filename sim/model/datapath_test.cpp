@@ -812,3 +812,17 @@ TEST_CASE("holding partial RPCs: 64 KiB stripes: an OST's stripes follow each ot
   CHECK(rate <= 4 * kDisk_Bps);
   CHECK(rate >= 0.9 * 4 * kDisk_Bps);
 }
+
+TEST_CASE("holding partial RPCs: a read of pages the node holds dirty is a copy from its page cache", "[datapath][holdback]")
+{
+  // IOR -w -r of 100 KiB in 4 KiB transfers, no fsync, no clean page cache (max_cached_mb 0): the 25 pieces wait in
+  // their partial unit, and the 25 reads find them in memory (dirty pages are cached pages): no read RPC; the OST gets
+  // the 100 KiB once, at the run's end. (helper-78, -81: the reads went to an OST that had not received the data.)
+  pfsim::IorOptions o = ior(4096, 102400);
+  o.read = true;
+  auto r = run(holding(1, 32, 1), o);
+  CHECK(r.cache_reads == 25);
+  CHECK(r.cache_read_B == 102400.0);
+  CHECK(read_B(r) == 0);
+  CHECK(oss(r, 0).data_written_B == 102400.0);
+}
