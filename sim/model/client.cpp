@@ -749,15 +749,19 @@ void ClientNode::hand_slots(size_t t)
 std::pair<uint64_t, uint64_t> ClientNode::rpc_unit(uint64_t offset) const
 {
   const auto rpc = static_cast<uint64_t>(ctx_.platform.clients.max_pages_per_rpc) * 4096;
-  uint64_t start = offset / rpc * rpc;
-  uint64_t end = start + rpc;
-  if (ctx_.platform.oss.stripe_count > 1) {
-    const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
-    const uint64_t chunk = offset / stripe * stripe;
-    start = std::max(start, chunk);
-    end = std::min(end, chunk + stripe);
+  if (ctx_.platform.oss.stripe_count <= 1) {
+    const uint64_t start = offset / rpc * rpc;
+    return {start, start + rpc};
   }
-  return {start, end};
+  // Within its stripe, where the file's offsets and the object's run side by side: the object's RPC-size unit
+  // (obj_unit), so that a piece never straddles two units the osc would send apart (helper-80: 192 KiB stripes cut
+  // at file multiples of 1 MiB left units that could never fill). A stripe size that is a multiple of the RPC size
+  // gives the file's own multiples.
+  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
+  const uint64_t chunk = offset / stripe * stripe;
+  const uint64_t o = obj_offset(offset);
+  const auto [us, ue] = obj_unit(o);
+  return {std::max(chunk, offset - (o - us)), std::min(chunk + stripe, offset + (ue - o))};
 }
 
 // Where a file offset lies in its OST's object: stripe k of the file is the (k / stripe_count)-th stripe of its OST's

@@ -169,9 +169,10 @@ private:
   void post_receive();  // one more receive on the node's mailbox (see waited_)
   struct ChunkQueue;
   void merge_queued(Request* q, ChunkQueue& queue);  // cached pieces queued behind q that join its RPC
-  // The RPC-size unit an offset lies in, [start, end): max_pages_per_rpc pages from a multiple of that size, cut at
-  // the stripe's end when the file has several (one object's offsets are the file's with one stripe). Reads and
-  // writes are cut into RPCs at these bounds, queued pieces merge within one, and partial ones are held in one.
+  // The RPC-size unit an offset lies in, [start, end), in file offsets: max_pages_per_rpc pages from a multiple of
+  // that size in the OST's object (obj_unit), cut at the stripe's end when the file has several (one object's offsets
+  // are the file's with one stripe). Reads and writes are cut into RPCs at these bounds; cached pieces then merge, and
+  // partial ones are held, in the object's units (obj_unit), which one piece never straddles.
   std::pair<uint64_t, uint64_t> rpc_unit(uint64_t offset) const;
   // `self_in_md_op`: the rank's own metadata operation is in flight (a later step of it), not counted as another's.
   double load_delay(const OpRequest& op, int rank, bool self_in_md_op);

@@ -826,3 +826,21 @@ TEST_CASE("holding partial RPCs: a read of pages the node holds dirty is a copy 
   CHECK(read_B(r) == 0);
   CHECK(oss(r, 0).data_written_B == 102400.0);
 }
+
+TEST_CASE("holding partial RPCs: 192 KiB stripes, not a divisor of the RPC size: pieces are cut at the object's RPC "
+          "bounds and fill RPCs of 256 pages", "[datapath][holdback]")
+{
+  // 48 MiB in 768 KiB writes over 4 OSTs with stripes of 192 KiB (12 MiB per object = 12 RPCs of 1 MiB, 48 in all).
+  // An OST's 1 MiB object units begin inside stripes (at object offsets 1 MiB, 2 MiB, ...), so the pieces are cut
+  // there too; cut at file multiples of 1 MiB alone, a piece straddled two units and left the next one unable to fill
+  // (helper-80: 24 RPCs of 64 pages besides 48 of 256).
+  pfsim::IorOptions o = ior(786432, 48 * 1048576);
+  o.fsync = true;
+  json p = holding(4, 32, 4);
+  p["oss"]["stripe_size"] = "192KiB";
+  auto r = run(p, o);
+  const auto [pages, bytes] = written(r);
+  CHECK(pages[8] == 48);
+  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 48);
+  CHECK(bytes == 48 * kMiB);
+}
