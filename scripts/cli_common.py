@@ -148,6 +148,25 @@ def write_atomic(path, text):
         raise
 
 
+def write_atomic_all(files):
+    """Writes every (path, text) under a temporary name, then renames them into place one after the other: a failure
+    while writing leaves none of them (the renames, which do not fail on one file system, come last)."""
+    temps = []
+    try:
+        for path, text in files:
+            tmp = temp_beside(path)
+            temps.append(tmp)
+            with open(tmp, "w") as f:
+                f.write(text)
+        for (path, _), tmp in zip(files, temps):
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp in temps:
+            if os.path.lexists(tmp) and not os.path.isdir(tmp):
+                os.unlink(tmp)
+        raise
+
+
 def check_spares_inputs(prog, option, path, inputs):
     """An output must not replace a file the run reads: INPUTS is a list of (what, path)."""
     if not path or not os.path.exists(path):

@@ -58,7 +58,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_common import (Parser, check_output, fail, is_executable_file, positive_int, run_pfsim,  # noqa: E402
-                        stop_on_signals, stopped_signal, write_atomic)
+                        stop_on_signals, stopped_signal, write_atomic, write_atomic_all)
 
 PROG = "io500"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -150,7 +150,7 @@ def check_options(config, path):
 USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "fileperproc"), ("ior-easy", "run"),
         ("ior-hard", "segmentcount"), ("ior-hard", "run"), ("mdtest-easy", "n"), ("mdtest-easy", "run"),
         ("mdtest-hard", "n"), ("mdtest-hard", "run"), ("debug", "stonewall-time"), ("global", "datadir"),
-        ("global", "resultdir"), ("global", "api")} | {(name, "run") for name in (
+        ("global", "resultdir"), ("global", "api"), ("global", "scc")} | {(name, "run") for name in (
             "ior-easy-write", "ior-easy-read", "mdtest-easy-write", "mdtest-easy-stat", "mdtest-easy-delete",
             "ior-hard-write", "ior-hard-read", "mdtest-hard-write", "mdtest-hard-stat", "mdtest-hard-read",
             "mdtest-hard-delete")}
@@ -437,6 +437,14 @@ def summary_text(sim, version, invalid, run_invalid):
     return "\n".join(lines) + "\n", bw, md
 
 
+def sizes_config(sizes):
+    """A config.ini of the sizes run when no config was given (IO500's defaults, capped as the notes said)."""
+    return ("; io500.py ran without a config: IO500's defaults, the sizes capped as its notes said\n"
+            f"[ior-easy]\ntransferSize = {sizes['easy_xfer']}\nblockSize = {sizes['easy_block']}\n"
+            f"[mdtest-easy]\nn = {sizes['easy_n']}\n[ior-hard]\nsegmentCount = {sizes['hard_segments']}\n"
+            f"[mdtest-hard]\nn = {sizes['hard_n']}\n")
+
+
 def exe_lines(sizes, config):
     """Each phase's command line as IO500 would run it with these sizes (result.txt's exe =; --from reads its -t -b -s
     -n back). Paths and seeds are left out: nothing ran on a file system."""
@@ -529,13 +537,15 @@ def main():
             os.makedirs(a.out_dir)
         except OSError as e:
             fail(PROG, f"--out-dir {a.out_dir}: cannot create it: {e.strerror}")
-    # --out-dir holds IO500's result_summary.txt, result.txt and config.ini (the config it ran; not rewritten when
-    # that config is the directory's own config.ini)
+    # --out-dir holds IO500's result_summary.txt, result.txt and config.ini: the config it ran (read now), or without
+    # one the sizes it ran; not rewritten when that config is the directory's own config.ini. Always written, so that
+    # an earlier run's config.ini never stays beside this run's results (--from would read it).
     out_files = []
+    cfg_text = read_text(cfg_path, "an IO500 config.ini") if cfg_path else None
     if a.out_dir:
         out_files = [out_summary, os.path.join(a.out_dir, "result.txt")]
         out_cfg = os.path.join(a.out_dir, "config.ini")
-        if cfg_path and not (os.path.exists(out_cfg) and os.path.samefile(cfg_path, out_cfg)):
+        if not (cfg_path and os.path.exists(out_cfg) and os.path.samefile(cfg_path, out_cfg)):
             out_files.append(out_cfg)
     for opt, path in [("--out-dir", f) for f in out_files] + [("--json", a.json)]:
         if path:
@@ -579,7 +589,8 @@ def main():
               "phases": {n: {"score": sim[n][0], "unit": u, "time_s": sim[n][1], "valid": n not in invalid,
                              "invalid_because": invalid.get(n, [])} for n, u, _, _ in PHASES if n in sim},
               "score": {"bandwidth_GiBps": bw, f"iops_kiops_{n_md}_phases": md, "total": math.sqrt(bw * md),
-                        "valid": not (invalid or run_invalid), "invalid_because": run_invalid}}
+                        "valid": not (invalid or run_invalid),
+                        "invalid_because": run_invalid + [f"{n}: {w}" for n, ws in invalid.items() for w in ws]}}
     if result:
         meas = result["measured"]
         same = ranks == result["procs"]
@@ -608,12 +619,13 @@ def main():
                                    "phases": rows,
                                    "scores_over_common_phases": {g: {"phases": ph, "measured": m_, "simulated": s_}
                                                                  for g, (ph, m_, s_) in groups.items()}}
-    if out_summary:
-        write_atomic(out_summary, text)
-        write_atomic(os.path.join(a.out_dir, "result.txt"),
-                     result_text(sim, version, ranks, sizes, config, invalid, run_invalid, a.out_dir, common))
+    if out_summary:  # the three together: renamed into place once all are written
+        files = [(out_summary, text),
+                 (out_files[1], result_text(sim, version, ranks, sizes, config, invalid, run_invalid, a.out_dir,
+                                            common))]
         if len(out_files) > 2:  # the config it ran, as IO500 keeps it beside its results (--from reads it back)
-            write_atomic(out_files[2], read_text(cfg_path, "an IO500 config.ini"))
+            files.append((out_files[2], cfg_text if cfg_text is not None else sizes_config(sizes)))
+        write_atomic_all(files)
     if a.json:
         write_atomic(a.json, json.dumps(report, indent=1, allow_nan=False) + "\n")
     return 0

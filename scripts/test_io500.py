@@ -87,6 +87,16 @@ def main():
               [x["measured"] for x in rows2] == [round(vals[x["phase"]], 6) for x in rows2],
               f"--from pfsim's own --out-dir: 11 phases, its scores, errors 0 (exit {r2.returncode}: "
               f"{r2.stderr.strip()[-200:]})")
+        # A second run into the same directory without a config replaces config.ini with the sizes it ran (helper-80:
+        # the first run's config.ini stayed, and --from read its options for the second run's results).
+        again_dir = os.path.join(tmp, "again")
+        shutil.copytree(tmp, again_dir, ignore=shutil.ignore_patterns("again*", "*.json"))
+        r3 = run(["--platform", PLATFORM, "--ranks", "2", "--cap-files", "50", "--cap-block", "4m", "--cap-segments",
+                  "20", "--out-dir", again_dir], build)
+        cfg3 = open(os.path.join(again_dir, "config.ini")).read() if r3.returncode == 0 else ""
+        check(cfg3.startswith("; io500.py ran without a config") and "n = 50" in cfg3 and
+              not any(f.startswith(".") or ".tmp" in f for f in os.listdir(again_dir)),
+              f"a run without a config rewrites config.ini with its sizes, no temporary file left ({cfg3[:80]!r})")
         # 2: the mapping onto pfsim mdtest.
         out = os.path.join(tmp, "m.json")
         subprocess.run([pfsim, "mdtest", "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node", "2", "-n", "2000",
