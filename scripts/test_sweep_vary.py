@@ -8,8 +8,10 @@
 2. A closed form: with one service thread, stats are served one at a time, so the stat rate is at most
    1 / (stat service) = 1 / 210 us = 4,762/s at any rank count; with 12 threads the 64-rank stats run faster than
    that bound.
-3. Bad --vary values are refused before any point runs (exit 2, one line naming the option or the field), and a
-   replay or md-workbench sweep does not take --vary (unknown option).
+3. Bad --vary values are refused before any point runs (exit 2, one line naming the --vary value or the field; two
+   values that give the same platform, 200us and 0.0002s, are one point twice), and a replay or md-workbench sweep does
+   not take --vary (unknown option). The table's JSON records the sweep's own --set and --vary; a duration's column is
+   in seconds.
 
 usage: test_sweep_vary.py PATH/TO/pfsim
 """
@@ -58,8 +60,18 @@ def main():
         meta = json.load(open(table + ".json")) if r.returncode == 0 else {}
         pts = meta.get("points", [])
         check(meta.get("vary") == {"path": "mds.threads.max", "values": ["1", "12"]} and len(pts) == 4 and
-              [p["platform"]["mds"]["threads"]["max"] for p in pts] == [1, 1, 12, 12],
-              "the table's JSON: the values, and each point's platform with its value")
+              [p["platform"]["mds"]["threads"]["max"] for p in pts] == [1, 1, 12, 12] and "platform" not in meta,
+              "the table's JSON: the values, and each point's platform with its value (no top-level platform)")
+        ins = meta.get("inputs", {})
+        check(ins.get("set") == ["mds.threads.min=1"] and ins.get("options", {}).get("--vary") == "mds.threads.max=1,12",
+              f"its inputs: the sweep's own --set and --vary, not the first point's --set ({ins.get('set')}, "
+              f"{ins.get('options')})")
+        # A duration's column is its value in seconds, as the effective platform holds it (plots as a number).
+        t2 = os.path.join(tmp, "t2.csv")
+        r = subprocess.run([pfsim, "sweep", "--platform", PLATFORM, "--workload", wl, "--ranks", "16", "--vary",
+                            "mds.journal.commit_interval=200us,5s", "--csv", t2, "--quiet"], capture_output=True, text=True)
+        col = [x[0] for x in list(csv.reader(open(t2)))[1:]] if r.returncode == 0 else []
+        check([float(x) for x in col[:1] + col[-1:]] == [0.0002, 5.0], f"a duration's column in seconds ({sorted(set(col))})")
         # 2: one thread serves one stat at a time.
         stat = {(x[0], x[1]): float(x[7]) for x in body if x[3] == "stat"}
         bound = 1 / 210e-6
@@ -71,7 +83,8 @@ def main():
         for vary, needle in (("mds.threads.max", "expected PATH=V1,V2"), ("mds.threads.max=4", "at least two"),
                              ("mds.threads.max=4,4", "given twice"), ("mds.threads.max=4,,8", "empty value"),
                              ("mds.threads.max=[1,2]", "not a JSON object or list"),
-                             ("mds.threads.max=4,lots", "mds.threads.max")):
+                             ("mds.threads.max=4,lots", "--vary mds.threads.max=4,lots, value lots"),
+                             ("mds.journal.commit_interval=200us,0.0002s", "give the same platform")):
             b = subprocess.run(base + ["--vary", vary], capture_output=True, text=True)
             lines = b.stderr.strip().splitlines()
             check(b.returncode == 2 and len(lines) == 1 and needle in lines[0] and

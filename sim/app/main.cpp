@@ -874,10 +874,24 @@ int cmd_sweep(const Cli& c)
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
+    std::vector<std::string> effective;  // each value's effective platform: two that are the same are one point twice
     for (const auto& v : sweep.vary_values) {
       Cli with = c;
-      with.sets.push_back(sweep.vary_path + "=" + v);
-      varied.push_back(platform_of(with));
+      const std::string set = sweep.vary_path + "=" + v;
+      with.sets.push_back(set);
+      try {
+        varied.push_back(platform_of(with));
+      } catch (const pfsim::config::ConfigError& e) {  // named as the --vary value the user typed
+        std::string why = e.what();
+        if (why.rfind("--set " + set + ": ", 0) == 0)
+          why = why.substr(8 + set.size());
+        throw pfsim::config::ConfigError("--vary " + c.opts.at("--vary") + ", value " + v + ": " + why);
+      }
+      effective.push_back(pfsim::config::effective_json(varied.back(), 0).dump());
+      for (size_t k = 0; k + 1 < effective.size(); ++k)
+        if (effective[k] == effective.back())
+          throw UsageError("--vary " + c.opts.at("--vary") + ": the values " + sweep.vary_values[k] + " and " + v +
+                           " give the same platform (the same point twice)");
     }
   }
   pfsim::app::run_sweep(
@@ -896,6 +910,10 @@ int cmd_sweep(const Cli& c)
         nlohmann::json inputs = first["inputs"];
         if (c.opts.count("--ranks"))
           inputs["options"]["--ranks"] = c.opts.at("--ranks");  // the sweep's list
+        if (!sweep.vary_values.empty()) {  // the sweep's --vary, not the first point's --set of its first value
+          inputs["options"]["--vary"] = c.opts.at("--vary");
+          inputs["set"] = c.sets;
+        }
         // The workload as given (its own rank count); each point's ranks are in "ranks" and its "run".
         auto w = pfsim::SyntheticWorkload(spec.params).describe();
         if (!spec.ranks_given) {  // the file states no rank count (1 stood in)

@@ -356,8 +356,24 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, in
   for (const Point& pt : points) {
     auto j = config::load_json_file(point_file(pt));
     const std::string rows = sweep_csv_rows(pt.ranks, j);
+    // The point's value as its effective platform holds it (base units: 200us is 0.0002; a string unquoted), so that
+    // the column plots; the text as given when the platform does not hold the path as a number or a string.
+    std::string effective;
+    if (vary) {
+      const nlohmann::json* at = &j["platform"];
+      for (size_t b = 0; at != nullptr && b <= spec.vary_path.size();) {
+        const size_t e = std::min(spec.vary_path.find('.', b), spec.vary_path.size());
+        const std::string key = spec.vary_path.substr(b, e - b);
+        at = at->is_object() && at->contains(key) ? &(*at)[key] : nullptr;
+        b = e + 1;
+      }
+      effective = at == nullptr                       ? spec.vary_values[static_cast<size_t>(pt.k)]
+                  : at->is_string()                   ? at->get<std::string>()
+                  : at->is_number() || at->is_boolean() ? at->dump()
+                                                      : spec.vary_values[static_cast<size_t>(pt.k)];
+    }
     if (vary) {  // each row begins with the point's value
-      const std::string value = csv_field(spec.vary_values[static_cast<size_t>(pt.k)]) + ",";
+      const std::string value = csv_field(effective) + ",";
       for (size_t b = 0; b < rows.size();) {
         const size_t e = rows.find('\n', b);
         table += value + rows.substr(b, e - b + 1);
@@ -369,15 +385,19 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, in
     // The sweep's effective configuration (defaults filled in) beside the CSV: platform, workload, seed, and every
     // point's phases, so a CSV is never separated from what produced it.
     if (meta.empty()) {
-      meta = {{"seed", j["seed"]}, {"platform", j["platform"]}};
+      meta = {{"seed", j["seed"]}};
+      if (!vary)  // (with --vary each point has its own, below)
+        meta["platform"] = j["platform"];
       for (const char* k : {"pfsim_version", "build"})
         if (j.contains(k))
           meta[k] = j[k];
       meta.update(sweep_fields(j));  // the sweep's "inputs" (its rank list) and "workload"
     }
     pts.push_back({{"run", j["run"]}, {"phases", j["phases"]}, {"servers", j["servers"]}});
-    if (vary) {  // each value's own platform (the top level's is the first value's)
-      pts.back()["vary"] = {{"path", spec.vary_path}, {"value", spec.vary_values[static_cast<size_t>(pt.k)]}};
+    if (vary) {  // each value's own platform
+      pts.back()["vary"] = {{"path", spec.vary_path},
+                            {"value", spec.vary_values[static_cast<size_t>(pt.k)]},
+                            {"effective", effective}};
       pts.back()["platform"] = j["platform"];
     }
   }
