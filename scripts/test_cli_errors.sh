@@ -574,6 +574,9 @@ expect_error time-limit-zero "--time-limit" "positive" -- \
   mdworkbench --platform "$good_platform" --ranks 2 -I 2 --time-limit 0s
 expect_error set-empty-path "--set =5" "dotted field path" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --set =5
+# Lustre keeps a stripe size in 32 bits (helper-81: 2t was accepted)
+expect_error stripe-size-too-big "oss.stripe_size" "4294901760" -- \
+  ior --platform "$root/platforms/titan-atlas2.json" --ranks 1 -t 64k -b 1m -w --set oss.stripe_size=4g
 expect_error set-into-value "--set mds.cores.x=5" "mds.cores" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --set mds.cores.x=5
 expect_error set-names-override "--set mds.cores=0" "mds.cores" -- \

@@ -527,6 +527,9 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     oc.stripe_size_B = o.size_B("stripe_size", oc.stripe_size_B);
     if (oc.stripe_size_B < 65536 || std::fmod(oc.stripe_size_B, 65536) != 0)
       o.fail("stripe_size", "expected a positive multiple of 64 KiB (Lustre's rule), in bytes or with a unit");
+    // (the layout's lmm_stripe_size is 32 bits: the largest multiple of 64 KiB below 4 GiB)
+    if (oc.stripe_size_B > 4294901760.0)
+      o.fail("stripe_size", "expected at most 4294901760 bytes (4 GiB - 64 KiB: Lustre keeps a stripe size in 32 bits)");
     if (o.has("stragglers")) {
       Reader st = o.object("stragglers");
       auto& sc = oc.stragglers;
