@@ -669,8 +669,12 @@ void ClientNode::complete(uint32_t r)
   in_flight_per_target_[t]--;
   take_slot(s.op.op, t, -1);
   record_completion(r);
-  if (s.op.op == Op::Unlink && !held_.empty())
+  if (!held_.empty() && s.op.op == Op::Unlink) {
     discard_held(s.op.object);
+    ctx_.unlinked.insert(s.op.object);  // other nodes' held pages of it are dropped when they would go
+  } else if (!held_.empty() && s.op.op == Op::Create && !ctx_.unlinked.empty()) {
+    ctx_.unlinked.erase(s.op.object);  // created again (mdtest's next iteration): its pages are written
+  }
   hand_slots(t);
   start_op(r);
 }
@@ -935,6 +939,7 @@ void ClientNode::admit_to_cache(size_t t)
   const auto& c = ctx_.platform.clients;
   const double now = sg4::Engine::get_clock();
   auto& wait = cache_wait_[t].get();
+admit:
   while (!wait.empty() && dirty_B_[t] + wait.front()->bytes <= c.max_dirty_B) {
     Request* q = wait.front();
     wait.pop_front();
@@ -953,15 +958,21 @@ void ClientNode::admit_to_cache(size_t t)
     }
     resumed_.push_back(q->local_rank);
   }
-  // Writers wait for this cache: what it holds goes, full RPCs or not (osc_makes_rpc's cache waiters).
-  if (!wait.empty() && !held_.empty())
+  // Writers wait for this cache: what it holds goes, full RPCs or not (osc_makes_rpc's cache waiters). Pages of files
+  // another node unlinked are dropped then, which makes room at once.
+  if (!wait.empty() && !held_.empty()) {
+    const double before = dirty_B_[t];
     release_target(t);
+    if (dirty_B_[t] < before)
+      goto admit;
+  }
   hand_slots(t);
 }
 
 // ----------------------------------------------------------------------------------- Partial RPCs held back
-// clients.hold_partial_rpcs: a piece entering the cache joins the RPC-size unit it lies in (the pieces were cut at
-// RPC-size multiples and stripe boundaries, so one unit holds it whole); a unit its pieces fill goes at once.
+// clients.hold_partial_rpcs: a piece entering the cache joins the RPC-size unit of its OST's object it lies in (the
+// pieces were cut at those units' bounds and stripe ends: rpc_unit, so one unit holds it whole); a unit its pieces fill
+// goes at once.
 void ClientNode::hold(size_t t, Request* q)
 {
   const auto [start, end] = obj_unit(q->obj_off);
@@ -1047,8 +1058,12 @@ void ClientNode::release_units(size_t t, std::vector<UnitKey> units)
     auto& pieces = it->second.pieces;
     std::stable_sort(pieces.begin(), pieces.end(),
                      [](const Request* a, const Request* b) { return a->obj_off < b->obj_off; });
+    const bool unlinked = !ctx_.unlinked.empty() && ctx_.unlinked.count(key.object) > 0;
     for (Request* q : pieces)
-      queue.push(waiting_order_++, q);
+      if (unlinked)  // another node unlinked the file: its pages are dropped, not written
+        drop_piece(t, q);
+      else
+        queue.push(waiting_order_++, q);
     held.erase(it);
     --held_units_;
     auto o = held_by_object_.find(key.object);
@@ -1069,8 +1084,9 @@ void ClientNode::release_objects(std::vector<uint64_t> objects)
         by_target[t].push_back(UnitKey{object, start});
   for (auto& [t, units] : by_target) {
     release_units(t, std::move(units));
-    hand_slots(t);
+    admit_to_cache(t);  // (room that pieces of unlinked files left, if writers wait); hands the slots
   }
+  resume_ranks();
 }
 
 void ClientNode::release_target(size_t t)
@@ -1087,8 +1103,9 @@ void ClientNode::release_all()
 {
   for (size_t t = 0; t < held_.size() && held_units_ > 0; ++t) {
     release_target(t);
-    hand_slots(t);
+    admit_to_cache(t);  // hands the slots
   }
+  resume_ranks();
 }
 
 // An fsync writes back the file's dirty pages on the node: every held unit of each object rank r has pieces in the
@@ -1125,6 +1142,18 @@ void ClientNode::on_expiry()
   }
 }
 
+// A held piece of an unlinked file leaves the cache unwritten.
+void ClientNode::drop_piece(size_t t, Request* p)
+{
+  forget_dirty(p);
+  dirty_B_[t] -= p->bytes;
+  chunks_pending_--;
+  ranks_[p->local_rank].dirty_chunks--;
+  ctx_.records.discarded_pieces++;
+  ctx_.records.discarded_B += p->bytes;
+  delete p;
+}
+
 // An unlinked file's dirty pages are never written: the OST destroys the object and its extent locks are cancelled
 // with LDLM_FL_DISCARD_DATA, so the client drops the pages instead of writing them back. The node drops the units it
 // holds of the object (pieces already queued for a slot or in flight still go). Their cache space is free again.
@@ -1137,15 +1166,8 @@ void ClientNode::discard_held(uint64_t object)
   for (const auto& [t, start] : o->second) {
     auto& held = *held_[t].q;
     auto it = held.find(UnitKey{object, start});
-    for (Request* p : it->second.pieces) {
-      forget_dirty(p);
-      dirty_B_[t] -= p->bytes;
-      chunks_pending_--;
-      ranks_[p->local_rank].dirty_chunks--;
-      ctx_.records.discarded_pieces++;
-      ctx_.records.discarded_B += p->bytes;
-      delete p;
-    }
+    for (Request* p : it->second.pieces)
+      drop_piece(t, p);
     held.erase(it);
     --held_units_;
     if (targets.empty() || targets.back() != t)

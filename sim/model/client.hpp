@@ -18,6 +18,7 @@
 #include <queue>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace pfsim {
@@ -43,6 +44,10 @@ struct RunContext {
   // Where requests go, per target (the MDSes, then the OSSes): a mailbox on the server's host (simulation.cpp's
   // doors). A request's transfer is a put to it from the node (see ClientNode::transmit).
   std::vector<simgrid::s4u::Mailbox*> doors;
+  // clients.hold_partial_rpcs: files unlinked (and not created again since). The OST's destroy cancels every node's
+  // extent locks with LDLM_FL_DISCARD_DATA: another node's held pages of such a file are dropped when they would go
+  // (ClientNode::release_units), not written. (The unlinking node drops its own at once: discard_held.)
+  std::unordered_set<uint64_t> unlinked;
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
   void arrive(int phase);
@@ -336,6 +341,7 @@ private:
   void release_all();
   void release_flushed(uint32_t r);  // rank r's fsync: the objects it has pieces held of
   void discard_held(uint64_t object);  // the object was unlinked: its held pieces are dropped, never written
+  void drop_piece(size_t t, Request* p);  // a held piece of an unlinked file leaves the cache unwritten
   void on_expiry();
   void forget_dirty(const Request* p);  // a piece left the cache (dirty_by_rank_)
   long long chunks_pending_ = 0;  // bulk RPCs of the node not yet answered (queued, waiting for cache, in flight)

@@ -844,3 +844,28 @@ TEST_CASE("holding partial RPCs: 192 KiB stripes, not a divisor of the RPC size:
   CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 48);
   CHECK(bytes == 48 * kMiB);
 }
+
+TEST_CASE("holding partial RPCs: a file another node unlinks has its held pages dropped there too", "[datapath][holdback]")
+{
+  // mdtest -F -n 10 -w 65536 -N 1, 4 ranks on 4 nodes: rank r removes rank r + 3's files (mdtest's rm_name), written on
+  // another node. The OST's destroy cancels every node's extent locks with LDLM_FL_DISCARD_DATA: the writer nodes drop
+  // their held pages when they would go (here at the run's end), so no byte is written and all 40 pieces are counted.
+  pfsim::MdtestOptions o;
+  o.ranks = 4;
+  o.items_per_rank = 10;
+  o.unique_dir = true;
+  o.files_only = true;
+  o.write_bytes = 65536;
+  o.stride = 1;
+  pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
+  json p = holding(2, 32, 1);
+  p["mds"]["service"].update({{"stat", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6}, {"rmdir", 1e-6}});
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::RunOptions opts;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto r = pfsim::run_simulation(platform, w, opts);
+  const auto [pages, bytes] = written(r);
+  CHECK(bytes == 0);
+  CHECK(r.discarded_pieces == 40);
+  CHECK(r.discarded_B == 40 * 65536.0);
+}
