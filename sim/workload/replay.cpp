@@ -344,6 +344,11 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
     owner = wrap(rank + times * static_cast<int64_t>(trace_->mdtest_stride % ranks_));
   }
   out.dir = static_cast<uint32_t>(owner) * static_cast<uint32_t>(D_) + sl.set;
+  // mdtest: item k of every File phase is the owner's file k (mdtest's file.mdtest.<owner>.<k>), the same object in
+  // its creation, stat, read and removal, as pfsim mdtest names it; a replayed create and its read then meet on one
+  // OST, a read of pages its node holds dirty is served from them, an unlink drops them.
+  if (ph.kind == PhaseKind::Other)
+    out.object = (uint64_t{1} << 63) | (static_cast<uint64_t>(owner) << 32) | (sl.k & 0xffffffffULL);
   if (trace_->shared_dir && ph.kind == PhaseKind::Other) {  // mdtest without -u: every rank in one directory
     out.dir = root_dir;
     out.shared_dir = ranks_ > 1;

@@ -1847,6 +1847,26 @@ TEST_CASE("mdtest -N S: the File stat, read and removal of rank r work on ranks 
   CHECK(dirs["File read"] == std::set<uint32_t>{2});
   CHECK(dirs["File removal"] == std::set<uint32_t>{3});
   CHECK(readers_of == std::set<int32_t>{2});
+  // Item k of every File phase is the owner's file k, one object throughout (an OST, held pages and an unlink meet
+  // on it): rank 2's creations are the objects rank 0 reads, rank 3's those it removes.
+  auto objects = [&](int rank, const std::string& name, pfsim::Op kind) {
+    std::vector<uint64_t> v;
+    for (int phase = 0; phase < w.phase_count(); ++phase) {
+      if (w.phase_name(phase) != name)
+        continue;
+      pfsim::RankCursor c;
+      pfsim::OpRequest op;
+      while (w.next(rank, phase, c, op))
+        if (op.op == kind)
+          v.push_back(op.object);
+    }
+    return v;
+  };
+  const auto made2 = objects(2, "File creation", pfsim::Op::Create);
+  REQUIRE(!made2.empty());
+  CHECK(objects(0, "File read", pfsim::Op::Read) == made2);
+  CHECK(objects(0, "File removal", pfsim::Op::Unlink) == objects(3, "File creation", pfsim::Op::Create));
+  CHECK(objects(0, "File removal", pfsim::Op::Unlink) != made2);
   // A value that is not a stride: an error naming the line.
   d.write("mdtest-allopts.txt", TempDir::inserted(text, "'-u' ", "'-N' 'x' "));
   CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-allopts.txt:4") && Catch::Contains("option -N"));
