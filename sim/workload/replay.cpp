@@ -137,6 +137,8 @@ ReplayWorkload::ReplayWorkload(std::shared_ptr<const trace::Trace> trace, Replay
     const bool writes_data = trace_->params.object_size_B > 0 &&
                              s0.counts(ph, ops_in(s0, ph))[static_cast<size_t>(TraceOp::Create)] > 0;
     objects_[p] = ops_in(s0, ph) / per_object_[p] / static_cast<uint64_t>(D_);
+    if (kind == PhaseKind::Cleanup)  // it removes what the benchmark left: the last P objects of every set
+      first_object_[p] = next_object;
     if (kind == PhaseKind::Benchmark) {
       first_object_[p] = next_object;
       if (writes_data) {
@@ -310,7 +312,8 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   out.bytes = 0;
   out.written_by = -1;
   out.written_phase = -1;
-  // Objects are not named in a trace: an identity per rank, phase and position (placement over the OSSes only).
+  // Objects are not named in a trace: an identity per rank, phase and position (data-set directories), the files
+  // named below as the tools name them.
   out.object = (static_cast<uint64_t>(phase) << 48) ^ (static_cast<uint64_t>(rank) << 24) ^ c.item;
   out.think_s = 0;
   out.begins = true;
@@ -349,6 +352,28 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
   // OST, a read of pages its node holds dirty is served from them, an unlink drops them.
   if (ph.kind == PhaseKind::Other)
     out.object = (uint64_t{1} << 63) | (static_cast<uint64_t>(owner) << 32) | (sl.k & 0xffffffffULL);
+  // md-workbench: object f of a data set, as its index runs (writer_of_read): the precreate makes 0..P-1 of every set;
+  // benchmark iteration i reads, stats and deletes f = first_object + j of the owner's set and creates P + f in the set
+  // of rank + K(d+1); the cleanup removes the P left, first_object onwards. One object from creation to removal, so a
+  // read meets its OST and a read or an unlink finds the writer node's held pages.
+  if (ph.kind != PhaseKind::Other) {
+    const auto at = static_cast<size_t>(phase);
+    const auto D = static_cast<uint64_t>(D_);
+    uint64_t f = 0;
+    if (ph.kind == PhaseKind::Precreate) {
+      f = k / D;
+    } else if (ph.kind == PhaseKind::Benchmark) {
+      f = first_object_[at] + k / per_object_[at] / D;
+      if (kind == TraceOp::Create) {
+        const int pre = last_precreate_[at];
+        f += pre >= 0 ? objects_[static_cast<size_t>(pre)]
+                      : static_cast<uint64_t>(std::max(0, trace_->params.precreate_per_set));
+      }
+    } else {  // cleanup: set after set when the rows split into the sets, else interleaved
+      f = first_object_[at] + (n > 0 && n % D == 0 ? k % (n / D) : k / D);
+    }
+    out.object = (uint64_t{1} << 62) ^ (static_cast<uint64_t>(out.dir) * 0x9E3779B97F4A7C15ULL) ^ f;
+  }
   if (trace_->shared_dir && ph.kind == PhaseKind::Other) {  // mdtest without -u: every rank in one directory
     out.dir = root_dir;
     out.shared_dir = ranks_ > 1;
