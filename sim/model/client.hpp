@@ -23,6 +23,8 @@
 
 namespace pfsim {
 
+class ClientNode;
+
 // State shared by the node actors of one run: servers, routes, and the inter-phase barrier.
 struct RunContext {
   const config::PlatformConfig& platform;
@@ -48,6 +50,14 @@ struct RunContext {
   // extent locks with LDLM_FL_DISCARD_DATA: another node's held pages of such a file are dropped when they would go
   // (ClientNode::release_units), not written. (The unlinking node drops its own at once: discard_held.)
   std::unordered_set<uint64_t> unlinked;
+  // Every client node (index = node), and where a rank runs (clients.placement): a reader's node asks the writer's
+  // node to write back its dirty pages of the object before the read (ClientNode::begin_op).
+  std::vector<ClientNode*> nodes;
+  bool cyclic = false;
+  int node_of(int rank) const
+  {
+    return cyclic ? rank % static_cast<int>(nodes.size()) : rank / ranks_per_node;
+  }
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
   void arrive(int phase);
@@ -55,6 +65,12 @@ struct RunContext {
 
 class ClientNode {
 public:
+  // Pieces of `object` in this node's write-back cache (held, queued or in flight; clients.hold_partial_rpcs).
+  uint32_t dirty_pieces_of(uint64_t object) const
+  {
+    auto it = dirty_objects_.find(object);
+    return it == dirty_objects_.end() ? 0 : it->second;
+  }
   // The node's ranks are first_rank, first_rank + stride, ... (ranks of them): stride 1 for a block placement,
   // the node count for a cyclic one (clients.placement).
   ClientNode(RunContext& ctx, int node, int first_rank, int stride, int ranks);
@@ -95,6 +111,7 @@ private:
     Request* outstanding = nullptr;
     uint64_t seq = 0;
     bool in_md_op = false;  // counted in RunContext::md_ops_in_flight
+    bool lock_wait = false;  // its read waits for dirty pages of the object to be written back (FlushAsk)
     // The data path: the current operation goes as bulk RPCs (chunked); its RPCs not yet answered (write-through,
     // read) or not yet in the cache (write-back); the rank's written RPCs still in the cache (an fsync waits for
     // them); whether its current step waits for that (flushing); when the copy into the cache can end.
@@ -204,7 +221,18 @@ private:
   struct Waited {
     Request* request;  // a request in transit to its server's door; nullptr for a receive
     std::unique_ptr<NodeMessage*> received;  // a receive's message, once it has ended
+    bool notice = false;  // a message to another node (FlushAsk, FlushDone) in transit: nothing to do when it ends
   };
+  void send_notice(int node, NodeMessage* m);
+  // Dirty pieces per object (dirty_pieces_of), and who waits for an object's to be written: ranks of this node
+  // reading it, other nodes' readers (FlushAsk); woken when the object's last piece leaves the cache (forget_dirty).
+  std::unordered_map<uint64_t, uint32_t> dirty_objects_;
+  struct FlushWaiter {
+    uint32_t node, rank;
+    uint64_t seq;
+  };
+  std::unordered_map<uint64_t, std::vector<FlushWaiter>> flush_waiters_;
+  bool wait_for_writeback(uint32_t r);  // a read of dirty pages: written back first (true: the rank waits)
   std::vector<simgrid::s4u::CommPtr> wait_set_;
   std::vector<Waited> waited_;
   size_t receives_posted_ = 0;

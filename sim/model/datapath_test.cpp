@@ -869,3 +869,31 @@ TEST_CASE("holding partial RPCs: a file another node unlinks has its held pages 
   CHECK(r.discarded_pieces == 40);
   CHECK(r.discarded_B == 40 * 65536.0);
 }
+
+TEST_CASE("holding partial RPCs: a read of another node's held pages waits for their write-back (lock callback)",
+          "[datapath][holdback]")
+{
+  // mdtest -F -n 10 -w 65536 -e 65536 -N 1, 4 ranks on 4 nodes: rank r reads rank r + 2's files, held on another node.
+  // The read's lock makes that node write them back first (FlushAsk / FlushDone), so the OSTs write every file before
+  // they read it: 40 x 64 KiB written and read, nothing from a page cache; the removals (rank r + 3's files, already
+  // written) drop nothing. (helper-82: the OSTs read 2.6 MB they never wrote.)
+  pfsim::MdtestOptions o;
+  o.ranks = 4;
+  o.items_per_rank = 10;
+  o.unique_dir = true;
+  o.files_only = true;
+  o.write_bytes = o.read_bytes = 65536;
+  o.stride = 1;
+  pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
+  json p = holding(2, 32, 1);
+  p["mds"]["service"].update({{"stat", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6}, {"rmdir", 1e-6}});
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::RunOptions opts;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto r = pfsim::run_simulation(platform, w, opts);
+  const auto [pages, bytes] = written(r);
+  CHECK(bytes == 40 * 65536.0);
+  CHECK(read_B(r) == 40 * 65536.0);
+  CHECK(r.cache_reads == 0);
+  CHECK(r.discarded_pieces == 0);
+}

@@ -45,6 +45,18 @@ struct Reply {
 struct BarrierRelease {
   int phase;  // the phase that may start now; -1 = the run is over
 };
-using NodeMessage = std::variant<Reply, BarrierRelease>;
+// clients.hold_partial_rpcs: a reader's node asks the writer's node to write back its dirty pages of an object (the
+// blocking callback of the extent lock the read wants, with the flush it makes), and is told when they are written.
+struct FlushAsk {
+  uint64_t object;
+  uint32_t node;  // the reader's node, and its rank waiting (local index) with that rank's seq
+  uint32_t rank;
+  uint64_t seq;
+};
+struct FlushDone {
+  uint32_t rank;
+  uint64_t seq;
+};
+using NodeMessage = std::variant<Reply, BarrierRelease, FlushAsk, FlushDone>;
 
 }  // namespace pfsim

@@ -359,6 +359,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
 
   std::vector<std::unique_ptr<ClientNode>> clients;
   const bool cyclic = platform.clients.placement == "cyclic";
+  ctx.cyclic = cyclic;
   for (int n = 0; n < nodes; ++n) {
     // block: node n holds ranks n*rpn .. ; cyclic: ranks n, n + nodes, ... (the last nodes one fewer when the
     // ranks do not fill every node)
@@ -367,6 +368,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
     int count = cyclic ? (ranks - n + nodes - 1) / nodes : std::min(rpn, ranks - first);
     clients.push_back(std::make_unique<ClientNode>(ctx, n, first, stride, count));
     ClientNode* c = clients.back().get();
+    ctx.nodes.push_back(c);
     sg4::Actor::create("node-" + std::to_string(n), built.clients[n], [c] { (*c)(); });
   }
   // The watchdog is a daemon: a run that finishes first ends it, so it never lengthens a run. Created last
