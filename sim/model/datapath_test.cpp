@@ -763,25 +763,34 @@ TEST_CASE("holding partial RPCs: a repetition that rewrites held pages sends the
   CHECK(bytes == 524288);
 }
 
-TEST_CASE("holding partial RPCs: an unlinked file's held pages are dropped, never written", "[datapath][holdback]")
+// mdtest -F -u with -w (and -e) 64 KiB files on `ranks` nodes of one rank, holding partial RPCs (2 OSTs, 32 MiB of
+// cache), metadata in a microsecond: the data path's part of a small-file workload.
+pfsim::RunRecords run_mdtest_holding(int ranks, uint64_t files, bool read, int stride)
 {
-  // mdtest -F -n 20 -w 65536, one rank: each file's 16 pages are a partial RPC that waits in the cache (no fsync, the
-  // 30 s dirty_expire far away). The remove phase unlinks them, and the client drops their pages as Lustre's does when
-  // the destroyed object's extent locks are cancelled with LDLM_FL_DISCARD_DATA: the OSTs write nothing. Without the
-  // unlink they went at the run's end (1.25 MiB).
   pfsim::MdtestOptions o;
-  o.ranks = 1;
-  o.items_per_rank = 20;
+  o.ranks = ranks;
+  o.items_per_rank = files;
   o.unique_dir = true;
   o.files_only = true;
   o.write_bytes = 65536;
+  o.read_bytes = read ? 65536 : 0;
+  o.stride = stride;
   pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
   json p = holding(2, 32, 1);
   p["mds"]["service"].update({{"stat", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6}, {"rmdir", 1e-6}});
   auto platform = pfsim::config::parse_platform(p, "test");
   pfsim::RunOptions opts;
   opts.simgrid_args.push_back("--log=root.thres:warning");
-  auto r = pfsim::run_simulation(platform, w, opts);
+  return pfsim::run_simulation(platform, w, opts);
+}
+
+TEST_CASE("holding partial RPCs: an unlinked file's held pages are dropped, never written", "[datapath][holdback]")
+{
+  // mdtest -F -n 20 -w 65536, one rank: each file's 16 pages are a partial RPC that waits in the cache (no fsync, the
+  // 30 s dirty_expire far away). The remove phase unlinks them, and the client drops their pages as Lustre's does when
+  // the destroyed object's extent locks are cancelled with LDLM_FL_DISCARD_DATA: the OSTs write nothing. Without the
+  // unlink they went at the run's end (1.25 MiB).
+  auto r = run_mdtest_holding(1, 20, false, 0);
   const auto [pages, bytes] = written(r);
   CHECK(bytes == 0);
   CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 0);
@@ -791,6 +800,22 @@ TEST_CASE("holding partial RPCs: an unlinked file's held pages are dropped, neve
   CHECK(r.end_s < 1.0);
 }
 
+// IOR -w -e of `block` bytes in `transfer` writes, one rank, over 4 OSTs striped in `stripe` (holding partial RPCs):
+// the write RPCs, every one of 256 pages, and the bytes.
+pfsim::RunRecords striped_write(uint64_t transfer, uint64_t block, const char* stripe, uint64_t rpcs)
+{
+  pfsim::IorOptions o = ior(transfer, block);
+  o.fsync = true;
+  json p = holding(4, 32, 4);
+  p["oss"]["stripe_size"] = stripe;
+  auto r = run(p, o);
+  const auto [pages, bytes] = written(r);
+  CHECK(pages[8] == rpcs);
+  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == rpcs);
+  CHECK(bytes == static_cast<double>(block));
+  return r;
+}
+
 TEST_CASE("holding partial RPCs: 64 KiB stripes: an OST's stripes follow each other in its object and fill RPCs of "
           "256 pages", "[datapath][holdback]")
 {
@@ -798,15 +823,7 @@ TEST_CASE("holding partial RPCs: 64 KiB stripes: an OST's stripes follow each ot
   // Stripes k and k + 4 are contiguous in their OST's object, so the osc's RPCs, built from an object's dirty pages,
   // are 256 pages: 16 MiB per object = 16 RPCs, 64 in all (helper-78: cut in file offsets, 1,024 RPCs of 16 pages).
   // 4 OSTs at 100 MiB/s: within 10% of 400 MiB/s.
-  pfsim::IorOptions o = ior(1048576, 64 * 1048576);
-  o.fsync = true;
-  json p = holding(4, 32, 4);
-  p["oss"]["stripe_size"] = "64KiB";
-  auto r = run(p, o);
-  const auto [pages, bytes] = written(r);
-  CHECK(pages[8] == 64);
-  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 64);
-  CHECK(bytes == 64 * kMiB);
+  auto r = striped_write(1048576, 64 * 1048576, "64KiB", 64);
   const double rate = 64 * kMiB / phase_s(r.phases.at(0));
   INFO("write rate " << rate / kMiB << " MiB/s");
   CHECK(rate <= 4 * kDisk_Bps);
@@ -834,15 +851,7 @@ TEST_CASE("holding partial RPCs: 192 KiB stripes, not a divisor of the RPC size:
   // An OST's 1 MiB object units begin inside stripes (at object offsets 1 MiB, 2 MiB, ...), so the pieces are cut
   // there too; cut at file multiples of 1 MiB alone, a piece straddled two units and left the next one unable to fill
   // (helper-80: 24 RPCs of 64 pages besides 48 of 256).
-  pfsim::IorOptions o = ior(786432, 48 * 1048576);
-  o.fsync = true;
-  json p = holding(4, 32, 4);
-  p["oss"]["stripe_size"] = "192KiB";
-  auto r = run(p, o);
-  const auto [pages, bytes] = written(r);
-  CHECK(pages[8] == 48);
-  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 48);
-  CHECK(bytes == 48 * kMiB);
+  striped_write(786432, 48 * 1048576, "192KiB", 48);
 }
 
 TEST_CASE("holding partial RPCs: a file another node unlinks has its held pages dropped there too", "[datapath][holdback]")
@@ -850,20 +859,7 @@ TEST_CASE("holding partial RPCs: a file another node unlinks has its held pages 
   // mdtest -F -n 10 -w 65536 -N 1, 4 ranks on 4 nodes: rank r removes rank r + 3's files (mdtest's rm_name), written on
   // another node. The OST's destroy cancels every node's extent locks with LDLM_FL_DISCARD_DATA: the writer nodes drop
   // their held pages when they would go (here at the run's end), so no byte is written and all 40 pieces are counted.
-  pfsim::MdtestOptions o;
-  o.ranks = 4;
-  o.items_per_rank = 10;
-  o.unique_dir = true;
-  o.files_only = true;
-  o.write_bytes = 65536;
-  o.stride = 1;
-  pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
-  json p = holding(2, 32, 1);
-  p["mds"]["service"].update({{"stat", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6}, {"rmdir", 1e-6}});
-  auto platform = pfsim::config::parse_platform(p, "test");
-  pfsim::RunOptions opts;
-  opts.simgrid_args.push_back("--log=root.thres:warning");
-  auto r = pfsim::run_simulation(platform, w, opts);
+  auto r = run_mdtest_holding(4, 10, false, 1);
   const auto [pages, bytes] = written(r);
   CHECK(bytes == 0);
   CHECK(r.discarded_pieces == 40);
@@ -877,20 +873,7 @@ TEST_CASE("holding partial RPCs: a read of another node's held pages waits for t
   // The read's lock makes that node write them back first (FlushAsk / FlushDone), so the OSTs write every file before
   // they read it: 40 x 64 KiB written and read, nothing from a page cache; the removals (rank r + 3's files, already
   // written) drop nothing. (helper-82: the OSTs read 2.6 MB they never wrote.)
-  pfsim::MdtestOptions o;
-  o.ranks = 4;
-  o.items_per_rank = 10;
-  o.unique_dir = true;
-  o.files_only = true;
-  o.write_bytes = o.read_bytes = 65536;
-  o.stride = 1;
-  pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
-  json p = holding(2, 32, 1);
-  p["mds"]["service"].update({{"stat", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6}, {"rmdir", 1e-6}});
-  auto platform = pfsim::config::parse_platform(p, "test");
-  pfsim::RunOptions opts;
-  opts.simgrid_args.push_back("--log=root.thres:warning");
-  auto r = pfsim::run_simulation(platform, w, opts);
+  auto r = run_mdtest_holding(4, 10, true, 1);
   const auto [pages, bytes] = written(r);
   CHECK(bytes == 40 * 65536.0);
   CHECK(read_B(r) == 40 * 65536.0);
