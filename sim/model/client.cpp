@@ -224,13 +224,15 @@ void ClientNode::handle(NodeMessage* msg)
           // Another node reads this object: its dirty pages here go now, and that node is told once they are written.
           release_objects({m.object});
           if (dirty_objects_.count(m.object) > 0)
-            flush_waiters_[m.object].push_back(FlushWaiter{m.node, m.rank, m.seq});
+            flush_waiters_[m.object].push_back(FlushWaiter{m.node, m.rank, m.seq, dirty_ids_});
           else
             send_notice(static_cast<int>(m.node), new NodeMessage(FlushDone{m.rank, m.seq}));
         } else if constexpr (std::is_same_v<T, FlushDone>) {
-          const auto& s = ranks_[m.rank];
-          if (s.lock_wait && s.seq == m.seq)
+          auto& s = ranks_[m.rank];
+          if (s.lock_wait && s.seq == m.seq) {
+            s.lock_granted = true;
             timers_.push(Timer{sg4::Engine::get_clock(), m.rank, TimerKind::Start, m.seq});
+          }
         } else {
           if (m.phase < 0) {
             finished_ = true;
@@ -318,9 +320,12 @@ void ClientNode::begin_op(uint32_t r)
     return;
   }
   s.lock_wait = false;
-  // (a read the node's page cache serves reads its dirty pages there: no write-back to wait for)
-  if (s.op.op == Op::Read && !held_.empty() && s.op.bytes > 0 && !cache_hit(s.op) && wait_for_writeback(r))
+  // (a read the node's page cache serves reads its dirty pages there: no write-back to wait for; a read whose wait is
+  // over goes, whatever was written since)
+  if (s.op.op == Op::Read && !held_.empty() && s.op.bytes > 0 && !s.lock_granted && !cache_hit(s.op) &&
+      wait_for_writeback(r))
     return;
+  s.lock_granted = false;
   double now = sg4::Engine::get_clock();
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
@@ -973,7 +978,8 @@ admit:
       chunk_queue_[t].get().push(waiting_order_++, q);
     } else {
       dirty_by_rank_[q->local_rank][q->object]++;
-      dirty_objects_[q->object]++;
+      q->dirty_id = ++dirty_ids_;
+      dirty_objects_[q->object].insert(q->dirty_id);
       hold(t, q);
     }
     resumed_.push_back(q->local_rank);
@@ -1064,20 +1070,37 @@ void ClientNode::forget_dirty(const Request* p)
   if (--it->second == 0)
     objects.erase(it);
   auto o = dirty_objects_.find(p->object);
-  if (--o->second > 0)
-    return;
-  dirty_objects_.erase(o);
-  // The object's last dirty page has left the cache: the reads that waited for its write-back go on (this node's
-  // ranks at once, through a Start timer; other nodes' told).
-  auto w = flush_waiters_.find(p->object);
+  o->second.erase(p->dirty_id);
+  if (o->second.empty())
+    dirty_objects_.erase(o);
+  wake_flush_waiters(p->object);
+}
+
+// The reads that waited for the object's pages that were dirty when they asked go on, once those have left the cache
+// (this node's ranks at once, through a Start timer; other nodes' told).
+void ClientNode::wake_flush_waiters(uint64_t object)
+{
+  auto w = flush_waiters_.find(object);
   if (w == flush_waiters_.end())
     return;
-  for (const FlushWaiter& f : w->second)
-    if (f.node == static_cast<uint32_t>(node_))
-      timers_.push(Timer{sg4::Engine::get_clock(), f.rank, TimerKind::Start, f.seq});
-    else
-      send_notice(static_cast<int>(f.node), new NodeMessage(FlushDone{f.rank, f.seq}));
-  flush_waiters_.erase(w);
+  auto o = dirty_objects_.find(object);
+  const uint64_t oldest = o == dirty_objects_.end() ? UINT64_MAX : *o->second.begin();
+  auto& waiters = w->second;
+  for (auto f = waiters.begin(); f != waiters.end();) {
+    if (f->before >= oldest) {
+      ++f;
+      continue;
+    }
+    if (f->node == static_cast<uint32_t>(node_)) {
+      ranks_[f->rank].lock_granted = true;
+      timers_.push(Timer{sg4::Engine::get_clock(), f->rank, TimerKind::Start, f->seq});
+    } else {
+      send_notice(static_cast<int>(f->node), new NodeMessage(FlushDone{f->rank, f->seq}));
+    }
+    f = waiters.erase(f);
+  }
+  if (waiters.empty())
+    flush_waiters_.erase(w);
 }
 
 void ClientNode::send_notice(int node, NodeMessage* m)
@@ -1102,7 +1125,7 @@ bool ClientNode::wait_for_writeback(uint32_t r)
     release_objects({object});
     if (dirty_objects_.count(object) > 0) {  // (pieces of other files merged into them aside, all on their way now)
       s.lock_wait = true;
-      flush_waiters_[object].push_back(FlushWaiter{static_cast<uint32_t>(node_), r, s.seq});
+      flush_waiters_[object].push_back(FlushWaiter{static_cast<uint32_t>(node_), r, s.seq, dirty_ids_});
       return true;
     }
   }

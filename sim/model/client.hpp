@@ -69,7 +69,7 @@ public:
   uint32_t dirty_pieces_of(uint64_t object) const
   {
     auto it = dirty_objects_.find(object);
-    return it == dirty_objects_.end() ? 0 : it->second;
+    return it == dirty_objects_.end() ? 0 : static_cast<uint32_t>(it->second.size());
   }
   // The node's ranks are first_rank, first_rank + stride, ... (ranks of them): stride 1 for a block placement,
   // the node count for a cyclic one (clients.placement).
@@ -112,6 +112,7 @@ private:
     uint64_t seq = 0;
     bool in_md_op = false;  // counted in RunContext::md_ops_in_flight
     bool lock_wait = false;  // its read waits for dirty pages of the object to be written back (FlushAsk)
+    bool lock_granted = false;  // ... and they were: the read goes (not waiting again for pages written since)
     // The data path: the current operation goes as bulk RPCs (chunked); its RPCs not yet answered (write-through,
     // read) or not yet in the cache (write-back); the rank's written RPCs still in the cache (an fsync waits for
     // them); whether its current step waits for that (flushing); when the copy into the cache can end.
@@ -226,11 +227,16 @@ private:
   void send_notice(int node, NodeMessage* m);
   // Dirty pieces per object (dirty_pieces_of), and who waits for an object's to be written: ranks of this node
   // reading it, other nodes' readers (FlushAsk); woken when the object's last piece leaves the cache (forget_dirty).
-  std::unordered_map<uint64_t, uint32_t> dirty_objects_;
+  // (each object's pieces by Request::dirty_id: a read waits only for those that entered the cache before it asked,
+  // not for the ones a writer goes on adding, which would hold it until dirty_expire)
+  std::unordered_map<uint64_t, std::set<uint64_t>> dirty_objects_;
+  uint64_t dirty_ids_ = 0;
   struct FlushWaiter {
     uint32_t node, rank;
     uint64_t seq;
+    uint64_t before;  // it waits until no piece of the object with dirty_id <= before is in the cache
   };
+  void wake_flush_waiters(uint64_t object);
   std::unordered_map<uint64_t, std::vector<FlushWaiter>> flush_waiters_;
   bool wait_for_writeback(uint32_t r);  // a read of dirty pages: written back first (true: the rank waits)
   std::vector<simgrid::s4u::CommPtr> wait_set_;

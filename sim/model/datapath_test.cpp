@@ -2,12 +2,17 @@
 // into bulk RPCs, checked against the pipeline's closed forms. One simulation per TEST_CASE.
 #include "config/platform_config.hpp"
 #include "model/simulation.hpp"
+#include "workload/io_replay.hpp"
+#include "workload/io_trace.hpp"
 #include "workload/ior.hpp"
 #include "workload/replay.hpp"
 #include "workload/synthetic.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <utility>
 
@@ -879,4 +884,36 @@ TEST_CASE("holding partial RPCs: a read of another node's held pages waits for t
   CHECK(read_B(r) == 40 * 65536.0);
   CHECK(r.cache_reads == 0);
   CHECK(r.discarded_pieces == 0);
+}
+
+TEST_CASE("holding partial RPCs: a read waits only for the pages dirty when it asked, not for those written since",
+          "[datapath][holdback]")
+{
+  // A DXT recording: rank 0 writes 4 KiB at 1 ms and 4 KiB more every 5 ms after (200 writes, 1 s), rank 1 (another
+  // node) reads the first 4 KiB at 2 ms. The read asks rank 0's node to write back its dirty pages of the file and
+  // waits for those only: it ends within milliseconds. (helper-83: it waited until the file had no dirty page at all,
+  // which the writer's later pieces, held back, delayed to dirty_expire: 30 s.)
+  char dir[] = "/tmp/pfsim-datapath-test-XXXXXX";
+  REQUIRE(::mkdtemp(dir) != nullptr);
+  const std::string path = std::string(dir) + "/wr.dxt.txt";
+  {
+    std::ofstream f(path);
+    f << "# darshan log version: 3.41\n# exe: test\n# nprocs: 2\n# run time: 2.0\n\n";
+    f << "# DXT, file_id: 7, file_name: /scratch/shared\n# DXT, rank: 0, hostname: a\n# DXT, number of threads: 1\n"
+         "# DXT, write_count: 200, read_count: 0\n# DXT, mnt_pt: /, fs_type: lustre\n";
+    for (int i = 0; i < 200; ++i)
+      f << " X_POSIX 0 write " << i << " " << 4096 * i << " 4096 " << 0.001 + 0.005 * i << " " << 0.0011 + 0.005 * i
+        << "\n";
+    f << "\n# DXT, file_id: 7, file_name: /scratch/shared\n# DXT, rank: 1, hostname: b\n# DXT, number of threads: 1\n"
+         "# DXT, write_count: 0, read_count: 1\n# DXT, mnt_pt: /, fs_type: lustre\n X_POSIX 1 read 0 0 4096 0.0020 0.0021\n";
+  }
+  auto trace = std::make_shared<const pfsim::iotrace::IoTrace>(pfsim::iotrace::load_dxt(path));
+  std::filesystem::remove_all(dir);
+  pfsim::IoReplayWorkload w(trace, 2);
+  auto platform = pfsim::config::parse_platform(holding(1, 32, 1), "test");
+  pfsim::RunOptions opts;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  auto r = pfsim::run_simulation(platform, w, opts);
+  INFO("run " << r.end_s << " s");
+  CHECK(r.end_s < 2.0);
 }

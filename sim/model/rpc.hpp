@@ -19,6 +19,7 @@ struct Request {
   // where in its OST's object (the file's stripes on that OST follow each other there): the osc builds its RPCs from an
   // object's dirty pages, so cached pieces merge and fill RPC-size units in object offsets (ClientNode::obj_offset)
   uint64_t obj_off = 0;
+  uint64_t dirty_id = 0;  // when it entered the write-back cache, in the node's order (a read waits for earlier ones)
   double arrived_s = 0;     // arrival at the server
   uint64_t seq = 0;         // client-side sequence, to recognise replies to abandoned copies
   bool abandoned = false;   // the client gave up on this copy (timeout) and resent it
