@@ -197,7 +197,8 @@ void ClientNode::fire_timers()
           transmit(q);
         break;
       case TimerKind::Start:
-        begin_op(t.rank);
+        if (t.seq == ranks_[t.rank].seq)  // (a think time's end, or a read's write-back waits over)
+          begin_op(t.rank);
         break;
       case TimerKind::DataDone:
         record_completion(t.rank);
@@ -208,6 +209,9 @@ void ClientNode::fire_timers()
         break;
       case TimerKind::Expire:
         on_expiry();
+        break;
+      case TimerKind::FsyncDone:
+        fsync_over(t.rank);
         break;
     }
   }
@@ -224,15 +228,11 @@ void ClientNode::handle(NodeMessage* msg)
           // Another node reads this object: its dirty pages here go now, and that node is told once they are written.
           release_objects({m.object});
           if (dirty_objects_.count(m.object) > 0)
-            flush_waiters_[m.object].push_back(FlushWaiter{m.node, m.rank, m.seq, dirty_ids_});
+            wait_for_pieces(m.object, m.node, m.rank, m.seq);
           else
             send_notice(static_cast<int>(m.node), new NodeMessage(FlushDone{m.rank, m.seq}));
         } else if constexpr (std::is_same_v<T, FlushDone>) {
-          auto& s = ranks_[m.rank];
-          if (s.lock_wait && s.seq == m.seq) {
-            s.lock_granted = true;
-            timers_.push(Timer{sg4::Engine::get_clock(), m.rank, TimerKind::Start, m.seq});
-          }
+          lock_answered(m.rank, m.seq);
         } else {
           if (m.phase < 0) {
             finished_ = true;
@@ -319,13 +319,6 @@ void ClientNode::begin_op(uint32_t r)
       release_flushed(r);
     return;
   }
-  s.lock_wait = false;
-  // (a read the node's page cache serves reads its dirty pages there: no write-back to wait for; a read whose wait is
-  // over goes, whatever was written since)
-  if (s.op.op == Op::Read && !held_.empty() && s.op.bytes > 0 && !s.lock_granted && !cache_hit(s.op) &&
-      wait_for_writeback(r))
-    return;
-  s.lock_granted = false;
   double now = sg4::Engine::get_clock();
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
@@ -488,6 +481,13 @@ double ClientNode::written_since(int phase) const
 void ClientNode::try_send(uint32_t r)
 {
   auto& s = ranks_[r];
+  // A read of a file with dirty pages waits for their write-back when it starts (after its think time: helper-84's
+  // read asked at its previous operation's end, 29 ms early). Not a read the node's page cache serves (its dirty
+  // pages are there too), nor one whose wait is over (whatever was written since).
+  if (s.op.op == Op::Read && !held_.empty() && s.op.bytes > 0 && !s.cache_read && !s.lock_granted &&
+      wait_for_writeback(r))
+    return;
+  s.lock_granted = false;
   if (s.cache_read) {  // the node's page cache holds the data: a copy, no RPC (clients.max_cached_mb)
     s.cache_read = false;
     const double copy = ctx_.platform.clients.page_cache_copy_Bps;
@@ -693,7 +693,8 @@ void ClientNode::complete(uint32_t r)
   record_completion(r);
   if (!held_.empty() && s.op.op == Op::Unlink) {
     discard_held(s.op.object);
-    ctx_.unlinked.insert(s.op.object);  // other nodes' held pages of it are dropped when they would go
+    if (ctx_.holders.count(s.op.object) > 0)  // other nodes' held pages of it are dropped when they would go
+      ctx_.unlinked.insert(s.op.object);
   } else if (!held_.empty() && s.op.op == Op::Create && !ctx_.unlinked.empty() && ctx_.unlinked.erase(s.op.object)) {
     // Created again (mdtest's next iteration): the unlinked file's pages this node still holds are dropped now, not
     // taken for the new file's (helper-82: a rewrite replaced them, counted nowhere, and on the old file's clock).
@@ -891,10 +892,8 @@ bool ClientNode::goes_chunked(const OpRequest& op) const
   const auto& c = ctx_.platform.clients;
   if (op.op == Op::Write && c.max_dirty_B > 0)
     return true;
-  const auto rpc = static_cast<uint64_t>(c.max_pages_per_rpc) * 4096;
-  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
-  const uint64_t last = op.offset + length_of(op) - 1;
-  return op.offset / rpc != last / rpc || (ctx_.platform.oss.stripe_count > 1 && op.offset / stripe != last / stripe);
+  // (beyond its RPC-size unit: an RPC multiple of the object, or the stripe's end)
+  return op.offset + length_of(op) > rpc_unit(op.offset).second;
 }
 
 // Cuts the rank's current read or write into RPCs: at multiples of max_pages_per_rpc pages and at stripe boundaries,
@@ -979,8 +978,12 @@ admit:
     } else {
       dirty_by_rank_[q->local_rank][q->object]++;
       q->dirty_id = ++dirty_ids_;
-      dirty_objects_[q->object].insert(q->dirty_id);
+      if (dirty_objects_[q->object]++ == 0)
+        ctx_.holders[q->object]++;
+      const uint32_t rank = q->local_rank;  // (hold may send q, or drop it if its file was unlinked)
       hold(t, q);
+      resumed_.push_back(rank);
+      continue;
     }
     resumed_.push_back(q->local_rank);
   }
@@ -1070,37 +1073,65 @@ void ClientNode::forget_dirty(const Request* p)
   if (--it->second == 0)
     objects.erase(it);
   auto o = dirty_objects_.find(p->object);
-  o->second.erase(p->dirty_id);
-  if (o->second.empty())
+  if (--o->second == 0) {
     dirty_objects_.erase(o);
-  wake_flush_waiters(p->object);
-}
-
-// The reads that waited for the object's pages that were dirty when they asked go on, once those have left the cache
-// (this node's ranks at once, through a Start timer; other nodes' told).
-void ClientNode::wake_flush_waiters(uint64_t object)
-{
-  auto w = flush_waiters_.find(object);
+    auto h = ctx_.holders.find(p->object);
+    if (--h->second == 0) {  // no node holds pages of it any more: an unlinked one is forgotten
+      ctx_.holders.erase(h);
+      ctx_.unlinked.erase(p->object);
+    }
+  }
+  // The reads that waited for the object's pages dirty when they asked go on once those have left the cache (this
+  // node's ranks through lock_answered, other nodes' told).
+  if (flush_waiters_.empty())
+    return;
+  auto w = flush_waiters_.find(p->object);
   if (w == flush_waiters_.end())
     return;
-  auto o = dirty_objects_.find(object);
-  const uint64_t oldest = o == dirty_objects_.end() ? UINT64_MAX : *o->second.begin();
   auto& waiters = w->second;
   for (auto f = waiters.begin(); f != waiters.end();) {
-    if (f->before >= oldest) {
+    if (p->dirty_id > f->before || --f->remaining > 0) {
       ++f;
       continue;
     }
-    if (f->node == static_cast<uint32_t>(node_)) {
-      ranks_[f->rank].lock_granted = true;
-      timers_.push(Timer{sg4::Engine::get_clock(), f->rank, TimerKind::Start, f->seq});
-    } else {
+    if (f->node == static_cast<uint32_t>(node_))
+      lock_answered(f->rank, f->seq);
+    else
       send_notice(static_cast<int>(f->node), new NodeMessage(FlushDone{f->rank, f->seq}));
-    }
     f = waiters.erase(f);
   }
   if (waiters.empty())
     flush_waiters_.erase(w);
+}
+
+// A read (this node's rank, or another node's) waits for the object's pieces now in this cache (all of them have a
+// dirty_id up to the last given).
+void ClientNode::wait_for_pieces(uint64_t object, uint32_t node, uint32_t rank, uint64_t seq)
+{
+  flush_waiters_[object].push_back(FlushWaiter{node, rank, seq, dirty_ids_, dirty_objects_.at(object)});
+}
+
+void ClientNode::lock_answered(uint32_t r, uint64_t seq)
+{
+  auto& s = ranks_[r];
+
+  if (!s.lock_wait || s.seq != seq || s.lock_pending == 0 || --s.lock_pending > 0)
+    return;
+  s.lock_wait = false;
+  s.lock_granted = true;  // try_send again, through a timer (not from inside the cache's bookkeeping)
+  timers_.push(Timer{sg4::Engine::get_clock(), r, TimerKind::Ready, seq});
+}
+
+void ClientNode::fsync_over(uint32_t r)
+{
+  auto& s = ranks_[r];
+  if (!s.flushing || s.dirty_chunks != 0)
+    return;
+  s.flushing = false;
+  const double now = sg4::Engine::get_clock();
+  data_ended(r, now);
+  s.op_start_s = std::max(s.op_start_s, now);  // the close itself starts now (or after its think time)
+  begin_op(r);
 }
 
 void ClientNode::send_notice(int node, NodeMessage* m)
@@ -1121,23 +1152,27 @@ bool ClientNode::wait_for_writeback(uint32_t r)
 {
   auto& s = ranks_[r];
   const uint64_t object = s.op.object;
-  if (dirty_objects_.count(object) > 0 && !held_covers(s.op)) {
+  if (held_covers(s.op))  // a copy from the node's held pages
+    return false;
+  // Both at once (helper-84: waiting for this node's first and then going, the writer's node was never asked).
+  uint8_t pending = 0;
+  if (dirty_objects_.count(object) > 0) {
     release_objects({object});
-    if (dirty_objects_.count(object) > 0) {  // (pieces of other files merged into them aside, all on their way now)
-      s.lock_wait = true;
-      flush_waiters_[object].push_back(FlushWaiter{static_cast<uint32_t>(node_), r, s.seq, dirty_ids_});
-      return true;
+    if (dirty_objects_.count(object) > 0) {  // on their way now
+      wait_for_pieces(object, static_cast<uint32_t>(node_), r, s.seq);
+      ++pending;
     }
   }
   if (s.op.written_by >= 0 && !is_local_rank(s.op.written_by) && !ctx_.nodes.empty()) {
     const int w = ctx_.node_of(s.op.written_by);
     if (w != node_ && ctx_.nodes[static_cast<size_t>(w)]->dirty_pieces_of(object) > 0) {
-      s.lock_wait = true;
       send_notice(w, new NodeMessage(FlushAsk{object, static_cast<uint32_t>(node_), r, s.seq}));
-      return true;
+      ++pending;
     }
   }
-  return false;
+  s.lock_wait = pending > 0;
+  s.lock_pending = pending;
+  return pending > 0;
 }
 
 // The units' pieces join the target's chunk queue, unit by unit in the order the units were begun, each unit's pieces
@@ -1243,9 +1278,13 @@ void ClientNode::drop_piece(size_t t, Request* p)
   forget_dirty(p);
   dirty_B_[t] -= p->bytes;
   chunks_pending_--;
-  ranks_[p->local_rank].dirty_chunks--;
+  auto& s = ranks_[p->local_rank];
+  s.dirty_chunks--;
   ctx_.records.discarded_pieces++;
   ctx_.records.discarded_B += p->bytes;
+  // (a rank whose fsync released it and waits for no other piece goes on: through a timer, not from in here)
+  if (s.flushing && s.dirty_chunks == 0)
+    timers_.push(Timer{sg4::Engine::get_clock(), p->local_rank, TimerKind::FsyncDone, s.seq});
   delete p;
 }
 
@@ -1310,14 +1349,7 @@ void ClientNode::on_chunk_reply(Request* q)
     Request* next = p->merged;
     delete p;
     p = next;
-    auto& s = ranks_[r];
-    if (s.flushing && s.dirty_chunks == 0) {  // the fsync is over: IOR counts it in the transfers' time
-      s.flushing = false;
-      const double now = sg4::Engine::get_clock();
-      data_ended(r, now);
-      s.op_start_s = std::max(s.op_start_s, now);  // the close itself starts now (or after its think time)
-      begin_op(r);
-    }
+    fsync_over(r);  // when its last dirty piece left the cache: IOR counts the fsync in the transfers' time
   }
 }
 

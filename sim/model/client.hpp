@@ -50,6 +50,9 @@ struct RunContext {
   // extent locks with LDLM_FL_DISCARD_DATA: another node's held pages of such a file are dropped when they would go
   // (ClientNode::release_units), not written. (The unlinking node drops its own at once: discard_held.)
   std::unordered_set<uint64_t> unlinked;
+  // Per object, the client nodes with pieces of it in their write-back cache: an unlinked object is kept in
+  // `unlinked` only while some node holds pieces of it (bounded by the caches, not by the files a run removes).
+  std::unordered_map<uint64_t, uint32_t> holders;
   // Every client node (index = node), and where a rank runs (clients.placement): a reader's node asks the writer's
   // node to write back its dirty pages of the object before the read (ClientNode::begin_op).
   std::vector<ClientNode*> nodes;
@@ -69,7 +72,7 @@ public:
   uint32_t dirty_pieces_of(uint64_t object) const
   {
     auto it = dirty_objects_.find(object);
-    return it == dirty_objects_.end() ? 0 : static_cast<uint32_t>(it->second.size());
+    return it == dirty_objects_.end() ? 0 : it->second;
   }
   // The node's ranks are first_rank, first_rank + stride, ... (ranks of them): stride 1 for a block placement,
   // the node count for a cyclic one (clients.placement).
@@ -82,7 +85,7 @@ private:
   // BulkSent: a bulk write's bytes have left the node on its connection to a server (Timer::rank holds the target):
   // the next one may start.
   // Expire: held dirty pages (clients.hold_partial_rpcs) may have been dirty for dirty_expire (expiries_).
-  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend, Start, DataDone, BulkSent, Expire };
+  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend, Start, DataDone, BulkSent, Expire, FsyncDone };
   struct Timer {
     double t;
     uint32_t rank;
@@ -113,6 +116,7 @@ private:
     bool in_md_op = false;  // counted in RunContext::md_ops_in_flight
     bool lock_wait = false;  // its read waits for dirty pages of the object to be written back (FlushAsk)
     bool lock_granted = false;  // ... and they were: the read goes (not waiting again for pages written since)
+    uint8_t lock_pending = 0;   // its node's and the writer's node's write-backs it still waits for
     // The data path: the current operation goes as bulk RPCs (chunked); its RPCs not yet answered (write-through,
     // read) or not yet in the cache (write-back); the rank's written RPCs still in the cache (an fsync waits for
     // them); whether its current step waits for that (flushing); when the copy into the cache can end.
@@ -227,16 +231,19 @@ private:
   void send_notice(int node, NodeMessage* m);
   // Dirty pieces per object (dirty_pieces_of), and who waits for an object's to be written: ranks of this node
   // reading it, other nodes' readers (FlushAsk); woken when the object's last piece leaves the cache (forget_dirty).
-  // (each object's pieces by Request::dirty_id: a read waits only for those that entered the cache before it asked,
-  // not for the ones a writer goes on adding, which would hold it until dirty_expire)
-  std::unordered_map<uint64_t, std::set<uint64_t>> dirty_objects_;
+  // (a read waits only for the pieces that entered the cache before it asked, by Request::dirty_id, not for the ones a
+  // writer goes on adding, which would hold it until dirty_expire: a waiter counts those down)
+  std::unordered_map<uint64_t, uint32_t> dirty_objects_;
   uint64_t dirty_ids_ = 0;
   struct FlushWaiter {
     uint32_t node, rank;
     uint64_t seq;
-    uint64_t before;  // it waits until no piece of the object with dirty_id <= before is in the cache
+    uint64_t before;     // the pieces it waits for: the object's with dirty_id <= before
+    uint32_t remaining;  // how many of them are still in the cache
   };
-  void wake_flush_waiters(uint64_t object);
+  void wait_for_pieces(uint64_t object, uint32_t node, uint32_t rank, uint64_t seq);
+  void lock_answered(uint32_t r, uint64_t seq);  // one of the rank's write-back waits is over
+  void fsync_over(uint32_t r);  // a rank's fsync whose last dirty piece left the cache goes on
   std::unordered_map<uint64_t, std::vector<FlushWaiter>> flush_waiters_;
   bool wait_for_writeback(uint32_t r);  // a read of dirty pages: written back first (true: the rank waits)
   std::vector<simgrid::s4u::CommPtr> wait_set_;

@@ -886,26 +886,26 @@ TEST_CASE("holding partial RPCs: a read of another node's held pages waits for t
   CHECK(r.discarded_pieces == 0);
 }
 
-TEST_CASE("holding partial RPCs: a read waits only for the pages dirty when it asked, not for those written since",
-          "[datapath][holdback]")
+// A DXT recording of file 7 on two ranks, each rank's rows (" X_POSIX <rank> write|read ...") in its block, replayed on
+// two nodes of a holding platform (1 OST of 100 MiB/s).
+pfsim::RunRecords replay_dxt(const std::vector<std::string>& rows0, const std::vector<std::string>& rows1)
 {
-  // A DXT recording: rank 0 writes 4 KiB at 1 ms and 4 KiB more every 5 ms after (200 writes, 1 s), rank 1 (another
-  // node) reads the first 4 KiB at 2 ms. The read asks rank 0's node to write back its dirty pages of the file and
-  // waits for those only: it ends within milliseconds. (helper-83: it waited until the file had no dirty page at all,
-  // which the writer's later pieces, held back, delayed to dirty_expire: 30 s.)
   char dir[] = "/tmp/pfsim-datapath-test-XXXXXX";
   REQUIRE(::mkdtemp(dir) != nullptr);
-  const std::string path = std::string(dir) + "/wr.dxt.txt";
+  const std::string path = std::string(dir) + "/t.dxt.txt";
   {
     std::ofstream f(path);
-    f << "# darshan log version: 3.41\n# exe: test\n# nprocs: 2\n# run time: 2.0\n\n";
-    f << "# DXT, file_id: 7, file_name: /scratch/shared\n# DXT, rank: 0, hostname: a\n# DXT, number of threads: 1\n"
-         "# DXT, write_count: 200, read_count: 0\n# DXT, mnt_pt: /, fs_type: lustre\n";
-    for (int i = 0; i < 200; ++i)
-      f << " X_POSIX 0 write " << i << " " << 4096 * i << " 4096 " << 0.001 + 0.005 * i << " " << 0.0011 + 0.005 * i
-        << "\n";
-    f << "\n# DXT, file_id: 7, file_name: /scratch/shared\n# DXT, rank: 1, hostname: b\n# DXT, number of threads: 1\n"
-         "# DXT, write_count: 0, read_count: 1\n# DXT, mnt_pt: /, fs_type: lustre\n X_POSIX 1 read 0 0 4096 0.0020 0.0021\n";
+    f << "# darshan log version: 3.41\n# exe: test\n# nprocs: 2\n# run time: 2.0\n";
+    for (int rank = 0; rank < 2; ++rank) {
+      const auto& rows = rank == 0 ? rows0 : rows1;
+      const auto writes = std::count_if(rows.begin(), rows.end(),
+                                        [](const std::string& x) { return x.find(" write ") != std::string::npos; });
+      f << "\n# DXT, file_id: 7, file_name: /scratch/shared\n# DXT, rank: " << rank << ", hostname: h" << rank
+        << "\n# DXT, number of threads: 1\n# DXT, write_count: " << writes << ", read_count: " << rows.size() - writes
+        << "\n# DXT, mnt_pt: /, fs_type: lustre\n";
+      for (const auto& x : rows)
+        f << x << "\n";
+    }
   }
   auto trace = std::make_shared<const pfsim::iotrace::IoTrace>(pfsim::iotrace::load_dxt(path));
   std::filesystem::remove_all(dir);
@@ -913,7 +913,37 @@ TEST_CASE("holding partial RPCs: a read waits only for the pages dirty when it a
   auto platform = pfsim::config::parse_platform(holding(1, 32, 1), "test");
   pfsim::RunOptions opts;
   opts.simgrid_args.push_back("--log=root.thres:warning");
-  auto r = pfsim::run_simulation(platform, w, opts);
+  return pfsim::run_simulation(platform, w, opts);
+}
+
+TEST_CASE("holding partial RPCs: a read waits only for the pages dirty when it asked, not for those written since",
+          "[datapath][holdback]")
+{
+  // Rank 0 writes 4 KiB at 1 ms and 4 KiB more every 5 ms after (200 writes, 1 s), rank 1 (another node) reads the
+  // first 4 KiB at 2 ms. The read asks rank 0's node to write back its dirty pages of the file and waits for those
+  // only: it ends within milliseconds. (helper-83: it waited until the file had no dirty page at all, which the
+  // writer's later pieces, held back, delayed to dirty_expire: 30 s.)
+  std::vector<std::string> writes;
+  for (int i = 0; i < 200; ++i)
+    writes.push_back(" X_POSIX 0 write " + std::to_string(i) + " " + std::to_string(4096 * i) + " 4096 " +
+                     std::to_string(0.001 + 0.005 * i) + " " + std::to_string(0.0011 + 0.005 * i));
+  auto r = replay_dxt(writes, {" X_POSIX 1 read 0 0 4096 0.0020 0.0021"});
   INFO("run " << r.end_s << " s");
   CHECK(r.end_s < 2.0);
+}
+
+TEST_CASE("holding partial RPCs: a read waits for its own node's and its writer's node's dirty pages together",
+          "[datapath][holdback]")
+{
+  // Rank 1 writes 1020 KiB at offset 0 at 1 ms (a partial RPC, held); rank 0 writes 4 KiB at 8 MiB at 1 ms (held on
+  // its own node) and reads 4 KiB at offset 0 at 30 ms. The read waits for both write-backs: its writer's 1020 KiB
+  // reach the 100 MiB/s disk first, at least 9.96 ms. (helper-84: the wait for its own node's page came first, and
+  // the read then went without asking the writer's node: 87 us.)
+  auto r = replay_dxt({" X_POSIX 0 write 0 8388608 4096 0.0010 0.0011", " X_POSIX 0 read 0 0 4096 0.0300 0.0301"},
+                      {" X_POSIX 1 write 0 0 1044480 0.0010 0.0011"});
+  const auto& reads = r.phases.at(0).latencies_by_op[pfsim::Op::Read];
+  REQUIRE(reads.size() == 1);
+  INFO("read " << reads[0] << " s");
+  CHECK(reads[0] >= 1044480.0 / kDisk_Bps);
+  CHECK(oss(r, 0).data_written_B == 1044480.0 + 4096.0);
 }
