@@ -9,8 +9,8 @@
    1 / (stat service) = 1 / 210 us = 4,762/s at any rank count; with 12 threads the 64-rank stats run faster than
    that bound.
 3. Bad --vary values are refused before any point runs (exit 2, one line naming the --vary value or the field; two
-   values that give the same platform, 200us and 0.0002s, are one point twice), and a replay or md-workbench sweep does
-   not take --vary (unknown option). The table's JSON records the sweep's own --set and --vary; a duration's column is
+   values that give the same platform, 200us and 0.0002s, are one point twice). md-workbench (and replay) sweeps take
+   --vary as well, each point the single run with that --set; without --csv it is refused. The table's JSON records the sweep's own --set and --vary; a duration's column is
    in seconds.
 
 usage: test_sweep_vary.py PATH/TO/pfsim
@@ -90,10 +90,24 @@ def main():
             check(b.returncode == 2 and len(lines) == 1 and needle in lines[0] and
                   not os.path.exists(os.path.join(tmp, "bad.csv")),
                   f"--vary {vary}: exit 2, one line naming '{needle}' ({b.returncode}: {b.stderr.strip()[-200:]})")
-        b = subprocess.run([pfsim, "mdworkbench", "--platform", PLATFORM, "--ranks", "2,4", "-I", "2", "-P", "4",
-                            "--csv", os.path.join(tmp, "m.csv"), "--vary", "mds.threads.max=1,2"],
-                           capture_output=True, text=True)
-        check(b.returncode == 2 and "--vary" in b.stderr, f"mdworkbench takes no --vary ({b.stderr.strip()[-160:]})")
+        # md-workbench and replay sweeps take --vary too: the same table, each point the single run with that --set.
+        mcsv = os.path.join(tmp, "m.csv")
+        mdw = [pfsim, "mdworkbench", "--platform", PLATFORM, "-I", "2", "-P", "4", "--quiet"]
+        b = subprocess.run(mdw + ["--ranks", "2,4", "--csv", mcsv, "--vary", "mds.cores=1,4"], capture_output=True,
+                           text=True)
+        mrows = list(csv.reader(open(mcsv)))[1:] if b.returncode == 0 else []
+        one = subprocess.run(mdw + ["--ranks", "4", "--set", "mds.cores=1", "--out", os.path.join(tmp, "m1.json")],
+                             capture_output=True, text=True)
+        rate1 = {(p["name"], p["iteration"]): p["rate_items_per_s"]
+                 for p in json.load(open(os.path.join(tmp, "m1.json")))["phases"]} if one.returncode == 0 else {}
+        got1 = {(x[3], int(x[4])): float(x[7]) for x in mrows if x[0] == "1" and x[1] == "4"}
+        check(b.returncode == 0 and {x[0] for x in mrows} == {"1", "4"} and got1 and
+              all(abs(v - round(rate1[k], 3)) < 1e-6 for k, v in got1.items()),
+              f"mdworkbench --vary mds.cores=1,4: rows for both values, 4 ranks with 1 core = the single --set run "
+              f"({b.stderr.strip()[-160:]})")
+        b = subprocess.run(mdw + ["--ranks", "4", "--vary", "mds.cores=1,4"], capture_output=True, text=True)
+        check(b.returncode == 2 and "--vary is an option of a sweep" in b.stderr,
+              f"--vary without --csv: refused ({b.stderr.strip()[-160:]})")
     check.finish("sweep_vary")
 
 

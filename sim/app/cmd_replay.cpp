@@ -86,6 +86,8 @@ const std::vector<OptSpec> kCommonOpts{
                     "unless --quiet (not with --out, --latency-dir or the options of the tool's output)"},
     {"--jobs", true, "J sweep: points simulated in parallel (default 1)"},
     {"--results-dir", true, "DIR sweep: keep every point's results JSON there (ranks-<M>.json, as --out writes it)"},
+    {"--vary", true, "PATH=V1,V2,... sweep: every rank count for each value of one platform field (a --set of it per "
+                     "point, after the others; e.g. mds.cores=12,24): the table's first column is PATH"},
     {"--quiet", false, "no phase lines on stdout"},
     {"--verbose", false, "SimGrid's info messages"},
     {"--help", false, "this text"},
@@ -367,7 +369,7 @@ void check_sweep_options(const Args& a)
       throw std::invalid_argument("--csv: a sweep needs --ranks LIST (comma-separated rank counts)");
     opt_int(a, "--jobs", 1, 1, 1024);  // before the import
   } else {
-    for (const char* o : {"--jobs", "--results-dir"})
+    for (const char* o : {"--jobs", "--results-dir", "--vary"})
       if (a.opts.count(o))
         throw std::invalid_argument(std::string(o) + " is an option of a sweep: add --csv FILE and a --ranks list");
   }
@@ -712,19 +714,29 @@ int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr
     workload_of[r] = std::make_unique<const ReplayWorkload>(tr, rr);
     check_before_run(platform, *workload_of[r], o);
   }
-  std::fputs(before_run.c_str(), stderr);
   SweepSpec spec;
   spec.ranks = ranks;
   spec.csv = opt(a, "--csv");
   spec.jobs = opt_int(a, "--jobs", 1, 1, 1024);
   spec.results_dir = opt(a, "--results-dir");
   spec.quiet = flag(a, "--quiet");
+  // --vary: each value's platform, checked with every point's workload before any point runs
+  std::vector<config::PlatformConfig> varied;
+  if (a.opts.count("--vary")) {
+    std::tie(spec.vary_path, spec.vary_values) = parse_vary("--vary", a.opts.at("--vary"));
+    varied = vary_platforms(opt(a, "--platform"), a.sets, spec, a.opts.at("--vary"));
+    for (const auto& pf : varied)
+      for (int r : ranks)
+        check_before_run(pf, *workload_of[r], o);
+  }
+  std::fputs(before_run.c_str(), stderr);
   run_sweep(
       spec,
-      [&](int r, int) {
+      [&](int r, int k) {
         const ReplayWorkload& w = *workload_of.at(r);
+        const config::PlatformConfig& pf = k < 0 ? platform : varied[static_cast<size_t>(k)];
         RunInfo info;
-        RunRecords records = run_simulation(platform, w, o, &info);
+        RunRecords records = run_simulation(pf, w, o, &info);
         std::fprintf(stderr, "pfsim: %d ranks on %d node(s), %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
                      records.end_s, info.wall_s);
         auto phases = mdreal_phases(w, records);  // (takes the samples it regroups from records first)
@@ -732,7 +744,11 @@ int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr
         in["options"]["--ranks"] = std::to_string(r);
         if (in.contains("mdworkbench"))
           in["mdworkbench"]["ranks"] = r;
-        return results_of(a, in, platform, w, o, info, records, phases, format, with_max);
+        if (k >= 0) {  // its value is the last --set, as a single run's
+          in["options"].erase("--vary");
+          in["set"].push_back(spec.vary_path + "=" + spec.vary_values[static_cast<size_t>(k)]);
+        }
+        return results_of(a, in, pf, w, o, info, records, phases, format, with_max);
       },
       [&](const nlohmann::json& first) {
         nlohmann::json in = inputs;  // with the sweep's rank list

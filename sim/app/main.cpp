@@ -874,24 +874,10 @@ int cmd_sweep(const Cli& c)
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
-    std::vector<std::string> effective;  // each value's effective platform: two that are the same are one point twice
-    for (const auto& v : sweep.vary_values) {
-      Cli with = c;
-      const std::string set = sweep.vary_path + "=" + v;
-      with.sets.push_back(set);
-      try {
-        varied.push_back(platform_of(with));
-      } catch (const pfsim::config::ConfigError& e) {  // named as the --vary value the user typed
-        std::string why = e.what();
-        if (why.rfind("--set " + set + ": ", 0) == 0)
-          why = why.substr(8 + set.size());
-        throw pfsim::config::ConfigError("--vary " + c.opts.at("--vary") + ", value " + v + ": " + why);
-      }
-      effective.push_back(pfsim::config::effective_json(varied.back(), 0).dump());
-      for (size_t k = 0; k + 1 < effective.size(); ++k)
-        if (effective[k] == effective.back())
-          throw UsageError("--vary " + c.opts.at("--vary") + ": the values " + sweep.vary_values[k] + " and " + v +
-                           " give the same platform (the same point twice)");
+    try {
+      varied = pfsim::app::vary_platforms(opt(c, "--platform"), c.sets, sweep, c.opts.at("--vary"));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
     }
   }
   pfsim::app::run_sweep(

@@ -107,6 +107,32 @@ std::pair<std::string, std::vector<std::string>> parse_vary(const std::string& o
   return out;
 }
 
+std::vector<config::PlatformConfig> vary_platforms(const std::string& file, const std::vector<std::string>& sets,
+                                                   const SweepSpec& spec, const std::string& vary_text)
+{
+  std::vector<config::PlatformConfig> out;
+  std::vector<std::string> effective;  // each value's effective platform: two that are the same are one point twice
+  for (const auto& v : spec.vary_values) {
+    std::vector<std::string> with = sets;
+    const std::string set = spec.vary_path + "=" + v;
+    with.push_back(set);
+    try {
+      out.push_back(load_platform(file, with));
+    } catch (const config::ConfigError& e) {  // named as the --vary value the user typed
+      std::string why = e.what();
+      if (why.rfind("--set " + set + ": ", 0) == 0)
+        why = why.substr(8 + set.size());
+      throw config::ConfigError("--vary " + vary_text + ", value " + v + ": " + why);
+    }
+    effective.push_back(config::effective_json(out.back(), 0).dump());
+    for (size_t k = 0; k + 1 < effective.size(); ++k)
+      if (effective[k] == effective.back())
+        throw std::invalid_argument("--vary " + vary_text + ": the values " + spec.vary_values[k] + " and " + v +
+                                    " give the same platform (the same point twice)");
+  }
+  return out;
+}
+
 namespace {
 // A CSV field: quoted (its quotes doubled) when it holds a comma, a quote or a line break.
 std::string csv_field(const std::string& v)

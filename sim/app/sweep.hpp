@@ -2,6 +2,8 @@
 // process), at most `jobs` at a time: pfsim sweep (workload files), and pfsim replay / mdworkbench with a rank list
 // and --csv. The table and its configuration file land together, or neither (sim/app/sweep.cpp).
 #pragma once
+#include "config/platform_config.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -33,6 +35,12 @@ std::string sweep_csv_rows(int ranks, const nlohmann::json& results);
 // "PATH=V1,V2,...": the field's path and its values (scalars: numbers, booleans, bare strings such as 200us; at least
 // two, no repeats); invalid_argument naming `option` otherwise.
 std::pair<std::string, std::vector<std::string>> parse_vary(const std::string& option, const std::string& text);
+
+// --vary's platforms: `file` with `sets` and then PATH=value for each value, loaded and checked before any point runs.
+// config::ConfigError naming the --vary value (`vary_text`, as typed) that is wrong; std::invalid_argument when two
+// values give the same platform (the same point twice).
+std::vector<config::PlatformConfig> vary_platforms(const std::string& file, const std::vector<std::string>& sets,
+                                                   const SweepSpec& spec, const std::string& vary_text);
 
 // Runs `point(r, k)` for every rank count r (and every --vary value k, value by value; k = -1 without one) in a child
 // process and keeps its results JSON (which states its own rank
