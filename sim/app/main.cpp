@@ -170,7 +170,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-o", true, "PATH IOR's test file: recorded, printed, no effect"},
         {"-C", false, "reorder tasks for the read: rank r reads the data of rank r + tasks per node (r + 1 with "
                       "clients.placement cyclic): another node's, not in its own page cache (clients.max_cached_mb)"},
-        {"-k", false, "keep the file: recorded; no effect (the model does not remove it)"},
+        {"-k", false, "keep the file between repetitions (without it IOR removes it after each one: with a write-back "
+                      "cache that holds partial RPCs, the next repetition starts without its dirty pages)"},
         {"-O", true, "KEY=VALUE IOR's summaryFormat=JSON|default and summaryFile=FILE (repeatable): IOR's JSON summary "
                      "to FILE, or to stdout instead of the text"},
         {"--from", true, "FILE an IOR JSON summary (ior -O summaryFormat=JSON): run its test (its tasks, or --ranks) "
@@ -699,6 +700,7 @@ pfsim::IorOptions ior_options(const Cli& c, const pfsim::IorSummary* from)
   o.write = w || !r;  // IOR: neither given, both run
   o.read = r || !w;
   o.fsync = has_flag(c, "-e");
+  o.keep_file = has_flag(c, "-k");
   o.repetitions = static_cast<int>(opt_int(c, "-i", 1, 1, pfsim::app::kMaxIterations));
   o.delay_s = static_cast<double>(opt_int(c, "-d", 0, 0, 1000000000));
   if (c.opts.count("-a"))

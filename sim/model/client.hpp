@@ -302,6 +302,7 @@ private:
     Request* pop_front();
     Index::iterator earliest(uint64_t object, uint64_t offset);  // the first queued there, or cached.end()
     Request* take(Index::iterator it);                           // out of the queue (its entry emptied)
+    Request* take_entry(QueuedChunk& entry);                     // a cached piece out of the queue, by its entry
   };
   std::vector<Lazy<ChunkQueue>> chunk_queue_;
   // One connection per server, as LNet has one per peer (socklnd's bulk socket, an RC queue pair): a node's bulk

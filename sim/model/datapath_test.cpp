@@ -267,13 +267,14 @@ TEST_CASE("holding partial RPCs: a block's partial tail goes with the fsync, the
 TEST_CASE("holding partial RPCs: without an fsync a partial tail is written back after dirty_expire, the rest at the "
           "run's end", "[datapath][holdback]")
 {
-  // IOR -i 2 -d 5 of 1 MiB + 64 KiB, no fsync, dirty_expire 2 s, OST samples of 1 s (sample k holds [k-1, k) s).
+  // IOR -i 2 -d 5 -k of 1 MiB + 64 KiB, no fsync, dirty_expire 2 s, OST samples of 1 s (sample k holds [k-1, k) s).
   // Repetition 1 writes at 5 s: its full RPC goes at once (sample 6), its 64 KiB tail waits 2 s (sample 8).
   // Repetition 2 writes at about 10 s: its full RPC goes at once and its tail when the run ends, not 2 s later
   // (sample 11 for both; the run ends then).
   pfsim::IorOptions o = ior(65536, 1048576 + 65536);
   o.repetitions = 2;
   o.delay_s = 5;
+  o.keep_file = true;  // (-k: without it IOR removes the file after repetition 1, and its tail with it)
   json p = holding(1, 32, 1);
   p["clients"]["dirty_expire"] = "2s";
   p["oss"]["sample_interval"] = "1s";
@@ -756,11 +757,13 @@ TEST_CASE("osc_max_rpcs_in_flight 1: one bulk RPC at a time, the OST idles for a
 
 TEST_CASE("holding partial RPCs: a repetition that rewrites held pages sends them once", "[datapath][holdback]")
 {
-  // IOR -i 2 of 512 KiB in 64 KiB writes, no fsync: repetition 1's 8 pieces wait in their half-full unit, and
-  // repetition 2 dirties the same pages again (the same offsets and lengths). The unit stays half full; when the run
-  // ends its pages go once, as one RPC of 128 pages: 512 KiB reach the OST, not 1 MiB in two overlapping RPCs.
+  // IOR -i 2 -k of 512 KiB in 64 KiB writes, no fsync: repetition 1's 8 pieces wait in their half-full unit, and
+  // repetition 2 dirties the same pages again (the same offsets and lengths; -k: the file is kept). The unit stays
+  // half full; when the run ends its pages go once, as one RPC of 128 pages: 512 KiB reach the OST, not 1 MiB in two
+  // overlapping RPCs.
   pfsim::IorOptions o = ior(65536, 524288);
   o.repetitions = 2;
+  o.keep_file = true;
   auto r = run(holding(1, 32, 1), o);
   const auto [pages, bytes] = written(r);
   CHECK(pages[7] == 1);
@@ -946,4 +949,18 @@ TEST_CASE("holding partial RPCs: a read waits for its own node's and its writer'
   INFO("read " << reads[0] << " s");
   CHECK(reads[0] >= 1044480.0 / kDisk_Bps);
   CHECK(oss(r, 0).data_written_B == 1044480.0 + 4096.0);
+}
+
+TEST_CASE("holding partial RPCs: IOR without -k removes its file between repetitions, with the pages still cached",
+          "[datapath][holdback]")
+{
+  // IOR -i 2 of 512 KiB in 64 KiB writes, no fsync, no -k: IOR removes the file after repetition 1, whose 8 pieces
+  // still wait in their half-full unit: they are dropped, and only repetition 2's 512 KiB reach the OST (at the run's
+  // end). (helper-85: the model kept every repetition's file, so a repetition found the previous one's pages.)
+  pfsim::IorOptions o = ior(65536, 524288);
+  o.repetitions = 2;
+  auto r = run(holding(1, 32, 1), o);
+  const auto [pages, bytes] = written(r);
+  CHECK(bytes == 524288);
+  CHECK(r.discarded_B == 524288);
 }

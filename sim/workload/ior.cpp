@@ -68,6 +68,9 @@ bool IorWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
   if (step == 0) {
     out.think_s = phase_delay_s(phase);
     out.op = ph.write && (o_.file_per_proc || rank == 0) ? Op::Create : Op::Open;
+    // IOR removes the file after each repetition unless -k: the next repetition's write starts without its pages
+    // (each node drops what it still holds of it; the last repetition's file stays, its pages written at the end)
+    out.drop_held = ph.write && ph.repetition > 0 && !o_.keep_file;
     return true;
   }
   if (step == n + 1) {

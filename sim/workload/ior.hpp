@@ -28,6 +28,8 @@ struct IorOptions {
   // -C (reorderTasks): the read phase reads the data of rank (r + read_shift) mod ranks, IOR's shift by the tasks per
   // node, so that a node reads what another node wrote (not from its own page cache); 0 without -C.
   int read_shift = 0;
+  // -k: the file is kept between repetitions; without it IOR removes it after each one (its dirty pages with it)
+  bool keep_file = false;
   nlohmann::json params;         // the options as given, echoed in results
 };
 

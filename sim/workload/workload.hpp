@@ -21,6 +21,9 @@ struct OpRequest {
   // The step first waits until the rank's written data is out of the node's write-back cache (an fsync before the
   // close: IOR -e); nothing to wait for without clients.max_dirty_mb.
   bool flush = false;
+  // The file was removed since the node wrote it (IOR without -k removes it after each repetition): the node's held
+  // dirty pages of it are dropped before this step (clients.hold_partial_rpcs), as the unlink's lock cancel drops them.
+  bool drop_held = false;
   double think_s = 0;       // idle time on the rank before this operation starts
   // Trace-driven excess (replay with residuals): the recorded latency above the modelled floor, applied inside
   // the operation as a delay, and the number of recorded ranks active when it was recorded. excess_s < 0: none.
