@@ -222,8 +222,12 @@ def read_result_dir(d):
         fail(PROG, f"{path}: no such file (an IO500 result directory has result.txt)")
     lines = read_text(path, "an IO500 result.txt").splitlines()
     sections, cur = {}, None
+    simulated_rpn = None  # a pfsim result directory's "; simulated: pfsim ... --ranks-per-node K"
     for n, line in enumerate(lines, start=1):
         s = line.strip()
+        m = re.match(r"; simulated: pfsim .*--ranks-per-node (\d+)", s)
+        if m:
+            simulated_rpn = int(m.group(1))
         if not s or s.startswith(";"):
             continue
         m = re.fullmatch(r"\[([^\]]+)\]", s)
@@ -259,7 +263,7 @@ def read_result_dir(d):
     inputs = [("the measured result.txt", path)] + [(f"the result directory's {f}", os.path.join(d, f))
                                                      for f in os.listdir(d) if os.path.isfile(os.path.join(d, f))]
     return {"procs": int(procs_text), "measured": measured, "exes": exes, "path": path, "config": config,
-            "ignored": ignored, "config_path": cfg_path, "inputs": inputs}
+            "ignored": ignored, "config_path": cfg_path, "inputs": inputs, "ranks_per_node": simulated_rpn}
 
 
 def option_after(exe, flag, path, n, what):
@@ -561,8 +565,13 @@ def main():
     for n in ignored:
         print(f"{PROG}: note: {cfg_path}: {n}: not modelled, ignored", file=sys.stderr)
     common = ["--platform", a.platform, "--ranks", str(ranks), "--seed", str(a.seed)]
-    if a.ranks_per_node:
-        common += ["--ranks-per-node", str(a.ranks_per_node)]
+    rpn = a.ranks_per_node
+    if not rpn and result and result.get("ranks_per_node"):  # a pfsim result directory: the placement it ran
+        rpn = result["ranks_per_node"]
+        print(f"{PROG}: note: {result['path']} was simulated with --ranks-per-node {rpn}: rerun so (give "
+              "--ranks-per-node to run another)", file=sys.stderr)
+    if rpn:
+        common += ["--ranks-per-node", str(rpn)]
     for x in a.set:
         common += ["--set", x]
     sim, skipped = simulate(pfsim, common, sizes, a.jobs, config)

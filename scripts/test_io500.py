@@ -81,11 +81,12 @@ def main():
         # result.txt in IO500's layout: --from reads pfsim's own result directory back, the same sizes, the same
         # scores (the same ranks per node given again), every error 0.
         again = os.path.join(tmp, "again.json")
-        r2 = run(["--from", tmp, "--platform", PLATFORM, "--ranks-per-node", "2", "--json", again], build)
+        r2 = run(["--from", tmp, "--platform", PLATFORM, "--json", again], build)  # (its recorded --ranks-per-node 2)
         rows2 = json.load(open(again)).get("compared_with", {}).get("phases", []) if r2.returncode == 0 else []
         check(len(rows2) == 11 and all(abs(x["rel_error"]) < 1e-6 for x in rows2) and
               [x["measured"] for x in rows2] == [round(vals[x["phase"]], 6) for x in rows2],
-              f"--from pfsim's own --out-dir: 11 phases, its scores, errors 0 (exit {r2.returncode}: "
+              f"--from pfsim's own --out-dir, at the ranks per node it recorded: 11 phases, its scores, errors 0 "
+              f"(exit {r2.returncode}: "
               f"{r2.stderr.strip()[-200:]})")
         # A second run into the same directory without a config replaces config.ini with the sizes it ran (helper-80:
         # the first run's config.ini stayed, and --from read its options for the second run's results).

@@ -90,6 +90,10 @@ def main():
             check(b.returncode == 2 and len(lines) == 1 and needle in lines[0] and
                   not os.path.exists(os.path.join(tmp, "bad.csv")),
                   f"--vary {vary}: exit 2, one line naming '{needle}' ({b.returncode}: {b.stderr.strip()[-200:]})")
+        b = subprocess.run(base + ["--set", "mds.threads.max=8", "--vary", "mds.threads.max=4,16"], capture_output=True,
+                           text=True)
+        check(b.returncode == 2 and "the same field" in b.stderr and len(b.stderr.strip().splitlines()) == 1,
+              f"--set of the --vary field: refused in one line ({b.stderr.strip()[-160:]})")
         # md-workbench and replay sweeps take --vary too: the same table, each point the single run with that --set.
         mcsv = os.path.join(tmp, "m.csv")
         mdw = [pfsim, "mdworkbench", "--platform", PLATFORM, "-I", "2", "-P", "4", "--quiet"]

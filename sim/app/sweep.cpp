@@ -110,6 +110,10 @@ std::pair<std::string, std::vector<std::string>> parse_vary(const std::string& o
 std::vector<config::PlatformConfig> vary_platforms(const std::string& file, const std::vector<std::string>& sets,
                                                    const SweepSpec& spec, const std::string& vary_text)
 {
+  for (const auto& set : sets)  // (a --set of the field itself would be replaced by every value: said, not ignored)
+    if (set.substr(0, set.find('=')) == spec.vary_path)
+      throw std::invalid_argument("--vary " + vary_text + " and --set " + set + ": the same field; --vary gives its "
+                                  "values (drop the --set)");
   std::vector<config::PlatformConfig> out;
   std::vector<std::string> effective;  // each value's effective platform: two that are the same are one point twice
   for (const auto& v : spec.vary_values) {
