@@ -222,12 +222,20 @@ def read_result_dir(d):
         fail(PROG, f"{path}: no such file (an IO500 result directory has result.txt)")
     lines = read_text(path, "an IO500 result.txt").splitlines()
     sections, cur = {}, None
-    simulated_rpn = None  # a pfsim result directory's "; simulated: pfsim ... --ranks-per-node K"
+    simulated_rpn = None  # a pfsim result directory's "; simulated: pfsim ... --ranks-per-node K --set P=V ..."
+    simulated_sets = []
     for n, line in enumerate(lines, start=1):
         s = line.strip()
-        m = re.match(r"; simulated: pfsim .*--ranks-per-node (\d+)", s)
-        if m:
-            simulated_rpn = int(m.group(1))
+        if s.startswith("; simulated: pfsim "):
+            try:
+                words = shlex.split(s[len("; simulated: pfsim "):])
+            except ValueError:
+                words = []
+            for k, w in enumerate(words[:-1]):
+                if w == "--ranks-per-node" and words[k + 1].isdigit():
+                    simulated_rpn = int(words[k + 1])
+                elif w == "--set":
+                    simulated_sets.append(words[k + 1])
         if not s or s.startswith(";"):
             continue
         m = re.fullmatch(r"\[([^\]]+)\]", s)
@@ -263,7 +271,8 @@ def read_result_dir(d):
     inputs = [("the measured result.txt", path)] + [(f"the result directory's {f}", os.path.join(d, f))
                                                      for f in os.listdir(d) if os.path.isfile(os.path.join(d, f))]
     return {"procs": int(procs_text), "measured": measured, "exes": exes, "path": path, "config": config,
-            "ignored": ignored, "config_path": cfg_path, "inputs": inputs, "ranks_per_node": simulated_rpn}
+            "ignored": ignored, "config_path": cfg_path, "inputs": inputs, "ranks_per_node": simulated_rpn,
+            "sets": simulated_sets}
 
 
 def option_after(exe, flag, path, n, what):
@@ -572,7 +581,16 @@ def main():
               "--ranks-per-node to run another)", file=sys.stderr)
     if rpn:
         common += ["--ranks-per-node", str(rpn)]
-    for x in a.set:
+    sets = a.set
+    if result and result.get("sets"):  # a pfsim result directory's --set: rerun with them unless others are given
+        if a.set:
+            print(f"{PROG}: note: {result['path']} was simulated with --set {' '.join(result['sets'])}; this run uses "
+                  f"the --set given instead", file=sys.stderr)
+        else:
+            sets = result["sets"]
+            print(f"{PROG}: note: {result['path']} was simulated with --set {' '.join(sets)}: rerun so",
+                  file=sys.stderr)
+    for x in sets:
         common += ["--set", x]
     sim, skipped = simulate(pfsim, common, sizes, a.jobs, config)
     for name, unit, _, src in PHASES:
@@ -594,7 +612,7 @@ def main():
     print(f"{PROG}: note: the IOPS score is over the {n_md} metadata phases simulated (IO500's has find too, which "
           "pfsim does not model)", file=sys.stderr)
     report = {"tasks": ranks, "sizes": sizes, "notes": notes, "not_modelled": ignored, "skipped": skipped,
-              "platform": a.platform, "sets": a.set,
+              "platform": a.platform, "sets": sets,
               "phases": {n: {"score": sim[n][0], "unit": u, "time_s": sim[n][1], "valid": n not in invalid,
                              "invalid_because": invalid.get(n, [])} for n, u, _, _ in PHASES if n in sim},
               "score": {"bandwidth_GiBps": bw, f"iops_kiops_{n_md}_phases": md, "total": math.sqrt(bw * md),

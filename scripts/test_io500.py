@@ -88,6 +88,17 @@ def main():
               f"--from pfsim's own --out-dir, at the ranks per node it recorded: 11 phases, its scores, errors 0 "
               f"(exit {r2.returncode}: "
               f"{r2.stderr.strip()[-200:]})")
+        # ... and at the --set it recorded (helper-86: ignored, the IOR phases -55% to -74% with no note)
+        setdir = os.path.join(tmp, "withset")
+        r4 = run([os.path.join(data, "config-tiny.ini"), "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node", "2",
+                  "--set", "mds.cores=2", "--out-dir", setdir], build)
+        again4 = os.path.join(tmp, "again4.json")
+        r5 = run(["--from", setdir, "--platform", PLATFORM, "--json", again4], build)
+        rows5 = json.load(open(again4)).get("compared_with", {}).get("phases", []) if r5.returncode == 0 else []
+        check(r4.returncode == 0 and len(rows5) == 11 and all(abs(x["rel_error"]) < 1e-6 for x in rows5) and
+              "simulated with --set mds.cores=2: rerun so" in r5.stderr,
+              f"--from a directory simulated with --set mds.cores=2: rerun with it, errors 0, said "
+              f"({r5.stderr.strip()[-200:]})")
         # A second run into the same directory without a config replaces config.ini with the sizes it ran (helper-80:
         # the first run's config.ini stayed, and --from read its options for the second run's results).
         again_dir = os.path.join(tmp, "again")

@@ -311,7 +311,9 @@ void ClientNode::start_op(uint32_t r)
 void ClientNode::begin_op(uint32_t r)
 {
   auto& s = ranks_[r];
-  if (s.op.drop_held && !held_.empty()) {  // the file was removed since (IOR without -k): its held pages go unwritten
+  // The file was removed since (IOR without -k): its pages still in the write-back cache go unwritten (held ones,
+  // and those queued for a slot, with or without holding partial RPCs; those in flight are written).
+  if (s.op.drop_held && ctx_.platform.clients.max_dirty_B > 0) {
     s.op.drop_held = false;
     discard_held(s.op.object);
   }
@@ -1292,7 +1294,8 @@ void ClientNode::on_expiry()
 // A held piece of an unlinked file leaves the cache unwritten.
 void ClientNode::drop_piece(size_t t, Request* p)
 {
-  forget_dirty(p);
+  if (!dirty_by_rank_.empty())  // (kept only when holding partial RPCs)
+    forget_dirty(p);
   dirty_B_[t] -= p->bytes;
   chunks_pending_--;
   auto& s = ranks_[p->local_rank];
@@ -1327,7 +1330,7 @@ void ClientNode::discard_held(uint64_t object)
   // Pieces still waiting for an RPC slot are dirty pages too: dropped (those in flight are written). Looked for only
   // when the object still has pieces in the cache (IOR's full RPCs queued behind the slots, helper-85: a repetition
   // that found the previous one's 32 MiB still queued wrote at 5,155 MiB/s where the first wrote at 22,909).
-  if (dirty_objects_.count(object) > 0)
+  if (held_.empty() || dirty_objects_.count(object) > 0)  // (without holding, no per-object count: looked for)
     for (size_t t = 0; t < chunk_queue_.size(); ++t)
       if (auto* queue = chunk_queue_[t].q.get(); queue != nullptr && !queue->empty()) {
         bool dropped = false;
