@@ -474,9 +474,10 @@ def exe_lines(sizes, config):
             "mdtest-hard-delete": md_hard + " -r -a POSIX"}
 
 
-def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_dir, common):
+def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_dir, common, bw, md):
     """IO500's result.txt in its layout ([run], a section per phase with exe, its ERROR INVALID lines, score and
-    t_delta, [SCORE]), so that --from reads a pfsim result directory as it reads IO500's."""
+    t_delta, [SCORE] with the summary's scores bw and md), so that --from reads a pfsim result directory as it reads
+    IO500's."""
     kv = lambda k, v: f"{k:<15} = {v}"
     lines = ["[run]", kv("procs", ranks), kv("version", f"pfsim-{version}"), kv("result-dir", out_dir),
              kv("mode", "standard"), "; simulated: pfsim " + shlex.join(common)]
@@ -489,8 +490,6 @@ def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_di
         lines += ["", f"[{name}]", kv("exe", exes[name])]
         lines += [f"; ERROR INVALID {why}" for why in invalid.get(name, [])]
         lines += [kv("score", f"{v:f}"), kv("t_delta", f"{t:.4f}")]
-    bw = geo([sim[n][0] for n, _, g, _ in PHASES if g == "bw" and n in sim])
-    md = geo([sim[n][0] for n, _, g, _ in PHASES if g == "md" and n in sim])
     mark = " [INVALID]" if invalid or run_invalid else ""
     lines += ["", "[SCORE]", kv("MD", f"{md:f}"), kv("BW", f"{bw:f}"), kv("SCORE", f"{math.sqrt(bw * md):f}{mark}")]
     return "\n".join(lines) + "\n"
@@ -649,7 +648,7 @@ def main():
     if out_summary:  # the three together: renamed into place once all are written
         files = [(out_summary, text),
                  (out_files[1], result_text(sim, version, ranks, sizes, config, invalid, run_invalid, a.out_dir,
-                                            common))]
+                                            common, bw, md))]
         if len(out_files) > 2:  # the config it ran, as IO500 keeps it beside its results (--from reads it back)
             files.append((out_files[2], cfg_text if cfg_text is not None else sizes_config(sizes)))
         write_atomic_all(files)

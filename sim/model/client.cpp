@@ -783,19 +783,16 @@ void ClientNode::hand_slots(size_t t)
 // boundaries); obj_unit: the unit cached pieces fill and merge in.
 std::pair<uint64_t, uint64_t> ClientNode::rpc_unit(uint64_t offset) const
 {
-  const auto rpc = static_cast<uint64_t>(ctx_.platform.clients.max_pages_per_rpc) * 4096;
-  if (ctx_.platform.oss.stripe_count <= 1) {
-    const uint64_t start = offset / rpc * rpc;
-    return {start, start + rpc};
-  }
   // Within its stripe, where the file's offsets and the object's run side by side: the object's RPC-size unit
   // (obj_unit), so that a piece never straddles two units the osc would send apart (helper-80: 192 KiB stripes cut
   // at file multiples of 1 MiB left units that could never fill). A stripe size that is a multiple of the RPC size
-  // gives the file's own multiples.
-  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
-  const uint64_t chunk = offset / stripe * stripe;
+  // gives the file's own multiples; with one stripe the object's offsets are the file's.
   const uint64_t o = obj_offset(offset);
   const auto [us, ue] = obj_unit(o);
+  if (ctx_.platform.oss.stripe_count <= 1)
+    return {us, ue};
+  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
+  const uint64_t chunk = offset / stripe * stripe;
   return {std::max(chunk, offset - (o - us)), std::min(chunk + stripe, offset + (ue - o))};
 }
 
@@ -1058,10 +1055,7 @@ void ClientNode::hold(size_t t, Request* q)
     }
     p = unit.pieces.erase(p);
     unit.bytes -= old->bytes;
-    forget_dirty(old);
-    dirty_B_[t] -= old->bytes;
-    chunks_pending_--;
-    ranks_[old->local_rank].dirty_chunks--;
+    leave_cache(t, old);
     delete old;
   }
   unit.pieces.push_back(q);
@@ -1083,6 +1077,16 @@ void ClientNode::hold(size_t t, Request* q)
   }
   if (static_cast<double>(covered) >= unit.size)
     release_units(t, {key});
+}
+
+// A piece leaves the node's write-back cache (written, rewritten or dropped): its bytes, its RPC and its rank's count.
+void ClientNode::leave_cache(size_t t, const Request* p)
+{
+  dirty_B_[t] -= p->bytes;
+  chunks_pending_--;
+  ranks_[p->local_rank].dirty_chunks--;
+  if (!dirty_by_rank_.empty())  // (kept only when holding partial RPCs)
+    forget_dirty(p);
 }
 
 void ClientNode::forget_dirty(const Request* p)
@@ -1133,7 +1137,6 @@ void ClientNode::wait_for_pieces(uint64_t object, uint32_t node, uint32_t rank, 
 void ClientNode::lock_answered(uint32_t r, uint64_t seq)
 {
   auto& s = ranks_[r];
-
   if (!s.lock_wait || s.seq != seq || s.lock_pending == 0 || --s.lock_pending > 0)
     return;
   s.lock_wait = false;
@@ -1294,12 +1297,8 @@ void ClientNode::on_expiry()
 // A held piece of an unlinked file leaves the cache unwritten.
 void ClientNode::drop_piece(size_t t, Request* p)
 {
-  if (!dirty_by_rank_.empty())  // (kept only when holding partial RPCs)
-    forget_dirty(p);
-  dirty_B_[t] -= p->bytes;
-  chunks_pending_--;
-  auto& s = ranks_[p->local_rank];
-  s.dirty_chunks--;
+  leave_cache(t, p);
+  const auto& s = ranks_[p->local_rank];
   ctx_.records.discarded_pieces++;
   ctx_.records.discarded_B += p->bytes;
   // (a rank whose fsync released it and waits for no other piece goes on: through a timer, not from in here)
@@ -1310,10 +1309,10 @@ void ClientNode::drop_piece(size_t t, Request* p)
 
 // An unlinked file's dirty pages are never written: the OST destroys the object and its extent locks are cancelled
 // with LDLM_FL_DISCARD_DATA, so the client drops the pages instead of writing them back. The node drops the units it
-// holds of the object (pieces already queued for a slot or in flight still go). Their cache space is free again.
+// holds of the object and its pieces queued for a slot (those in flight still go). Their cache space is free again.
 void ClientNode::discard_held(uint64_t object)
 {
-  std::vector<size_t> targets;
+  std::set<size_t> targets;  // (in index order: deterministic)
   if (auto o = held_by_object_.find(object); o != held_by_object_.end()) {
     for (const auto& [t, start] : o->second) {
       auto& held = *held_[t].q;
@@ -1322,8 +1321,7 @@ void ClientNode::discard_held(uint64_t object)
         drop_piece(t, p);
       held.erase(it);
       --held_units_;
-      if (targets.empty() || targets.back() != t)
-        targets.push_back(t);
+      targets.insert(t);
     }
     held_by_object_.erase(o);
   }
@@ -1332,17 +1330,12 @@ void ClientNode::discard_held(uint64_t object)
   // that found the previous one's 32 MiB still queued wrote at 5,155 MiB/s where the first wrote at 22,909).
   if (held_.empty() || dirty_objects_.count(object) > 0)  // (without holding, no per-object count: looked for)
     for (size_t t = 0; t < chunk_queue_.size(); ++t)
-      if (auto* queue = chunk_queue_[t].q.get(); queue != nullptr && !queue->empty()) {
-        bool dropped = false;
+      if (auto* queue = chunk_queue_[t].q.get(); queue != nullptr && !queue->empty())
         for (auto& entry : queue->q)
           if (entry.request != nullptr && entry.request->cached && entry.request->object == object) {
-            Request* p = queue->take_entry(entry);
-            drop_piece(t, p);
-            dropped = true;
+            drop_piece(t, queue->take_entry(entry));
+            targets.insert(t);
           }
-        if (dropped && (targets.empty() || std::find(targets.begin(), targets.end(), t) == targets.end()))
-          targets.push_back(t);
-      }
   for (size_t t : targets)
     admit_to_cache(t);  // writers that waited for the space; hands the target's slots
   resume_ranks();
@@ -1371,11 +1364,7 @@ void ClientNode::on_chunk_reply(Request* q)
   for (Request* p = q->merged; p != nullptr; p = p->merged)
     q->bytes -= p->bytes;
   for (Request* p = q; p != nullptr; p = p->merged) {
-    dirty_B_[t] -= p->bytes;
-    chunks_pending_--;
-    ranks_[p->local_rank].dirty_chunks--;
-    if (!dirty_by_rank_.empty())
-      forget_dirty(p);
+    leave_cache(t, p);
   }
   admit_to_cache(t);  // hands the freed slot too
   resume_ranks();

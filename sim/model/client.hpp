@@ -385,6 +385,7 @@ private:
   void discard_held(uint64_t object);  // the object was unlinked: its held pieces are dropped, never written
   void drop_piece(size_t t, Request* p);  // a held piece of an unlinked file leaves the cache unwritten
   void on_expiry();
+  void leave_cache(size_t t, const Request* p);  // a piece's bytes, RPC and rank's count leave the cache
   void forget_dirty(const Request* p);  // a piece left the cache (dirty_by_rank_)
   long long chunks_pending_ = 0;  // bulk RPCs of the node not yet answered (queued, waiting for cache, in flight)
   std::deque<uint32_t> resumed_;  // ranks whose piece entered a cache: they cut their next one (resume_ranks)
