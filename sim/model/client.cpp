@@ -3,6 +3,7 @@
 #include "model/hash.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(pfsim_client, "pfsim client nodes");
@@ -516,6 +517,10 @@ void ClientNode::try_send(uint32_t r)
     s.copy_done_s = sg4::Engine::get_clock();
     if (ahead)
       read_ahead_start(r);
+    s.obj_next.clear();
+    s.obj_stop.clear();
+    if (objects_split() && !(s.op.op == Op::Write && ctx_.platform.clients.max_dirty_B > 0))
+      split_by_object(s);
     send_chunks(r);
     if (ahead)
       read_ahead_issue(r);
@@ -816,6 +821,40 @@ std::pair<uint64_t, uint64_t> ClientNode::obj_unit(uint64_t obj_off) const
   return {start, start + rpc};
 }
 
+uint64_t ClientNode::obj_bytes_before(uint64_t j, uint64_t f) const
+{
+  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
+  const auto count = static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
+  const uint64_t k = f / stripe;
+  const uint64_t whole = k > j ? (k - j + count - 1) / count : 0;  // stripes j, j + count, ... below stripe k
+  return whole * stripe + (k % count == j ? f % stripe : 0);
+}
+
+uint64_t ClientNode::file_offset(uint64_t j, uint64_t obj_off) const
+{
+  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
+  const auto count = static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
+  return (obj_off / stripe * count + j) * stripe + obj_off % stripe;
+}
+
+bool ClientNode::objects_split() const
+{
+  const auto& o = ctx_.platform.oss;
+  const auto rpc = static_cast<uint64_t>(ctx_.platform.clients.max_pages_per_rpc) * 4096;
+  return o.stripe_count > 1 && static_cast<uint64_t>(o.stripe_size_B) % rpc != 0;
+}
+
+void ClientNode::split_by_object(RankState& s)
+{
+  const auto count = static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
+  s.obj_next.resize(count);
+  s.obj_stop.resize(count);
+  for (uint64_t j = 0; j < count; ++j) {
+    s.obj_next[j] = obj_bytes_before(j, s.next_off);
+    s.obj_stop[j] = obj_bytes_before(j, s.end_off);
+  }
+}
+
 void ClientNode::merge_queued(Request* q, ChunkQueue& queue)
 {
   const uint64_t unit_end = obj_unit(q->obj_off).second;
@@ -926,11 +965,27 @@ void ClientNode::send_chunks(uint32_t r)
   const bool into_cache = s.op.op == Op::Write && c.max_dirty_B > 0;
   const auto window = static_cast<uint32_t>(into_cache ? 1 : c.osc_max_rpcs_in_flight * o.stripe_count);
   while (s.chunked && s.next_off < s.end_off && s.chunks_out < window) {
-    const uint64_t end = std::min(s.end_off, rpc_unit(s.next_off).second);  // an RPC ends at its unit's end
     const size_t t = stripe_target(s.op, s.next_off);
-    auto* q = new_request(r, t, s.next_off, static_cast<double>(end - s.next_off));
+    Request* q = nullptr;
+    if (!s.obj_next.empty()) {
+      // An RPC of the object's contiguous bytes from the first byte not yet sent, up to its RPC-size unit's end: the
+      // osc builds a read (or write-through) RPC from an object's pages, and stripes k and k + stripe_count follow
+      // each other there. The next RPC starts at the first byte of the file not yet sent.
+      const uint64_t j = s.next_off / static_cast<uint64_t>(o.stripe_size_B) % static_cast<uint64_t>(o.stripe_count);
+      const uint64_t from = s.obj_next[j];
+      const uint64_t to = std::min(s.obj_stop[j], obj_unit(from).second);
+      q = new_request(r, t, s.next_off, static_cast<double>(to - from));
+      s.obj_next[j] = to;
+      s.next_off = s.end_off;
+      for (size_t i = 0; i < s.obj_next.size(); ++i)
+        if (s.obj_next[i] < s.obj_stop[i])
+          s.next_off = std::min(s.next_off, file_offset(i, s.obj_next[i]));
+    } else {
+      const uint64_t end = std::min(s.end_off, rpc_unit(s.next_off).second);  // an RPC ends at its unit's end
+      q = new_request(r, t, s.next_off, static_cast<double>(end - s.next_off));
+      s.next_off = end;
+    }
     q->chunk = true;
-    s.next_off = end;
     s.chunks_out++;
     chunks_pending_++;
     if (into_cache) {
@@ -1459,6 +1514,16 @@ void ClientNode::read_ahead_issue(uint32_t r)
   const double window = std::min(c.readahead_B, static_cast<double>(s.ra_next - s.ra_start));
   // The window ends at an RPC multiple (read-ahead RPCs are whole ones, as Lustre's), or at the object's end.
   uint64_t limit = (s.ra_next + static_cast<uint64_t>(window)) / rpc * rpc;
+  if (objects_split()) {
+    // With stripes smaller than an RPC, at a file offset where every object's RPC-size unit ends (rows of stripes
+    // that hold whole units: lcm(stripe, RPC) x stripe_count), once the window holds such a row (it stays at least
+    // the window less a row ahead of the reads), so that read-ahead RPCs are whole object units (a window moving 1 MiB per read gave each object 256 KiB
+    // pieces of its units, never a whole one).
+    const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
+    const uint64_t row = std::lcm(stripe, rpc) * static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
+    if (window >= static_cast<double>(row))
+      limit = std::max(s.ra_end, (s.ra_next + static_cast<uint64_t>(window)) / row * row);
+  }
   if (limit >= s.op.object_end)
     limit = s.op.object_end;
   auto& pieces = ra_pages_[s.op.object];
@@ -1472,15 +1537,46 @@ void ClientNode::read_ahead_issue(uint32_t r)
     uint64_t end = std::min(limit, rpc_unit(s.ra_end).second);
     if (it != pieces.end())
       end = std::min(end, it->first);
-    const double bytes = static_cast<double>(end - s.ra_end);
+    double bytes = static_cast<double>(end - s.ra_end);
     if (ra_in_transit_B_ + bytes > c.readahead_node_B)
       break;  // the node's read-ahead is all in transit
+    // With stripes smaller than an RPC, the RPC goes on in its object: the same OST's next stripes of the window
+    // (contiguous in the object), up to the object's RPC-size unit, each a piece of its own in file offsets, until a
+    // page already requested or the node's read-ahead in transit (ra_object_pieces).
+    // The window is taken in file offsets first, as far as the node's read-ahead allows (Lustre reserves the
+    // window's pages, ll_ra_count_get, then the osc builds each object's RPCs from them), so that a stream's pages
+    // are requested without holes.
+    std::vector<std::pair<uint64_t, uint64_t>> more;
+    if (objects_split()) {
+      const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
+      const uint64_t j = s.ra_end / stripe % static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
+      const double room = c.readahead_node_B - ra_in_transit_B_;
+      const uint64_t window_end = std::min(limit, s.ra_end + static_cast<uint64_t>(std::max(0.0, room)));
+      uint64_t o = obj_offset(s.ra_end) + (end - s.ra_end);
+      const uint64_t stop = std::min(obj_unit(obj_offset(s.ra_end)).second, obj_bytes_before(j, window_end));
+      while (end % stripe == 0 && o < stop && o % stripe == 0) {
+        const uint64_t fb = file_offset(j, o);
+        uint64_t fe = fb + std::min(stop - o, stripe);
+        auto at = pieces.upper_bound(fb);
+        if (at != pieces.begin() && std::prev(at)->second.end > fb)
+          break;
+        if (at != pieces.end() && at->first < fe)
+          fe = at->first;
+        more.emplace_back(fb, fe);
+        bytes += static_cast<double>(fe - fb);
+        o += fe - fb;
+      }
+    }
     const size_t t = stripe_target(s.op, s.ra_end);
     auto* q = new_request(r, t, s.ra_end, bytes);
     q->chunk = true;
     q->prefetch = true;
     pieces.emplace(s.ra_end, RaPiece{end, q, false, r, {}});
     ra_order_.emplace_back(s.op.object, s.ra_end);
+    for (const auto& [fb, fe] : more) {
+      pieces.emplace(fb, RaPiece{fe, q, false, r, {}});
+      ra_order_.emplace_back(s.op.object, fb);
+    }
     ra_in_transit_B_ += bytes;
     s.ra_end = end;
     chunks_pending_++;
@@ -1521,21 +1617,39 @@ void ClientNode::read_ahead_issue(uint32_t r)
   }
 }
 
+// The file offsets where a read-ahead RPC's pieces start: one piece, or with stripes smaller than an RPC one per
+// stripe of its object range (read_ahead_issue), the first where the RPC starts.
+std::vector<uint64_t> ClientNode::ra_object_pieces(const Request* q) const
+{
+  std::vector<uint64_t> starts{q->offset};
+  if (!objects_split())
+    return starts;
+  const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
+  const uint64_t j = q->offset / stripe % static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
+  const uint64_t end = q->obj_off + static_cast<uint64_t>(q->bytes);
+  for (uint64_t o = (q->obj_off / stripe + 1) * stripe; o < end; o += stripe)
+    starts.push_back(file_offset(j, o));
+  return starts;
+}
+
 void ClientNode::read_ahead_reply(Request* q)
 {
   chunks_pending_--;
   ra_in_transit_B_ -= q->bytes;
   auto obj = ra_pages_.find(q->object);
-  auto it = obj->second.find(q->offset);
-  RaPiece& p = it->second;
-  p.in_transit = nullptr;
-  ra_arrived_B_ += q->bytes;
-  const std::vector<uint32_t> waiters = std::move(p.waiters);
-  if (p.read_out) {
-    ra_drop(obj->second, it);
-    if (obj->second.empty())
-      ra_pages_.erase(obj);
+  std::vector<uint32_t> waiters;
+  for (const uint64_t start : ra_object_pieces(q)) {
+    auto it = obj->second.find(start);
+    RaPiece& p = it->second;
+    p.in_transit = nullptr;
+    ra_arrived_B_ += static_cast<double>(p.end - start);
+    waiters.insert(waiters.end(), p.waiters.begin(), p.waiters.end());
+    p.waiters.clear();
+    if (p.read_out)
+      ra_drop(obj->second, it);
   }
+  if (obj->second.empty())
+    ra_pages_.erase(obj);
   delete q;
   for (uint32_t w : waiters) {
     ranks_[w].ra_waiting--;
@@ -1565,12 +1679,16 @@ void ClientNode::read_ahead_drop_all()
 bool ClientNode::read_ahead_dropped(Request* q)
 {
   auto obj = ra_pages_.find(q->object);
-  auto it = obj->second.find(q->offset);
-  if (!it->second.read_out || !it->second.waiters.empty())
-    return false;
+  const std::vector<uint64_t> starts = ra_object_pieces(q);
+  for (const uint64_t start : starts) {
+    const RaPiece& p = obj->second.at(start);
+    if (!p.read_out || !p.waiters.empty())
+      return false;
+  }
   chunks_pending_--;
   ra_in_transit_B_ -= q->bytes;
-  obj->second.erase(it);  // never arrived: not in ra_arrived_B_
+  for (const uint64_t start : starts)
+    obj->second.erase(start);  // never arrived: not in ra_arrived_B_
   if (obj->second.empty())
     ra_pages_.erase(obj);
   delete q;

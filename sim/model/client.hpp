@@ -139,6 +139,12 @@ private:
     uint32_t ra_reads = 0;
     uint32_t ra_waiting = 0;
     bool ra_served = false;
+    // A read, or a write not into the cache, whose object's RPC-size units span several stripes (stripe_size not a
+    // multiple of the RPC size, several stripes): the next object offset to send and the end, per stripe index of the
+    // file (index k mod stripe_count), so that an RPC takes an object's contiguous bytes up to its unit's end
+    // (objects_split). Empty otherwise.
+    std::vector<uint64_t> obj_next;
+    std::vector<uint64_t> obj_stop;
   };
 
   void begin_phase(int phase);
@@ -186,6 +192,7 @@ private:
   double ra_arrived_B_ = 0;  // pages read ahead, arrived and not yet read
   double ra_in_transit_B_ = 0;  // read-ahead pages in transit (Lustre's ra_cur_pages; clients.readahead_node_mb)
   void ra_drop(std::map<uint64_t, RaPiece>& pieces, std::map<uint64_t, RaPiece>::iterator it);
+  std::vector<uint64_t> ra_object_pieces(const Request* q) const;
 
   // The outstanding copy a timer was set for, or nullptr if that copy was completed or replaced since.
   Request* current(const Timer& t) const;
@@ -376,6 +383,12 @@ private:
   std::vector<std::unordered_map<uint64_t, uint32_t>> dirty_by_rank_;
   void hold(size_t t, Request* q);  // a piece entered t's cache
   uint64_t obj_offset(uint64_t offset) const;  // a file offset's place in its OST's object
+  // The bytes of stripe index j (stripes j, j + stripe_count, ...) before file offset f: where f lies, or the first of
+  // that index's bytes after it, in that object.
+  uint64_t obj_bytes_before(uint64_t j, uint64_t f) const;
+  uint64_t file_offset(uint64_t j, uint64_t obj_off) const;  // obj_offset's inverse for stripe index j
+  bool objects_split() const;  // the object's RPC-size units span stripes (several stripes, not a multiple in size)
+  void split_by_object(RankState& s);  // fills obj_next/obj_stop for [next_off, end_off)
   std::pair<uint64_t, uint64_t> obj_unit(uint64_t obj_off) const;  // the RPC-size unit an object offset lies in
   void release_units(size_t t, std::vector<UnitKey> units);  // those units' pieces join t's chunk queue
   void release_objects(std::vector<uint64_t> objects);  // every held unit of those objects, every target

@@ -562,6 +562,78 @@ TEST_CASE("without read-ahead, 64 KiB sequential reads wait one by one: one OST 
   CHECK(oss(r, 0).read_rpc_pages[4] == 256);  // 16 pages: bin 4
 }
 
+// One rank reading (or writing through, no cache) 64 MiB in `transfer` pieces from a file of 4 stripes of 64 KiB on 4
+// OSTs (100 MiB/s each, 2 ms positioning per access).
+pfsim::RunRecords small_stripes(uint64_t transfer, bool read, double readahead_mb = 0, uint64_t block = 64 * 1048576)
+{
+  json p = platform(4, 8, 0, 4);
+  p["clients"]["readahead_mb"] = readahead_mb;
+  p["oss"]["stripe_size"] = "64KiB";
+  p["oss"]["disk_read_latency"] = 0.002;
+  p["oss"]["disk_write_latency"] = 0.002;
+  return run(p, ior(transfer, block, read));
+}
+
+TEST_CASE("64 KiB stripes: a 4 MiB read takes each object's 1 MiB in one RPC of 256 pages, at the pipeline's bound",
+          "[datapath]")
+{
+  // Stripes k and k + 4 are contiguous in their OST's object, and the osc builds a read RPC from an object's pages:
+  // each 4 MiB read is 4 RPCs of 1 MiB, one per OST, in parallel: 2 ms + 10 ms per read = 333 MiB/s (cut at the file's
+  // stripes: 64 RPCs of 16 pages, 4 x 16 x (2 + 0.625) ms per read = 95 MiB/s).
+  auto r = small_stripes(4 * 1048576, true);
+  const double rate = 64 * kMiB / phase_s(r.phases.at(0));
+  INFO("read rate " << rate / kMiB << " MiB/s");
+  CHECK(read_B(r) == 64 * kMiB);
+  uint64_t full = 0, all = 0;
+  for (int i = 0; i < 4; ++i) {
+    full += oss(r, i).read_rpc_pages[8];
+    all += std::accumulate(oss(r, i).read_rpc_pages.begin(), oss(r, i).read_rpc_pages.end(), uint64_t{0});
+  }
+  CHECK(full == 64);
+  CHECK(all == 64);
+  const double bound = 4 * kMiB / (0.002 + kMiB / kDisk_Bps);
+  CHECK(rate <= bound * (1 + 1e-9));
+  CHECK(rate >= 0.95 * bound);
+}
+
+TEST_CASE("64 KiB stripes: a 1 MiB write-through write is 4 RPCs of 64 pages, one per object", "[datapath]")
+{
+  // 1 MiB spans each object's 256 KiB once (4 stripes of 64 KiB, contiguous there): 4 RPCs of 64 pages per write,
+  // 256 in all; per write 2 ms + 2.5 ms = 222 MiB/s.
+  auto r = small_stripes(1048576, false);
+  const auto [pages, bytes] = written(r);
+  CHECK(pages[6] == 256);
+  CHECK(std::accumulate(pages.begin(), pages.end(), uint64_t{0}) == 256);
+  CHECK(bytes == 64 * kMiB);
+  const double rate = 64 * kMiB / phase_s(r.phases.at(0));
+  const double bound = kMiB / (0.002 + 0.25 * kMiB / kDisk_Bps);
+  INFO("write rate " << rate / kMiB << " MiB/s, bound " << bound / kMiB);
+  CHECK(rate <= bound * (1 + 1e-9));
+  CHECK(rate >= 0.95 * bound);
+}
+
+TEST_CASE("read-ahead with 64 KiB stripes: RPCs of an object's contiguous stripes, every byte once, near the OSTs' bound",
+          "[datapath][readahead]")
+{
+  // 1 MiB reads of 256 MiB with a 16 MiB window over 4 stripes of 64 KiB: the window's pages are requested per object
+  // (stripes k and k + 4 follow each other there) up to rows of 4 MiB of the file, which hold one 1 MiB unit of each
+  // object: once the window holds 4 MiB, every read-ahead RPC is a whole unit. Bound: 4 OSTs reading 1 MiB per
+  // 2 ms + 10 ms = 333 MiB/s (308 here: the first 4 MiB go while the window grows); read ahead in file offsets the
+  // RPCs were cut at the 64 KiB stripes (2.625 ms each: 95 MiB/s), and with windows in object units but not in rows,
+  // each read's 1 MiB of window gave every object 256 KiB (64 pages) of its units.
+  auto r = small_stripes(1048576, true, 16, 256 * 1048576);
+  const double rate = 256 * kMiB / phase_s(r.phases.at(0));
+  double full_B = 0;
+  for (int i = 0; i < 4; ++i)
+    full_B += static_cast<double>(oss(r, i).read_rpc_pages[8]) * kMiB;
+  INFO("read rate " << rate / kMiB << " MiB/s, " << full_B / kMiB << " MiB in RPCs of 256 pages");
+  CHECK(read_B(r) == 256 * kMiB);
+  CHECK(full_B >= 0.9 * 256 * kMiB);
+  const double bound = 4 * kMiB / (0.002 + kMiB / kDisk_Bps);
+  CHECK(rate <= bound * (1 + 1e-9));
+  CHECK(rate >= 0.9 * bound);
+}
+
 TEST_CASE("read-ahead: 64 KiB sequential reads keep the 4 OSTs busy with RPCs of 256 pages, nothing past the file's end",
           "[datapath][readahead]")
 {

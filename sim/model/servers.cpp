@@ -732,8 +732,9 @@ void OssServer::thread_loop()
       sg4::this_actor::sleep_for(positioning_s + disk_time(now + positioning_s, r->bytes,
                                                            write ? cfg_.disk_write_Bps : cfg_.disk_read_Bps));
       disk_queue_->release();
-      const double first_page = std::floor(static_cast<double>(r->offset) / 4096);
-      const double last_page = std::floor((static_cast<double>(r->offset) + std::ceil(r->bytes) - 1) / 4096);
+      // (pages of the object: an RPC's bytes are contiguous there, not always in the file)
+      const double first_page = std::floor(static_cast<double>(r->obj_off) / 4096);
+      const double last_page = std::floor((static_cast<double>(r->obj_off) + std::ceil(r->bytes) - 1) / 4096);
       rec_.data_moved(r->op == Op::Write, r->bytes, last_page - first_page + 1, sg4::Engine::get_clock(),
                       cfg_.sample_interval_s, cfg_.sample_offset_s);
     }
