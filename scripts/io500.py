@@ -45,6 +45,7 @@ the mdtest-easy/hard create, stat and delete phases are validated (docs/spartan-
 Exit status 0; 2 on bad input (one message naming the file and line or option); pfsim's status when a run fails.
 """
 import argparse
+import atexit
 import configparser
 import json
 import math
@@ -474,6 +475,14 @@ def exe_lines(sizes, config):
             "mdtest-hard-delete": md_hard + " -r -a POSIX"}
 
 
+def remove_if_empty(path):
+    try:
+        if os.path.isdir(path) and not os.listdir(path):
+            os.rmdir(path)
+    except OSError:
+        pass
+
+
 def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_dir, common, bw, md):
     """IO500's result.txt in its layout ([run], a section per phase with exe, its ERROR INVALID lines, score and
     t_delta, [SCORE] with the summary's scores bw and md), so that --from reads a pfsim result directory as it reads
@@ -549,6 +558,8 @@ def main():
             os.makedirs(a.out_dir)
         except OSError as e:
             fail(PROG, f"--out-dir {a.out_dir}: cannot create it: {e.strerror}")
+        # a run that fails after this leaves no empty directory behind (helper-88)
+        atexit.register(remove_if_empty, a.out_dir)
     # --out-dir holds IO500's result_summary.txt, result.txt and config.ini: the config it ran (read now), or without
     # one the sizes it ran; not rewritten when that config is the directory's own config.ini. Always written, so that
     # an earlier run's config.ini never stays beside this run's results (--from would read it).

@@ -16,8 +16,10 @@
 #include "report/outputs.hpp"
 #include "workload/ior.hpp"
 #include "workload/ior_summary.hpp"
+#include "workload/mdtest_options.hpp"
 #include "workload/workload_file.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -217,36 +219,6 @@ std::string command_help(const std::string& cmd)
   return os.str();
 }
 
-// mdtest (IOR 4.x) options that change what runs and that pfsim mdtest does not model: a clear refusal rather than
-// "unknown option".
-const char* mdtest_not_modelled(const std::string& a)
-{
-  static const std::map<std::string, const char*> m{
-      {"-z", "tree depth"},
-      {"-b", "tree branching factor"},
-      {"-I", "items per tree directory"},
-      {"-W", "stonewall: phases stop after W seconds"},
-      {"-x", "stonewall status file"},
-      {"-Y", "sync after each phase"},
-      {"-y", "sync after each write"},
-      {"-t", "time the unique working directory's overhead"},
-      {"-B", "no barriers between phases"},
-      {"-c", "collective creates: rank 0 creates every file"},
-      {"-k", "use mknod"},
-      {"-R", "random stat order"},
-      {"-S", "shared file access"},
-      {"-s", "stride between neighbour tasks in the tree"},
-      {"-l", "last rank count of a rank sweep"},
-      {"-f", "first rank count of a rank sweep"},
-      {"-p", "pre-iteration delay"},
-      {"-Z", "print time instead of rate"},
-      {"--allocateBufferOnGPU", "buffers on a GPU"},
-      {"--warningAsErrors", "warnings as errors"},
-  };
-  auto it = m.find(a);
-  return it == m.end() ? nullptr : it->second;
-}
-
 Cli parse_cli(int argc, char** argv)
 {
   Cli cli;
@@ -287,7 +259,7 @@ Cli parse_cli(int argc, char** argv)
       }
       const OptSpec* spec = find_opt(cli.command, a);
       if (!spec && cli.command == "mdtest")
-        if (const char* why = mdtest_not_modelled(a))
+        if (const char* why = pfsim::mdtest_not_modelled(a))
           throw UsageError("mdtest option " + a + " (" + why + ") is not supported by pfsim mdtest, which runs mdtest's "
                            "default tree (depth 0: one directory), every phase to its end, and prints mdtest's "
                            "default summary; run without it");
@@ -522,6 +494,10 @@ nlohmann::json simulate(const Cli& c, const pfsim::config::PlatformConfig& platf
       {"workload", workload.describe()},
       {"run", {{"ranks", info.ranks}, {"nodes", info.nodes}, {"ranks_per_node", info.ranks_per_node}}},
   };
+  // The workload file that reruns this run (pfsim run --workload) states the ranks per node it ran with (helper-88:
+  // an mdtest of 5 ranks, 2 per node, reran on 1 node, and its reads came from the page cache).
+  if (auto& w = header["workload"]; w.contains("workload_file") && w["workload_file"].is_object())
+    w["workload_file"]["ranks_per_node"] = info.ranks_per_node;
   return pfsim::results_json(records, header);
 }
 
@@ -659,6 +635,9 @@ int cmd_run(const Cli& c)
       mo.dirs_only = spec.params.params.value("D", false);
       rows = pfsim::mdtest_summary_rows(mo);
     }
+    if (std::find(rows.begin(), rows.end(), "Directory rename") != rows.end())
+      std::fprintf(stderr, "pfsim: note: the Directory rename row is 0, as mdtest prints a phase that did not run: "
+                           "pfsim does not simulate renames\n");
     std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)), rows, has_flag(c, "-P"));
   }
   return 0;

@@ -357,9 +357,22 @@ size_t ClientNode::target_of(Op op, uint32_t dir, uint64_t object) const
   // the next stripe_count OSTs (lod_alloc_rr advances its start index per stripe, and shifts its offset by one each
   // time the start index wraps, so that the files' first OSTs also cover every OST when stripe_count and the OST
   // count share a factor), so that files created together land on different OSTs.
+  // lod_alloc_rr's start index S grows by stripe_count per file and is brought back below the count when it exceeds
+  // it (S > count, strictly), and only then, and only if stripe_count > 1 and count mod stripe_count != 1, its offset
+  // grows by one (helper-87: without that guard, 7 OSTs and 3 stripes put 7, 7, 4, 7, 7, 4, 6 objects of 14 files on
+  // the OSTs; 3k mod 7 alone covers them evenly). File k starts on OST (k x stripe_count + offset) mod count, the
+  // offset being the wraps before it: ceil(k x stripe_count / count) - 1 of them when stripe_count < count (each
+  // takes count off S), k when stripe_count = count (every file wraps: "stripe_count_min >= count"). (Lustre starts
+  // at a random index, reseeded every few thousand files; pfsim at 0.) The strict "S > count" puts file
+  // count / stripe_count on the OSTs of file 0 when stripe_count divides the count, as Lustre does.
   if (round_robin_) {
-    const uint64_t start = ctx_.workload.creation_order(object) * static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
-    return ctx_.mds_hosts.size() + static_cast<size_t>((start + start / n) % n);
+    const auto sc = static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
+    const uint64_t k = ctx_.workload.creation_order(object);
+    const uint64_t start = k * sc;
+    uint64_t offset = 0;
+    if (sc > 1 && n % sc != 1)
+      offset = sc >= n ? k : (start == 0 ? 0 : (start + n - 1) / n - 1);
+    return ctx_.mds_hosts.size() + static_cast<size_t>((start + offset) % n);
   }
   const uint64_t z = splitmix64_mix(object * kGolden64 + (static_cast<uint64_t>(dir) + 1) * 0xD1B54A32D192ED03ULL);
   return ctx_.mds_hosts.size() + static_cast<size_t>(z % n);

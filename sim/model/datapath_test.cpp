@@ -506,12 +506,13 @@ TEST_CASE("striped writes of 2 nodes: their connections share each client link a
   CHECK(rate >= 0.93 * 2000 * kMiB);
 }
 
-// 16 nodes of one rank behind 2 LNET routers of 1,000 MiB/s, a file each of 8 stripes over 64 OSTs of 100 MiB/s,
+// 16 nodes of one rank behind 2 LNET routers of 1,000 MiB/s, a file each of 8 stripes over 128 OSTs of 100 MiB/s (no
+// two files on one OST; with 64, Lustre's round-robin allocator puts file 8 on file 0's OSTs),
 // client and server links unlimited, write-through: IOR -w -r -e of 64 MiB per rank in `transfer` bytes. Returns the
 // write and read phases' rates.
 std::pair<double, double> routed_write_read(uint64_t transfer)
 {
-  json p = platform(64, 8, 0, 8);
+  json p = platform(128, 8, 0, 8);
   p["network"]["routers"] = {{"count", 2}, {"link", {{"bandwidth", 1000 * kMiB}, {"latency", 1e-6}}}};
   pfsim::IorOptions o = ior(transfer, 64 * 1048576);
   o.ranks = 16;
@@ -538,7 +539,7 @@ TEST_CASE("reads of 16 nodes behind 2 routers: the replies take turns on the rou
 TEST_CASE("reads of 16 nodes behind 2 routers, one 1 MiB RPC per rank at a time: as fast as the writes", "[datapath]")
 {
   // Each rank has one RPC in flight (disk 10 ms, router 1 ms): the same cycle for a write-through write and a read,
-  // so the same rate (the writes: 1,379 MiB/s). Read replies sent side by side ran at 888 MiB/s: a reply reaching
+  // so the same rate (the writes: 1,379 MiB/s, 64 OSTs before 2026-11-27). Read replies sent side by side ran at 888 MiB/s: a reply reaching
   // a router that already carried others shared it with them and held its rank for longer than its own transfer.
   const auto [write, read] = routed_write_read(1048576);
   INFO("write " << write / kMiB << " MiB/s, read " << read / kMiB << " MiB/s");

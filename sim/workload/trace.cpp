@@ -1,5 +1,6 @@
 #include "workload/trace.hpp"
 
+#include "workload/mdtest_options.hpp"
 #include "workload/text_input.hpp"
 
 #include "config/reader.hpp"
@@ -995,9 +996,24 @@ class CountCheck {
         expected = it;
     return expected == counts_.end() ? 0 : expected->first;
   }
+  // The count a header states (mdtest's -n): the files that differ from it are the odd ones, whatever the others hold
+  // (helper-88: of two files, one with an extra row, the longer was taken as the expected count and the other named).
+  void stated(size_t rows, std::string where)
+  {
+    stated_ = rows;
+    stated_at_ = std::move(where);
+  }
   // Names the shortest file whose count is not the expected one.
   void check() const
   {
+    if (stated_ > 0) {
+      for (const auto& [rows, c] : counts_)
+        if (rows != stated_)
+          fail(c.example.file, c.example.line,
+               "expected " + std::to_string(stated_) + " rows (" + stated_at_ + "), found " + std::to_string(rows) +
+                   c.example.label + (rows < stated_ ? " (truncated file?)" : " (a row too many?)"));
+      return;
+    }
     if (counts_.size() < 2)
       return;
     const auto expected = counts_.find(most_common());
@@ -1024,6 +1040,8 @@ class CountCheck {
   };
   std::string what_;
   std::map<size_t, Count> counts_;
+  size_t stated_ = 0;
+  std::string stated_at_;
 };
 
 // The run's rank count as the headers state it (0: they do not) and `by` where: the per-rank report lines, the
@@ -1707,6 +1725,7 @@ struct MdtestStated {
   bool dir_phases = false;  // no -F: mdtest also ran its Directory (and Tree) phases, which write no per-op files
   int stride = 0;           // -N (0: not given, mdtest's default)
   std::string error;  // a malformed value on the line, thrown when the line is the one used
+  std::string unmodelled;  // options that change what mdtest ran and that the replay does not model (a warning)
 };
 
 MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefix, Trace& t)
@@ -1791,6 +1810,11 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
           st.phases.insert(o->second);
         dirs_only |= tok == "-D";
         files_only |= tok == "-F";
+        // (-z 2, -z2, -z=2; mdtest's long ones as typed)
+        const std::string opt = tok.rfind("--", 0) == 0 ? tok.substr(0, tok.find('=')) : tok.substr(0, 2);
+        if (const char* why = tok.size() > 1 && tok[0] == '-' ? mdtest_not_modelled(opt) : nullptr;
+            why != nullptr && st.unmodelled.find(opt + " (") == std::string::npos)
+          st.unmodelled += (st.unmodelled.empty() ? "" : ", ") + opt + " (" + why + ")";
         // -w B, -w=B, -wB and -e (bytes written / read per file)
         for (const char* name : {"-w", "-e"}) {
           std::string b;
@@ -1855,6 +1879,11 @@ MdtestStated read_mdtest_output(const std::string& dir, const std::string& prefi
     }
   }
   if (!matching.empty()) {
+    if (!matching_stated.unmodelled.empty())
+      t.warnings.push_back(matching_stated.line_at + ": mdtest options the replay does not model: " +
+                           matching_stated.unmodelled + "; it replays the recorded operations as they are, each rank's "
+                           "files in " + (matching_u ? "its own directory" : "the one shared directory") +
+                           " (no tree), every phase between barriers");
     t.shared_dir = !matching_u;
     t.mdtest_stride = matching_stated.stride;
     return matching_stated;
@@ -1928,6 +1957,9 @@ Trace load_mdtest(const Listing& L, const std::string& dir, const ImportOptions&
     TraceOp op = *op_of_phase_file(name);
     // mdtest gives every rank the same items (-n): one rank's file with fewer rows is cut.
     CountCheck counts("as many as the other ranks' files of phase '" + name + "'");
+    if (stated.items > 0)
+      counts.stated(static_cast<size_t>(stated.items),
+                    stated.items_at + " states -n " + std::to_string(stated.items) + ", files per rank");
     for (int r = 0; r < ranks; ++r) {
       rows.clear();
       tp.clear();
