@@ -1112,19 +1112,46 @@ void ClientNode::hold(size_t t, Request* q)
   }
   // A rewrite of pages the unit already holds (IOR's next repetition) dirties them again: an older piece that the new
   // one covers whole leaves the cache, and only the new one goes. (Its rank is not in an fsync: an fsync releases
-  // the units of every object its rank has pieces of, and the rank writes nothing until it is over.)
-  // (Only a piece inside the span the unit's pieces cover can cover one: a stream appending pieces scans nothing.)
-  const uint64_t q_end = q->obj_off + static_cast<uint64_t>(q->bytes);
+  // the units of every object its rank has pieces of, and the rank writes nothing until it is over.) A new piece
+  // that an older one covers whole changes pages already dirty: it adds nothing and leaves at once; one that overlaps
+  // an older one at an end adds only the rest (helper-87: both went, and the overlap was written twice). Either way
+  // the OST gets each dirty byte once, and the bytes written again are counted (client_rewritten_writes).
+  // (Only a piece inside the span the unit's pieces cover can overlap one: a stream appending pieces scans nothing.)
+  uint64_t q_end = q->obj_off + static_cast<uint64_t>(q->bytes);
   for (auto p = unit.pieces.begin(); q->obj_off < unit.hi && q_end > unit.lo && p != unit.pieces.end();) {
     Request* old = *p;
-    if (old->obj_off < q->obj_off || old->obj_off + static_cast<uint64_t>(old->bytes) > q_end) {
+    const uint64_t o_end = old->obj_off + static_cast<uint64_t>(old->bytes);
+    if (o_end <= q->obj_off || old->obj_off >= q_end || old->obj_off < q->obj_off || o_end > q_end) {
       ++p;
       continue;
     }
     p = unit.pieces.erase(p);
     unit.bytes -= old->bytes;
+    rewritten(old->bytes);
     leave_cache(t, old);
     delete old;
+  }
+  for (const Request* old : unit.pieces) {
+    const uint64_t o_end = old->obj_off + static_cast<uint64_t>(old->bytes);
+    if (o_end <= q->obj_off || old->obj_off >= q_end)
+      continue;
+    if (old->obj_off <= q->obj_off && o_end >= q_end) {  // inside an older piece: its pages are dirty already
+      rewritten(q->bytes);
+      leave_cache(t, q);
+      delete q;
+      return;
+    }
+    // At one end (the older pieces left are none inside this one): this one keeps the part beyond it.
+    const uint64_t cut = old->obj_off <= q->obj_off ? o_end - q->obj_off : q_end - old->obj_off;
+    rewritten(static_cast<double>(cut), false);
+    dirty_B_[t] -= static_cast<double>(cut);
+    if (old->obj_off <= q->obj_off) {
+      q->obj_off += cut;
+      q->offset += cut;
+    } else {
+      q_end -= cut;
+    }
+    q->bytes -= static_cast<double>(cut);
   }
   unit.pieces.push_back(q);
   unit.bytes += q->bytes;
@@ -1145,6 +1172,14 @@ void ClientNode::hold(size_t t, Request* q)
   }
   if (static_cast<double>(covered) >= unit.size)
     release_units(t, {key});
+}
+
+// Bytes written again into pages already dirty (a whole piece, or `whole` false: part of one).
+void ClientNode::rewritten(double bytes, bool whole)
+{
+  ctx_.records.rewritten_B += bytes;
+  if (whole)
+    ctx_.records.rewritten_pieces++;
 }
 
 // A piece leaves the node's write-back cache (written, rewritten or dropped): its bytes, its RPC and its rank's count.

@@ -193,6 +193,7 @@ private:
   double ra_in_transit_B_ = 0;  // read-ahead pages in transit (Lustre's ra_cur_pages; clients.readahead_node_mb)
   void ra_drop(std::map<uint64_t, RaPiece>& pieces, std::map<uint64_t, RaPiece>::iterator it);
   std::vector<uint64_t> ra_object_pieces(const Request* q) const;
+  void rewritten(double bytes, bool whole = true);
 
   // The outstanding copy a timer was set for, or nullptr if that copy was completed or replaced since.
   Request* current(const Timer& t) const;

@@ -1024,6 +1024,22 @@ TEST_CASE("holding partial RPCs: a read waits for its own node's and its writer'
   CHECK(oss(r, 0).data_written_B == 1044480.0 + 4096.0);
 }
 
+TEST_CASE("holding partial RPCs: overlapping writes of one node's held pages reach the OST once, the rest counted "
+          "as rewritten",
+          "[datapath][holdback]")
+{
+  // Rank 0 writes 100,000 B at 1,000,000, then 100,000 B at 1,020,000 and 60,000 B at 1,000,000, all held (partial
+  // units of 1 MiB): pages already dirty take the later bytes, so the OST gets the union, 120,000 B, and the other
+  // 140,000 B are counted as rewritten (helper-87: the overlap inside the first unit was written twice, and the one
+  // in the second unit was counted nowhere: 148,576 B written of 200,000, the rest in no counter).
+  auto r = replay_dxt({" X_POSIX 0 write 0 1000000 100000 0.0010 0.0011", " X_POSIX 0 write 1 1020000 100000 0.0030 "
+                       "0.0031", " X_POSIX 0 write 2 1000000 60000 0.0050 0.0051"},
+                      {});
+  CHECK(oss(r, 0).data_written_B == 120000.0);
+  CHECK(r.rewritten_B == 140000.0);
+  CHECK(r.discarded_B == 0);
+}
+
 TEST_CASE("holding partial RPCs: IOR without -k removes its file between repetitions, with the pages still cached",
           "[datapath][holdback]")
 {

@@ -212,6 +212,10 @@ struct RunRecords {
   double cache_read_B = 0;
   uint64_t discarded_pieces = 0;  // held write pieces of unlinked files, dropped unwritten (clients.hold_partial_rpcs)
   double discarded_B = 0;
+  // bytes written again into dirty pages before they were sent (a held piece rewritten whole, or the part of a new
+  // piece that pages already dirty hold): written once to the OSTs (clients.hold_partial_rpcs)
+  uint64_t rewritten_pieces = 0;
+  double rewritten_B = 0;
   double last_completion_s = -1;  // when the last operation completed (-1: none yet)
   double end_s = 0;
   bool keep_samples = false;
