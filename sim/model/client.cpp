@@ -265,8 +265,10 @@ void ClientNode::begin_phase(int phase)
   }
   done_ranks_ = 0;
   read_ahead_drop_all();
-  for (auto& r : ranks_)
+  for (auto& r : ranks_) {
     r.cursor = RankCursor{};
+    r.tail_object = UINT64_MAX;
+  }
   for (uint32_t r = 0; r < ranks_.size(); ++r)
     start_op(r);
   if (ranks_.empty())
@@ -330,7 +332,9 @@ void ClientNode::begin_op(uint32_t r)
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
   // (none for a read the node's page cache serves: the law stands for the servers' part)
-  s.cache_read = cache_hit(s.op) || held_covers(s.op);
+  if (s.op.op == Op::Write && s.op.object == s.tail_object)
+    s.tail_object = UINT64_MAX;  // its pages change
+  s.cache_read = cache_hit(s.op) || held_covers(s.op) || tail_covers(s);
   double delay = s.cache_read ? 0.0 : load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
   if (s.op.begins && s.op.metadata) {
     ctx_.md_ops_in_flight++;
@@ -510,6 +514,8 @@ void ClientNode::try_send(uint32_t r)
   s.lock_granted = false;
   if (s.cache_read) {  // the node's page cache holds the data: a copy, no RPC (clients.max_cached_mb)
     s.cache_read = false;
+    if (s.op.object == s.ra_object && s.op.offset == s.ra_next)  // the read-ahead stream goes on (a page's reads)
+      s.ra_next = s.op.offset + length_of(s.op);
     const double copy = ctx_.platform.clients.page_cache_copy_Bps;
     const double now = sg4::Engine::get_clock();
     s.seq++;
@@ -524,8 +530,9 @@ void ClientNode::try_send(uint32_t r)
   if (ahead || goes_chunked(s.op)) {
     s.chunked = true;
     s.seq++;  // a bulk operation counts as one RPC of the rank's (the timers' least-served-first order)
-    s.next_off = s.op.offset;
-    s.end_off = s.op.offset + length_of(s.op);
+    fetch_range(s);
+    s.next_off = s.fetch_begin;
+    s.end_off = s.fetch_end;
     s.chunks_out = 0;
     s.copy_done_s = sg4::Engine::get_clock();
     if (ahead)
@@ -570,7 +577,10 @@ void ClientNode::send(uint32_t r)
   const size_t t = target_of(s.op);
   in_flight_per_target_[t]++;
   take_slot(s.op.op, t, +1);
-  auto* q = new_request(r, t, s.op.offset, s.op.bytes);
+  fetch_range(s);
+  auto* q = new_request(r, t, s.fetch_begin,
+                        s.op.op == Op::Read && s.op.object_end > 0 ? static_cast<double>(s.fetch_end - s.fetch_begin)
+                                                                   : s.op.bytes);
   q->seq = ++s.seq;
   s.outstanding = q;
   transmit(q);
@@ -1172,6 +1182,32 @@ void ClientNode::hold(size_t t, Request* q)
   }
   if (static_cast<double>(covered) >= unit.size)
     release_units(t, {key});
+}
+
+// A read of a file of known size (IOR's, a DXT or IOR-trace replay's) fetches whole pages, up to the file's end, from
+// the first page its rank's tail does not hold (helper-87: IOR -t 8 -b 64k sent 8,192 RPCs of 8 bytes, one per read,
+// where Lustre reads each page once and the next reads find it in the page cache). The fetched pages become the tail.
+// Other reads (metadata tools' small files, read whole) move their bytes as before.
+void ClientNode::fetch_range(RankState& s) const
+{
+  const uint64_t b = s.op.offset, e = s.op.offset + length_of(s.op);
+  s.fetch_begin = b;
+  s.fetch_end = e;
+  if (s.op.op != Op::Read || s.op.object_end == 0)
+    return;
+  s.fetch_begin = b / 4096 * 4096;
+  if (s.op.object == s.tail_object && b >= s.tail_begin && b < s.tail_end)
+    s.fetch_begin = s.tail_end;  // (its first pages are cached: the rest)
+  s.fetch_end = std::max(e, std::min(s.op.object_end, (e + 4095) / 4096 * 4096));
+  s.tail_object = s.op.object;
+  s.tail_begin = s.fetch_begin;
+  s.tail_end = s.fetch_end;
+}
+
+bool ClientNode::tail_covers(const RankState& s)
+{
+  return s.op.op == Op::Read && s.op.object_end > 0 && s.op.bytes > 0 && s.op.object == s.tail_object &&
+         s.op.offset >= s.tail_begin && s.op.offset + length_of(s.op) <= s.tail_end;
 }
 
 // Bytes written again into pages already dirty (a whole piece, or `whole` false: part of one).

@@ -145,6 +145,14 @@ private:
     // (objects_split). Empty otherwise.
     std::vector<uint64_t> obj_next;
     std::vector<uint64_t> obj_stop;
+    // The pages its last read fetched from the OSTs (a read moves whole pages: [tail_begin, tail_end) of tail_object,
+    // page-aligned, up to the file's end), in the node's page cache: a later read they cover is a copy (tail_covers).
+    // Forgotten at a phase's start and when the rank writes the object.
+    uint64_t tail_object = UINT64_MAX;
+    uint64_t tail_begin = 0;
+    uint64_t tail_end = 0;
+    uint64_t fetch_begin = 0;  // the current read's pages to fetch (fetch_range), set when it is sent
+    uint64_t fetch_end = 0;
   };
 
   void begin_phase(int phase);
@@ -194,6 +202,10 @@ private:
   void ra_drop(std::map<uint64_t, RaPiece>& pieces, std::map<uint64_t, RaPiece>::iterator it);
   std::vector<uint64_t> ra_object_pieces(const Request* q) const;
   void rewritten(double bytes, bool whole = true);
+  // Reads of files of known size move whole pages (Lustre reads through the page cache): the pages of the current read
+  // not in the rank's tail (fetch_begin/end), and whether the tail holds the whole read.
+  void fetch_range(RankState& s) const;
+  static bool tail_covers(const RankState& s);
 
   // The outstanding copy a timer was set for, or nullptr if that copy was completed or replaced since.
   Request* current(const Timer& t) const;

@@ -563,6 +563,19 @@ TEST_CASE("without read-ahead, 64 KiB sequential reads wait one by one: one OST 
   CHECK(oss(r, 0).read_rpc_pages[4] == 256);  // 16 pages: bin 4
 }
 
+TEST_CASE("reads smaller than a page fetch each page once; the next reads find it in the page cache", "[datapath]")
+{
+  // IOR -r -t 1000 -b 8000, one rank, no read-ahead: Lustre reads through the page cache, whole pages up to the file's
+  // end. The first read fetches page 0; the read at 4,000 starts in it and fetches the rest, page 1 up to the file's
+  // end (8,000); the 6 others are copies. 2 RPCs, 8,000 bytes from the OST (helper-87: 8 RPCs of 1,000 bytes; with
+  // -t 8, one RPC per 8 bytes).
+  auto r = run(platform(1, 8, 0, 1), ior(1000, 8000, true));
+  CHECK(read_B(r) == 8000.0);
+  CHECK(std::accumulate(oss(r, 0).read_rpc_pages.begin(), oss(r, 0).read_rpc_pages.end(), uint64_t{0}) == 2);
+  CHECK(r.cache_reads == 6);
+  CHECK(r.cache_read_B == 6000.0);
+}
+
 // One rank reading (or writing through, no cache) 64 MiB in `transfer` pieces from a file of 4 stripes of 64 KiB on 4
 // OSTs (100 MiB/s each, 2 ms positioning per access).
 pfsim::RunRecords small_stripes(uint64_t transfer, bool read, double readahead_mb = 0, uint64_t block = 64 * 1048576)
