@@ -172,8 +172,9 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-o", true, "PATH IOR's test file: recorded, printed, no effect"},
         {"-C", false, "reorder tasks for the read: rank r reads the data of rank r + tasks per node (r + 1 with "
                       "clients.placement cyclic): another node's, not in its own page cache (clients.max_cached_mb)"},
-        {"-k", false, "keep the file between repetitions (without it IOR removes it after each one: with a write-back "
-                      "cache that holds partial RPCs, the next repetition starts without its dirty pages)"},
+        {"-k", false, "keep the file (without it IOR removes it after each repetition, the last one too: with a "
+                      "write-back cache, the next repetition starts without its dirty pages, and those left at the "
+                      "end are dropped, not written)"},
         {"-O", true, "KEY=VALUE IOR's summaryFormat=JSON|default and summaryFile=FILE (repeatable): IOR's JSON summary "
                      "to FILE, or to stdout instead of the text"},
         {"--from", true, "FILE an IOR JSON summary (ior -O summaryFormat=JSON): run its test (its tasks, or --ranks) "

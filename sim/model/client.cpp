@@ -238,7 +238,10 @@ void ClientNode::handle(NodeMessage* msg)
           if (m.phase < 0) {
             finished_ = true;
             // The run is over: what the nodes still hold is written back now rather than after dirty_expire (the
-            // job's end stands for the writeback that follows it; the OST counters include it, no phase's time does).
+            // job's end stands for the writeback that follows it; the OST counters include it, no phase's time does),
+            // unless the job removed its files (IOR without -k: dropped, as at a repetition's end).
+            if (ctx_.workload.removes_files_at_end() && ctx_.platform.clients.max_dirty_B > 0)
+              discard_all_cached();
             if (held_units_ > 0)
               release_all();
           }
@@ -1449,6 +1452,27 @@ void ClientNode::drop_piece(size_t t, Request* p)
 // An unlinked file's dirty pages are never written: the OST destroys the object and its extent locks are cancelled
 // with LDLM_FL_DISCARD_DATA, so the client drops the pages instead of writing them back. The node drops the units it
 // holds of the object and its pieces queued for a slot (those in flight still go). Their cache space is free again.
+void ClientNode::discard_all_cached()
+{
+  std::vector<uint64_t> objects;
+  for (const auto& entry : held_by_object_)
+    objects.push_back(entry.first);
+  std::sort(objects.begin(), objects.end());  // (deterministic order)
+  for (const uint64_t object : objects)
+    discard_held(object);
+  std::set<size_t> targets;  // pieces queued for a slot, not held
+  for (size_t t = 0; t < chunk_queue_.size(); ++t)
+    if (auto* queue = chunk_queue_[t].q.get(); queue != nullptr && !queue->empty())
+      for (auto& entry : queue->q)
+        if (entry.request != nullptr && entry.request->cached) {
+          drop_piece(t, queue->take_entry(entry));
+          targets.insert(t);
+        }
+  for (size_t t : targets)
+    admit_to_cache(t);
+  resume_ranks();
+}
+
 void ClientNode::discard_held(uint64_t object)
 {
   std::set<size_t> targets;  // (in index order: deterministic)

@@ -174,7 +174,10 @@ TEST_CASE("write-back cache: the write phase ends when the last max_dirty_mb are
 {
   // 128 MiB at 100 MiB/s with a 32 MiB cache: write() returns once its pages are cached, so the phase ends when the
   // last 32 MiB enter the cache, (128 - 32) / 100 s after the start; with -e the close waits for the disk: 1.28 s.
+  // (-k: IOR keeps the file, so the cache drains at the run's end; without it the file is removed and the last
+  // 24 MiB still queued are dropped.)
   pfsim::IorOptions o = ior(4 * 1048576, 128 * 1048576);
+  o.keep_file = true;
   auto r = run(platform(1, 8, 32, 1), o);
   const double t = phase_s(r.phases.at(0));
   INFO("write phase " << t << " s");
@@ -563,7 +566,7 @@ TEST_CASE("without read-ahead, 64 KiB sequential reads wait one by one: one OST 
   CHECK(oss(r, 0).read_rpc_pages[4] == 256);  // 16 pages: bin 4
 }
 
-TEST_CASE("reads smaller than a page fetch each page once; the next reads find it in the page cache", "[datapath]")
+TEST_CASE("reads smaller than a page fetch each page once, the next reads find it in the page cache", "[datapath]")
 {
   // IOR -r -t 1000 -b 8000, one rank, no read-ahead: Lustre reads through the page cache, whole pages up to the file's
   // end. The first read fetches page 0; the read at 4,000 starts in it and fetches the rest, page 1 up to the file's
@@ -928,9 +931,11 @@ TEST_CASE("holding partial RPCs: a read of pages the node holds dirty is a copy 
 {
   // IOR -w -r of 100 KiB in 4 KiB transfers, no fsync, no clean page cache (max_cached_mb 0): the 25 pieces wait in
   // their partial unit, and the 25 reads find them in memory (dirty pages are cached pages): no read RPC; the OST gets
-  // the 100 KiB once, at the run's end. (helper-78, -81: the reads went to an OST that had not received the data.)
+  // the 100 KiB once, at the run's end (-k: IOR keeps the file). (helper-78, -81: the reads went to an OST that had
+  // not received the data.)
   pfsim::IorOptions o = ior(4096, 102400);
   o.read = true;
+  o.keep_file = true;
   auto r = run(holding(1, 32, 1), o);
   CHECK(r.cache_reads == 25);
   CHECK(r.cache_read_B == 102400.0);
@@ -1057,14 +1062,29 @@ TEST_CASE("holding partial RPCs: IOR without -k removes its file between repetit
           "[datapath][holdback]")
 {
   // IOR -i 2 of 512 KiB in 64 KiB writes, no fsync, no -k: IOR removes the file after repetition 1, whose 8 pieces
-  // still wait in their half-full unit: they are dropped, and only repetition 2's 512 KiB reach the OST (at the run's
-  // end). (helper-85: the model kept every repetition's file, so a repetition found the previous one's pages.)
+  // still wait in their half-full unit: they are dropped. It removes it after repetition 2 too, at the run's end: the
+  // OST gets nothing. (helper-85: the model kept every repetition's file, so a repetition found the previous one's
+  // pages; until 2026-11-27 the last repetition's pages were written at the run's end.)
   pfsim::IorOptions o = ior(65536, 524288);
   o.repetitions = 2;
   auto r = run(holding(1, 32, 1), o);
   const auto [pages, bytes] = written(r);
-  CHECK(bytes == 524288);
-  CHECK(r.discarded_B == 524288);
+  CHECK(bytes == 0);
+  CHECK(r.discarded_B == 2 * 524288);
+}
+
+TEST_CASE("holding partial RPCs: IOR -k rewrites its file: the second repetition's pieces replace the first's held ones",
+          "[datapath][holdback]")
+{
+  // The same with -k: the file stays, repetition 2 rewrites the 8 pieces still held, and the 512 KiB reach the OST
+  // once, at the run's end; the first repetition's are counted as rewritten.
+  pfsim::IorOptions o = ior(65536, 524288);
+  o.repetitions = 2;
+  o.keep_file = true;
+  auto r = run(holding(1, 32, 1), o);
+  CHECK(written(r).second == 524288);
+  CHECK(r.discarded_B == 0);
+  CHECK(r.rewritten_B == 524288);
 }
 
 TEST_CASE("write-back cache without holding: IOR without -k drops the removed file's queued pages", "[datapath]")

@@ -52,6 +52,8 @@ public:
   const IorOptions& options() const { return o_; }
   // IOR sleeps -d seconds before every write and read phase (DelaySecs), then starts its timers after a barrier.
   double phase_delay_s(int /*phase*/) const override { return o_.delay_s; }
+  // IOR removes its file after every repetition, the last one too, unless -k (RemoveFile).
+  bool removes_files_at_end() const override { return o_.write && !o_.keep_file; }
   uint64_t transfers_per_rank() const { return o_.segments * (o_.block_B / o_.transfer_B); }
   double bytes_per_phase() const
   {

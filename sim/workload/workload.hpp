@@ -120,6 +120,9 @@ public:
   // Bytes the workload reads and writes in all (for the run's size estimate: each 1 MiB is a bulk RPC); 0 when
   // unknown without a walk.
   virtual double data_bytes() const { return 0; }
+  // The job removes every file it wrote after its last phase (IOR without -k): pages still in a write-back cache then
+  // go unwritten rather than being written back at the run's end.
+  virtual bool removes_files_at_end() const { return false; }
   // Parameters of the workload, for the results' effective configuration.
   virtual nlohmann::json describe() const = 0;
 };
