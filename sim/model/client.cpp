@@ -1452,27 +1452,6 @@ void ClientNode::drop_piece(size_t t, Request* p)
 // An unlinked file's dirty pages are never written: the OST destroys the object and its extent locks are cancelled
 // with LDLM_FL_DISCARD_DATA, so the client drops the pages instead of writing them back. The node drops the units it
 // holds of the object and its pieces queued for a slot (those in flight still go). Their cache space is free again.
-void ClientNode::discard_all_cached()
-{
-  std::vector<uint64_t> objects;
-  for (const auto& entry : held_by_object_)
-    objects.push_back(entry.first);
-  std::sort(objects.begin(), objects.end());  // (deterministic order)
-  for (const uint64_t object : objects)
-    discard_held(object);
-  std::set<size_t> targets;  // pieces queued for a slot, not held
-  for (size_t t = 0; t < chunk_queue_.size(); ++t)
-    if (auto* queue = chunk_queue_[t].q.get(); queue != nullptr && !queue->empty())
-      for (auto& entry : queue->q)
-        if (entry.request != nullptr && entry.request->cached) {
-          drop_piece(t, queue->take_entry(entry));
-          targets.insert(t);
-        }
-  for (size_t t : targets)
-    admit_to_cache(t);
-  resume_ranks();
-}
-
 void ClientNode::discard_held(uint64_t object)
 {
   std::set<size_t> targets;  // (in index order: deterministic)
@@ -1492,15 +1471,39 @@ void ClientNode::discard_held(uint64_t object)
   // when the object still has pieces in the cache (IOR's full RPCs queued behind the slots, helper-85: a repetition
   // that found the previous one's 32 MiB still queued wrote at 5,155 MiB/s where the first wrote at 22,909).
   if (held_.empty() || dirty_objects_.count(object) > 0)  // (without holding, no per-object count: looked for)
-    for (size_t t = 0; t < chunk_queue_.size(); ++t)
-      if (auto* queue = chunk_queue_[t].q.get(); queue != nullptr && !queue->empty())
-        for (auto& entry : queue->q)
-          if (entry.request != nullptr && entry.request->cached && entry.request->object == object) {
-            drop_piece(t, queue->take_entry(entry));
-            targets.insert(t);
-          }
+    drop_queued(&object, targets);
   for (size_t t : targets)
     admit_to_cache(t);  // writers that waited for the space; hands the target's slots
+  resume_ranks();
+}
+
+// The cached pieces queued for an RPC slot, of `object` (nullptr: of every object), are dropped; their targets noted.
+void ClientNode::drop_queued(const uint64_t* object, std::set<size_t>& targets)
+{
+  for (size_t t = 0; t < chunk_queue_.size(); ++t)
+    if (auto* queue = chunk_queue_[t].q.get(); queue != nullptr && !queue->empty())
+      for (auto& entry : queue->q)
+        if (entry.request != nullptr && entry.request->cached &&
+            (object == nullptr || entry.request->object == *object)) {
+          drop_piece(t, queue->take_entry(entry));
+          targets.insert(t);
+        }
+}
+
+// Every file the job wrote was removed (IOR without -k, at the run's end): every cached piece goes unwritten, held or
+// queued for a slot (those in flight are written).
+void ClientNode::discard_all_cached()
+{
+  std::vector<uint64_t> objects;
+  for (const auto& entry : held_by_object_)
+    objects.push_back(entry.first);
+  std::sort(objects.begin(), objects.end());  // (deterministic order)
+  for (const uint64_t object : objects)
+    discard_held(object);
+  std::set<size_t> targets;  // pieces queued for a slot, not held
+  drop_queued(nullptr, targets);
+  for (size_t t : targets)
+    admit_to_cache(t);
   resume_ranks();
 }
 
@@ -1625,8 +1628,8 @@ void ClientNode::read_ahead_issue(uint32_t r)
   if (objects_split()) {
     // With stripes smaller than an RPC, at a file offset where every object's RPC-size unit ends (rows of stripes
     // that hold whole units: lcm(stripe, RPC) x stripe_count), once the window holds such a row (it stays at least
-    // the window less a row ahead of the reads), so that read-ahead RPCs are whole object units (a window moving 1 MiB per read gave each object 256 KiB
-    // pieces of its units, never a whole one).
+    // the window less a row ahead of the reads), so that read-ahead RPCs are whole object units (a window moving
+    // 1 MiB per read gave each object 256 KiB pieces of its units, never a whole one).
     const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
     const uint64_t row = std::lcm(stripe, rpc) * static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
     if (window >= static_cast<double>(row))

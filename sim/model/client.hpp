@@ -409,6 +409,7 @@ private:
   void release_all();
   void release_flushed(uint32_t r);  // rank r's fsync: the objects it has pieces held of
   void discard_held(uint64_t object);  // the object was unlinked: its held pieces are dropped, never written
+  void drop_queued(const uint64_t* object, std::set<size_t>& targets);
   void discard_all_cached();  // every file was removed (the job's end, IOR without -k): the cache's pieces dropped
   void drop_piece(size_t t, Request* p);  // a held piece of an unlinked file leaves the cache unwritten
   void on_expiry();
