@@ -152,7 +152,12 @@ def main():
         sim_json = json.load(open(f"{tmp}/sum.json")) if ok else {}
         real = json.load(open(real_json))
         same_keys = lambda a, b: list(a.keys()) == list(b.keys())
-        check(ok and same_keys(sim_json, real) and same_keys(sim_json["tests"][0]["Results"][0], real["tests"][0]["Results"][0])
+        # IOR's keys in IOR's order, then pfsim's own block: the run's effective configuration (seed, inputs, platform)
+        ior_keys = {k: v for k, v in sim_json.items() if k != "pfsim"}
+        check(ok and list(sim_json)[-1:] == ["pfsim"] and
+              set(sim_json["pfsim"]) == {"seed", "inputs", "platform"},
+              "-O summaryFile=F: pfsim's effective configuration last, under 'pfsim' (seed, inputs, platform)")
+        check(ok and same_keys(ior_keys, real) and same_keys(sim_json["tests"][0]["Results"][0], real["tests"][0]["Results"][0])
               and same_keys(sim_json["summary"][0], real["summary"][0]) and
               same_keys(sim_json["tests"][0]["Options"], real["tests"][0]["Options"]) and
               same_keys(sim_json["tests"][0]["Parameters"], real["tests"][0]["Parameters"]) and

@@ -821,6 +821,7 @@ int cmd_ior(const Cli& c)
   ri.ranks_per_node = std::min(info.ranks_per_node, info.ranks);
   ri.reorder = reorder;
   ri.keep_file = has_flag(c, "-k");
+  ri.effective = {{"seed", results["seed"]}, {"inputs", results["inputs"]}, {"platform", results["platform"]}};
   if (!summary_out.file.empty())
     pfsim::write_file_atomic(summary_out.file, pfsim::ior_json_summary(records, workload, ri).dump(2) + "\n");
   batch.commit();

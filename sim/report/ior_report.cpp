@@ -281,7 +281,8 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
                        {"MeanTime", a.mean_time_s},
                        {"xsizeMiB", w.bytes_per_phase() / 1048576.0}});
   }
-  return {{"Version", "pfsim-" + info.version},
+  nlohmann::ordered_json out = {
+          {"Version", "pfsim-" + info.version},
           {"Began", "(simulated)"},
           {"Command line", command},
           {"Machine", "pfsim (simulated, platform " + info.platform + ")"},
@@ -294,6 +295,9 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
                                            {"Results", rows}}})},
           {"summary", summary},
           {"Finished", "(simulated, " + fmt("%.6f", records.end_s) + " s)"}};
+  if (!info.effective.is_null())
+    out["pfsim"] = info.effective;
+  return out;
 }
 
 }  // namespace pfsim

@@ -18,8 +18,11 @@ struct IorReportInfo {
   int nodes = 1;
   int ranks_per_node = 1;
   bool reorder = false;  // -C
-  bool keep_file = false;  // -k (recorded in the JSON summary's keepFile; the model removes nothing either way)
+  bool keep_file = false;  // -k (recorded in the JSON summary's keepFile)
   std::string version;   // pfsim's (the JSON summary's "Version")
+  // The run's effective configuration (seed, inputs, platform), in the JSON summary under "pfsim" (null: none), so
+  // that a summary file alone says what made it (helper-87)
+  nlohmann::json effective;
 };
 
 // One phase as IOR times it: open(s) the slowest open, close(s) the slowest close, wr/rd(s) from the first transfer's
