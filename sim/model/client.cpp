@@ -335,9 +335,7 @@ void ClientNode::begin_op(uint32_t r)
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
   // (none for a read the node's page cache serves: the law stands for the servers' part)
-  if (s.op.op == Op::Write && s.op.object == s.tail_object)
-    s.tail_object = UINT64_MAX;  // its pages change
-  s.cache_read = cache_hit(s.op) || held_covers(s.op) || tail_covers(s);
+  s.cache_read = cache_hit(s.op) || held_covers(s.op);
   double delay = s.cache_read ? 0.0 : load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
   if (s.op.begins && s.op.metadata) {
     ctx_.md_ops_in_flight++;
@@ -508,6 +506,13 @@ double ClientNode::written_since(int phase) const
 void ClientNode::try_send(uint32_t r)
 {
   auto& s = ranks_[r];
+  // When the operation starts (after its think time): a write revokes every rank's pages of the file read before
+  // (tail_valid), and a read of pages the rank's last read fetched, still valid, is a copy.
+  if (s.op.op == Op::Write)
+    if (auto w = ctx_.file_writes.find(s.op.object); w != ctx_.file_writes.end())
+      w->second++;
+  if (!s.cache_read && !s.lock_granted && tail_covers(s))
+    s.cache_read = true;
   // A read of a file with dirty pages waits for their write-back when it starts (after its think time: helper-84's
   // read asked at its previous operation's end, 29 ms early). Not a read the node's page cache serves (its dirty
   // pages are there too), nor one whose wait is over (whatever was written since).
@@ -1199,17 +1204,36 @@ void ClientNode::fetch_range(RankState& s) const
   if (s.op.op != Op::Read || s.op.object_end == 0)
     return;
   s.fetch_begin = b / 4096 * 4096;
-  if (s.op.object == s.tail_object && b >= s.tail_begin && b < s.tail_end)
-    s.fetch_begin = s.tail_end;  // (its first pages are cached: the rest)
   s.fetch_end = std::max(e, std::min(s.op.object_end, (e + 4095) / 4096 * 4096));
-  s.tail_object = s.op.object;
-  s.tail_begin = s.fetch_begin;
-  s.tail_end = s.fetch_end;
+  // The pages the tail holds are not fetched again, at either end (helper-89: a read just before the tail fetched its
+  // first page again); the tail then grows by what is fetched next to it.
+  const bool valid = tail_valid(s);
+  if (valid && s.fetch_begin >= s.tail_begin && s.fetch_begin < s.tail_end)
+    s.fetch_begin = s.tail_end;
+  if (valid && s.fetch_end > s.tail_begin && s.fetch_end <= s.tail_end && s.fetch_begin < s.tail_begin)
+    s.fetch_end = std::max(e <= s.tail_begin ? e : s.tail_begin, s.fetch_begin + 1);
+  if (valid && s.fetch_begin <= s.tail_end && s.fetch_end >= s.tail_begin) {
+    s.tail_begin = std::min(s.tail_begin, s.fetch_begin);
+    s.tail_end = std::max(s.tail_end, s.fetch_end);
+  } else {
+    s.tail_object = s.op.object;
+    s.tail_begin = s.fetch_begin;
+    s.tail_end = s.fetch_end;
+    s.tail_writes = ctx_.file_writes[s.op.object];  // (counted from now on: files some rank has pages of)
+  }
 }
 
-bool ClientNode::tail_covers(const RankState& s)
+bool ClientNode::tail_valid(const RankState& s) const
 {
-  return s.op.op == Op::Read && s.op.object_end > 0 && s.op.bytes > 0 && s.op.object == s.tail_object &&
+  if (s.op.object != s.tail_object)
+    return false;
+  const auto w = ctx_.file_writes.find(s.op.object);
+  return (w == ctx_.file_writes.end() ? 0 : w->second) == s.tail_writes;
+}
+
+bool ClientNode::tail_covers(const RankState& s) const
+{
+  return s.op.op == Op::Read && s.op.object_end > 0 && s.op.bytes > 0 && tail_valid(s) &&
          s.op.offset >= s.tail_begin && s.op.offset + length_of(s.op) <= s.tail_end;
 }
 
@@ -1625,15 +1649,25 @@ void ClientNode::read_ahead_issue(uint32_t r)
   const double window = std::min(c.readahead_B, static_cast<double>(s.ra_next - s.ra_start));
   // The window ends at an RPC multiple (read-ahead RPCs are whole ones, as Lustre's), or at the object's end.
   uint64_t limit = (s.ra_next + static_cast<uint64_t>(window)) / rpc * rpc;
-  if (objects_split()) {
+  const bool split = objects_split();
+  if (split) {
     // With stripes smaller than an RPC, at a file offset where every object's RPC-size unit ends (rows of stripes
     // that hold whole units: lcm(stripe, RPC) x stripe_count), once the window holds such a row (it stays at least
     // the window less a row ahead of the reads), so that read-ahead RPCs are whole object units (a window moving
-    // 1 MiB per read gave each object 256 KiB pieces of its units, never a whole one).
+    // 1 MiB per read gave each object 256 KiB pieces of its units, never a whole one). The window is taken in file
+    // offsets first, as far as the node's read-ahead in transit allows, cut at such a row too (Lustre reserves the
+    // window's pages, ll_ra_count_get, trimmed to an RPC boundary, then the osc builds each object's RPCs from them;
+    // helper-89: cut at any page, with readahead_node_mb = readahead_mb, 64 KiB stripes read at 562 MiB/s where
+    // 1 MiB stripes read at 944), so that a stream's pages are requested without holes.
     const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
     const uint64_t row = std::lcm(stripe, rpc) * static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
-    if (window >= static_cast<double>(row))
+    const auto room = static_cast<uint64_t>(std::max(0.0, c.readahead_node_B - ra_in_transit_B_));
+    if (window >= static_cast<double>(row)) {
       limit = std::max(s.ra_end, (s.ra_next + static_cast<uint64_t>(window)) / row * row);
+      limit = std::min(limit, std::max(s.ra_end, (s.ra_end + room) / row * row));
+    } else {
+      limit = std::min(limit, std::max(s.ra_end, s.ra_end + room));
+    }
   }
   if (limit >= s.op.object_end)
     limit = s.op.object_end;
@@ -1649,22 +1683,17 @@ void ClientNode::read_ahead_issue(uint32_t r)
     if (it != pieces.end())
       end = std::min(end, it->first);
     double bytes = static_cast<double>(end - s.ra_end);
-    if (ra_in_transit_B_ + bytes > c.readahead_node_B)
+    if (!split && ra_in_transit_B_ + bytes > c.readahead_node_B)
       break;  // the node's read-ahead is all in transit
     // With stripes smaller than an RPC, the RPC goes on in its object: the same OST's next stripes of the window
     // (contiguous in the object), up to the object's RPC-size unit, each a piece of its own in file offsets, until a
-    // page already requested or the node's read-ahead in transit (ra_object_pieces).
-    // The window is taken in file offsets first, as far as the node's read-ahead allows (Lustre reserves the
-    // window's pages, ll_ra_count_get, then the osc builds each object's RPCs from them), so that a stream's pages
-    // are requested without holes.
+    // page already requested (ra_object_pieces). (The window's end above keeps them within the node's read-ahead.)
     std::vector<std::pair<uint64_t, uint64_t>> more;
-    if (objects_split()) {
+    if (split) {
       const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
       const uint64_t j = s.ra_end / stripe % static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
-      const double room = c.readahead_node_B - ra_in_transit_B_;
-      const uint64_t window_end = std::min(limit, s.ra_end + static_cast<uint64_t>(std::max(0.0, room)));
       uint64_t o = obj_offset(s.ra_end) + (end - s.ra_end);
-      const uint64_t stop = std::min(obj_unit(obj_offset(s.ra_end)).second, obj_bytes_before(j, window_end));
+      const uint64_t stop = std::min(obj_unit(obj_offset(s.ra_end)).second, obj_bytes_before(j, limit));
       while (end % stripe == 0 && o < stop && o % stripe == 0) {
         const uint64_t fb = file_offset(j, o);
         uint64_t fe = fb + std::min(stop - o, stripe);

@@ -61,6 +61,10 @@ struct RunContext {
   {
     return cyclic ? rank % static_cast<int>(nodes.size()) : rank / ranks_per_node;
   }
+  // Per file of known size (OpRequest::object_end > 0) that some rank has fetched pages of, the writes begun since:
+  // a rank's pages fetched by a read (RankState::tail_*) serve its later reads only while no write of the file has
+  // begun since (any node's: its write lock revokes the reader's read lock and its pages, helper-89).
+  std::unordered_map<uint64_t, uint64_t> file_writes;
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
   void arrive(int phase);
@@ -151,6 +155,7 @@ private:
     uint64_t tail_object = UINT64_MAX;
     uint64_t tail_begin = 0;
     uint64_t tail_end = 0;
+    uint64_t tail_writes = 0;  // RunContext::file_writes of the object when they were fetched
     uint64_t fetch_begin = 0;  // the current read's pages to fetch (fetch_range), set when it is sent
     uint64_t fetch_end = 0;
   };
@@ -205,7 +210,8 @@ private:
   // Reads of files of known size move whole pages (Lustre reads through the page cache): the pages of the current read
   // not in the rank's tail (fetch_begin/end), and whether the tail holds the whole read.
   void fetch_range(RankState& s) const;
-  static bool tail_covers(const RankState& s);
+  bool tail_valid(const RankState& s) const;
+  bool tail_covers(const RankState& s) const;
 
   // The outstanding copy a timer was set for, or nullptr if that copy was completed or replaced since.
   Request* current(const Timer& t) const;

@@ -581,9 +581,11 @@ TEST_CASE("reads smaller than a page fetch each page once, the next reads find i
 
 // One rank reading (or writing through, no cache) 64 MiB in `transfer` pieces from a file of 4 stripes of 64 KiB on 4
 // OSTs (100 MiB/s each, 2 ms positioning per access).
-pfsim::RunRecords small_stripes(uint64_t transfer, bool read, double readahead_mb = 0, uint64_t block = 64 * 1048576)
+pfsim::RunRecords small_stripes(uint64_t transfer, bool read, double readahead_mb = 0, uint64_t block = 64 * 1048576,
+                                double rpc_service_s = 0)
 {
   json p = platform(4, 8, 0, 4);
+  p["oss"]["rpc_service"] = rpc_service_s;
   p["clients"]["readahead_mb"] = readahead_mb;
   p["oss"]["stripe_size"] = "64KiB";
   p["oss"]["disk_read_latency"] = 0.002;
@@ -632,23 +634,25 @@ TEST_CASE("64 KiB stripes: a 1 MiB write-through write is 4 RPCs of 64 pages, on
 TEST_CASE("read-ahead with 64 KiB stripes: RPCs of an object's contiguous stripes, every byte once, near the OSTs' bound",
           "[datapath][readahead]")
 {
-  // 1 MiB reads of 256 MiB with a 16 MiB window over 4 stripes of 64 KiB: the window's pages are requested per object
-  // (stripes k and k + 4 follow each other there) up to rows of 4 MiB of the file, which hold one 1 MiB unit of each
-  // object: once the window holds 4 MiB, every read-ahead RPC is a whole unit. Bound: 4 OSTs reading 1 MiB per
-  // 2 ms + 10 ms = 333 MiB/s (308 here: the first 4 MiB go while the window grows); read ahead in file offsets the
-  // RPCs were cut at the 64 KiB stripes (2.625 ms each: 95 MiB/s), and with windows in object units but not in rows,
-  // each read's 1 MiB of window gave every object 256 KiB (64 pages) of its units.
-  auto r = small_stripes(1048576, true, 16, 256 * 1048576);
+  // 1 MiB reads of 256 MiB with a 16 MiB window (the node's read-ahead in transit 16 MiB too, the default) over 4
+  // stripes of 64 KiB, 50 us of OSS service per RPC: the window's pages are requested per object (stripes k and k + 4
+  // follow each other there) up to rows of 4 MiB of the file, which hold one 1 MiB unit of each object, and the
+  // window is cut at such a row where the node's read-ahead in transit bounds it: once the window holds 4 MiB, every
+  // read-ahead RPC is a whole unit. Bound: 4 OSTs reading 1 MiB per 2 ms + 10 ms = 333 MiB/s (330 here: the first
+  // 4 MiB go while the window grows). Read ahead in file offsets, the RPCs were cut at the 64 KiB stripes (2.625 ms
+  // each: 95 MiB/s); with windows in object units but not in rows, each read's 1 MiB of window gave every object
+  // 256 KiB (64 pages) of its units; cut at any page by the node's bound (helper-89): 286 MiB/s, 233 of 411 RPCs whole.
+  auto r = small_stripes(1048576, true, 16, 256 * 1048576, 50e-6);
   const double rate = 256 * kMiB / phase_s(r.phases.at(0));
   double full_B = 0;
   for (int i = 0; i < 4; ++i)
     full_B += static_cast<double>(oss(r, i).read_rpc_pages[8]) * kMiB;
   INFO("read rate " << rate / kMiB << " MiB/s, " << full_B / kMiB << " MiB in RPCs of 256 pages");
   CHECK(read_B(r) == 256 * kMiB);
-  CHECK(full_B >= 0.9 * 256 * kMiB);
+  CHECK(full_B >= 0.95 * 256 * kMiB);
   const double bound = 4 * kMiB / (0.002 + kMiB / kDisk_Bps);
   CHECK(rate <= bound * (1 + 1e-9));
-  CHECK(rate >= 0.9 * bound);
+  CHECK(rate >= 0.97 * bound);
 }
 
 TEST_CASE("read-ahead: 64 KiB sequential reads keep the 4 OSTs busy with RPCs of 256 pages, nothing past the file's end",
@@ -1056,6 +1060,26 @@ TEST_CASE("holding partial RPCs: overlapping writes of one node's held pages rea
   CHECK(oss(r, 0).data_written_B == 120000.0);
   CHECK(r.rewritten_B == 140000.0);
   CHECK(r.discarded_B == 0);
+}
+
+TEST_CASE("a rank's pages read before another node's write of the file are read again after it", "[datapath][holdback]")
+{
+  // Rank 1 (node 1) writes page 0 at 1 ms and again at 200 ms; rank 0 (node 0) reads 100 B of it at 100 ms, which
+  // fetches the page, and 100 B more at 300 ms. The second write's lock revokes rank 0's read lock and its pages: the
+  // second read fetches the page again, after node 1's write-back (helper-89: its pages read before served it, stale).
+  auto r = replay_dxt({" X_POSIX 0 read 0 0 100 0.1000 0.1001", " X_POSIX 0 read 1 100 100 0.3000 0.3001"},
+                      {" X_POSIX 1 write 0 0 4096 0.0010 0.0011", " X_POSIX 1 write 1 0 4096 0.2000 0.2001"});
+  CHECK(r.cache_reads == 0);
+  CHECK(read_B(r) == 2 * 4096.0);
+}
+
+TEST_CASE("a read just before the pages a rank's last read fetched fetches only the pages before them", "[datapath]")
+{
+  // Rank 0 reads 100 B at 8,200 (the file ends at 8,300: page 2 holds 108 B), then 100 B at 8,100: the second read
+  // fetches page 1 only, page 2 being in the page cache: 108 + 4,096 B from the OST (helper-89: page 2 again too).
+  auto r = replay_dxt({" X_POSIX 0 read 0 8200 100 0.1000 0.1001", " X_POSIX 0 read 1 8100 100 0.2000 0.2001"}, {});
+  CHECK(read_B(r) == 108.0 + 4096.0);
+  CHECK(r.cache_reads == 0);
 }
 
 TEST_CASE("holding partial RPCs: IOR without -k removes its file between repetitions, with the pages still cached",
