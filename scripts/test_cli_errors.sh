@@ -101,6 +101,11 @@ expect_error bad-unit "$tmp/bad-unit.json" "network.client_link.latency" "parsec
 expect_error set-blames-bound "--set mds.threads.max=3:" "partitions.count" -- \
   metabench --platform "$root/platforms/cray-xe6-lustre2.1-fitted.json" --ranks 64 --files 200 \
   --set mds.mechanisms.partitions.enabled=true --set mds.threads.max=3
+# ... also when the message names the bound without its section (helper-91: "expected at least readahead_mb" named
+# the first --set of clients., clients.hold_partial_rpcs)
+expect_error set-blames-bound-leaf "--set clients.readahead_mb=128:" "clients.readahead_node_mb" -- \
+  ior --platform "$root/platforms/titan-atlas2.json" --ranks 1 -r --set clients.hold_partial_rpcs=true \
+  --set clients.readahead_mb=128
 expect_error dirty-expire-zero "clients.dirty_expire" "duration > 0" -- \
   ior --platform "$root/platforms/titan-atlas2.json" --ranks 1 -w --set clients.dirty_expire=0s
 expect_error readahead-under-one-rpc "clients.readahead_mb" "at least one RPC" -- \

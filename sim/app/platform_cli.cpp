@@ -268,6 +268,22 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
             throw config::ConfigError("--set " + *it + ": " + msg);
         }
       }
+      // ... or by its name alone, in the field's own section ("expected at least readahead_mb (128)": helper-91, the
+      // first --set of the section was named, clients.hold_partial_rpcs, not clients.readahead_mb)
+      const auto field_dot = field.rfind('.');
+      const std::string section = field_dot == std::string::npos ? std::string() : field.substr(0, field_dot + 1);
+      for (auto it = sets.rbegin(); it != sets.rend() && !section.empty(); ++it) {
+        const std::string path = path_of(*it);
+        if (path.rfind(section, 0) != 0 || path.find('.', section.size()) != std::string::npos)
+          continue;
+        const std::string leaf = path.substr(section.size());
+        const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+        for (auto at = msg.find(leaf, q2); at != std::string::npos; at = msg.find(leaf, at + 1)) {
+          const size_t end = at + leaf.size();
+          if (!word(msg[at - 1]) && (end == msg.size() || !word(msg[end])))
+            throw config::ConfigError("--set " + *it + ": " + msg);
+        }
+      }
       for (const auto& s : sets) {
         std::string path = path_of(s);
         auto dot = path.rfind('.');

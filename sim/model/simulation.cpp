@@ -144,15 +144,17 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   for (const auto& w : options.warnings)
     out += "pfsim: warning: " + w + "\n";
   char line[512];
-  // A run of billions of the tool's operations is accepted (the parameters may be meant), but said: pfsim simulates
-  // from about 20,000 (large trace replays) to 600,000 (metabench) of them per wall second on one core.
+  // A run of hundreds of millions of the tool's operations is accepted (the parameters may be meant), but said: pfsim
+  // simulates from about 20,000 (large trace replays) to 600,000 (metabench) of them per wall second on one core, so
+  // 1e8 take 3 minutes to 1.4 hours.
   long double items = 0;
   for (int p = 0; p < workload.phase_count(); ++p)
     items += static_cast<long double>(workload.phase_items(p));
   // The bulk RPCs of large reads and writes count too: a 1 GiB transfer is one IOR operation and 1,024 RPCs.
   const long double rpcs = static_cast<long double>(workload.data_bytes()) /
                            (4096.0L * static_cast<long double>(platform.clients.max_pages_per_rpc));
-  if (items + rpcs > 1e9L && options.time_limit_s <= 0) {
+  // (Also with --time-limit: it bounds the simulated time, and a run of many RPCs may take little of it, helper-91.)
+  if (items + rpcs > 1e8L) {
     // How long, at the two speeds: the unit that gives the fewest digits above 1 (4e12 operations: 77 days to 6.3 years).
     auto span = [](long double seconds) {
       static const std::pair<long double, const char*> units[] = {
@@ -169,8 +171,8 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
     };
     const long double n = items + rpcs;
     std::snprintf(line, sizeof line, "pfsim: warning: this run simulates %.3Lg of the tool's operations and bulk RPCs, "
-                  "%s to %s of wall time at 0.6-0.02 million per second; --time-limit stops a run that would take "
-                  "longer\n", n, span(n / 6e5L).c_str(), span(n / 2e4L).c_str());
+                  "%s to %s of wall time at 0.6-0.02 million per second; --time-limit stops it only once that much "
+                  "simulated time has passed\n", n, span(n / 6e5L).c_str(), span(n / 2e4L).c_str());
     out += line;
   }
 

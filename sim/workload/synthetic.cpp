@@ -94,6 +94,20 @@ bool SyntheticWorkload::updates_own_dirs() const
   return std::any_of(kAllOps.begin(), kAllOps.end(), [&](Op op) { return used[op] && is_update(op); });
 }
 
+double SyntheticWorkload::data_bytes() const
+{
+  double b = 0;
+  for (int p = 0; p < phase_count(); ++p) {
+    const auto& ph = p_.phases[static_cast<size_t>(p)];
+    double per_item = 0;
+    for (size_t k = 0; k < ph.item_ops.size(); ++k)
+      if (is_data(ph.item_ops[k]))
+        per_item += ph.item_bytes[k];
+    b += per_item * static_cast<double>(phase_items(p));
+  }
+  return b;
+}
+
 PerOp<bool> SyntheticWorkload::kinds_used() const
 {
   PerOp<bool> used{};

@@ -49,6 +49,7 @@ public:
   int phase_count() const override { return static_cast<int>(p_.phases.size()); }
   std::string phase_name(int phase) const override { return p_.phases.at(phase).name; }
   uint64_t phase_items(int phase) const override;
+  double data_bytes() const override;  // each phase's items x the bytes of its items' data steps (mdtest -w, -e)
   int phase_iteration(int phase) const override { return p_.phases.at(phase).iteration; }
   bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
   nlohmann::json describe() const override;
