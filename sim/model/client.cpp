@@ -522,7 +522,7 @@ void ClientNode::try_send(uint32_t r)
   s.lock_granted = false;
   if (s.cache_read) {  // the node's page cache holds the data: a copy, no RPC (clients.max_cached_mb)
     s.cache_read = false;
-    if (s.op.object == s.ra_object && s.op.offset == s.ra_next)  // the read-ahead stream goes on (a page's reads)
+    if (s.op.object == s.ra_object && s.op.offset == s.ra_next)  // the stream goes on through a copy at its end
       s.ra_next = s.op.offset + length_of(s.op);
     const double copy = ctx_.platform.clients.page_cache_copy_Bps;
     const double now = sg4::Engine::get_clock();
@@ -586,9 +586,8 @@ void ClientNode::send(uint32_t r)
   in_flight_per_target_[t]++;
   take_slot(s.op.op, t, +1);
   fetch_range(s);
-  auto* q = new_request(r, t, s.fetch_begin,
-                        s.op.op == Op::Read && s.op.object_end > 0 ? static_cast<double>(s.fetch_end - s.fetch_begin)
-                                                                   : s.op.bytes);
+  const bool pages = s.op.op == Op::Read && s.op.object_end > 0 && s.op.bytes > 0;  // (fetch_range's whole pages)
+  auto* q = new_request(r, t, s.fetch_begin, pages ? static_cast<double>(s.fetch_end - s.fetch_begin) : s.op.bytes);
   q->seq = ++s.seq;
   s.outstanding = q;
   transmit(q);
@@ -815,8 +814,9 @@ void ClientNode::hand_slots(size_t t)
 // dirty extents when a slot frees (osc_build_rpc): the cached pieces queued behind `q` that continue its object where
 // it ends, in object offsets (any rank's: one node's page cache; wherever they are in the queue, as several ranks'
 // pieces interleave there), up to one RPC (max_pages_per_rpc pages, not across an RPC-size multiple of the object),
-// go in its RPC. rpc_unit: where reads and writes are cut, in file offsets (at RPC-size multiples and stripe
-// boundaries); obj_unit: the unit cached pieces fill and merge in.
+// go in its RPC. rpc_unit: where writes into the cache are cut, and reads and other writes when no object unit spans
+// stripes (objects_split), in file offsets (at RPC-size multiples and stripe boundaries); obj_unit: the unit cached
+// pieces fill and merge in, and the other RPCs end at when objects_split.
 std::pair<uint64_t, uint64_t> ClientNode::rpc_unit(uint64_t offset) const
 {
   // Within its stripe, where the file's offsets and the object's run side by side: the object's RPC-size unit
@@ -982,8 +982,9 @@ bool ClientNode::goes_chunked(const OpRequest& op) const
   return op.offset + length_of(op) > rpc_unit(op.offset).second;
 }
 
-// Cuts the rank's current read or write into RPCs: at multiples of max_pages_per_rpc pages and at stripe boundaries,
-// each to its stripe's OST (the file's first OST, as oss.placement gives it, then the next ones in index order).
+// Cuts the rank's current read or write into RPCs: at multiples of max_pages_per_rpc pages and at stripe boundaries
+// (with several stripes not a multiple of the RPC size, a read's or write-through write's RPC takes an object's
+// contiguous stripes up to its RPC-size unit: obj_next), each to its stripe's OST (the file's first OST, as oss.placement gives it, then the next ones in index order).
 // Pieces are cut as the window allows (a write into the cache: one at a time, as write() dirties pages in order and
 // waits at a full cache; otherwise osc_max_rpcs_in_flight per stripe), so a 1 TB write does not make a million RPCs at once.
 void ClientNode::send_chunks(uint32_t r)
@@ -1133,13 +1134,16 @@ void ClientNode::hold(size_t t, Request* q)
   // the units of every object its rank has pieces of, and the rank writes nothing until it is over.) A new piece
   // that an older one covers whole changes pages already dirty: it adds nothing and leaves at once; one that overlaps
   // an older one at an end adds only the rest (helper-87: both went, and the overlap was written twice). Either way
-  // the OST gets each dirty byte once, and the bytes written again are counted (client_rewritten_writes).
+  // the OST gets each dirty byte once, and the bytes written again are counted (client_rewritten_writes). Only the
+  // same rank's pieces: a rank's fsync waits for its own pieces, and one absorbed into another rank's piece would let
+  // it return with its bytes still dirty (helper-92); other ranks' overlaps are written twice.
   // (Only a piece inside the span the unit's pieces cover can overlap one: a stream appending pieces scans nothing.)
   uint64_t q_end = q->obj_off + static_cast<uint64_t>(q->bytes);
   for (auto p = unit.pieces.begin(); q->obj_off < unit.hi && q_end > unit.lo && p != unit.pieces.end();) {
     Request* old = *p;
     const uint64_t o_end = old->obj_off + static_cast<uint64_t>(old->bytes);
-    if (o_end <= q->obj_off || old->obj_off >= q_end || old->obj_off < q->obj_off || o_end > q_end) {
+    if (old->local_rank != q->local_rank || o_end <= q->obj_off || old->obj_off >= q_end || old->obj_off < q->obj_off ||
+        o_end > q_end) {
       ++p;
       continue;
     }
@@ -1151,7 +1155,7 @@ void ClientNode::hold(size_t t, Request* q)
   }
   for (const Request* old : unit.pieces) {
     const uint64_t o_end = old->obj_off + static_cast<uint64_t>(old->bytes);
-    if (o_end <= q->obj_off || old->obj_off >= q_end)
+    if (old->local_rank != q->local_rank || o_end <= q->obj_off || old->obj_off >= q_end)
       continue;
     if (old->obj_off <= q->obj_off && o_end >= q_end) {  // inside an older piece: its pages are dirty already
       rewritten(q->bytes);
@@ -1201,8 +1205,8 @@ void ClientNode::fetch_range(RankState& s) const
   const uint64_t b = s.op.offset, e = s.op.offset + length_of(s.op);
   s.fetch_begin = b;
   s.fetch_end = e;
-  if (s.op.op != Op::Read || s.op.object_end == 0)
-    return;
+  if (s.op.op != Op::Read || s.op.object_end == 0 || s.op.bytes <= 0)
+    return;  // (a read of 0 bytes, which DXT records, fetches nothing: helper-92, inside the tail it underflowed)
   s.fetch_begin = b / 4096 * 4096;
   s.fetch_end = std::max(e, std::min(s.op.object_end, (e + 4095) / 4096 * 4096));
   // The pages the tail holds are not fetched again, at either end (helper-89: a read just before the tail fetched its
@@ -1212,6 +1216,7 @@ void ClientNode::fetch_range(RankState& s) const
     s.fetch_begin = s.tail_end;
   if (valid && s.fetch_end > s.tail_begin && s.fetch_end <= s.tail_end && s.fetch_begin < s.tail_begin)
     s.fetch_end = std::max(e <= s.tail_begin ? e : s.tail_begin, s.fetch_begin + 1);
+  s.fetch_end = std::max(s.fetch_end, s.fetch_begin);
   if (valid && s.fetch_begin <= s.tail_end && s.fetch_end >= s.tail_begin) {
     s.tail_begin = std::min(s.tail_begin, s.fetch_begin);
     s.tail_end = std::max(s.tail_end, s.fetch_end);
@@ -1570,8 +1575,9 @@ void ClientNode::on_chunk_reply(Request* q)
 // ----------------------------------------------------------------------------------------------- Read-ahead
 // Lustre llite's read-ahead, simplified (clients.readahead_mb): a rank's read that starts where its previous read of
 // the same object ended continues its stream; from its second read the stream's window is what it has read so far,
-// up to readahead_mb; the pages from the read's end to the window's end, rounded down to whole RPCs (never past the
-// object's end, nor beyond the node's readahead_node_mb of pages in transit) are requested as read-ahead RPCs, queued
+// up to readahead_mb; the pages from the read's end to the window's end, rounded down to whole RPCs (with stripes
+// smaller than an RPC, to rows that end a unit in every object; never past the object's end, nor beyond the node's
+// readahead_node_mb of pages in transit) are requested as read-ahead RPCs, queued
 // behind the reads' own RPCs for the same OSC slots, into the node's read-ahead pages. A read of pages already
 // requested (by any rank of the node) waits only for those still in transit; a read elsewhere starts a new stream.
 
@@ -1605,10 +1611,22 @@ void ClientNode::read_ahead_start(uint32_t r)
     return;
   --it;
   uint64_t pos = begin;
+  const auto w = ctx_.file_writes.find(s.op.object);
+  const uint64_t writes = w == ctx_.file_writes.end() ? 0 : w->second;
   while (it != pieces.end() && it->first <= pos && pos < end) {
     RaPiece& p = it->second;
     if (p.end <= pos)
       break;
+    if (p.writes != writes) {
+      // A write of the file began since these pages were requested: its lock revoked them (helper-92: they served a
+      // read of bytes another node had written since). Arrived, they go; in transit, they go when they arrive. The
+      // read reads from here with its own RPCs.
+      if (p.in_transit == nullptr)
+        ra_drop(pieces, it);
+      else if (p.waiters.empty())
+        p.read_out = true;
+      break;
+    }
     if (p.in_transit != nullptr) {
       p.waiters.push_back(r);
       s.ra_waiting++;
@@ -1711,10 +1729,11 @@ void ClientNode::read_ahead_issue(uint32_t r)
     auto* q = new_request(r, t, s.ra_end, bytes);
     q->chunk = true;
     q->prefetch = true;
-    pieces.emplace(s.ra_end, RaPiece{end, q, false, r, {}});
+    const uint64_t writes = ctx_.file_writes[s.op.object];  // (counted from now on: a write revokes the pages)
+    pieces.emplace(s.ra_end, RaPiece{end, q, false, r, {}, writes});
     ra_order_.emplace_back(s.op.object, s.ra_end);
     for (const auto& [fb, fe] : more) {
-      pieces.emplace(fb, RaPiece{fe, q, false, r, {}});
+      pieces.emplace(fb, RaPiece{fe, q, false, r, {}, writes});
       ra_order_.emplace_back(s.op.object, fb);
     }
     ra_in_transit_B_ += bytes;

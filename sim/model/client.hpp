@@ -151,7 +151,7 @@ private:
     std::vector<uint64_t> obj_stop;
     // The pages its last read fetched from the OSTs (a read moves whole pages: [tail_begin, tail_end) of tail_object,
     // page-aligned, up to the file's end), in the node's page cache: a later read they cover is a copy (tail_covers).
-    // Forgotten at a phase's start and when the rank writes the object.
+    // Forgotten at a phase's start, and no longer valid once a write of the file begins (any node's: tail_valid).
     uint64_t tail_object = UINT64_MAX;
     uint64_t tail_begin = 0;
     uint64_t tail_end = 0;
@@ -199,6 +199,7 @@ private:
     bool read_out = false;  // read to its end (or its phase over) while in transit: dropped when it arrives
     uint32_t rank = 0;      // whose stream requested it (not dropped while ahead of that stream)
     std::vector<uint32_t> waiters;
+    uint64_t writes = 0;    // RunContext::file_writes of the file when it was requested: a write since revokes it
   };
   std::unordered_map<uint64_t, std::map<uint64_t, RaPiece>> ra_pages_;
   std::deque<std::pair<uint64_t, uint64_t>> ra_order_;  // (object, start)

@@ -986,7 +986,17 @@ TEST_CASE("holding partial RPCs: a read of another node's held pages waits for t
 
 // A DXT recording of file 7 on two ranks, each rank's rows (" X_POSIX <rank> write|read ...") in its block, replayed on
 // two nodes of a holding platform (1 OST of 100 MiB/s).
+pfsim::RunRecords replay_dxt_on(const json& p, const std::vector<std::string>& rows0,
+                                const std::vector<std::string>& rows1);
+
 pfsim::RunRecords replay_dxt(const std::vector<std::string>& rows0, const std::vector<std::string>& rows1)
+{
+  return replay_dxt_on(holding(1, 32, 1), rows0, rows1);
+}
+
+// The same on platform `p`.
+pfsim::RunRecords replay_dxt_on(const json& p, const std::vector<std::string>& rows0,
+                                const std::vector<std::string>& rows1)
 {
   char dir[] = "/tmp/pfsim-datapath-test-XXXXXX";
   REQUIRE(::mkdtemp(dir) != nullptr);
@@ -1008,7 +1018,7 @@ pfsim::RunRecords replay_dxt(const std::vector<std::string>& rows0, const std::v
   auto trace = std::make_shared<const pfsim::iotrace::IoTrace>(pfsim::iotrace::load_dxt(path));
   std::filesystem::remove_all(dir);
   pfsim::IoReplayWorkload w(trace, 2);
-  auto platform = pfsim::config::parse_platform(holding(1, 32, 1), "test");
+  auto platform = pfsim::config::parse_platform(p, "test");
   pfsim::RunOptions opts;
   opts.simgrid_args.push_back("--log=root.thres:warning");
   return pfsim::run_simulation(platform, w, opts);
@@ -1080,6 +1090,33 @@ TEST_CASE("a read just before the pages a rank's last read fetched fetches only 
   auto r = replay_dxt({" X_POSIX 0 read 0 8200 100 0.1000 0.1001", " X_POSIX 0 read 1 8100 100 0.2000 0.2001"}, {});
   CHECK(read_B(r) == 108.0 + 4096.0);
   CHECK(r.cache_reads == 0);
+}
+
+TEST_CASE("a read of 0 bytes inside the pages a rank fetched moves nothing and ends", "[datapath]")
+{
+  // Rank 0 reads 8 KiB at 0, then 0 bytes at 100 (DXT records the bytes a read returned). (helper-92: the empty read
+  // moved its fetch past the pages it held and underflowed into an RPC of 1.8e19 bytes that never ended.)
+  auto r = replay_dxt({" X_POSIX 0 read 0 0 8192 0.1000 0.1001", " X_POSIX 0 read 1 100 0 0.1020 0.1020"}, {});
+  CHECK(read_B(r) == 8192.0);
+  CHECK(r.end_s < 1.0);
+}
+
+TEST_CASE("pages read ahead before another node's write of the file are read again after it", "[datapath][readahead]")
+{
+  // Rank 0 reads the first 4 MiB of an 8 MiB file in 1 MiB reads (the read-ahead requests up to 8 MiB), then
+  // 512 KiB at 7.5 MiB; rank 1 (another node, write-through) writes [6, 7) MiB at 1 s; rank 0 reads [6, 7) MiB at
+  // 5 s: the write revoked the pages read ahead there, so they are read again: 9 MiB from the OST in all (helper-92:
+  // 8 MiB, the read served from pages older than the write).
+  json p = platform(1, 8, 0, 1);
+  p["clients"]["readahead_mb"] = 8;
+  auto r = replay_dxt_on(p,
+                         {" X_POSIX 0 read 0 0 1048576 0.1000 0.1100", " X_POSIX 0 read 1 1048576 1048576 0.2000 0.2100",
+                          " X_POSIX 0 read 2 2097152 1048576 0.3000 0.3100", " X_POSIX 0 read 3 3145728 1048576 0.4000 "
+                          "0.4100", " X_POSIX 0 read 4 7864320 524288 0.5000 0.5100", " X_POSIX 0 read 5 6291456 "
+                          "1048576 5.0000 5.0100"},
+                         {" X_POSIX 1 write 0 6291456 1048576 1.0000 1.0100"});
+  INFO("read from the OST " << read_B(r) / kMiB << " MiB");
+  CHECK(read_B(r) == 9 * kMiB);
 }
 
 TEST_CASE("holding partial RPCs: IOR without -k removes its file between repetitions, with the pages still cached",
