@@ -359,9 +359,7 @@ size_t ClientNode::target_of(Op op, uint32_t dir, uint64_t object) const
   if (place_by_node_)
     return ctx_.mds_hosts.size() + static_cast<size_t>(node_) % n;
   // "round_robin": Lustre's allocator deals the job's new files over the OSTs in creation order, each file taking
-  // the next stripe_count OSTs (lod_alloc_rr advances its start index per stripe, and shifts its offset by one each
-  // time the start index wraps, so that the files' first OSTs also cover every OST when stripe_count and the OST
-  // count share a factor), so that files created together land on different OSTs.
+  // the next stripe_count OSTs, so that files created together land on different OSTs.
   // lod_alloc_rr's start index S grows by stripe_count per file and is brought back below the count when it exceeds
   // it (S > count, strictly), and only then, and only if stripe_count > 1 and count mod stripe_count != 1, its offset
   // grows by one (helper-87: without that guard, 7 OSTs and 3 stripes put 7, 7, 4, 7, 7, 4, 6 objects of 14 files on
@@ -391,10 +389,14 @@ size_t ClientNode::target_of(const OpRequest& op) const
 size_t ClientNode::stripe_target(const OpRequest& op, uint64_t offset) const
 {
   // Stripe k of a file is on its first OST + k mod stripe_count (RAID-0 layout).
-  const auto& o = ctx_.platform.oss;
-  const uint64_t stripe = offset / static_cast<uint64_t>(o.stripe_size_B) % static_cast<uint64_t>(o.stripe_count);
   const size_t first = target_of(op.op, op.dir, op.object) - ctx_.mds_hosts.size();
-  return ctx_.mds_hosts.size() + (first + static_cast<size_t>(stripe)) % ctx_.oss_hosts.size();
+  return ctx_.mds_hosts.size() + (first + static_cast<size_t>(stripe_index(offset))) % ctx_.oss_hosts.size();
+}
+
+uint64_t ClientNode::stripe_index(uint64_t offset) const
+{
+  const auto& o = ctx_.platform.oss;
+  return offset / static_cast<uint64_t>(o.stripe_size_B) % static_cast<uint64_t>(o.stripe_count);
 }
 
 uint64_t ClientNode::length_of(const OpRequest& op)
@@ -486,14 +488,20 @@ bool ClientNode::held_covers(const OpRequest& op) const
       if (pe > b && pb < e)
         spans.emplace_back(std::max(pb, b), std::min(pe, e));
     }
+  return union_length(spans) >= e - b;  // (the spans lie in [b, e): covered whole when their union is as long)
+}
+
+// The bytes a set of [begin, end) spans covers, overlaps counted once.
+uint64_t ClientNode::union_length(std::vector<std::pair<uint64_t, uint64_t>>& spans)
+{
   std::sort(spans.begin(), spans.end());
-  uint64_t reach = b;
-  for (const auto& [sb, se] : spans) {
-    if (sb > reach)
-      return false;
-    reach = std::max(reach, se);
+  uint64_t covered = 0, reach = 0;
+  for (const auto& [b, e] : spans) {
+    if (e > std::max(b, reach))
+      covered += e - std::max(b, reach);
+    reach = std::max(reach, e);
   }
-  return reach >= e;
+  return covered;
 }
 
 double ClientNode::written_since(int phase) const
@@ -585,8 +593,7 @@ void ClientNode::send(uint32_t r)
   const size_t t = target_of(s.op);
   in_flight_per_target_[t]++;
   take_slot(s.op.op, t, +1);
-  fetch_range(s);
-  const bool pages = s.op.op == Op::Read && s.op.object_end > 0 && s.op.bytes > 0;  // (fetch_range's whole pages)
+  const bool pages = fetch_range(s);
   auto* q = new_request(r, t, s.fetch_begin, pages ? static_cast<double>(s.fetch_end - s.fetch_begin) : s.op.bytes);
   q->seq = ++s.seq;
   s.outstanding = q;
@@ -984,7 +991,8 @@ bool ClientNode::goes_chunked(const OpRequest& op) const
 
 // Cuts the rank's current read or write into RPCs: at multiples of max_pages_per_rpc pages and at stripe boundaries
 // (with several stripes not a multiple of the RPC size, a read's or write-through write's RPC takes an object's
-// contiguous stripes up to its RPC-size unit: obj_next), each to its stripe's OST (the file's first OST, as oss.placement gives it, then the next ones in index order).
+// contiguous stripes up to its RPC-size unit: obj_next), each to its stripe's OST (the file's first OST, as
+// oss.placement gives it, then the next ones in index order).
 // Pieces are cut as the window allows (a write into the cache: one at a time, as write() dirties pages in order and
 // waits at a full cache; otherwise osc_max_rpcs_in_flight per stripe), so a 1 TB write does not make a million RPCs at once.
 void ClientNode::send_chunks(uint32_t r)
@@ -1003,7 +1011,7 @@ void ClientNode::send_chunks(uint32_t r)
       // An RPC of the object's contiguous bytes from the first byte not yet sent, up to its RPC-size unit's end: the
       // osc builds a read (or write-through) RPC from an object's pages, and stripes k and k + stripe_count follow
       // each other there. The next RPC starts at the first byte of the file not yet sent.
-      const uint64_t j = s.next_off / static_cast<uint64_t>(o.stripe_size_B) % static_cast<uint64_t>(o.stripe_count);
+      const uint64_t j = stripe_index(s.next_off);
       const uint64_t from = s.obj_next[j];
       const uint64_t to = std::min(s.obj_stop[j], obj_unit(from).second);
       q = new_request(r, t, s.next_off, static_cast<double>(to - from));
@@ -1185,14 +1193,7 @@ void ClientNode::hold(size_t t, Request* q)
   std::vector<std::pair<uint64_t, uint64_t>> spans;
   for (const Request* p : unit.pieces)
     spans.emplace_back(p->obj_off, p->obj_off + static_cast<uint64_t>(p->bytes));
-  std::sort(spans.begin(), spans.end());
-  uint64_t covered = 0, reach = 0;
-  for (const auto& [b, e] : spans) {
-    if (e > std::max(b, reach))
-      covered += e - std::max(b, reach);
-    reach = std::max(reach, e);
-  }
-  if (static_cast<double>(covered) >= unit.size)
+  if (static_cast<double>(union_length(spans)) >= unit.size)
     release_units(t, {key});
 }
 
@@ -1200,13 +1201,13 @@ void ClientNode::hold(size_t t, Request* q)
 // the first page its rank's tail does not hold (helper-87: IOR -t 8 -b 64k sent 8,192 RPCs of 8 bytes, one per read,
 // where Lustre reads each page once and the next reads find it in the page cache). The fetched pages become the tail.
 // Other reads (metadata tools' small files, read whole) move their bytes as before.
-void ClientNode::fetch_range(RankState& s) const
+bool ClientNode::fetch_range(RankState& s) const
 {
   const uint64_t b = s.op.offset, e = s.op.offset + length_of(s.op);
   s.fetch_begin = b;
   s.fetch_end = e;
   if (s.op.op != Op::Read || s.op.object_end == 0 || s.op.bytes <= 0)
-    return;  // (a read of 0 bytes, which DXT records, fetches nothing: helper-92, inside the tail it underflowed)
+    return false;  // (a read of 0 bytes, which DXT records, fetches nothing: helper-92, inside the tail it underflowed)
   s.fetch_begin = b / 4096 * 4096;
   s.fetch_end = std::max(e, std::min(s.op.object_end, (e + 4095) / 4096 * 4096));
   // The pages the tail holds are not fetched again, at either end (helper-89: a read just before the tail fetched its
@@ -1226,14 +1227,18 @@ void ClientNode::fetch_range(RankState& s) const
     s.tail_end = s.fetch_end;
     s.tail_writes = ctx_.file_writes[s.op.object];  // (counted from now on: files some rank has pages of)
   }
+  return true;
+}
+
+uint64_t ClientNode::writes_of(uint64_t object) const
+{
+  const auto w = ctx_.file_writes.find(object);
+  return w == ctx_.file_writes.end() ? 0 : w->second;
 }
 
 bool ClientNode::tail_valid(const RankState& s) const
 {
-  if (s.op.object != s.tail_object)
-    return false;
-  const auto w = ctx_.file_writes.find(s.op.object);
-  return (w == ctx_.file_writes.end() ? 0 : w->second) == s.tail_writes;
+  return s.op.object == s.tail_object && writes_of(s.op.object) == s.tail_writes;
 }
 
 bool ClientNode::tail_covers(const RankState& s) const
@@ -1611,8 +1616,7 @@ void ClientNode::read_ahead_start(uint32_t r)
     return;
   --it;
   uint64_t pos = begin;
-  const auto w = ctx_.file_writes.find(s.op.object);
-  const uint64_t writes = w == ctx_.file_writes.end() ? 0 : w->second;
+  const uint64_t writes = writes_of(s.op.object);
   while (it != pieces.end() && it->first <= pos && pos < end) {
     RaPiece& p = it->second;
     if (p.end <= pos)
@@ -1709,7 +1713,7 @@ void ClientNode::read_ahead_issue(uint32_t r)
     std::vector<std::pair<uint64_t, uint64_t>> more;
     if (split) {
       const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
-      const uint64_t j = s.ra_end / stripe % static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
+      const uint64_t j = stripe_index(s.ra_end);
       uint64_t o = obj_offset(s.ra_end) + (end - s.ra_end);
       const uint64_t stop = std::min(obj_unit(obj_offset(s.ra_end)).second, obj_bytes_before(j, limit));
       while (end % stripe == 0 && o < stop && o % stripe == 0) {
@@ -1784,7 +1788,7 @@ std::vector<uint64_t> ClientNode::ra_object_pieces(const Request* q) const
   if (!objects_split())
     return starts;
   const auto stripe = static_cast<uint64_t>(ctx_.platform.oss.stripe_size_B);
-  const uint64_t j = q->offset / stripe % static_cast<uint64_t>(ctx_.platform.oss.stripe_count);
+  const uint64_t j = stripe_index(q->offset);
   const uint64_t end = q->obj_off + static_cast<uint64_t>(q->bytes);
   for (uint64_t o = (q->obj_off / stripe + 1) * stripe; o < end; o += stripe)
     starts.push_back(file_offset(j, o));

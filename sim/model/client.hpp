@@ -210,7 +210,8 @@ private:
   void rewritten(double bytes, bool whole = true);
   // Reads of files of known size move whole pages (Lustre reads through the page cache): the pages of the current read
   // not in the rank's tail (fetch_begin/end), and whether the tail holds the whole read.
-  void fetch_range(RankState& s) const;
+  bool fetch_range(RankState& s) const;  // true: a read of whole pages (its RPC moves fetch_end - fetch_begin)
+  uint64_t writes_of(uint64_t object) const;  // RunContext::file_writes of the object (0: none counted)
   bool tail_valid(const RankState& s) const;
   bool tail_covers(const RankState& s) const;
 
@@ -357,7 +358,8 @@ private:
   std::array<double, kPhaseMarks> written_at_phase_{};
   double written_since(int phase) const;
   bool cache_hit(const OpRequest& op) const;
-  bool held_covers(const OpRequest& op) const;  // a read of pages the node holds dirty, all of them
+  bool held_covers(const OpRequest& op) const;
+  static uint64_t union_length(std::vector<std::pair<uint64_t, uint64_t>>& spans);  // sorts them  // a read of pages the node holds dirty, all of them
   bool is_local_rank(int rank) const;
   void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write takes its turn
   std::vector<double> dirty_B_;
@@ -403,6 +405,7 @@ private:
   std::vector<std::unordered_map<uint64_t, uint32_t>> dirty_by_rank_;
   void hold(size_t t, Request* q);  // a piece entered t's cache
   uint64_t obj_offset(uint64_t offset) const;  // a file offset's place in its OST's object
+  uint64_t stripe_index(uint64_t offset) const;  // its stripe's index in the file mod stripe_count
   // The bytes of stripe index j (stripes j, j + stripe_count, ...) before file offset f: where f lies, or the first of
   // that index's bytes after it, in that object.
   uint64_t obj_bytes_before(uint64_t j, uint64_t f) const;
