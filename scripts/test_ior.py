@@ -99,7 +99,13 @@ def main():
         # LMT: the bytes on the OSTs are what IOR wrote (2 ranks x 2 segments x 1 MiB, twice). The reads come from the
         # node's page cache (the platform's clients.max_cached_mb): both ranks are on one node, so -C's shift by the
         # tasks per node (2) leaves each rank reading its own data, as on a real single node; the OSTs read nothing.
-        rows = list(csv.DictReader(open(f"{tmp}/a.csv")))
+        lmt_lines = open(f"{tmp}/a.csv").read().splitlines()
+        head = "# pfsim effective configuration: "
+        eff = json.loads(lmt_lines[0][len(head):]) if lmt_lines and lmt_lines[0].startswith(head) else {}
+        check(eff.get("seed") == res["seed"] and eff.get("platform") == res["platform"] and
+              eff.get("inputs") == res["inputs"], "the LMT CSV's first line records the run's seed, inputs and "
+              "platform as --out does")
+        rows = list(csv.DictReader(lmt_lines[1:]))
         written = sum(float(x["written_bytes"]) for x in rows)
         read = sum(float(x["read_bytes"]) for x in rows)
         check(written == 2 * 4 * 1048576 and read == 0 and res["client_cache_reads"]["bytes"] == 2 * 4 * 1048576,

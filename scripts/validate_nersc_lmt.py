@@ -88,7 +88,7 @@ def run_variant(pfsim, work, tag, extra, offset_s):
         data = {s["name"]: s["data"] for s in j["servers"] if isinstance(s.get("data"), dict)}
         with open(lmt) as f:
             rows = [{"ost": r["oss"], "start": float(r["start_s"]), "end": float(r["end_s"]),
-                     "written": float(r["written_bytes"]), "read": float(r["read_bytes"])} for r in csv.DictReader(f)]
+                     "written": float(r["written_bytes"]), "read": float(r["read_bytes"])} for r in csv.DictReader(ln for ln in f if not ln.startswith("#"))]
     except (OSError, ValueError, KeyError, TypeError) as e:
         die(f"cannot read pfsim's outputs ({res}, {lmt}): {e}")
     return {"ior": ior, "ior_read": ior_read, "data": data, "lmt": rows, "command": cmd}

@@ -807,8 +807,10 @@ int cmd_ior(const Cli& c)
   if (!opt(c, "--out").empty())
     pfsim::write_file_atomic(opt(c, "--out"), results.dump(2) + "\n");
   if (!opt(c, "--lmt").empty())
-    pfsim::write_file_atomic(opt(c, "--lmt"), pfsim::lmt_samples_csv(records, platform.oss.sample_interval_s,
-                                                                       platform.oss.sample_offset_s));
+    pfsim::write_file_atomic(
+        opt(c, "--lmt"),
+        pfsim::lmt_samples_csv(records, platform.oss.sample_interval_s, platform.oss.sample_offset_s,
+                               {{"seed", results["seed"]}, {"inputs", results["inputs"]}, {"platform", results["platform"]}}));
   pfsim::IorReportInfo ri;
   ri.typed = c.tool_args;
   if (from)

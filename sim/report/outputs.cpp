@@ -282,10 +282,13 @@ nlohmann::json oss_data_json(const ServerRecord& s)
           {"read_rpcs_by_pages", bins(s.read_rpc_pages)}};
 }
 
-std::string lmt_samples_csv(const RunRecords& records, double interval_s, double offset_s)
+std::string lmt_samples_csv(const RunRecords& records, double interval_s, double offset_s,
+                            const nlohmann::json& effective)
 {
   std::ostringstream o;
   o.precision(12);
+  if (!effective.is_null())
+    o << "# pfsim effective configuration: " << effective.dump() << "\n";
   o << "oss,start_s,end_s,written_bytes,read_bytes,write_MiB_per_s,read_MiB_per_s";
   for (const char* kind : {"write", "read"})
     for (size_t b = 0; b < ServerRecord::kPageBins; ++b)

@@ -66,7 +66,10 @@ nlohmann::json oss_data_json(const ServerRecord& s);
 // LMT-like samples: for every OSS (idle ones too), one row per sample interval in which some OSS moved data, with the
 // interval's RPCs by size (write_rpcs_1 .. write_rpcs_4096, read_rpcs_...) (oss.sample_interval, starting at
 // oss.sample_offset + (k - 1) x interval) with the bytes its OST wrote and read in it.
-std::string lmt_samples_csv(const RunRecords& records, double interval_s, double offset_s);
+// The CSV starts with one comment line, "# pfsim effective configuration: " and the run's seed, inputs and platform as
+// one line of JSON (`effective`; left out when null), so that the samples record what made them without --out.
+std::string lmt_samples_csv(const RunRecords& records, double interval_s, double offset_s,
+                            const nlohmann::json& effective = nullptr);
 
 // Per-phase rate in items per second as the tools report it (items / phase wall time).
 double phase_rate(const PhaseRecord& p);
