@@ -215,6 +215,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
         c.fail("max_dirty_mb", "expected 0 (write-through) or at least one RPC (max_pages_per_rpc x 4 KiB = " +
                                    std::to_string(4096.0 * cc.max_pages_per_rpc / 1048576.0) + " MiB)");
     }
+    cc.shared_file_writes = c.choice("shared_file_writes", cc.shared_file_writes, {"cached", "sync"});
     cc.hold_partial_rpcs = c.boolean("hold_partial_rpcs", cc.hold_partial_rpcs);
     cc.dirty_expire_s = c.duration_s("dirty_expire", cc.dirty_expire_s);
     if (cc.dirty_expire_s <= 0)
@@ -520,6 +521,10 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     oc.disk_write_Bps = o.bandwidth_Bps("disk_write", oc.disk_write_Bps);
     oc.disk_read_latency_s = o.duration_s("disk_read_latency", oc.disk_read_latency_s);
     oc.disk_write_latency_s = o.duration_s("disk_write_latency", oc.disk_write_latency_s);
+    oc.object_serial_read_s = o.duration_s("object_serial_read", oc.object_serial_read_s);
+    oc.object_serial_write_s = o.duration_s("object_serial_write", oc.object_serial_write_s);
+    oc.parallel_read_latency_s = o.duration_s("parallel_read_latency", oc.parallel_read_latency_s);
+    oc.parallel_write_latency_s = o.duration_s("parallel_write_latency", oc.parallel_write_latency_s);
     oc.placement = o.choice("placement", oc.placement, {"object", "node", "round_robin"});
     oc.stripe_count = static_cast<int>(o.integer("stripe_count", oc.stripe_count, 1, 100000));
     if (oc.stripe_count > oc.count)
@@ -624,6 +629,7 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"osc_max_rpcs_in_flight", c.osc_max_rpcs_in_flight},
         {"max_pages_per_rpc", c.max_pages_per_rpc},
         {"max_dirty_mb", c.max_dirty_B / 1048576.0},
+        {"shared_file_writes", c.shared_file_writes},
         {"hold_partial_rpcs", c.hold_partial_rpcs},
         {"dirty_expire", c.dirty_expire_s},
         {"page_cache_copy", c.page_cache_copy_Bps},
@@ -688,6 +694,10 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"disk_write", p.oss.disk_write_Bps},
         {"disk_read_latency", p.oss.disk_read_latency_s},
         {"disk_write_latency", p.oss.disk_write_latency_s},
+        {"object_serial_read", p.oss.object_serial_read_s},
+        {"object_serial_write", p.oss.object_serial_write_s},
+        {"parallel_read_latency", p.oss.parallel_read_latency_s},
+        {"parallel_write_latency", p.oss.parallel_write_latency_s},
         {"placement", p.oss.placement},
         {"stripe_count", p.oss.stripe_count},
         {"stripe_size", p.oss.stripe_size_B},

@@ -122,6 +122,14 @@ struct ClientConfig {
   // hold_partial_rpcs holds partial ones back), and leave the cache when their RPC is answered. A close does not wait
   // for them (as Lustre's); an fsync does (IOR -e).
   double max_dirty_B = 0;
+  // "shared_file_writes": what a file written from two or more client nodes does with the write-back cache.
+  // "cached" (default, Lustre): each node caches its writes (its extent locks cover what it writes; conflicts between
+  // nodes' extents are not modelled). "sync" (CephFS): the MDS revokes the buffer and cache capabilities (Fb, Fc) of a
+  // file open for writing on more than one client, and every write to it is then synchronous: write() returns when
+  // the OSD has acknowledged it (the kernel client's ceph_sync_write), and the written pages do not stay in the page
+  // cache. Here a file turns synchronous when a rank of a second node begins to write it, and stays so until it is
+  // unlinked. No effect without a write-back cache (max_dirty_mb 0: every write waits for its RPCs anyway).
+  std::string shared_file_writes = "cached";
   // "hold_partial_rpcs" (with max_dirty_mb; without a cache it has no effect): dirty pages wait in the cache until they make a full RPC, as Lustre's osc
   // sends a write RPC only when an object has max_pages_per_rpc pages pending (osc_makes_rpc), or when writers wait
   // for cache space on that OSC, an fsync wants them, or they have been dirty for "dirty_expire" (the kernel's
@@ -330,6 +338,17 @@ struct OssConfig {
   // bytes, not the positioning.
   double disk_read_latency_s = 0;
   double disk_write_latency_s = 0;
+  // "object_serial_read", "object_serial_write": time per data RPC during which no other RPC of the same object (a
+  // stripe of the file, stripe_size bytes: a CephFS RADOS object) is served at this server, in arrival order: an OSD
+  // processes one placement group's operations in order, one at a time in its shard (and a small partial overwrite
+  // reads, modifies and writes its blocks). 0 (default): none.
+  double object_serial_read_s = 0;
+  double object_serial_write_s = 0;
+  // "parallel_read_latency", "parallel_write_latency": time per data RPC, after its object's serial part, that holds
+  // neither the disk nor the object (only a service thread): replication to other OSDs and their commits, a
+  // positioning on one of a server's many drives. 0 (default): none.
+  double parallel_read_latency_s = 0;
+  double parallel_write_latency_s = 0;
   // "placement": which OSS a file's first stripe is on. "round_robin" (default): Lustre's round-robin allocator as
   // one job's files see it when nothing else allocates: the job's file k (in creation order,
   // Workload::creation_order: IOR -F rank r's file is r, mdtest's ranks create in step) starts on OST

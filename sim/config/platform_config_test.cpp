@@ -532,6 +532,26 @@ TEST_CASE("clients.close_rpcs: without a value, the rule of the Lustre generatio
   CHECK(pfsim::config::to_json(p)["clients"]["close_rpcs"] == "modifying");
 }
 
+TEST_CASE("clients.shared_file_writes and the object servers' per-object order and parallel latency: defaults, "
+          "errors, the effective configuration", "[config]")
+{
+  auto p = parse_platform(json::object(), "p.json");
+  CHECK(p.clients.shared_file_writes == "cached");
+  CHECK(p.oss.object_serial_write_s == 0);
+  CHECK(p.oss.parallel_read_latency_s == 0);
+  CHECK_THAT(error_of({{"clients", {{"shared_file_writes", "synchronous"}}}}),
+             Catch::Contains("clients.shared_file_writes") && Catch::Contains("sync"));
+  CHECK_THAT(error_of({{"oss", {{"object_serial_write", "-1ms"}}}}), Catch::Contains("oss.object_serial_write"));
+  CHECK_THAT(error_of({{"oss", {{"parallel_read_latency", "fast"}}}}), Catch::Contains("oss.parallel_read_latency"));
+  auto q = parse_platform({{"clients", {{"shared_file_writes", "sync"}}},
+                           {"oss", {{"object_serial_write", "2ms"}, {"parallel_read_latency", "3ms"}}}},
+                          "p.json");
+  const auto j = pfsim::config::to_json(q);
+  CHECK(j["clients"]["shared_file_writes"] == "sync");
+  CHECK(j["oss"]["object_serial_write"].get<double>() == Approx(2e-3));
+  CHECK(j["oss"]["parallel_read_latency"].get<double>() == Approx(3e-3));
+}
+
 TEST_CASE("network.reply_senders: without a value, 16 per 10 us of one-way latency (at least 16, at most 4096)", "[config]")
 {
   CHECK(parse_platform(json::object(), "p.json").network.reply_senders == 16);  // 1 + 1 us

@@ -466,6 +466,8 @@ bool ClientNode::cache_hit(const OpRequest& op) const
   const double cache = ctx_.platform.clients.max_cached_B;
   if (op.op != Op::Read || cache <= 0 || op.written_by < 0 || !is_local_rank(op.written_by))
     return false;
+  if (ctx_.sync_shared_writes && ctx_.shared_written(op.object))  // written synchronously: not kept in the cache
+    return false;
   return written_since(op.written_phase >= 0 && op.written_phase <= phase_ ? op.written_phase : phase_) <= cache;
 }
 
@@ -540,10 +542,13 @@ void ClientNode::try_send(uint32_t r)
     timers_.push(Timer{copy > 0 ? now + s.op.bytes / copy : now, r, TimerKind::DataDone, s.seq});
     return;
   }
-  if (s.op.op == Op::Write)
+  // clients.shared_file_writes "sync" (CephFS): a write to a file that ranks of another node write too goes
+  // synchronously, and its pages do not stay in the node's page cache.
+  s.sync_write = s.op.op == Op::Write && ctx_.sync_shared_writes && ctx_.written_from_nodes(s.op.object, node_);
+  if (s.op.op == Op::Write && !s.sync_write)
     written_B_ += s.op.bytes;
   const bool ahead = reads_ahead(s.op);
-  if (ahead || goes_chunked(s.op)) {
+  if (ahead || goes_chunked(s)) {
     s.chunked = true;
     s.seq++;  // a bulk operation counts as one RPC of the rank's (the timers' least-served-first order)
     fetch_range(s);
@@ -555,7 +560,7 @@ void ClientNode::try_send(uint32_t r)
       read_ahead_start(r);
     s.obj_next.clear();
     s.obj_stop.clear();
-    if (objects_split() && !(s.op.op == Op::Write && ctx_.platform.clients.max_dirty_B > 0))
+    if (objects_split() && !into_cache(s))
       split_by_object(s);
     send_chunks(r);
     if (ahead)
@@ -739,6 +744,8 @@ void ClientNode::complete(uint32_t r)
   in_flight_per_target_[t]--;
   take_slot(s.op.op, t, -1);
   record_completion(r);
+  if (ctx_.sync_shared_writes && s.op.op == Op::Unlink)
+    ctx_.file_writer.erase(s.op.object);
   if (!held_.empty() && s.op.op == Op::Unlink) {
     discard_held(s.op.object);
     if (ctx_.holders.count(s.op.object) > 0)  // other nodes' held pages of it are dropped when they would go
@@ -978,12 +985,17 @@ Request* ClientNode::ChunkQueue::take(Index::iterator it)
 // The data path. A read or write goes as bulk RPCs when it is larger than one RPC, crosses an RPC-size or stripe
 // boundary, or is a write into the write-back cache; else as one RPC of the ordinary path (as before the data path
 // existed, so small-file workloads run as they did).
-bool ClientNode::goes_chunked(const OpRequest& op) const
+bool ClientNode::into_cache(const RankState& s) const
 {
+  return s.op.op == Op::Write && ctx_.platform.clients.max_dirty_B > 0 && !s.sync_write;
+}
+
+bool ClientNode::goes_chunked(const RankState& s) const
+{
+  const auto& op = s.op;
   if (!is_data(op.op) || op.bytes <= 0)
     return false;
-  const auto& c = ctx_.platform.clients;
-  if (op.op == Op::Write && c.max_dirty_B > 0)
+  if (into_cache(s))
     return true;
   // (beyond its RPC-size unit: an RPC multiple of the object, or the stripe's end)
   return op.offset + length_of(op) > rpc_unit(op.offset).second;
@@ -1002,8 +1014,8 @@ void ClientNode::send_chunks(uint32_t r)
     return;
   const auto& c = ctx_.platform.clients;
   const auto& o = ctx_.platform.oss;
-  const bool into_cache = s.op.op == Op::Write && c.max_dirty_B > 0;
-  const auto window = static_cast<uint32_t>(into_cache ? 1 : c.osc_max_rpcs_in_flight * o.stripe_count);
+  const bool cached = into_cache(s);
+  const auto window = static_cast<uint32_t>(cached ? 1 : c.osc_max_rpcs_in_flight * o.stripe_count);
   while (s.chunked && s.next_off < s.end_off && s.chunks_out < window) {
     const size_t t = stripe_target(s.op, s.next_off);
     Request* q = nullptr;
@@ -1028,7 +1040,7 @@ void ClientNode::send_chunks(uint32_t r)
     q->chunk = true;
     s.chunks_out++;
     chunks_pending_++;
-    if (into_cache) {
+    if (cached) {
       cache_wait_[t].get().push_back(q);
       admit_to_cache(t);
     } else {
@@ -1042,7 +1054,7 @@ void ClientNode::send_chunks(uint32_t r)
     s.chunked = false;
     const double now = sg4::Engine::get_clock();
     const double copy = c.page_cache_copy_Bps;
-    const double done = into_cache     ? std::max(now, s.copy_done_s)
+    const double done = cached     ? std::max(now, s.copy_done_s)
                         : s.ra_served ? now + (copy > 0 ? s.op.bytes / copy : 0.0)
                                       : now + c.rpc_overhead_s;
     s.ra_served = false;

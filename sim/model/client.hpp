@@ -65,6 +65,23 @@ struct RunContext {
   // a rank's pages fetched by a read (RankState::tail_*) serve its later reads only while no write of the file has
   // begun since (any node's: its write lock revokes the reader's read lock and its pages, helper-89).
   std::unordered_map<uint64_t, uint64_t> file_writes;
+  // clients.shared_file_writes "sync": per file written in the run (and not unlinked since), the one node that has
+  // written it, or -1 once ranks of two or more nodes have: its writes are then synchronous (no write-back cache).
+  std::unordered_map<uint64_t, int32_t> file_writer;
+  bool sync_shared_writes = false;
+  // Registers `node` as a writer of `object`; says whether the object now has writers on two or more nodes.
+  bool written_from_nodes(uint64_t object, int node)
+  {
+    auto [it, fresh] = file_writer.emplace(object, node);
+    if (!fresh && it->second != node)
+      it->second = -1;
+    return it->second < 0;
+  }
+  bool shared_written(uint64_t object) const
+  {
+    auto it = file_writer.find(object);
+    return it != file_writer.end() && it->second < 0;
+  }
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
   void arrive(int phase);
@@ -119,6 +136,7 @@ private:
     uint64_t seq = 0;
     bool in_md_op = false;  // counted in RunContext::md_ops_in_flight
     bool lock_wait = false;  // its read waits for dirty pages of the object to be written back (FlushAsk)
+    bool sync_write = false;  // its write goes synchronously (clients.shared_file_writes "sync"): no write-back cache
     bool lock_granted = false;  // ... and they were: the read goes (not waiting again for pages written since)
     uint8_t lock_pending = 0;   // its node's and the writer's node's write-backs it still waits for
     // The data path: the current operation goes as bulk RPCs (chunked); its RPCs not yet answered (write-through,
@@ -176,7 +194,8 @@ private:
   void record_completion(uint32_t r);
   void hand_slots(size_t target);  // freed slots of `target` to its waiting chunks and ranks
   // The data path (clients.max_pages_per_rpc, max_dirty_mb; oss.stripe_size, stripe_count).
-  bool goes_chunked(const OpRequest& op) const;
+  bool goes_chunked(const RankState& s) const;
+  bool into_cache(const RankState& s) const;  // a write into the write-back cache (max_dirty_mb, not synchronous)
   bool reads_ahead(const OpRequest& op) const;  // a read of an object of known size with clients.readahead_mb
   void send_chunks(uint32_t r);
   void admit_to_cache(size_t target);

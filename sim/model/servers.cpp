@@ -712,6 +712,19 @@ void OssServer::enqueue(Request* r)
   q_.items->release();
 }
 
+void OssServer::serve_in_object_order(const Request& r, double hold_s)
+{
+  // The object: the file's stripe the RPC is in (an RPC never crosses a stripe's end).
+  const auto key = std::make_pair(r.object, static_cast<uint64_t>(static_cast<double>(r.offset) / cfg_.stripe_size_B));
+  auto& turn = object_turns_[key];  // (a map's entries stay where they are while others come and go)
+  turn.users++;
+  turn.sem->acquire();
+  sg4::this_actor::sleep_for(hold_s);
+  turn.sem->release();
+  if (--turn.users == 0)
+    object_turns_.erase(key);
+}
+
 void OssServer::thread_loop()
 {
   for (;;) {
@@ -724,10 +737,15 @@ void OssServer::thread_loop()
     if (cfg_.rpc_service_s > 0)
       sg4::this_actor::sleep_for(cfg_.rpc_service_s);
     if (r->bytes > 0) {
+      const bool write = r->op == Op::Write;
+      // oss.object_serial_*: the object's RPCs one at a time; then oss.parallel_*_latency, holding only the thread.
+      if (const double hold = write ? cfg_.object_serial_write_s : cfg_.object_serial_read_s; hold > 0)
+        serve_in_object_order(*r, hold);
+      if (const double lat = write ? cfg_.parallel_write_latency_s : cfg_.parallel_read_latency_s; lat > 0)
+        sg4::this_actor::sleep_for(lat);
       // The OST serves one transfer at a time at its bandwidth (FCFS; same throughput as sharing it).
       disk_queue_->acquire();
       const double now = sg4::Engine::get_clock();
-      const bool write = r->op == Op::Write;
       const double positioning_s = write ? cfg_.disk_write_latency_s : cfg_.disk_read_latency_s;
       sg4::this_actor::sleep_for(positioning_s + disk_time(now + positioning_s, r->bytes,
                                                            write ? cfg_.disk_write_Bps : cfg_.disk_read_Bps));

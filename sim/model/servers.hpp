@@ -242,6 +242,14 @@ private:
   ServerRecord& rec_;
   ThreadPoolQueue q_;
   simgrid::s4u::SemaphorePtr disk_queue_ = simgrid::s4u::Semaphore::create(1);
+  // oss.object_serial_*: per object (a file's stripe) being served or waited for, its RPCs in order; an entry lives
+  // while some RPC holds or waits for it (memory bounded by the RPCs at the server).
+  struct ObjectTurn {
+    int users = 0;
+    simgrid::s4u::SemaphorePtr sem = simgrid::s4u::Semaphore::create(1);
+  };
+  std::map<std::pair<uint64_t, uint64_t>, ObjectTurn> object_turns_;
+  void serve_in_object_order(const Request& r, double hold_s);
   // oss.stragglers: the OST's periods, [start, end) at a bandwidth factor (1 normal, below 1 slow), generated as far
   // as they are needed; transfers at one OST start in time order, so a cursor finds the current one.
   struct Period {

@@ -311,7 +311,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   records.servers.resize(built.mds.size() + built.oss.size());
 
   RunContext ctx{platform, workload, records, built.clients, built.mds, built.oss, {}, {}, {}, rpn, 0, ranks, 0,
-                 options.seed, {}, -1, {}, {}, {}, {}, false};
+                 options.seed, {}, -1, {}, {}, {}, {}, false, {}, {}, false};
   LinkTurns turns(platform.network, built.clients.size(), built.mds.size() + built.oss.size());
   ctx.route.turns = &turns;
   for (auto* h : built.clients)
@@ -362,6 +362,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   std::vector<std::unique_ptr<ClientNode>> clients;
   const bool cyclic = platform.clients.placement == "cyclic";
   ctx.cyclic = cyclic;
+  ctx.sync_shared_writes = platform.clients.shared_file_writes == "sync" && platform.clients.max_dirty_B > 0;
   for (int n = 0; n < nodes; ++n) {
     // block: node n holds ranks n*rpn .. ; cyclic: ranks n, n + nodes, ... (the last nodes one fewer when the
     // ranks do not fill every node)

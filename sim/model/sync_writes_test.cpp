@@ -1,0 +1,127 @@
+// CephFS's synchronous shared-file writes (clients.shared_file_writes) and the object servers' per-object order
+// (oss.object_serial_*) and parallel latency (oss.parallel_*_latency), against closed forms. One simulation per
+// TEST_CASE.
+#include "config/platform_config.hpp"
+#include "model/simulation.hpp"
+#include "workload/ior.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace {
+
+using nlohmann::json;
+constexpr double kMiB = 1048576;
+constexpr double kDisk_Bps = 100 * kMiB;
+
+// One OST of 100 MiB/s, fast links, one rank per node, no client or server CPU time.
+json platform(double dirty_mb, const std::string& shared_file_writes)
+{
+  json fast = {{"bandwidth", 1e12}, {"latency", 1e-6}};
+  return {{"name", "sync-writes-test"},
+          {"network", {{"model", "CM02"}, {"client_link", fast}, {"server_link", fast}}},
+          {"clients",
+           {{"ranks_per_node", 1},
+            {"max_rpcs_in_flight", 8},
+            {"max_mod_rpcs_in_flight", 1},
+            {"rpc_overhead", 0.0},
+            {"max_dirty_mb", dirty_mb},
+            {"shared_file_writes", shared_file_writes}}},
+          {"mds",
+           {{"cores", 4},
+            {"threads", {{"min", 4}, {"max", 4}}},
+            {"service", {{"create", 1e-6}, {"open", 1e-6}, {"close", 1e-6}}},
+            {"journal", {{"enabled", false}}}}},
+          {"oss", {{"count", 1}, {"threads", 32}, {"rpc_service", 0.0}, {"disk_write", kDisk_Bps}, {"disk_read", kDisk_Bps}}}};
+}
+
+// IOR -w: `ranks` ranks (one per node), `segments` transfers of `transfer` bytes each, one shared file or -F.
+pfsim::RunRecords run(const json& p, int ranks, uint64_t transfer, uint64_t segments, bool file_per_proc)
+{
+  pfsim::IorOptions o;
+  o.ranks = ranks;
+  o.transfer_B = transfer;
+  o.block_B = transfer;
+  o.segments = segments;
+  o.file_per_proc = file_per_proc;
+  o.keep_file = true;  // (-k: the cached pages are written after the phase, not dropped with the file)
+  o.write = true;
+  o.read = false;
+  pfsim::IorWorkload w(o);
+  pfsim::RunOptions opts;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  return pfsim::run_simulation(pfsim::config::parse_platform(p, "test"), w, opts);
+}
+
+double write_phase_s(const pfsim::RunRecords& r) { return r.phases.at(0).end_s - r.phases.at(0).start_s; }
+
+double written_B(const pfsim::RunRecords& r)
+{
+  double b = 0;
+  for (const auto& s : r.servers)
+    b += s.data_written_B;
+  return b;
+}
+
+}  // namespace
+
+// Two nodes write alternate 64 KiB pieces of one file: with "sync" each write waits for its RPC, so the two ranks
+// keep the OST busy and the phase lasts the bytes over its bandwidth (8 MiB at 100 MiB/s = 80 ms); with "cached"
+// (next test) the same writes are copies into a 64 MiB cache and the phase is over at once.
+TEST_CASE("clients.shared_file_writes sync: a file written from two nodes is written synchronously (the OST's bound)",
+          "[syncwrites]")
+{
+  const auto r = run(platform(64, "sync"), 2, 65536, 64, false);
+  CHECK(written_B(r) == 8 * kMiB);
+  CHECK(write_phase_s(r) == Approx(8 * kMiB / kDisk_Bps).epsilon(0.03));
+}
+
+TEST_CASE("clients.shared_file_writes cached: the same shared file's writes go into the write-back cache",
+          "[syncwrites]")
+{
+  const auto r = run(platform(64, "cached"), 2, 65536, 64, false);
+  CHECK(written_B(r) == 8 * kMiB);  // (written back after the phase)
+  CHECK(write_phase_s(r) < 0.01 * 8 * kMiB / kDisk_Bps);
+}
+
+// Each node writes its own file (-F): one writer per file, so "sync" leaves the cache to it.
+TEST_CASE("clients.shared_file_writes sync: a file only one node writes keeps its write-back cache", "[syncwrites]")
+{
+  const auto r = run(platform(64, "sync"), 2, 65536, 64, true);
+  CHECK(written_B(r) == 8 * kMiB);
+  CHECK(write_phase_s(r) < 0.01 * 8 * kMiB / kDisk_Bps);
+}
+
+// Four nodes write 4 KiB pieces of one 1 MiB stripe, write-through: with 1 ms of object_serial_write the OST serves
+// that object's 256 RPCs one at a time (256 ms, the disk's 40 us per piece inside each hold); the same writes to four
+// files (four objects) overlap, 64 x 1 ms each.
+TEST_CASE("oss.object_serial_write: one object's RPCs are served one at a time", "[syncwrites]")
+{
+  json p = platform(0, "cached");
+  p["oss"]["object_serial_write"] = 1e-3;
+  p["oss"]["disk_write"] = 1e12;
+  const auto r = run(p, 4, 4096, 64, false);
+  CHECK(written_B(r) == 1 * kMiB);
+  CHECK(write_phase_s(r) == Approx(256 * 1e-3).epsilon(0.03));
+}
+
+TEST_CASE("oss.object_serial_write: different objects' RPCs overlap", "[syncwrites]")
+{
+  json p = platform(0, "cached");
+  p["oss"]["object_serial_write"] = 1e-3;
+  p["oss"]["disk_write"] = 1e12;
+  const auto r = run(p, 4, 4096, 64, true);
+  CHECK(written_B(r) == 1 * kMiB);
+  CHECK(write_phase_s(r) == Approx(64 * 1e-3).epsilon(0.03));
+}
+
+// The parallel latency holds neither the object nor the disk: the four writers of one object each wait 1 ms per
+// write, together (64 ms), not in turn (256 ms); Little's law: 4 RPCs in flight / 1 ms = 4,000 RPCs/s.
+TEST_CASE("oss.parallel_write_latency: RPCs of one object wait their latency together", "[syncwrites]")
+{
+  json p = platform(0, "cached");
+  p["oss"]["parallel_write_latency"] = 1e-3;
+  p["oss"]["disk_write"] = 1e12;
+  const auto r = run(p, 4, 4096, 64, false);
+  CHECK(write_phase_s(r) == Approx(64 * 1e-3).epsilon(0.03));
+  CHECK(256 / write_phase_s(r) == Approx(4 / 1e-3).epsilon(0.03));
+}
