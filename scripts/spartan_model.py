@@ -35,6 +35,20 @@ PHASES = {
     "mdtest_hard_read": ("hard", "File read"),
     "mdtest_hard_delete": ("hard", "File removal"),
 }
+# IO500 phase -> (IOR kind, IOR access). IO500 (2019) runs
+#   ior easy: `ior -F -t 1m -b <ior_easy_size per task> -w / -r -C -e -k` (a file per task);
+#   ior hard: `ior -t 47008 -b 47008 -s <writes per task> -w / -r -C -e -k` (one shared file),
+# and prints GiB/s (labelled "GB/s" in 2019's io500.sh, as the seed's table copies it).
+IOR_PHASES = {
+    "ior_easy_write": ("easy", "write"),
+    "ior_easy_read": ("easy", "read"),
+    "ior_hard_write": ("hard", "write"),
+    "ior_hard_read": ("hard", "read"),
+}
+# The simulated sizes per task: ior easy MiB, ior hard writes (segments). The real runs wrote 200/20/20 GB and
+# 100K/10K/25K writes per task, ended by IO500's 300 s stonewall; these run in seconds. The easy rates change by less
+# than 15% at 4x the size; the hard rates grow with the run's length (docs/spartan-cephfs.md section 7).
+IOR_SIZES = {"easy": {"2n1t": 2048, "4n8t": 256, "10n16t": 128}, "hard": {"2n1t": 3000, "4n8t": 600, "10n16t": 150}}
 # Files per task the simulations use, per configuration (the real runs used 600K / 12.5K / 12.5K easy files per
 # task; rates reach steady state within a few hundred operations per task, checked by `calibrate_spartan.py
 # --check-files`).
@@ -66,7 +80,7 @@ def read_measured(path=MEASURED, prog="spartan"):
                 cli_common.fail(prog, f"{path}: line {line}: {key}: expected at least 1, got {out[key]}")
         if out["clients"] * out["threads_per_client"] != out["tasks"]:
             cli_common.fail(prog, f"{path}: line {line}: tasks {out['tasks']} is not clients x threads_per_client")
-        for ph in PHASES:
+        for ph in list(PHASES) + list(IOR_PHASES):
             v = (row.get(ph) or "").strip()
             if v == "":
                 out[ph] = None
@@ -75,9 +89,10 @@ def read_measured(path=MEASURED, prog="spartan"):
                 x = float(v)
             except ValueError:
                 x = float("nan")
+            unit = "GiB/s" if ph in IOR_PHASES else "kIOPS"
             if not math.isfinite(x) or x <= 0:
-                cli_common.fail(prog, f"{path}: line {line}: {ph}: expected a positive rate in kIOPS, got '{v}'")
-            out[ph] = x * 1000.0
+                cli_common.fail(prog, f"{path}: line {line}: {ph}: expected a positive rate in {unit}, got '{v}'")
+            out[ph] = x if ph in IOR_PHASES else x * 1000.0  # (IOR in GiB/s, mdtest in ops/s)
         rows.append(out)
     if not rows:
         cli_common.fail(prog, f"{path}: no data rows")
@@ -156,3 +171,45 @@ def load(path, prog="spartan"):
             return json.load(f)
     except (OSError, ValueError) as e:
         cli_common.fail(prog, f"{path}: cannot read the platform: {e}")
+
+
+def run_ior(platform, kind, tasks, per_node, size, build, prog="spartan", seed=1):
+    """One `pfsim ior -w -r` run of IO500's ior easy or hard; returns {"write": GiB/s, "read": GiB/s}."""
+    pfsim = os.path.join(build, "pfsim")
+    with tempfile.TemporaryDirectory() as tmp:
+        pf = os.path.join(tmp, "platform.json")
+        with open(pf, "w") as f:
+            json.dump(platform, f)
+        out = os.path.join(tmp, "result.json")
+        args = (["-F", "-t", "1m", "-b", f"{size}m"] if kind == "easy"
+                else ["-t", "47008", "-b", "47008", "-s", str(size)])
+        cmd = [pfsim, "ior", "--platform", pf, "--ranks", str(tasks), "--ranks-per-node", str(per_node),
+               "--seed", str(seed), "--quiet", "--out", out, "-w", "-r", "-C", "-e", "-k"] + args
+        cli_common.run_pfsim(prog, cmd)
+        with open(out) as f:
+            res = json.load(f)
+    return {r["access"]: float(r["bwMiB"]) / 1024.0 for r in res["ior"]}
+
+
+def simulate_ior(platform, rows, phases, build, jobs=2, sizes=None, prog="spartan"):
+    """Simulated IOR bandwidths {(phase, config): GiB/s} (one `pfsim ior -w -r` per kind and configuration)."""
+    sizes = sizes or IOR_SIZES
+    tasks = sorted({(IOR_PHASES[ph][0], r["config"], r["tasks"], r["threads_per_client"]) for r in rows
+                    for ph in phases})
+
+    def one(t):
+        kind, config, n, per_node = t
+        if config not in sizes[kind]:
+            cli_common.fail(prog, f"no simulated ior {kind} size for configuration '{config}'")
+        return (kind, config), run_ior(platform, kind, n, per_node, sizes[kind][config], build, prog)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        runs = dict(ex.map(one, tasks))
+    sim = {}
+    for r in rows:
+        for ph in phases:
+            kind, access = IOR_PHASES[ph]
+            bw = runs[(kind, r["config"])].get(access, 0.0)
+            if not math.isfinite(bw) or bw <= 0:
+                cli_common.fail(prog, f"pfsim ior gave no positive {access} bandwidth ({ph}) at {r['config']}")
+            sim[(ph, r["config"])] = bw
+    return sim

@@ -43,6 +43,12 @@ def run(args, build):
     return subprocess.run([sys.executable, IO500, "--build", build] + args, capture_output=True, text=True)
 
 
+def same_printed(x):
+    """A phase compared with pfsim's own printed result: equal to the 6 decimals IO500 prints (a small rate, such as
+    ior-hard's 0.014245 GiB/s on Spartan, has a relative rounding error above 1e-6)."""
+    return abs(x["simulated"] - x["measured"]) <= 5e-7 * (1 + 1e-6)
+
+
 def main():
     pfsim = pfsim_arg(__doc__)
     build = os.path.dirname(os.path.abspath(pfsim))
@@ -83,7 +89,7 @@ def main():
         again = os.path.join(tmp, "again.json")
         r2 = run(["--from", tmp, "--platform", PLATFORM, "--json", again], build)  # (its recorded --ranks-per-node 2)
         rows2 = json.load(open(again)).get("compared_with", {}).get("phases", []) if r2.returncode == 0 else []
-        check(len(rows2) == 11 and all(abs(x["rel_error"]) < 1e-6 for x in rows2) and
+        check(len(rows2) == 11 and all(same_printed(x) for x in rows2) and
               [x["measured"] for x in rows2] == [round(vals[x["phase"]], 6) for x in rows2],
               f"--from pfsim's own --out-dir, at the ranks per node it recorded: 11 phases, its scores, errors 0 "
               f"(exit {r2.returncode}: "
@@ -95,7 +101,7 @@ def main():
         again4 = os.path.join(tmp, "again4.json")
         r5 = run(["--from", setdir, "--platform", PLATFORM, "--json", again4], build)
         rows5 = json.load(open(again4)).get("compared_with", {}).get("phases", []) if r5.returncode == 0 else []
-        check(r4.returncode == 0 and len(rows5) == 11 and all(abs(x["rel_error"]) < 1e-6 for x in rows5) and
+        check(r4.returncode == 0 and len(rows5) == 11 and all(same_printed(x) for x in rows5) and
               "simulated with --set mds.cores=2: rerun so" in r5.stderr,
               f"--from a directory simulated with --set mds.cores=2: rerun with it, errors 0, said "
               f"({r5.stderr.strip()[-200:]})")

@@ -10,8 +10,9 @@ scripts/calibrate_spartan.py). usage: test_spartan.py PATH/TO/pfsim
       directory), N = 80 - X Z requests are inside (Little's law on the tasks outside: client time and round trips
       Z), and X = 1 / (s + a (N - 1)) per MDS. Solved by fixed-point iteration.
    c. mdtest hard, 160 tasks in one shared directory on one MDS: no other directory, so X = 1 / s.
-2. validate_spartan.py end to end at a small scale: every measured rate but mdtest-hard-read compared, the fitted
-   and predicted roles, the points JSON and the plot written; a platform that is not JSON is an error (exit 2)
+2. validate_spartan.py end to end at a small scale: every measured rate compared (mdtest on the metadata fit; IOR
+   and mdtest-hard-read on each pool's platform), the fitted and predicted roles (the data side's fitted points, by
+   scripts/fit_spartan_data.py, within 2% of measured), the points JSON and the plot written; a platform that is not JSON is an error (exit 2)
    that names the file, and nothing is written.
 3. calibrate_spartan.py refuses a wrong --x0 (exit 2) before any simulation.
 """
@@ -87,9 +88,14 @@ def main():
                             "--scale", "1", "--json", pts, "--plot", png], capture_output=True, text=True)
         check(v.returncode == 0, f"validate_spartan.py exits 0 (got {v.returncode}: {v.stderr.strip()[-200:]})")
         points = json.load(open(pts)) if os.path.exists(pts) else []
-        check(len(points) == 35, f"35 points: 6 phases x 6 rows minus the one n/a, 2n1t NL-SAS hard delete (got {len(points)})")
-        check(sum(q["role"] == "fitted" for q in points) == 9, "9 fitted points (NL-SAS easy write/stat/delete)")
-        check(not any(q["metric"] == "mdtest_hard_read" for q in points), "mdtest-hard-read is not compared")
+        check(len(points) == 64, f"64 points: mdtest 6 phases x 6 rows minus the n/a 2n1t NL-SAS hard delete, IOR 4 x 6, "
+              f"mdtest-hard-read 6 rows minus the n/a 2n1t NL-SAS (got {len(points)})")
+        check(sum(q["role"] == "fitted" for q in points) == 19, "19 fitted points (NL-SAS easy write/stat/delete, and "
+              "per pool ior-hard write and read and ior-easy write at 2n1t, ior-easy write and read at 10n16t)")
+        data_fitted = [q for q in points if q["role"] == "fitted" and q["metric"].startswith("ior_")]
+        check(len(data_fitted) == 10 and all(abs(q["rel_error"]) < 0.02 for q in data_fitted),
+              "the data side's fitted points within 2% (" +
+              ", ".join(f"{q['pool']} {q['metric']} {q['config']} {100 * q['rel_error']:+.1f}%" for q in data_fitted) + ")")
         check(all(q["pass"] == (abs(q["simulated"] / q["measured"] - 1) <= 0.2) for q in points),
               "pass means within 20% of measured")
         check(os.path.getsize(png) > 10000 if os.path.exists(png) else False, "the plot is written")

@@ -9,10 +9,14 @@ What is compared (tolerance 20 %, the mission's for this case):
   predicted  NL-SAS rows, mdtest hard write / stat / delete (3901-byte files in one shared directory);
              SSD rows, every easy and hard phase (the same metadata pool, seed 001: "the metadata performance is
              mostly about the NVMe metadata pool").
-mdtest-hard-read is not compared: it reads 3901 bytes from the data pool, whose NL-SAS seek latency the platform
-does not model. IO500's ior phases and find are not compared either.
+  IOR       every ior easy / ior hard write and read bandwidth (GiB/s) of each pool, on that pool's platform
+             (NL-SAS: platforms/spartan-cephfs-fitted.json, SSD: platforms/spartan-cephfs-ssd.json), fitted or
+             predicted as scripts/fit_spartan_data.py says (fitted: ior-hard write and read and ior-easy write at
+             2n1t, ior-easy write and read at 10n16t); and mdtest-hard-read (predicted: its 3901-byte reads go through
+             the pool's fitted read latency).
+find is not compared.
 
-usage: validate_spartan.py [--pfsim BIN] [--platform FILE] [--json FILE] [--plot PNG | --plots DIR] [--jobs N]
+usage: validate_spartan.py [--pfsim BIN] [--platform FILE] [--ssd-platform FILE] [--json FILE] [--plot PNG | --plots DIR] [--jobs N]
                            [--scale K] [--strict]
 Prints a table and "N of M points within tolerance" (and the count of the fitted and predicted points apart).
 Exit status 0 (with --strict: 1 when a point fails); 2 on an error; pfsim's exit status when a run fails.
@@ -34,12 +38,18 @@ DEFAULT_PLOT = os.path.join(ROOT, "out", "validation", "spartan-cephfs", "sparta
 TOL = 0.20
 FITTED = ("mdtest_easy_write", "mdtest_easy_stat", "mdtest_easy_delete")
 COMPARED = FITTED + ("mdtest_hard_write", "mdtest_hard_stat", "mdtest_hard_delete")
+# Data-side points, each pool on its own platform (scripts/fit_spartan_data.py fits the IOR_FITTED ones).
+IOR_FITTED = {("ior_hard_write", "2n1t"), ("ior_hard_read", "2n1t"), ("ior_easy_write", "2n1t"),
+              ("ior_easy_write", "10n16t"), ("ior_easy_read", "10n16t")}
+SSD_PLATFORM = os.path.join(ROOT, "platforms", "spartan-cephfs-ssd.json")
 
 
 def main():
     ap = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pfsim", default=os.path.join(ROOT, "build", "pfsim"), help="pfsim binary (default build/pfsim)")
     ap.add_argument("--platform", default=S.FITTED_PLATFORM, help="platform (default %(default)s)")
+    ap.add_argument("--ssd-platform", default=SSD_PLATFORM,
+                    help="the SSD pool's platform for its data-side points (default %(default)s)")
     ap.add_argument("--json", help="write the points (JSON list) to this file")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--plot", help=f"the plot (default {os.path.relpath(DEFAULT_PLOT, ROOT)})")
@@ -51,13 +61,14 @@ def main():
     a = ap.parse_args()
 
     plot_out = plot_destination(PROG, a.plots, a.plot, DEFAULT_PLOT, "spartan-cephfs.png")
-    inputs = [("the measured table", S.MEASURED), ("the platform", a.platform)]
+    inputs = [("the measured table", S.MEASURED), ("the platform", a.platform), ("the SSD platform", a.ssd_platform)]
     for opt, path in (("--json", a.json), ("--plot", plot_out)):
         if path is not None:
             check_output(PROG, opt, path, inputs)
     if not is_executable_file(a.pfsim):
         fail(PROG, f"{a.pfsim}: no executable pfsim binary (build first: scripts/build, or pass --pfsim BIN)")
     platform = S.load(a.platform, PROG)
+    pool_platform = {"nlsas": platform, "ssd": S.load(a.ssd_platform, PROG)}
     rows = S.read_measured(prog=PROG)
     files = {k: a.scale * v for k, v in S.FIT_FILES.items()}
     build = os.path.dirname(os.path.abspath(a.pfsim))
@@ -66,6 +77,11 @@ def main():
     for r in rows:
         by_config.setdefault(r["config"], r)
     sim = S.simulate(platform, list(by_config.values()), COMPARED, build, a.jobs, files, PROG)
+    data_sim = {}
+    for pool, pp in pool_platform.items():
+        pool_rows = [r for r in rows if r["pool"] == pool]
+        data_sim[pool] = S.simulate_ior(pp, pool_rows, list(S.IOR_PHASES), build, a.jobs, prog=PROG)
+        data_sim[pool].update(S.simulate(pp, pool_rows, ["mdtest_hard_read"], build, a.jobs, files, PROG))
 
     points = []
     for r in rows:
@@ -80,16 +96,36 @@ def main():
                            "config": r["config"], "x": r["tasks"], "measured": m, "simulated": s,
                            "rel_error": rel, "tolerance": TOL, "tolerance_kind": "relative", "role": role,
                            "pass": abs(rel) <= TOL})
+    for r in rows:
+        for ph in list(S.IOR_PHASES) + ["mdtest_hard_read"]:
+            m = r[ph]
+            if m is None:
+                continue
+            s = data_sim[r["pool"]][(ph, r["config"])]
+            rel = s / m - 1
+            points.append({"case": "spartan-cephfs", "series": f"{r['pool']} {ph}", "metric": ph, "pool": r["pool"],
+                           "config": r["config"], "x": r["tasks"], "measured": m, "simulated": s,
+                           "unit": "GiB/s" if ph in S.IOR_PHASES else "ops/s", "rel_error": rel, "tolerance": TOL,
+                           "tolerance_kind": "relative",
+                           "role": "fitted" if (ph, r["config"]) in IOR_FITTED else "predicted",
+                           "pass": abs(rel) <= TOL})
     print(f"{'pool':<6} {'phase':<20} {'tasks':>5} {'role':<9} {'measured':>9} {'simulated':>9} {'error':>8}  result")
     for p in points:
-        print(f"{p['pool']:<6} {p['metric']:<20} {p['x']:>5} {p['role']:<9} {p['measured']:>9.0f} "
-              f"{p['simulated']:>9.0f} {100 * p['rel_error']:>+7.1f}%  {'PASS' if p['pass'] else 'FAIL'}")
+        f = ".3f" if p["metric"] in S.IOR_PHASES else ".0f"
+        print(f"{p['pool']:<6} {p['metric']:<20} {p['x']:>5} {p['role']:<9} {p['measured']:>9{f}} "
+              f"{p['simulated']:>9{f}} {100 * p['rel_error']:>+7.1f}%  {'PASS' if p['pass'] else 'FAIL'}")
     for role in ("fitted", "predicted"):
         sel = [p for p in points if p["role"] == role]
         print(f"# {role}: {sum(p['pass'] for p in sel)} of {len(sel)} within {100 * TOL:.0f}%")
     target = [p for p in points if p["pool"] == "nlsas" and p["metric"] == "mdtest_easy_write"]
     print("# mission target (NL-SAS mdtest easy write, rise and fall): " +
           ", ".join(f"{p['x']} tasks {p['simulated'] / 1000:.2f}k vs {p['measured'] / 1000:.2f}k" for p in target))
+    md = [p for p in points if p["metric"] in COMPARED]
+    data = [p for p in points if p["metric"] not in COMPARED]
+    print(f"# metadata (mdtest create, stat, delete): {sum(p['pass'] for p in md)} of {len(md)}; data side (IOR, "
+          f"mdtest-hard read): {sum(p['pass'] for p in data)} of {len(data)} "
+          f"({sum(p['pass'] for p in data if p['role'] == 'predicted')} of "
+          f"{sum(p['role'] == 'predicted' for p in data)} predicted)")
     npass = sum(p["pass"] for p in points)
     print(f"{npass} of {len(points)} points within tolerance")
     plot(points, plot_out)
@@ -104,7 +140,8 @@ def plot(points, out):
     import matplotlib.pyplot as plt
     from pfsim_plot import save_atomic
     pools = ["nlsas", "ssd"]
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
+    fig, grid = plt.subplots(2, 2, figsize=(12, 9.2))
+    axes = grid[0]
     colors = {"write": "tab:blue", "stat": "tab:green", "delete": "tab:red"}
     for ax, pool in zip(axes, pools):
         for ph in COMPARED:
@@ -126,7 +163,31 @@ def plot(points, out):
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("kIOPS")
     axes[1].legend(fontsize=7, ncol=2, loc="upper left")
-    fig.suptitle("Spartan CephFS IO500 mdtest phases (seed 001), 2 active MDS: measured vs pfsim", fontsize=10)
+    dcolors = {"ior_easy_write": "tab:blue", "ior_easy_read": "tab:green", "ior_hard_write": "tab:red",
+               "ior_hard_read": "tab:orange"}
+    for ax, pool in zip(grid[1], pools):
+        for ph, color in dcolors.items():
+            sel = sorted((p for p in points if p["pool"] == pool and p["metric"] == ph), key=lambda p: p["x"])
+            if not sel:
+                continue
+            xs = [p["x"] for p in sel]
+            ax.plot(xs, [p["measured"] for p in sel], "-", marker="o", color=color, alpha=0.45,
+                    label=f"{ph.replace('_', ' ')}, measured")
+            ax.plot(xs, [p["simulated"] for p in sel], "--", marker="x", color=color, label=f"{ph.replace('_', ' ')}, pfsim")
+            for p in sel:
+                if p["role"] == "fitted":
+                    ax.plot([p["x"]], [p["simulated"]], "s", mfc="none", color=color, ms=10)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xticks([2, 32, 160])
+        ax.set_xticklabels(["2 (2n1t)", "32 (4n8t)", "160 (10n16t)"])
+        ax.set_xlabel("IO500 tasks (nodes x tasks per node)")
+        ax.set_ylabel("GiB/s")
+        ax.set_title(f"{pool.upper()} pool, IOR (squares: fitted points)")
+        ax.grid(alpha=0.3)
+    grid[1][1].legend(fontsize=7, ncol=2, loc="lower right")
+    fig.suptitle("Spartan CephFS IO500 (seed 001), 2 active MDS: measured vs pfsim (top: mdtest, bottom: IOR)",
+                 fontsize=10)
     fig.tight_layout()
     save_atomic(fig, out, dpi=110)
     plt.close(fig)
