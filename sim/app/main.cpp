@@ -186,7 +186,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
   };
   auto it = m.find(cmd);
   if (it == m.end())
-    throw UsageError("unknown command \"" + cmd + "\"; expected run, sweep, mdtest, metabench, ior, replay or mdworkbench");
+    throw UsageError("unknown command \"" + cmd + "\"; expected run, sweep, mdtest, metabench, ior, replay, mdworkbench or version");
   return it->second;
 }
 

@@ -326,6 +326,25 @@ TEST_CASE("mdtest per-op files: every rank's file of a phase has the same row co
     d.keep_lines("mdtest-perop-File read-00000.csv", 30);
     CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-perop-File read-00000.csv:30"));
   }
+  SECTION("without mdtest's output, 2 ranks: a row too many in one file is named, not its phase's other file")
+  {
+    // (helper-94: the two stat files tied, 50 and 51 rows, and the intact one was called truncated; rank 1's other
+    // phases have 50 rows, as every file of an mdtest run)
+    for (const auto& e : fs::directory_iterator(d.path))
+      if (e.path().extension() == ".txt" || e.path().filename() == "mdtest-rankperf.csv")
+        fs::remove(e.path());
+    const auto f = d.path / "mdtest-perop-File stat-00001.csv";
+    std::ifstream in(f);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    size_t at = 0;
+    for (int i = 0; i < 5; ++i)
+      at = text.find('\n', at) + 1;  // line 6 starts here
+    const std::string row6 = text.substr(at, text.find('\n', at) + 1 - at);
+    d.write("mdtest-perop-File stat-00001.csv", text + row6);
+    CHECK_THAT(error_of(d.str()), Catch::Contains("mdtest-perop-File stat-00001.csv") && Catch::Contains("found 51") &&
+                                      Catch::Contains("expected 50 rows"));
+  }
 }
 
 TEST_CASE("md-workbench: files of a phase the Args line says did not run (-1 -2 -3, --read-only) are an error", "[trace]")
@@ -665,8 +684,10 @@ TEST_CASE("a trace of one phase (md-workbench -1 or -3) imports / misnumbered cl
   fs::remove(bad.path / "mdreal-2-cleanup-1.csv");
   bad.write("mdreal-0-cleanup-0.csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0e-4\n");
   bad.write("mdreal-0-cleanup-1.csv", "time,runtime\n0.0,1.0e-4\n0.0002,1.0e-4\n");
-  CHECK_THAT(error_of(bad.str()), Catch::Contains("cleanup files are numbered 0") &&
-                                      Catch::Contains("go up to iteration 0"));
+  // (helper-94: the file of the iteration too many is named, and the tool is md-real-io, not md-workbench)
+  CHECK_THAT(error_of(bad.str()), Catch::Contains("cleanup files in") && Catch::Contains("are numbered 0") &&
+                                      Catch::Contains("mdreal-0-") && Catch::Contains("benchmark file of iteration 0") &&
+                                      Catch::Contains("md-real-io numbers the cleanup"));
 }
 
 TEST_CASE("replay --max-ops-per-phase keeps whole benchmark objects in every data set", "[replay]")
