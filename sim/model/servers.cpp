@@ -714,7 +714,8 @@ void OssServer::enqueue(Request* r)
 
 void OssServer::serve_in_object_order(const Request& r, double hold_s)
 {
-  // The object: the file's stripe the RPC is in (an RPC never crosses a stripe's end).
+  // The object: the file's stripe of the RPC's first byte (an RPC ends at its stripe's end unless it takes an object's
+  // contiguous stripes, which are one object for Lustre).
   const auto key = std::make_pair(r.object, static_cast<uint64_t>(static_cast<double>(r.offset) / cfg_.stripe_size_B));
   auto& turn = object_turns_[key];  // (a map's entries stay where they are while others come and go)
   turn.users++;
