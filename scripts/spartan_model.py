@@ -99,58 +99,60 @@ def read_measured(path=MEASURED, prog="spartan"):
     return rows
 
 
-def run_mdtest(platform, kind, tasks, per_node, files, build, prog="spartan", seed=1, keep=None):
-    """One `pfsim mdtest` run of IO500's easy or hard mdtest; returns {pfsim phase name: items/s}."""
-    pfsim = os.path.join(build, "pfsim")
+def pfsim_results(platform, build, prog, command, args, keep=None):
+    """Runs `pfsim COMMAND` on a platform dict (written to a temporary file) with ARGS, --quiet and --out; returns the
+    results JSON (and moves it to `keep` if given)."""
     with tempfile.TemporaryDirectory() as tmp:
         pf = os.path.join(tmp, "platform.json")
         with open(pf, "w") as f:
             json.dump(platform, f)
         out = os.path.join(tmp, "result.json")
-        args = ["-n", str(files), "-F"] + (["-u"] if kind == "easy" else ["-w", "3901", "-e", "3901"])
-        cmd = [pfsim, "mdtest", "--platform", pf, "--ranks", str(tasks), "--ranks-per-node", str(per_node),
-               "--seed", str(seed), "--quiet", "--out", out] + args
-        cli_common.run_pfsim(prog, cmd)
+        cli_common.run_pfsim(prog, [os.path.join(build, "pfsim"), command, "--platform", pf] + args +
+                             ["--quiet", "--out", out])
         with open(out) as f:
             res = json.load(f)
         if keep:
             os.replace(out, keep)
-    rates = {}
-    for p in res["phases"]:
-        rates[p["name"]] = float(p.get("rate_items_per_s") or 0.0)
-    return rates
+    return res
+
+
+def run_mdtest(platform, kind, tasks, per_node, files, build, prog="spartan", seed=1, keep=None):
+    """One `pfsim mdtest` run of IO500's easy or hard mdtest; returns {pfsim phase name: items/s}."""
+    args = ["-n", str(files), "-F"] + (["-u"] if kind == "easy" else ["-w", "3901", "-e", "3901"])
+    res = pfsim_results(platform, build, prog, "mdtest", ["--ranks", str(tasks), "--ranks-per-node", str(per_node),
+                                                          "--seed", str(seed)] + args, keep)
+    return {p["name"]: float(p.get("rate_items_per_s") or 0.0) for p in res["phases"]}
+
+
+def simulate_runs(rows, phases, table, run_one, prog):
+    """Rates {(phase, config): value} for every configuration in `rows` and IO500 phase in `phases`: one run per
+    (kind, configuration) of table[phase] = (kind, the run's result key), run_one(kind, config, tasks, per_node)
+    giving {result key: value}; a value that is not positive is an error."""
+    tasks = sorted({(table[ph][0], r["config"], r["tasks"], r["threads_per_client"]) for r in rows for ph in phases})
+    with ThreadPoolExecutor(max_workers=max(1, run_one.jobs)) as ex:
+        runs = dict(ex.map(lambda t: ((t[0], t[1]), run_one(*t)), tasks))
+    sim = {}
+    for r in rows:
+        for ph in phases:
+            kind, key = table[ph]
+            v = runs[(kind, r["config"])].get(key, 0.0)
+            if not math.isfinite(v) or v <= 0:
+                cli_common.fail(prog, f"pfsim gave no positive {key} ({ph}) at {r['config']}")
+            sim[(ph, r["config"])] = v
+    return sim
 
 
 def simulate(platform, rows, phases, build, jobs=2, files=None, prog="spartan"):
     """Simulated rates {(phase, config): ops/s} for every configuration in `rows` and every IO500 phase in
     `phases` (one easy and/or one hard mdtest run per configuration)."""
     files = files or FIT_FILES
-    tasks = []
-    seen = set()
-    for r in rows:
-        for ph in phases:
-            kind = PHASES[ph][0]
-            key = (kind, r["config"])
-            if key in seen:
-                continue
-            seen.add(key)
-            tasks.append((kind, r["config"], r["tasks"], r["threads_per_client"]))
-    def one(t):
-        kind, config, n, per_node = t
+
+    def one(kind, config, n, per_node):
         if config not in files:
             cli_common.fail(prog, f"no simulated file count for configuration '{config}'")
-        return (kind, config), run_mdtest(platform, kind, n, per_node, files[config], build, prog)
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        runs = dict(ex.map(one, tasks))
-    sim = {}
-    for r in rows:
-        for ph in phases:
-            kind, name = PHASES[ph]
-            rate = runs[(kind, r["config"])].get(name, 0.0)
-            if not math.isfinite(rate) or rate <= 0:
-                cli_common.fail(prog, f"pfsim mdtest gave no positive rate for {name} ({ph}) at {r['config']}")
-            sim[(ph, r["config"])] = rate
-    return sim
+        return run_mdtest(platform, kind, n, per_node, files[config], build, prog)
+    one.jobs = jobs
+    return simulate_runs(rows, phases, PHASES, one, prog)
 
 
 def residuals(sim, rows, phases):
@@ -175,41 +177,19 @@ def load(path, prog="spartan"):
 
 def run_ior(platform, kind, tasks, per_node, size, build, prog="spartan", seed=1):
     """One `pfsim ior -w -r` run of IO500's ior easy or hard; returns {"write": GiB/s, "read": GiB/s}."""
-    pfsim = os.path.join(build, "pfsim")
-    with tempfile.TemporaryDirectory() as tmp:
-        pf = os.path.join(tmp, "platform.json")
-        with open(pf, "w") as f:
-            json.dump(platform, f)
-        out = os.path.join(tmp, "result.json")
-        args = (["-F", "-t", "1m", "-b", f"{size}m"] if kind == "easy"
-                else ["-t", "47008", "-b", "47008", "-s", str(size)])
-        cmd = [pfsim, "ior", "--platform", pf, "--ranks", str(tasks), "--ranks-per-node", str(per_node),
-               "--seed", str(seed), "--quiet", "--out", out, "-w", "-r", "-C", "-e", "-k"] + args
-        cli_common.run_pfsim(prog, cmd)
-        with open(out) as f:
-            res = json.load(f)
+    args = (["-F", "-t", "1m", "-b", f"{size}m"] if kind == "easy" else ["-t", "47008", "-b", "47008", "-s", str(size)])
+    res = pfsim_results(platform, build, prog, "ior", ["--ranks", str(tasks), "--ranks-per-node", str(per_node),
+                                                       "--seed", str(seed), "-w", "-r", "-C", "-e", "-k"] + args)
     return {r["access"]: float(r["bwMiB"]) / 1024.0 for r in res["ior"]}
 
 
 def simulate_ior(platform, rows, phases, build, jobs=2, sizes=None, prog="spartan"):
     """Simulated IOR bandwidths {(phase, config): GiB/s} (one `pfsim ior -w -r` per kind and configuration)."""
     sizes = sizes or IOR_SIZES
-    tasks = sorted({(IOR_PHASES[ph][0], r["config"], r["tasks"], r["threads_per_client"]) for r in rows
-                    for ph in phases})
 
-    def one(t):
-        kind, config, n, per_node = t
+    def one(kind, config, n, per_node):
         if config not in sizes[kind]:
             cli_common.fail(prog, f"no simulated ior {kind} size for configuration '{config}'")
-        return (kind, config), run_ior(platform, kind, n, per_node, sizes[kind][config], build, prog)
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        runs = dict(ex.map(one, tasks))
-    sim = {}
-    for r in rows:
-        for ph in phases:
-            kind, access = IOR_PHASES[ph]
-            bw = runs[(kind, r["config"])].get(access, 0.0)
-            if not math.isfinite(bw) or bw <= 0:
-                cli_common.fail(prog, f"pfsim ior gave no positive {access} bandwidth ({ph}) at {r['config']}")
-            sim[(ph, r["config"])] = bw
-    return sim
+        return run_ior(platform, kind, n, per_node, sizes[kind][config], build, prog)
+    one.jobs = jobs
+    return simulate_runs(rows, phases, IOR_PHASES, one, prog)
