@@ -206,6 +206,8 @@ def main():
                                      "--pool ssd")
         files.append((out, json.dumps(target, indent=2) + "\n"))
     report = {"pool": a.pool, "method": __doc__.split("\n\n")[1] if "\n\n" in __doc__ else "",
+              "rounds": 2, "steps_are": "the second round's (each parameter refitted with the others at their first-round "
+                                      "values; evaluations: that round's)",
               "sizes_per_task": S.IOR_SIZES, "fixed": {k: v[0] for k, v in fixed.items()}, "steps": steps,
               "points": points}
     files.append((report_path, json.dumps(report, indent=2) + "\n"))

@@ -142,9 +142,9 @@ def plot(points, out):
     pools = ["nlsas", "ssd"]
     fig, grid = plt.subplots(2, 2, figsize=(12, 9.2))
     axes = grid[0]
-    colors = {"write": "tab:blue", "stat": "tab:green", "delete": "tab:red"}
+    colors = {"write": "tab:blue", "stat": "tab:green", "delete": "tab:red", "read": "tab:purple"}
     for ax, pool in zip(axes, pools):
-        for ph in COMPARED:
+        for ph in COMPARED + ("mdtest_hard_read",):
             sel = sorted((p for p in points if p["pool"] == pool and p["metric"] == ph), key=lambda p: p["x"])
             if not sel:
                 continue
@@ -162,7 +162,8 @@ def plot(points, out):
         ax.set_title(f"{pool.upper()} data pool" + (": easy rows fitted" if pool == "nlsas" else ": predicted"))
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("kIOPS")
-    axes[1].legend(fontsize=7, ncol=2, loc="upper left")
+    fig.legend(*axes[1].get_legend_handles_labels(), fontsize=7, ncol=5, loc="upper center",
+               bbox_to_anchor=(0.5, 0.955), framealpha=0.9)
     dcolors = {"ior_easy_write": "tab:blue", "ior_easy_read": "tab:green", "ior_hard_write": "tab:red",
                "ior_hard_read": "tab:orange"}
     for ax, pool in zip(grid[1], pools):
@@ -188,7 +189,7 @@ def plot(points, out):
     grid[1][1].legend(fontsize=7, ncol=2, loc="lower right")
     fig.suptitle("Spartan CephFS IO500 (seed 001), 2 active MDS: measured vs pfsim (top: mdtest, bottom: IOR)",
                  fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.9))
     save_atomic(fig, out, dpi=110)
     plt.close(fig)
 

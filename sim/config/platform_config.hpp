@@ -128,7 +128,8 @@ struct ClientConfig {
   // file open for writing on more than one client, and every write to it is then synchronous: write() returns when
   // the OSD has acknowledged it (the kernel client's ceph_sync_write), and the written pages do not stay in the page
   // cache. Here a file turns synchronous when a rank of a second node begins to write it, and stays so until it is
-  // unlinked. No effect without a write-back cache (max_dirty_mb 0: every write waits for its RPCs anyway).
+  // unlinked or created again. No effect without a write-back cache (max_dirty_mb 0: every write waits for its RPCs
+  // anyway).
   std::string shared_file_writes = "cached";
   // "hold_partial_rpcs" (with max_dirty_mb; without a cache it has no effect): dirty pages wait in the cache until they make a full RPC, as Lustre's osc
   // sends a write RPC only when an object has max_pages_per_rpc pages pending (osc_makes_rpc), or when writers wait

@@ -317,6 +317,10 @@ void ClientNode::start_op(uint32_t r)
 void ClientNode::begin_op(uint32_t r)
 {
   auto& s = ranks_[r];
+  // A file created (again: IOR's next repetition without -k, mdtest's next iteration) has no writers yet
+  // (clients.shared_file_writes "sync"; helper-96: IOR -i 2 wrote its second file synchronously from the start).
+  if (ctx_.sync_shared_writes && s.op.op == Op::Create)
+    ctx_.file_writer.erase(s.op.object);
   // The file was removed since (IOR without -k): its pages still in the write-back cache go unwritten (held ones,
   // and those queued for a slot, with or without holding partial RPCs; those in flight are written).
   if (s.op.drop_held && ctx_.platform.clients.max_dirty_B > 0) {
@@ -478,6 +482,10 @@ bool ClientNode::cache_hit(const OpRequest& op) const
 bool ClientNode::held_covers(const OpRequest& op) const
 {
   if (op.op != Op::Read || held_units_ == 0)
+    return false;
+  // A file written synchronously (clients.shared_file_writes): the revocation of the cache capability flushes the
+  // pages held from before; a read waits for them (wait_for_writeback) and goes to the OSDs (helper-96).
+  if (ctx_.sync_shared_writes && ctx_.shared_written(op.object))
     return false;
   const auto o = held_by_object_.find(op.object);
   if (o == held_by_object_.end())

@@ -714,16 +714,30 @@ void OssServer::enqueue(Request* r)
 
 void OssServer::serve_in_object_order(const Request& r, double hold_s)
 {
-  // The object: the file's stripe of the RPC's first byte (an RPC ends at its stripe's end unless it takes an object's
-  // contiguous stripes, which are one object for Lustre).
-  const auto key = std::make_pair(r.object, static_cast<uint64_t>(static_cast<double>(r.offset) / cfg_.stripe_size_B));
-  auto& turn = object_turns_[key];  // (a map's entries stay where they are while others come and go)
-  turn.users++;
-  turn.sem->acquire();
+  // The objects: every stripe of the file the RPC covers. Its bytes are contiguous in this server's object, where the
+  // file's stripes k, k + stripe_count, ... follow each other (with one stripe per file, the file's own stripes), so
+  // they are the stripes of the RPC's first byte and the next ones in steps of stripe_count (helper-96: an RPC across
+  // two stripes was ordered on the first only). Taken in increasing order, as every RPC does: no deadlock.
+  const double size = cfg_.stripe_size_B;
+  const auto first = static_cast<uint64_t>(static_cast<double>(r.offset) / size);
+  const auto unit0 = static_cast<uint64_t>(static_cast<double>(r.obj_off) / size);
+  const auto unit1 = static_cast<uint64_t>((static_cast<double>(r.obj_off) + std::max(1.0, std::ceil(r.bytes)) - 1) / size);
+  const auto step = static_cast<uint64_t>(std::max(1, cfg_.stripe_count));
+  std::vector<std::pair<uint64_t, uint64_t>> keys;
+  for (uint64_t u = unit0; u <= unit1; ++u)
+    keys.emplace_back(r.object, first + (u - unit0) * step);
+  for (const auto& key : keys) {
+    auto& turn = object_turns_[key];  // (a map's entries stay where they are while others come and go)
+    turn.users++;
+    turn.sem->acquire();
+  }
   sg4::this_actor::sleep_for(hold_s);
-  turn.sem->release();
-  if (--turn.users == 0)
-    object_turns_.erase(key);
+  for (const auto& key : keys) {
+    auto& turn = object_turns_[key];
+    turn.sem->release();
+    if (--turn.users == 0)
+      object_turns_.erase(key);
+  }
 }
 
 void OssServer::thread_loop()

@@ -35,15 +35,17 @@ json platform(double dirty_mb, const std::string& shared_file_writes)
 }
 
 // IOR -w: `ranks` ranks (one per node), `segments` transfers of `transfer` bytes each, one shared file or -F.
-pfsim::RunRecords run(const json& p, int ranks, uint64_t transfer, uint64_t segments, bool file_per_proc)
+pfsim::RunRecords run(const json& p, int ranks, uint64_t transfer, uint64_t segments, bool file_per_proc,
+                      int repetitions = 1, bool keep = true)
 {
   pfsim::IorOptions o;
+  o.repetitions = repetitions;
   o.ranks = ranks;
   o.transfer_B = transfer;
   o.block_B = transfer;
   o.segments = segments;
   o.file_per_proc = file_per_proc;
-  o.keep_file = true;  // (-k: the cached pages are written after the phase, not dropped with the file)
+  o.keep_file = keep;  // (-k: the cached pages are written after the phase, not dropped with the file)
   o.write = true;
   o.read = false;
   pfsim::IorWorkload w(o);
@@ -124,4 +126,51 @@ TEST_CASE("oss.parallel_write_latency: RPCs of one object wait their latency tog
   const auto r = run(p, 4, 4096, 64, false);
   CHECK(write_phase_s(r) == Approx(64 * 1e-3).epsilon(0.03));
   CHECK(256 / write_phase_s(r) == Approx(4 / 1e-3).epsilon(0.03));
+}
+
+// A 96 KiB write over 64 KiB stripes covers two of them: of one segment of 4 ranks, ranks 0 and 1 both write stripe 1
+// and ranks 2 and 3 stripe 4, so with 1 ms per RPC each pair takes turns and the segment takes 2 ms (helper-96: ordered
+// on its first stripe only, the four went at once, 1 ms). (Over several segments the ranks then write staggered by
+// one segment, where no two share a stripe.)
+TEST_CASE("oss.object_serial_write: an RPC over several stripes waits for each of them", "[syncwrites]")
+{
+  json p = platform(0, "cached");
+  p["oss"]["object_serial_write"] = 1e-3;
+  p["oss"]["disk_write"] = 1e12;
+  p["oss"]["stripe_size"] = 65536;
+  const auto r = run(p, 4, 98304, 1, false);
+  CHECK(written_B(r) == 4 * 98304.0);
+  CHECK(write_phase_s(r) == Approx(2e-3).epsilon(0.03));
+}
+
+// IOR -i 2 without -k removes the file after each repetition, and the next one creates it again: it starts with no
+// writers, so its first node caches its pieces as in repetition 1 (helper-96: the second repetition was synchronous
+// from its first write). 4 ranks, one per node, 64 KiB writes of 4 MiB blocks, 1 ms per write RPC at the OST; the
+// other ranks' opens take 1 ms, so rank 0 (IOR's creator) has copied its 64 pieces into its cache (copies take no
+// time) before any other node writes: it is done within its open and create, where a synchronous rank needs 64 ms.
+TEST_CASE("clients.shared_file_writes sync: a file created again starts without writers", "[syncwrites]")
+{
+  json p = platform(64, "sync");
+  p["oss"]["disk_write"] = 1e12;
+  p["oss"]["object_serial_write"] = 1e-3;
+  p["clients"]["op_overhead"] = {{"open", 1e-3}};
+  pfsim::IorOptions o;
+  o.ranks = 4;
+  o.transfer_B = 65536;
+  o.block_B = 4 * 1048576;
+  o.write = true;
+  o.read = false;
+  o.repetitions = 2;
+  pfsim::IorWorkload w(o);
+  pfsim::RunOptions opts;
+  opts.rank_times = true;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  const auto r = pfsim::run_simulation(pfsim::config::parse_platform(p, "test"), w, opts);
+  REQUIRE(r.phases.size() == 2);
+  for (const auto& ph : r.phases) {
+    REQUIRE(ph.rank_end_s.size() == 4);
+    CHECK(ph.rank_end_s[0] - ph.start_s < 5e-3);  // cached, in both repetitions
+    for (int k = 1; k < 4; ++k)
+      CHECK(ph.rank_end_s[static_cast<size_t>(k)] - ph.start_s > 64e-3);  // synchronous
+  }
 }
