@@ -27,7 +27,7 @@ its 3,901 bytes through the fitted read latency).
 --pool nlsas (default) writes the fitted values into platforms/spartan-cephfs.json and spartan-cephfs-fitted.json
 (the metadata fit, scripts/calibrate_spartan.py, starts from the first and keeps them); --pool ssd writes
 platforms/spartan-cephfs-ssd.json: the metadata fit's platform with the SSD pool's 16 OSD nodes and its own data fit.
-Report: validation/spartan-cephfs/fit-data[-ssd].json. About a minute with 2 jobs.
+Report: validation/spartan-cephfs/fit-data[-ssd].json. About 40 s.
 
 usage: fit_spartan_data.py [--pool nlsas|ssd] [--jobs N] [--build DIR] [--report FILE] [--check]
   --check: no fit; print the pool's IOR points simulated on the committed platform against the measured ones.
@@ -44,7 +44,6 @@ import spartan_model as S  # noqa: E402
 from cli_common import Parser, check_output, fail, positive_int, write_atomic_all  # noqa: E402
 
 PROG = "fit_spartan_data"
-SSD_PLATFORM = os.path.join(S.ROOT, "platforms", "spartan-cephfs-ssd.json")
 
 FIXED = {
     "clients.shared_file_writes": (
@@ -79,6 +78,7 @@ STEPS = [
      "an OSD node's share of the pool's read bandwidth"),
 ]
 TOL = 0.005
+assert {(st[4], st[5]) for st in STEPS} == S.IOR_FITTED, "spartan_model.IOR_FITTED must name the points STEPS fit"
 
 
 def get(p, path):
@@ -103,15 +103,22 @@ def fmt(value, unit):
 
 
 def rate(platform, phase, row, build, cache):
-    key = (json.dumps(platform, sort_keys=True), phase, row["config"])
+    """The simulated rate of `phase` at `row`'s configuration; one `pfsim ior -w -r` per platform and configuration
+    gives both accesses (cached: the fit asks for a write and a read of the same run)."""
+    kind, access = S.IOR_PHASES[phase]
+    key = (json.dumps(platform, sort_keys=True), kind, row["config"])
     if key not in cache:
-        cache[key] = S.simulate_ior(platform, [row], [phase], build, jobs=1, prog=PROG)[(phase, row["config"])]
-    return cache[key]
+        cache[key] = S.run_ior(platform, kind, row["tasks"], row["threads_per_client"], S.IOR_SIZES[kind][row["config"]],
+                               build, PROG)
+    v = cache[key].get(access, 0.0)
+    if not math.isfinite(v) or v <= 0:
+        fail(PROG, f"pfsim ior gave no positive {access} bandwidth ({phase}) at {row['config']}")
+    return v
 
 
 def fit_step(platform, step, rows, build, cache):
     name, unit, lo, hi, phase, config, rising, _ = step
-    row = next(r for r in rows if r["config"] == config)
+    row = next(r for r in rows if r["config"] == config)  # (main checked it is there, with a value)
     target = row[phase]
     evals = 0
 
@@ -124,14 +131,20 @@ def fit_step(platform, step, rows, build, cache):
     a, b = math.log(lo), math.log(hi)
     ea, eb = err(lo), err(hi)
     if ea > 0 or eb < 0:
-        fail(PROG, f"{name}: the measured {phase} at {config} ({target} GiB/s) is outside what [{fmt(lo, unit)}, "
-                   f"{fmt(hi, unit)}] gives: the other mechanisms bound it")
+        ra, rb = (target * math.exp(e if rising else -e) for e in (ea, eb))
+        fail(PROG, f"{name}: the measured {phase} at {config} ({target} GiB/s) is not between the rates "
+                   f"{fmt(lo, unit)} and {fmt(hi, unit)} give ({ra:.4g} and {rb:.4g} GiB/s): the other mechanisms "
+                   "bound it, or the rate does not move monotonically with it")
+    em = ea
     for _ in range(60):
         m = (a + b) / 2
         em = err(math.exp(m))
         if abs(em) < math.log1p(TOL):
             break
         a, b = (m, b) if em < 0 else (a, m)
+    if abs(em) >= math.log1p(TOL):
+        fail(PROG, f"{name}: no value within {100 * TOL:g}% of the measured {phase} at {config} ({target} GiB/s) after "
+                   f"60 halvings (the rate jumps near {fmt(math.exp(m), unit)}: not monotone in it?)")
     v = float(fmt(math.exp(m), unit)[:-2 if unit == "s" else -4]) * (1e-3 if unit == "s" else 1e6)
     put(platform, name, fmt(v, unit))
     return {"parameter": name, "value": fmt(v, unit), "fitted_to": f"{phase} at {config}", "measured_GiBps": target,
@@ -148,19 +161,24 @@ def main():
     a = ap.parse_args()
     build = os.path.dirname(L.use_build(PROG, a))
     report_path = a.report or os.path.join(S.CASE_DIR, "fit-data.json" if a.pool == "nlsas" else "fit-data-ssd.json")
-    outputs = [S.BASE_PLATFORM, S.FITTED_PLATFORM] if a.pool == "nlsas" else [SSD_PLATFORM]
+    outputs = [S.BASE_PLATFORM, S.FITTED_PLATFORM] if a.pool == "nlsas" else [S.SSD_PLATFORM]
     inputs = [("the measured table", S.MEASURED), ("the metadata fit's platform", S.FITTED_PLATFORM)]
     if not a.check:
-        check_output(PROG, "--report", report_path, inputs)
+        check_output(PROG, "--report", report_path, inputs + [("a platform the fit writes", o) for o in outputs])
     rows = [r for r in S.read_measured(prog=PROG) if r["pool"] == a.pool]
-    if not rows:
-        fail(PROG, f"{S.MEASURED}: no rows of pool {a.pool}")
     phases = list(S.IOR_PHASES)
-    try:
-        with open(S.FITTED_PLATFORM if a.pool == "nlsas" or not a.check else SSD_PLATFORM) as f:
-            platform = json.load(f)
-    except (OSError, ValueError) as e:
-        fail(PROG, f"cannot read the platform: {e}")
+    # Every configuration and IOR value of the pool is needed: the fitted points and the predictions.
+    for config in S.IOR_SIZES["easy"]:
+        row = next((r for r in rows if r["config"] == config), None)
+        if row is None:
+            fail(PROG, f"{S.MEASURED}: no row of configuration {config}, pool {a.pool}")
+        for ph in phases:
+            if row[ph] is None:
+                fail(PROG, f"{S.MEASURED}: line {row['line']}: {ph}: no value (expected the {a.pool} pool's {ph} at "
+                           f"{config} in GiB/s)")
+    rows = [r for r in rows if r["config"] in S.IOR_SIZES["easy"]]
+    platform_path = S.FITTED_PLATFORM if a.pool == "nlsas" or not a.check else S.SSD_PLATFORM
+    platform = S.load(platform_path, PROG)
     if a.check:
         sim = S.simulate_ior(platform, rows, phases, build, jobs=a.jobs, prog=PROG)
         for r in rows:
@@ -175,10 +193,10 @@ def main():
         platform.setdefault("sources", {})[path] = source
     cache = {}
     steps = []
-    for rnd in range(2):
+    for _ in range(2):
         steps = [fit_step(platform, st, rows, build, cache) for st in STEPS]
     sim = S.simulate_ior(platform, rows, phases, build, jobs=a.jobs, prog=PROG)
-    fitted_points = {(st[4], st[5]) for st in STEPS}
+    fitted_points = S.IOR_FITTED
     points = [{"phase": ph, "config": r["config"], "tasks": r["tasks"], "measured_GiBps": r[ph],
                "simulated_GiBps": sim[(ph, r["config"])], "error": sim[(ph, r["config"])] / r[ph] - 1,
                "role": "fitted" if (ph, r["config"]) in fitted_points else "predicted"}
@@ -206,8 +224,9 @@ def main():
                                      "--pool ssd")
         files.append((out, json.dumps(target, indent=2) + "\n"))
     report = {"pool": a.pool, "method": __doc__.split("\n\n")[1] if "\n\n" in __doc__ else "",
-              "rounds": 2, "steps_are": "the second round's (each parameter refitted with the others at their first-round "
-                                      "values; evaluations: that round's)",
+              "rounds": 2, "steps_are": "the second round's: each parameter refitted in turn, those before it at their "
+                                      "second-round values and those after it at their first-round ones (evaluations: "
+                                      "that round's)",
               "sizes_per_task": S.IOR_SIZES, "fixed": {k: v[0] for k, v in fixed.items()}, "steps": steps,
               "points": points}
     files.append((report_path, json.dumps(report, indent=2) + "\n"))

@@ -24,6 +24,7 @@ CASE_DIR = os.path.join(ROOT, "validation", "spartan-cephfs")
 MEASURED = os.path.join(CASE_DIR, "measured.csv")
 BASE_PLATFORM = os.path.join(ROOT, "platforms", "spartan-cephfs.json")
 FITTED_PLATFORM = os.path.join(ROOT, "platforms", "spartan-cephfs-fitted.json")
+SSD_PLATFORM = os.path.join(ROOT, "platforms", "spartan-cephfs-ssd.json")  # the SSD pool (fit_spartan_data.py --pool ssd)
 
 # IO500 phase -> (mdtest kind, pfsim mdtest phase name)
 PHASES = {
@@ -49,6 +50,9 @@ IOR_PHASES = {
 # 100K/10K/25K writes per task, ended by IO500's 300 s stonewall; these run in seconds. The easy rates change by less
 # than 15% at 4x the size; the hard rates grow with the run's length (docs/spartan-cephfs.md section 7).
 IOR_SIZES = {"easy": {"2n1t": 2048, "4n8t": 256, "10n16t": 128}, "hard": {"2n1t": 3000, "4n8t": 600, "10n16t": 150}}
+# The IOR points scripts/fit_spartan_data.py fits, per pool (every other one is a prediction).
+IOR_FITTED = {("ior_hard_write", "2n1t"), ("ior_hard_read", "2n1t"), ("ior_easy_write", "2n1t"),
+              ("ior_easy_write", "10n16t"), ("ior_easy_read", "10n16t")}
 # Files per task the simulations use, per configuration (the real runs used 600K / 12.5K / 12.5K easy files per
 # task; rates reach steady state within a few hundred operations per task, checked by `calibrate_spartan.py
 # --check-files`).
@@ -124,12 +128,12 @@ def run_mdtest(platform, kind, tasks, per_node, files, build, prog="spartan", se
     return {p["name"]: float(p.get("rate_items_per_s") or 0.0) for p in res["phases"]}
 
 
-def simulate_runs(rows, phases, table, run_one, prog):
+def simulate_runs(rows, phases, table, run_one, jobs, prog):
     """Rates {(phase, config): value} for every configuration in `rows` and IO500 phase in `phases`: one run per
     (kind, configuration) of table[phase] = (kind, the run's result key), run_one(kind, config, tasks, per_node)
     giving {result key: value}; a value that is not positive is an error."""
     tasks = sorted({(table[ph][0], r["config"], r["tasks"], r["threads_per_client"]) for r in rows for ph in phases})
-    with ThreadPoolExecutor(max_workers=max(1, run_one.jobs)) as ex:
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
         runs = dict(ex.map(lambda t: ((t[0], t[1]), run_one(*t)), tasks))
     sim = {}
     for r in rows:
@@ -151,8 +155,7 @@ def simulate(platform, rows, phases, build, jobs=2, files=None, prog="spartan"):
         if config not in files:
             cli_common.fail(prog, f"no simulated file count for configuration '{config}'")
         return run_mdtest(platform, kind, n, per_node, files[config], build, prog)
-    one.jobs = jobs
-    return simulate_runs(rows, phases, PHASES, one, prog)
+    return simulate_runs(rows, phases, PHASES, one, jobs, prog)
 
 
 def residuals(sim, rows, phases):
@@ -191,5 +194,4 @@ def simulate_ior(platform, rows, phases, build, jobs=2, sizes=None, prog="sparta
         if config not in sizes[kind]:
             cli_common.fail(prog, f"no simulated ior {kind} size for configuration '{config}'")
         return run_ior(platform, kind, n, per_node, sizes[kind][config], build, prog)
-    one.jobs = jobs
-    return simulate_runs(rows, phases, IOR_PHASES, one, prog)
+    return simulate_runs(rows, phases, IOR_PHASES, one, jobs, prog)

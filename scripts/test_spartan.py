@@ -109,6 +109,16 @@ def main():
         check(v.returncode == 2 and bad in v.stderr, f"a platform that is not JSON: exit 2 naming it "
               f"(got {v.returncode}: {v.stderr.strip()})")
         check(not os.path.exists(out2), "and no points file is written")
+        # The SSD pool's platform is the metadata fit's with its own data side (fit_spartan_data.py --pool ssd
+        # builds it): after a metadata refit (calibrate_spartan.py) it must be rebuilt, which this notices.
+        fitted = json.load(open(FITTED))
+        ssd = json.load(open(os.path.join(ROOT, "platforms", "spartan-cephfs-ssd.json")))
+        meta_clients = ("op_overhead", "rpc_overhead", "max_rpcs_in_flight", "max_mod_rpcs_in_flight", "open_rpcs",
+                        "close_rpcs", "placement")
+        check(ssd.get("mds") == fitted.get("mds") and ssd.get("network") == fitted.get("network") and
+              all(ssd["clients"].get(k) == fitted["clients"].get(k) for k in meta_clients),
+              "the SSD platform's metadata side (mds, network, client metadata fields) is the metadata fit's (else: "
+              "python3 scripts/fit_spartan_data.py --pool ssd)")
         # 3: calibrate's --x0 checked before any work.
         v = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "calibrate_spartan.py"), "--build",
                             os.path.dirname(pfsim), "--x0", "1,2,3", "--out", os.path.join(tmp, "f.json"),

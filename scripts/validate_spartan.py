@@ -38,17 +38,13 @@ DEFAULT_PLOT = os.path.join(ROOT, "out", "validation", "spartan-cephfs", "sparta
 TOL = 0.20
 FITTED = ("mdtest_easy_write", "mdtest_easy_stat", "mdtest_easy_delete")
 COMPARED = FITTED + ("mdtest_hard_write", "mdtest_hard_stat", "mdtest_hard_delete")
-# Data-side points, each pool on its own platform (scripts/fit_spartan_data.py fits the IOR_FITTED ones).
-IOR_FITTED = {("ior_hard_write", "2n1t"), ("ior_hard_read", "2n1t"), ("ior_easy_write", "2n1t"),
-              ("ior_easy_write", "10n16t"), ("ior_easy_read", "10n16t")}
-SSD_PLATFORM = os.path.join(ROOT, "platforms", "spartan-cephfs-ssd.json")
 
 
 def main():
     ap = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pfsim", default=os.path.join(ROOT, "build", "pfsim"), help="pfsim binary (default build/pfsim)")
     ap.add_argument("--platform", default=S.FITTED_PLATFORM, help="platform (default %(default)s)")
-    ap.add_argument("--ssd-platform", default=SSD_PLATFORM,
+    ap.add_argument("--ssd-platform", default=S.SSD_PLATFORM,
                     help="the SSD pool's platform for its data-side points (default %(default)s)")
     ap.add_argument("--json", help="write the points (JSON list) to this file")
     g = ap.add_mutually_exclusive_group()
@@ -107,7 +103,7 @@ def main():
                            "config": r["config"], "x": r["tasks"], "measured": m, "simulated": s,
                            "unit": "GiB/s" if ph in S.IOR_PHASES else "ops/s", "rel_error": rel, "tolerance": TOL,
                            "tolerance_kind": "relative",
-                           "role": "fitted" if (ph, r["config"]) in IOR_FITTED else "predicted",
+                           "role": "fitted" if (ph, r["config"]) in S.IOR_FITTED else "predicted",
                            "pass": abs(rel) <= TOL})
     print(f"{'pool':<6} {'phase':<20} {'tasks':>5} {'role':<9} {'measured':>9} {'simulated':>9} {'error':>8}  result")
     for p in points:

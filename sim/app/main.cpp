@@ -804,13 +804,13 @@ int cmd_ior(const Cli& c)
                                 {"tasks", from->options.ranks}, {"results", cmp}};
   }
   pfsim::OutputBatch batch;
+  const nlohmann::json effective = {
+      {"seed", results["seed"]}, {"inputs", results["inputs"]}, {"platform", results["platform"]}};
   if (!opt(c, "--out").empty())
     pfsim::write_file_atomic(opt(c, "--out"), results.dump(2) + "\n");
   if (!opt(c, "--lmt").empty())
-    pfsim::write_file_atomic(
-        opt(c, "--lmt"),
-        pfsim::lmt_samples_csv(records, platform.oss.sample_interval_s, platform.oss.sample_offset_s,
-                               {{"seed", results["seed"]}, {"inputs", results["inputs"]}, {"platform", results["platform"]}}));
+    pfsim::write_file_atomic(opt(c, "--lmt"), pfsim::lmt_samples_csv(records, platform.oss.sample_interval_s,
+                                                                       platform.oss.sample_offset_s, effective));
   pfsim::IorReportInfo ri;
   ri.typed = c.tool_args;
   if (from)
@@ -823,7 +823,7 @@ int cmd_ior(const Cli& c)
   ri.ranks_per_node = std::min(info.ranks_per_node, info.ranks);
   ri.reorder = reorder;
   ri.keep_file = has_flag(c, "-k");
-  ri.effective = {{"seed", results["seed"]}, {"inputs", results["inputs"]}, {"platform", results["platform"]}};
+  ri.effective = effective;
   if (!summary_out.file.empty())
     pfsim::write_file_atomic(summary_out.file, pfsim::ior_json_summary(records, workload, ri).dump(2) + "\n");
   batch.commit();

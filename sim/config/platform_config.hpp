@@ -128,8 +128,8 @@ struct ClientConfig {
   // file open for writing on more than one client, and every write to it is then synchronous: write() returns when
   // the OSD has acknowledged it (the kernel client's ceph_sync_write), and the written pages do not stay in the page
   // cache. Here a file turns synchronous when a rank of a second node begins to write it, and stays so until it is
-  // unlinked or created again. No effect without a write-back cache (max_dirty_mb 0: every write waits for its RPCs
-  // anyway).
+  // unlinked or created again. Without a write-back cache (max_dirty_mb 0) every write waits for its RPCs anyway, and
+  // "sync" only keeps such a file's written pages out of the page cache (max_cached_mb).
   std::string shared_file_writes = "cached";
   // "hold_partial_rpcs" (with max_dirty_mb; without a cache it has no effect): dirty pages wait in the cache until they make a full RPC, as Lustre's osc
   // sends a write RPC only when an object has max_pages_per_rpc pages pending (osc_makes_rpc), or when writers wait
@@ -342,7 +342,8 @@ struct OssConfig {
   // "object_serial_read", "object_serial_write": time per data RPC during which no other RPC of the same object (a
   // stripe of the file, stripe_size bytes: a CephFS RADOS object) is served at this server, in arrival order: an OSD
   // processes one placement group's operations in order, one at a time in its shard (and a small partial overwrite
-  // reads, modifies and writes its blocks). 0 (default): none.
+  // reads, modifies and writes its blocks). 0 (default): none. Per direction: a read whose object_serial_read is 0 does
+  // not wait for a write holding its object.
   double object_serial_read_s = 0;
   double object_serial_write_s = 0;
   // "parallel_read_latency", "parallel_write_latency": time per data RPC, after its object's serial part, that holds

@@ -544,12 +544,17 @@ TEST_CASE("clients.shared_file_writes and the object servers' per-object order a
   CHECK_THAT(error_of({{"oss", {{"object_serial_write", "-1ms"}}}}), Catch::Contains("oss.object_serial_write"));
   CHECK_THAT(error_of({{"oss", {{"parallel_read_latency", "fast"}}}}), Catch::Contains("oss.parallel_read_latency"));
   auto q = parse_platform({{"clients", {{"shared_file_writes", "sync"}}},
-                           {"oss", {{"object_serial_write", "2ms"}, {"parallel_read_latency", "3ms"}}}},
+                           {"oss", {{"object_serial_write", "2ms"}, {"parallel_read_latency", "3ms"},
+                                    {"object_serial_read", "4ms"}, {"parallel_write_latency", "5ms"}}}},
                           "p.json");
+  CHECK(q.oss.object_serial_read_s == Approx(4e-3));
+  CHECK(q.oss.parallel_write_latency_s == Approx(5e-3));
   const auto j = pfsim::config::to_json(q);
   CHECK(j["clients"]["shared_file_writes"] == "sync");
   CHECK(j["oss"]["object_serial_write"].get<double>() == Approx(2e-3));
   CHECK(j["oss"]["parallel_read_latency"].get<double>() == Approx(3e-3));
+  CHECK(j["oss"]["object_serial_read"].get<double>() == Approx(4e-3));
+  CHECK(j["oss"]["parallel_write_latency"].get<double>() == Approx(5e-3));
 }
 
 TEST_CASE("network.reply_senders: without a value, 16 per 10 us of one-way latency (at least 16, at most 4096)", "[config]")

@@ -65,7 +65,7 @@ struct RunContext {
   // a rank's pages fetched by a read (RankState::tail_*) serve its later reads only while no write of the file has
   // begun since (any node's: its write lock revokes the reader's read lock and its pages, helper-89).
   std::unordered_map<uint64_t, uint64_t> file_writes;
-  // clients.shared_file_writes "sync": per file written in the run (and not unlinked since), the one node that has
+  // clients.shared_file_writes "sync": per file written in the run (and not unlinked or created again since), the one node that has
   // written it, or -1 once ranks of two or more nodes have: its writes are then synchronous (no write-back cache).
   std::unordered_map<uint64_t, int32_t> file_writer;
   bool sync_shared_writes = false;

@@ -184,7 +184,7 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
       const auto& l = ld.law[op];
       if (l.set && l.fitted_up_to > 0 && l.per_unit_s > 0 && workload.ranks() > 2 * l.fitted_up_to) {
         std::snprintf(line, sizeof line, "pfsim: warning: clients.load_delay %s: fitted on populations up to %.0f; this "
-                      "run of %d ranks reaches up to %.3gx that (more than twice), where the law's line (%.3g us + %.3g us x n) is an "
+                      "run of %d ranks reaches up to %.4gx that (more than twice), where the law's line (%.3g us + %.3g us x n) is an "
                       "extrapolation\n", op_name(op), l.fitted_up_to, workload.ranks(), workload.ranks() / l.fitted_up_to,
                       l.base_s * 1e6, l.per_unit_s * 1e6);
         out += line;
@@ -218,7 +218,7 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   const int counted = parts.enabled ? (nodes + parts.count - 1) / parts.count : nodes;
   if (pc.enabled && pc.fitted_up_to > 0 && counted > 2 * pc.fitted_up_to) {
     std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.per_client: fitted on up to %.0f client nodes; "
-                  "this run has %d%s (more than twice: %.3gx), where its cost per client node is extrapolated "
+                  "this run has %d%s (more than twice: %.4gx), where its cost per client node is extrapolated "
                   "linearly\n",
                   pc.fitted_up_to, counted, parts.enabled ? " per CPU partition" : "", counted / pc.fitted_up_to);
     out += line;
@@ -243,7 +243,7 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
                                                                                   : platform.mds.threads.max));
   if (pd.enabled && pd.fitted_up_to > 0 && dirs_per_mds > 2 * pd.fitted_up_to && workload.updates_own_dirs()) {
     std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.per_directory: fitted on up to %.0f directories "
-                  "updated at once per MDS; this run can have %.0f (more than twice: %.3gx, %s), where its cost per directory "
+                  "updated at once per MDS; this run can have %.0f (more than twice: %.4gx, %s), where its cost per directory "
                   "is extrapolated linearly\n", pd.fitted_up_to, dirs_per_mds, dirs_per_mds / pd.fitted_up_to,
                   dirs_per_mds >= ranks_per_mds ? "the ranks' own directories"
                   : segment                     ? "one per update of a journal segment, events_per_segment"
@@ -363,7 +363,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   std::vector<std::unique_ptr<ClientNode>> clients;
   const bool cyclic = platform.clients.placement == "cyclic";
   ctx.cyclic = cyclic;
-  ctx.sync_shared_writes = platform.clients.shared_file_writes == "sync" && platform.clients.max_dirty_B > 0;
+  ctx.sync_shared_writes = platform.clients.shared_file_writes == "sync";
   for (int n = 0; n < nodes; ++n) {
     // block: node n holds ranks n*rpn .. ; cyclic: ranks n, n + nodes, ... (the last nodes one fewer when the
     // ranks do not fill every node)
