@@ -1065,7 +1065,7 @@ void ClientNode::send_chunks(uint32_t r)
     s.chunked = false;
     const double now = sg4::Engine::get_clock();
     const double copy = c.page_cache_copy_Bps;
-    const double done = cached     ? std::max(now, s.copy_done_s)
+    const double done = cached        ? std::max(now, s.copy_done_s)
                         : s.ra_served ? now + (copy > 0 ? s.op.bytes / copy : 0.0)
                                       : now + c.rpc_overhead_s;
     s.ra_served = false;
