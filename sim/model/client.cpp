@@ -342,7 +342,7 @@ void ClientNode::begin_op(uint32_t r)
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
   // (none for a read the node's page cache serves: the law stands for the servers' part)
-  s.cache_read = cache_hit(s.op) || held_covers(s.op);
+  s.cache_read = cache_hit(s.op) || dirty_covers(s.op);
   double delay = s.cache_read ? 0.0 : load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
   if (s.op.begins && s.op.metadata) {
     ctx_.md_ops_in_flight++;
@@ -478,29 +478,30 @@ bool ClientNode::cache_hit(const OpRequest& op) const
   return written_since(op.written_phase >= 0 && op.written_phase <= phase_ ? op.written_phase : phase_) <= cache;
 }
 
-// A read of pages the node holds dirty (clients.hold_partial_rpcs): they are in its page cache whatever
-// max_cached_mb says (dirty pages are cached pages), so a read they cover whole is a copy, no RPC. (helper-78, -81: the
-// read went to an OST that had not received them, and an mdtest -w -e run read 11.9 MiB from OSTs that never wrote a
-// byte, its pages dropped unwritten at the unlinks.) A read they cover in part goes to the OSTs.
-bool ClientNode::held_covers(const OpRequest& op) const
+// A read of pages the node has dirty (clients.hold_partial_rpcs): they are in its page cache whatever max_cached_mb
+// says (dirty pages are cached pages), held, queued for an RPC or in one, so a read they cover whole is a copy, no RPC.
+// (helper-78, -81: the read went to an OST that had not received them, and an mdtest -w -e run read 11.9 MiB from
+// OSTs that never wrote a byte, its pages dropped unwritten at the unlinks; until helper-98's round only held pieces
+// counted, and pieces queued for or in an RPC were written back first and read from the OST.) A read they cover in
+// part goes to the OSTs. Pages already written back are clean: they serve reads only through max_cached_mb.
+bool ClientNode::dirty_covers(const OpRequest& op) const
 {
-  if (op.op != Op::Read || held_units_ == 0)
+  if (op.op != Op::Read || dirty_spans_.empty())
     return false;
   // A file written synchronously (clients.shared_file_writes): the revocation of the cache capability flushes the
   // pages held from before; a read waits for them (wait_for_writeback) and goes to the OSDs (helper-96).
   if (ctx_.sync_shared_writes && ctx_.shared_written(op.object))
     return false;
-  const auto o = held_by_object_.find(op.object);
-  if (o == held_by_object_.end())
+  const auto o = dirty_spans_.find(op.object);
+  if (o == dirty_spans_.end())
     return false;
   const uint64_t b = op.offset, e = op.offset + length_of(op);
   std::vector<std::pair<uint64_t, uint64_t>> spans;
-  for (const auto& [t, start] : o->second)
-    for (const Request* p : held_[t].q->at(UnitKey{op.object, start}).pieces) {
-      const uint64_t pb = p->offset, pe = p->offset + static_cast<uint64_t>(p->bytes);
-      if (pe > b && pb < e)
-        spans.emplace_back(std::max(pb, b), std::min(pe, e));
-    }
+  for (const auto& [piece, span] : o->second) {
+    const auto [pb, pe] = span;
+    if (pe > b && pb < e)
+      spans.emplace_back(std::max(pb, b), std::min(pe, e));
+  }
   return union_length(spans) >= e - b;  // (the spans lie in [b, e): covered whole when their union is as long)
 }
 
@@ -1114,6 +1115,7 @@ admit:
       q->dirty_id = ++dirty_ids_;
       if (dirty_objects_[q->object]++ == 0)
         ctx_.holders[q->object]++;
+      dirty_spans_[q->object][q] = {q->offset, q->offset + static_cast<uint64_t>(q->bytes)};
       const uint32_t rank = q->local_rank;  // (hold may send q, or drop it if its file was unlinked)
       hold(t, q);
       resumed_.push_back(rank);
@@ -1294,6 +1296,11 @@ void ClientNode::forget_dirty(const Request* p)
   auto it = objects.find(p->object);
   if (--it->second == 0)
     objects.erase(it);
+  if (auto d = dirty_spans_.find(p->object); d != dirty_spans_.end()) {
+    d->second.erase(p);
+    if (d->second.empty())
+      dirty_spans_.erase(d);
+  }
   auto o = dirty_objects_.find(p->object);
   if (--o->second == 0) {
     dirty_objects_.erase(o);
@@ -1364,7 +1371,7 @@ void ClientNode::send_notice(int node, NodeMessage* m)
 
 // clients.hold_partial_rpcs: a read of an object whose pages are dirty in a node's cache reads them once they are
 // written back, as Lustre's read takes an extent lock whose callback makes the holder flush them first. This node's:
-// unless its held pages cover the read whole (then a copy from them: held_covers), they go now and the read waits for
+// unless its held pages cover the read whole (then a copy from them: dirty_covers), they go now and the read waits for
 // them. The writer's node's (the rank OpRequest::written_by names): asked to write them back (FlushAsk, a small message
 // as a lock callback is), and the read waits until it says they are written (FlushDone). Then begin_op again.
 // (helper-82: reads went to OSTs that had not received the data, at times never: IO500's mdtest-hard read 62 MB
@@ -1373,7 +1380,7 @@ bool ClientNode::wait_for_writeback(uint32_t r)
 {
   auto& s = ranks_[r];
   const uint64_t object = s.op.object;
-  if (held_covers(s.op))  // a copy from the node's held pages
+  if (dirty_covers(s.op))  // a copy from the node's held pages
     return false;
   // Both at once (helper-84: waiting for this node's first and then going, the writer's node was never asked).
   uint8_t pending = 0;

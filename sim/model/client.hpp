@@ -281,6 +281,9 @@ private:
   // (a read waits only for the pieces that entered the cache before it asked, by Request::dirty_id, not for the ones a
   // writer goes on adding, which would hold it until dirty_expire: a waiter counts those down)
   std::unordered_map<uint64_t, uint32_t> dirty_objects_;
+  // The same pieces' spans in the file, [offset, offset + bytes) as they entered the cache, per object: a read they
+  // cover is a copy from the node's page cache, whether the pieces are held, queued for an RPC or in one (dirty_covers).
+  std::unordered_map<uint64_t, std::unordered_map<const Request*, std::pair<uint64_t, uint64_t>>> dirty_spans_;
   uint64_t dirty_ids_ = 0;
   struct FlushWaiter {
     uint32_t node, rank;
@@ -377,7 +380,7 @@ private:
   std::array<double, kPhaseMarks> written_at_phase_{};
   double written_since(int phase) const;
   bool cache_hit(const OpRequest& op) const;
-  bool held_covers(const OpRequest& op) const;
+  bool dirty_covers(const OpRequest& op) const;
   static uint64_t union_length(std::vector<std::pair<uint64_t, uint64_t>>& spans);  // sorts them  // a read of pages the node holds dirty, all of them
   bool is_local_rank(int rank) const;
   void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write takes its turn

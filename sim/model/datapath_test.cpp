@@ -1162,3 +1162,22 @@ TEST_CASE("write-back cache without holding: IOR without -k drops the removed fi
   CHECK(r.discarded_B > 0);
   CHECK(bytes + r.discarded_B == 32 * kMiB);
 }
+
+// A node's dirty pages serve its reads whether they are held, queued for an RPC or in one: 2 ranks on 2 nodes read
+// back their 16 MiB, written as whole 1 MiB RPCs into one OST of 100 MiB/s, most of them still queued or in flight
+// when the reads start; only held pieces counted before, and these reads waited for the write-back and went to the
+// OST (helper-98's round).
+TEST_CASE("a node's dirty pages queued for or in an RPC serve its reads as held ones do", "[datapath]")
+{
+  json p = platform(1, 8, 64, 1);
+  p["clients"]["hold_partial_rpcs"] = true;
+  pfsim::IorOptions o = ior(1048576, 1048576);
+  o.ranks = 2;
+  o.segments = 16;
+  o.read = true;
+  o.keep_file = true;
+  const auto r = run(p, o);
+  CHECK(r.cache_reads == 2 * 16);
+  CHECK(read_B(r) == 0);
+  CHECK(oss(r, 0).data_written_B == 32 * kMiB);  // (and every byte written once)
+}
