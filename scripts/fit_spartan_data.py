@@ -27,7 +27,7 @@ its 3,901 bytes through the fitted read latency).
 --pool nlsas (default) writes the fitted values into platforms/spartan-cephfs.json and spartan-cephfs-fitted.json
 (the metadata fit, scripts/calibrate_spartan.py, starts from the first and keeps them); --pool ssd writes
 platforms/spartan-cephfs-ssd.json: the metadata fit's platform with the SSD pool's 16 OSD nodes and its own data fit.
-Report: validation/spartan-cephfs/fit-data[-ssd].json. About 40 s.
+Report: validation/spartan-cephfs/fit-data[-ssd].json. 30-60 s on 2 cores.
 
 usage: fit_spartan_data.py [--pool nlsas|ssd] [--jobs N] [--build DIR] [--report FILE] [--check]
   --check: no fit; print the pool's IOR points simulated on the committed platform against the measured ones.
