@@ -497,8 +497,8 @@ bool ClientNode::dirty_covers(const OpRequest& op) const
     return false;
   const uint64_t b = op.offset, e = op.offset + length_of(op);
   std::vector<std::pair<uint64_t, uint64_t>> spans;
-  for (const auto& [piece, span] : o->second) {
-    const auto [pb, pe] = span;
+  for (const Request* p : o->second) {
+    const uint64_t pb = p->dirty_begin, pe = p->dirty_end;
     if (pe > b && pb < e)
       spans.emplace_back(std::max(pb, b), std::min(pe, e));
   }
@@ -1115,7 +1115,11 @@ admit:
       q->dirty_id = ++dirty_ids_;
       if (dirty_objects_[q->object]++ == 0)
         ctx_.holders[q->object]++;
-      dirty_spans_[q->object][q] = {q->offset, q->offset + static_cast<uint64_t>(q->bytes)};
+      q->dirty_begin = q->offset;
+      q->dirty_end = q->offset + static_cast<uint64_t>(q->bytes);
+      auto& pieces = dirty_spans_[q->object];
+      q->dirty_slot = static_cast<uint32_t>(pieces.size());
+      pieces.push_back(q);
       const uint32_t rank = q->local_rank;  // (hold may send q, or drop it if its file was unlinked)
       hold(t, q);
       resumed_.push_back(rank);
@@ -1296,9 +1300,13 @@ void ClientNode::forget_dirty(const Request* p)
   auto it = objects.find(p->object);
   if (--it->second == 0)
     objects.erase(it);
-  if (auto d = dirty_spans_.find(p->object); d != dirty_spans_.end()) {
-    d->second.erase(p);
-    if (d->second.empty())
+  if (auto d = dirty_spans_.find(p->object); d != dirty_spans_.end()) {  // (swap with the last, O(1))
+    auto& pieces = d->second;
+    Request* last = pieces.back();
+    pieces[p->dirty_slot] = last;
+    last->dirty_slot = p->dirty_slot;
+    pieces.pop_back();
+    if (pieces.empty())
       dirty_spans_.erase(d);
   }
   auto o = dirty_objects_.find(p->object);

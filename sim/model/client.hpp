@@ -281,9 +281,10 @@ private:
   // (a read waits only for the pieces that entered the cache before it asked, by Request::dirty_id, not for the ones a
   // writer goes on adding, which would hold it until dirty_expire: a waiter counts those down)
   std::unordered_map<uint64_t, uint32_t> dirty_objects_;
-  // The same pieces' spans in the file, [offset, offset + bytes) as they entered the cache, per object: a read they
-  // cover is a copy from the node's page cache, whether the pieces are held, queued for an RPC or in one (dirty_covers).
-  std::unordered_map<uint64_t, std::unordered_map<const Request*, std::pair<uint64_t, uint64_t>>> dirty_spans_;
+  // The same pieces per object (each with its span in the file as it entered the cache, Request::dirty_begin/end, and
+  // its index here, dirty_slot): a read they cover is a copy from the node's page cache, whether the pieces are held,
+  // queued for an RPC or in one (dirty_covers).
+  std::unordered_map<uint64_t, std::vector<Request*>> dirty_spans_;
   uint64_t dirty_ids_ = 0;
   struct FlushWaiter {
     uint32_t node, rank;
