@@ -228,7 +228,7 @@ void ClientNode::handle(NodeMessage* msg)
         } else if constexpr (std::is_same_v<T, FlushAsk>) {
           // Another node reads this object: its dirty pages here go now, and that node is told once they are written.
           release_objects({m.object});
-          if (dirty_objects_.count(m.object) > 0)
+          if (dirty_pieces_.count(m.object) > 0)
             wait_for_pieces(m.object, m.node, m.rank, m.seq);
           else
             send_notice(static_cast<int>(m.node), new NodeMessage(FlushDone{m.rank, m.seq}));
@@ -486,14 +486,14 @@ bool ClientNode::cache_hit(const OpRequest& op) const
 // part goes to the OSTs. Pages already written back are clean: they serve reads only through max_cached_mb.
 bool ClientNode::dirty_covers(const OpRequest& op) const
 {
-  if (op.op != Op::Read || dirty_spans_.empty())
+  if (op.op != Op::Read || dirty_pieces_.empty())
     return false;
   // A file written synchronously (clients.shared_file_writes): the revocation of the cache capability flushes the
   // pages held from before; a read waits for them (wait_for_writeback) and goes to the OSDs (helper-96).
   if (ctx_.sync_shared_writes && ctx_.shared_written(op.object))
     return false;
-  const auto o = dirty_spans_.find(op.object);
-  if (o == dirty_spans_.end())
+  const auto o = dirty_pieces_.find(op.object);
+  if (o == dirty_pieces_.end())
     return false;
   const uint64_t b = op.offset, e = op.offset + length_of(op);
   std::vector<std::pair<uint64_t, uint64_t>> spans;
@@ -1113,11 +1113,11 @@ admit:
     } else {
       dirty_by_rank_[q->local_rank][q->object]++;
       q->dirty_id = ++dirty_ids_;
-      if (dirty_objects_[q->object]++ == 0)
+      auto& pieces = dirty_pieces_[q->object];
+      if (pieces.empty())
         ctx_.holders[q->object]++;
       q->dirty_begin = q->offset;
       q->dirty_end = q->offset + static_cast<uint64_t>(q->bytes);
-      auto& pieces = dirty_spans_[q->object];
       q->dirty_slot = static_cast<uint32_t>(pieces.size());
       pieces.push_back(q);
       const uint32_t rank = q->local_rank;  // (hold may send q, or drop it if its file was unlinked)
@@ -1300,18 +1300,14 @@ void ClientNode::forget_dirty(const Request* p)
   auto it = objects.find(p->object);
   if (--it->second == 0)
     objects.erase(it);
-  if (auto d = dirty_spans_.find(p->object); d != dirty_spans_.end()) {  // (swap with the last, O(1))
-    auto& pieces = d->second;
-    Request* last = pieces.back();
-    pieces[p->dirty_slot] = last;
-    last->dirty_slot = p->dirty_slot;
-    pieces.pop_back();
-    if (pieces.empty())
-      dirty_spans_.erase(d);
-  }
-  auto o = dirty_objects_.find(p->object);
-  if (--o->second == 0) {
-    dirty_objects_.erase(o);
+  auto d = dirty_pieces_.find(p->object);
+  auto& pieces = d->second;  // (out of the list by a swap with its last piece, O(1))
+  Request* last = pieces.back();
+  pieces[p->dirty_slot] = last;
+  last->dirty_slot = p->dirty_slot;
+  pieces.pop_back();
+  if (pieces.empty()) {
+    dirty_pieces_.erase(d);
     auto h = ctx_.holders.find(p->object);
     if (--h->second == 0) {  // no node holds pages of it any more: an unlinked one is forgotten
       ctx_.holders.erase(h);
@@ -1345,7 +1341,7 @@ void ClientNode::forget_dirty(const Request* p)
 // dirty_id up to the last given).
 void ClientNode::wait_for_pieces(uint64_t object, uint32_t node, uint32_t rank, uint64_t seq)
 {
-  flush_waiters_[object].push_back(FlushWaiter{node, rank, seq, dirty_ids_, dirty_objects_.at(object)});
+  flush_waiters_[object].push_back(FlushWaiter{node, rank, seq, dirty_ids_, static_cast<uint32_t>(dirty_pieces_.at(object).size())});
 }
 
 void ClientNode::lock_answered(uint32_t r, uint64_t seq)
@@ -1392,9 +1388,9 @@ bool ClientNode::wait_for_writeback(uint32_t r)
     return false;
   // Both at once (helper-84: waiting for this node's first and then going, the writer's node was never asked).
   uint8_t pending = 0;
-  if (dirty_objects_.count(object) > 0) {
+  if (dirty_pieces_.count(object) > 0) {
     release_objects({object});
-    if (dirty_objects_.count(object) > 0) {  // on their way now
+    if (dirty_pieces_.count(object) > 0) {  // on their way now
       wait_for_pieces(object, static_cast<uint32_t>(node_), r, s.seq);
       ++pending;
     }
@@ -1542,7 +1538,7 @@ void ClientNode::discard_held(uint64_t object)
   // Pieces still waiting for an RPC slot are dirty pages too: dropped (those in flight are written). Looked for only
   // when the object still has pieces in the cache (IOR's full RPCs queued behind the slots, helper-85: a repetition
   // that found the previous one's 32 MiB still queued wrote at 5,155 MiB/s where the first wrote at 22,909).
-  if (held_.empty() || dirty_objects_.count(object) > 0)  // (without holding, no per-object count: looked for)
+  if (held_.empty() || dirty_pieces_.count(object) > 0)  // (without holding, no per-object count: looked for)
     drop_queued(&object, targets);
   for (size_t t : targets)
     admit_to_cache(t);  // writers that waited for the space; hands the target's slots

@@ -92,8 +92,8 @@ public:
   // Pieces of `object` in this node's write-back cache (held, queued or in flight; clients.hold_partial_rpcs).
   uint32_t dirty_pieces_of(uint64_t object) const
   {
-    auto it = dirty_objects_.find(object);
-    return it == dirty_objects_.end() ? 0 : it->second;
+    auto it = dirty_pieces_.find(object);
+    return it == dirty_pieces_.end() ? 0 : static_cast<uint32_t>(it->second.size());
   }
   // The node's ranks are first_rank, first_rank + stride, ... (ranks of them): stride 1 for a block placement,
   // the node count for a cyclic one (clients.placement).
@@ -276,15 +276,13 @@ private:
     bool notice = false;  // a message to another node (FlushAsk, FlushDone) in transit: nothing to do when it ends
   };
   void send_notice(int node, NodeMessage* m);
-  // Dirty pieces per object (dirty_pieces_of), and who waits for an object's to be written: ranks of this node
-  // reading it, other nodes' readers (FlushAsk); woken when the object's last piece leaves the cache (forget_dirty).
-  // (a read waits only for the pieces that entered the cache before it asked, by Request::dirty_id, not for the ones a
-  // writer goes on adding, which would hold it until dirty_expire: a waiter counts those down)
-  std::unordered_map<uint64_t, uint32_t> dirty_objects_;
-  // The same pieces per object (each with its span in the file as it entered the cache, Request::dirty_begin/end, and
-  // its index here, dirty_slot): a read they cover is a copy from the node's page cache, whether the pieces are held,
-  // queued for an RPC or in one (dirty_covers).
-  std::unordered_map<uint64_t, std::vector<Request*>> dirty_spans_;
+  // Dirty pieces per object (dirty_pieces_of; each with its span in the file as it entered the cache,
+  // Request::dirty_begin/end, and its index here, dirty_slot: a read they cover is a copy from the node's page cache,
+  // whether they are held, queued for an RPC or in one, dirty_covers), and who waits for an object's to be written:
+  // ranks of this node reading it, other nodes' readers (FlushAsk); woken when the object's last piece leaves the cache
+  // (forget_dirty). (a read waits only for the pieces that entered the cache before it asked, by Request::dirty_id,
+  // not for the ones a writer goes on adding, which would hold it until dirty_expire: a waiter counts those down)
+  std::unordered_map<uint64_t, std::vector<Request*>> dirty_pieces_;
   uint64_t dirty_ids_ = 0;
   struct FlushWaiter {
     uint32_t node, rank;

@@ -21,7 +21,7 @@ struct Request {
   uint64_t obj_off = 0;
   uint64_t dirty_id = 0;  // when it entered the write-back cache, in the node's order (a read waits for earlier ones)
   // Its span in the file as it entered the cache, and its place in the node's list of the object's dirty pieces
-  // (ClientNode::dirty_spans_, clients.hold_partial_rpcs): a read these spans cover is a copy.
+  // (ClientNode::dirty_pieces_, clients.hold_partial_rpcs): a read these spans cover is a copy.
   uint64_t dirty_begin = 0, dirty_end = 0;
   uint32_t dirty_slot = 0;
   double arrived_s = 0;     // arrival at the server

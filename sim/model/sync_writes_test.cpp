@@ -59,6 +59,24 @@ pfsim::RunRecords run(const json& p, int ranks, uint64_t transfer, uint64_t segm
 double write_phase_s(const pfsim::RunRecords& r) { return r.phases.at(0).end_s - r.phases.at(0).start_s; }
 double read_phase_s(const pfsim::RunRecords& r) { return r.phases.back().end_s - r.phases.back().start_s; }
 
+// Write-through, disks too fast to matter, and 1 ms of the oss timing `field` per data RPC.
+json one_ms(const char* field)
+{
+  json p = platform(0, "cached");
+  p["oss"][field] = 1e-3;
+  p["oss"]["disk_write"] = 1e12;
+  p["oss"]["disk_read"] = 1e12;
+  return p;
+}
+
+double read_B(const pfsim::RunRecords& r)
+{
+  double b = 0;
+  for (const auto& s : r.servers)
+    b += s.data_read_B;
+  return b;
+}
+
 double written_B(const pfsim::RunRecords& r)
 {
   double b = 0;
@@ -101,20 +119,14 @@ TEST_CASE("clients.shared_file_writes sync: a file only one node writes keeps it
 // files (four objects) overlap, 64 x 1 ms each.
 TEST_CASE("oss.object_serial_write: one object's RPCs are served one at a time", "[syncwrites]")
 {
-  json p = platform(0, "cached");
-  p["oss"]["object_serial_write"] = 1e-3;
-  p["oss"]["disk_write"] = 1e12;
-  const auto r = run(p, 4, 4096, 64, false);
+  const auto r = run(one_ms("object_serial_write"), 4, 4096, 64, false);
   CHECK(written_B(r) == 1 * kMiB);
   CHECK(write_phase_s(r) == Approx(256 * 1e-3).epsilon(0.03));
 }
 
 TEST_CASE("oss.object_serial_write: different objects' RPCs overlap", "[syncwrites]")
 {
-  json p = platform(0, "cached");
-  p["oss"]["object_serial_write"] = 1e-3;
-  p["oss"]["disk_write"] = 1e12;
-  const auto r = run(p, 4, 4096, 64, true);
+  const auto r = run(one_ms("object_serial_write"), 4, 4096, 64, true);
   CHECK(written_B(r) == 1 * kMiB);
   CHECK(write_phase_s(r) == Approx(64 * 1e-3).epsilon(0.03));
 }
@@ -123,10 +135,7 @@ TEST_CASE("oss.object_serial_write: different objects' RPCs overlap", "[syncwrit
 // write, together (64 ms), not in turn (256 ms); Little's law: 4 RPCs in flight / 1 ms = 4,000 RPCs/s.
 TEST_CASE("oss.parallel_write_latency: RPCs of one object wait their latency together", "[syncwrites]")
 {
-  json p = platform(0, "cached");
-  p["oss"]["parallel_write_latency"] = 1e-3;
-  p["oss"]["disk_write"] = 1e12;
-  const auto r = run(p, 4, 4096, 64, false);
+  const auto r = run(one_ms("parallel_write_latency"), 4, 4096, 64, false);
   CHECK(write_phase_s(r) == Approx(64 * 1e-3).epsilon(0.03));
 }
 
@@ -136,9 +145,7 @@ TEST_CASE("oss.parallel_write_latency: RPCs of one object wait their latency tog
 // one segment, where no two share a stripe.)
 TEST_CASE("oss.object_serial_write: an RPC over several stripes waits for each of them", "[syncwrites]")
 {
-  json p = platform(0, "cached");
-  p["oss"]["object_serial_write"] = 1e-3;
-  p["oss"]["disk_write"] = 1e12;
+  json p = one_ms("object_serial_write");
   p["oss"]["stripe_size"] = 65536;
   const auto r = run(p, 4, 98304, 1, false);
   CHECK(written_B(r) == 4 * 98304.0);
@@ -187,10 +194,7 @@ TEST_CASE("clients.shared_file_writes sync: a shared file's written pages do not
   p["clients"]["max_cached_mb"] = 1024;
   const auto r = run(p, 4, 65536, 16, false, 1, true, true, true, 2);
   CHECK(r.cache_reads == 0);
-  double read = 0;
-  for (const auto& s : r.servers)
-    read += s.data_read_B;
-  CHECK(read == 4 * 16 * 65536.0);
+  CHECK(read_B(r) == 4 * 16 * 65536.0);
 }
 
 TEST_CASE("clients.shared_file_writes cached: the same reads are page-cache copies", "[syncwrites]")
@@ -205,19 +209,13 @@ TEST_CASE("clients.shared_file_writes cached: the same reads are page-cache copi
 // one at a time (256 ms); with 1 ms of parallel_read_latency together (64 ms).
 TEST_CASE("oss.object_serial_read: one object's reads are served one at a time", "[syncwrites]")
 {
-  json p = platform(0, "cached");
-  p["oss"]["object_serial_read"] = 1e-3;
-  p["oss"]["disk_read"] = 1e12;
-  const auto r = run(p, 4, 4096, 64, false, 1, true, false, true);
+  const auto r = run(one_ms("object_serial_read"), 4, 4096, 64, false, 1, true, false, true);
   CHECK(read_phase_s(r) == Approx(256 * 1e-3).epsilon(0.03));
 }
 
 TEST_CASE("oss.parallel_read_latency: reads of one object wait their latency together", "[syncwrites]")
 {
-  json p = platform(0, "cached");
-  p["oss"]["parallel_read_latency"] = 1e-3;
-  p["oss"]["disk_read"] = 1e12;
-  const auto r = run(p, 4, 4096, 64, false, 1, true, false, true);
+  const auto r = run(one_ms("parallel_read_latency"), 4, 4096, 64, false, 1, true, false, true);
   CHECK(read_phase_s(r) == Approx(64 * 1e-3).epsilon(0.03));
 }
 
@@ -229,9 +227,6 @@ TEST_CASE("read-ahead RPCs still queued when the run ends are not sent", "[syncw
   json p = platform(0, "cached");
   p["clients"]["readahead_mb"] = 64;
   const auto r = run(p, 16, 1048576, 1, false, 1, true, false, true, 0, 64 * 1048576);
-  double read = 0;
-  for (const auto& s : r.servers)
-    read += s.data_read_B;
-  CHECK(read >= 16 * 64 * kMiB);
+  CHECK(read_B(r) >= 16 * 64 * kMiB);
   CHECK(r.end_s - r.phases.back().end_s <= 16 * 8 * kMiB / kDisk_Bps * 1.02);
 }
