@@ -14,6 +14,7 @@
 #include "model/simulation.hpp"
 #include "report/ior_report.hpp"
 #include "report/outputs.hpp"
+#include "workload/find.hpp"
 #include "workload/ior.hpp"
 #include "workload/ior_summary.hpp"
 #include "workload/mdtest_options.hpp"
@@ -63,6 +64,7 @@ const char* kUsage =
     "               files at any rank count\n"
     "  mdworkbench  md-workbench from its parameters (-I -P -D -R -S --offset)\n"
     "  ior          IOR's write/read phases from its own options (-t -b -s -F -w -r -e -i), LMT-like OST samples\n"
+    "  find         a parallel find (pfind, IO500's find phase) over mdtest's trees or directories of given sizes\n"
     "  version      print the version\n"
     "errors in inputs: one message naming the file, line or field; exit status 2\n";
 
@@ -156,6 +158,18 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--latency-dir", true, "DIR per-RPC latency files <prefix>-<iteration>-<phase>-all.csv: time,runtime,rank,op "
                                 "(a create is its create and close RPCs)"},
         {"--latency-prefix", true, "NAME prefix of the latency files (default latency)"}}},
+      {"find",
+       {{"--ranks", true, "N pfind's MPI ranks (required)"},
+        {"--mdtest-easy", true, "R:N the tree of mdtest -n N -u with R tasks: R directories of N files (IO500's "
+                                "mdtest-easy)"},
+        {"--mdtest-hard", true, "R:N the tree of mdtest -n N without -u: one directory of R x N files (IO500's "
+                                "mdtest-hard)"},
+        {"--dirs", true, "LIST more directories, comma-separated ENTRIES[:MATCHING] (MATCHING: the names -name "
+                         "matches; default all)"},
+        {"--name", true, "PATTERN pfind -name \"*PATTERN*\": only the names containing it are stat'ed (IO500: 01); "
+                         "default every name"},
+        {"--no-stat", false, "pfind without -newer and -size: no name is stat'ed (default: IO500's find, with both)"},
+        {"--out", true, "FILE results JSON; its directory must exist"}}},
       {"ior",
        {{"--ranks", true, "N MPI ranks (required)"},
         {"-t", true, "BYTES transfer size, k/m/g suffixes (default 256k)"},
@@ -186,7 +200,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
   };
   auto it = m.find(cmd);
   if (it == m.end())
-    throw UsageError("unknown command \"" + cmd + "\"; expected run, sweep, mdtest, metabench, ior, replay, mdworkbench or version");
+    throw UsageError("unknown command \"" + cmd + "\"; expected run, sweep, mdtest, metabench, ior, find, replay, mdworkbench or version");
   return it->second;
 }
 
@@ -224,7 +238,7 @@ Cli parse_cli(int argc, char** argv)
 {
   Cli cli;
   if (argc < 2)
-    throw UsageError("missing command; expected run, sweep, mdtest, metabench, ior, replay or mdworkbench (pfsim --help)");
+    throw UsageError("missing command; expected run, sweep, mdtest, metabench, ior, find, replay or mdworkbench (pfsim --help)");
   cli.command = argv[1];
   command_opts(cli.command);  // unknown command: usage error
   for (int i = 2; i < argc; ++i) {
@@ -721,6 +735,123 @@ IorSummaryOutput ior_summary_output(const Cli& c)
   return out;
 }
 
+// "R:N" of --mdtest-easy / --mdtest-hard: R tasks, N files each.
+std::pair<int, uint64_t> tasks_and_files(const Cli& c, const std::string& key)
+{
+  const std::string v = c.opts.at(key);
+  const auto colon = v.find(':');
+  char* end = nullptr;
+  const long long r = colon == std::string::npos ? -1 : std::strtoll(v.c_str(), &end, 10);
+  bool ok = colon != std::string::npos && end == v.c_str() + colon && r >= 1 && r <= pfsim::app::kMaxRanks;
+  long long n = -1;
+  if (ok) {
+    const std::string tail = v.substr(colon + 1);
+    n = std::strtoll(tail.c_str(), &end, 10);
+    ok = !tail.empty() && *end == '\0' && n >= 0 && tail[0] != '-' && tail[0] != '+';
+  }
+  if (!ok)
+    throw UsageError(key + " " + v + ": expected TASKS:FILES, TASKS from 1 to " + std::to_string(pfsim::app::kMaxRanks) +
+                     " and FILES >= 0 (e.g. 160:12500)");
+  return {static_cast<int>(r), static_cast<uint64_t>(n)};
+}
+
+int cmd_find(const Cli& c)
+{
+  if (!c.opts.count("--ranks"))
+    throw UsageError("find needs --ranks N (pfind's MPI ranks)");
+  check_output_paths(c);
+  pfsim::app::check_outputs_spare_inputs({{"--out", opt(c, "--out"), false, "", ""}},
+                                         {{"the platform file", opt(c, "--platform")}});
+  auto platform = platform_of(c);
+  pfsim::FindParams p;
+  p.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
+  const std::string name = opt(c, "--name");
+  if (c.opts.count("--name") && name.empty())
+    throw UsageError("--name: expected a pattern (pfind -name \"*PATTERN*\"); leave it out to match every name");
+  p.stat = !has_flag(c, "--no-stat");
+  nlohmann::json given = nlohmann::json::object();
+  uint64_t order = 0;  // the trees' directories in the order IO500 makes them: mdtest-easy's, then mdtest-hard's
+  if (c.opts.count("--mdtest-easy")) {
+    auto [r, n] = tasks_and_files(c, "--mdtest-easy");
+    for (int k = 0; k < r; ++k)  // task k's directory holds its own files (mdtest -u: file.mdtest.<k>.<i>)
+      p.dirs.push_back({n, pfsim::mdtest_names_matching(1, n, name, k), static_cast<uint64_t>(k)});
+    order = static_cast<uint64_t>(r);
+    given["mdtest_easy"] = {{"tasks", r}, {"files_per_task", n}};
+  }
+  if (c.opts.count("--mdtest-hard")) {
+    auto [r, n] = tasks_and_files(c, "--mdtest-hard");
+    // One directory, the first its job makes (its MDS is the first: Workload::directory_order 0, as pfsim mdtest's).
+    p.dirs.push_back({static_cast<uint64_t>(r) * n, pfsim::mdtest_names_matching(r, n, name), 0});
+    given["mdtest_hard"] = {{"tasks", r}, {"files_per_task", n}};
+  }
+  if (c.opts.count("--dirs")) {
+    const std::string list = c.opts.at("--dirs");
+    size_t pos = 0;
+    while (pos <= list.size()) {
+      const size_t comma = std::min(list.find(',', pos), list.size());
+      const std::string item = list.substr(pos, comma - pos);
+      const size_t colon = item.find(':');
+      auto number = [&](const std::string& text) {
+        char* end = nullptr;
+        const long long v = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || v < 0 || text[0] == '-' || text[0] == '+')
+          throw UsageError("--dirs " + list + ": item \"" + item + "\": expected ENTRIES[:MATCHING], whole numbers >= 0");
+        return static_cast<uint64_t>(v);
+      };
+      const uint64_t e = number(item.substr(0, colon));
+      const uint64_t m = colon == std::string::npos ? e : number(item.substr(colon + 1));
+      if (m > e)
+        throw UsageError("--dirs " + list + ": item \"" + item + "\": MATCHING " + std::to_string(m) +
+                         " exceeds the directory's " + std::to_string(e) + " entries");
+      if (!name.empty() && colon == std::string::npos)
+        throw UsageError("--dirs " + list + ": item \"" + item + "\" gives no MATCHING count, and --name " + name +
+                         " applies only to mdtest's names: write ENTRIES:MATCHING");
+      p.dirs.push_back({e, m, order++});
+      pos = comma + 1;
+    }
+    given["dirs"] = list;
+  }
+  if (p.dirs.empty())
+    throw UsageError("find needs a tree to search: --mdtest-easy R:N, --mdtest-hard R:N or --dirs LIST");
+  given["name"] = name.empty() ? nlohmann::json(nullptr) : nlohmann::json(name);
+  p.params = given;
+  const auto& cl = platform.clients;
+  const auto& md = platform.mds;
+  p.entries_per_rpc = cl.readdir_entries;
+  p.ranks_per_node = static_cast<int>(opt_int(c, "--ranks-per-node", cl.ranks_per_node, 1, pfsim::app::kMaxRanksPerNode));
+  p.cyclic = cl.placement == "cyclic";
+  // Estimated costs for sharing out the stats: a listed entry's share of its readdir, and a stat's RPC.
+  p.entry_cost_s = cl.readdir_entry_s + md.readdir_entry_s +
+                   (md.service_s[pfsim::Op::Readdir] + cl.rpc_overhead_s) / cl.readdir_entries;
+  p.stat_cost_s = cl.op_overhead_s[pfsim::Op::Stat] + cl.rpc_overhead_s + md.service_s[pfsim::Op::Stat];
+  pfsim::FindWorkload workload(p);
+  pfsim::WorkloadSpec spec;
+  spec.ranks_per_node = p.ranks_per_node;
+  spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
+  auto options = run_options(c, spec);
+  pfsim::RunRecords records;
+  pfsim::RunInfo info;
+  auto results = simulate(c, platform, workload, options, records, info);
+  const auto& ph = records.phases.at(0);
+  const double t = ph.end_s - ph.start_s;
+  const double rate = t > 0 ? static_cast<double>(workload.phase_items(0)) / t : 0.0;
+  results["find"] = {{"files", workload.phase_items(0)}, {"stats", workload.total_stats()},
+                     {"local_stats", records.local_stats}, {"time_s", t}, {"rate", rate}};
+  const std::string out = opt(c, "--out");
+  if (!out.empty())
+    pfsim::write_file_atomic(out, results.dump(2) + "\n");
+  if (!has_flag(c, "--quiet")) {
+    std::cout << "pfsim " << kVersion << " (simulated pfind) was launched with " << p.ranks << " total task(s) on "
+              << results["run"]["nodes"] << " node(s), platform " << platform.name << "\n";
+    std::printf("examined %llu files in %zu directories, stat'ed %llu (%llu answered by the client)\n",
+                static_cast<unsigned long long>(workload.phase_items(0)), p.dirs.size(),
+                static_cast<unsigned long long>(workload.total_stats()),
+                static_cast<unsigned long long>(records.local_stats));
+    std::printf("[RESULT] find %20.6f kIOPS : time %.3f seconds\n", rate / 1000.0, t);
+  }
+  return 0;
+}
+
 int cmd_ior(const Cli& c)
 {
   const auto summary_out = ior_summary_output(c);
@@ -949,6 +1080,8 @@ int main(int argc, char** argv)
       return cmd_sweep(cli);
     if (cli.command == "ior")
       return cmd_ior(cli);
+    if (cli.command == "find")
+      return cmd_find(cli);
     throw UsageError("unknown command \"" + cli.command + "\"");
   } catch (const ConfigError& e) {
     std::cerr << "pfsim: error: " << one_line(e.what()) << "\n";

@@ -235,6 +235,11 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
                                       "): the node's read-ahead holds at least one file's window");
     if (cc.page_cache_copy_Bps < 0)
       c.fail("page_cache_copy", "expected a bandwidth >= 0 (0: instantaneous)");
+    cc.readdir_entries = static_cast<int>(c.integer("readdir_entries", cc.readdir_entries, 1, 1 << 20));
+    cc.readdir_entry_s = c.duration_s("readdir_entry", cc.readdir_entry_s);
+    if (cc.readdir_entry_s < 0)
+      c.fail("readdir_entry", "expected a duration >= 0 (client time per listed entry)");
+    cc.readdir_attributes = c.boolean("readdir_attributes", cc.readdir_attributes);
     cc.request_size_B = c.size_B("request_size", cc.request_size_B);
     cc.reply_size_B = c.size_B("reply_size", cc.reply_size_B);
     // SimGrid 3.32 never completes a 0-byte host-to-host communication: a request has at least a header.
@@ -340,6 +345,9 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
         p.warnings.push_back(file + ": mds.service." + op_name(op) + " is " + short_number(mc.service_s[op]) +
                              " s of CPU per request; a number without a unit is read in seconds (write \"" +
                              short_number(mc.service_s[op]) + "us\" for microseconds)");
+    mc.readdir_entry_s = m.duration_s("readdir_entry", mc.readdir_entry_s);
+    if (mc.readdir_entry_s < 0)
+      m.fail("readdir_entry", "expected a duration >= 0 (MDS CPU per entry a readdir lists)");
     mc.service_distribution =
         m.choice("service_distribution", mc.service_distribution, {"deterministic", "exponential"});
     mc.core_scheduling = m.choice("core_scheduling", mc.core_scheduling, {"fifo", "lock_holder_first", "preempt"});
@@ -633,6 +641,9 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"hold_partial_rpcs", c.hold_partial_rpcs},
         {"dirty_expire", c.dirty_expire_s},
         {"page_cache_copy", c.page_cache_copy_Bps},
+        {"readdir_entries", c.readdir_entries},
+        {"readdir_entry", c.readdir_entry_s},
+        {"readdir_attributes", c.readdir_attributes},
         {"max_cached_mb", c.max_cached_B / 1048576.0},
         {"readahead_mb", c.readahead_B / 1048576.0},
         {"readahead_node_mb", c.readahead_node_B / 1048576.0},
@@ -645,6 +656,7 @@ nlohmann::json to_json(const PlatformConfig& p)
         // Only the demands the file gave: one it did not give stays missing when the configuration is read back (an
         // error if the workload needs it), not a free operation.
         {"service", per_op_json(m.service_s, &m.service_given)},
+        {"readdir_entry", m.readdir_entry_s},
         {"service_distribution", m.service_distribution},
         {"core_scheduling", m.core_scheduling},
         {"journal",

@@ -140,6 +140,16 @@ struct ClientConfig {
   bool hold_partial_rpcs = false;
   double dirty_expire_s = 30;
   double page_cache_copy_Bps = 0;  // "page_cache_copy": memory bandwidth of the copy into the cache; 0: instantaneous
+  // Directory listing (a readdir of a directory of n entries is ceil(n / readdir_entries) RPCs to its MDS, each listing
+  // up to that many entries). "readdir_entries": entries per readdir RPC (the Ceph kernel client's readdir_max_entries,
+  // default 1024; Lustre lists whole directory pages). "readdir_entry": client time per listed entry (the reply's
+  // dentries and inodes instantiated, the tool's own work per entry: pfind's name match), s. "readdir_attributes": the
+  // reply carries each entry's attributes and capabilities (CephFS: the MDS encodes an inode stat with caps for every
+  // dentry it lists, and ceph_readdir_prepopulate fills the client's inodes), so a stat of an entry the node has just
+  // listed (OpRequest::listed) is answered by the client, no RPC; false (default, Lustre): it is a getattr RPC.
+  int readdir_entries = 1024;
+  double readdir_entry_s = 0;
+  bool readdir_attributes = false;
   // "max_cached_mb": the node's page cache for file data (Lustre llite max_cached_mb, by default 3/4 of the node's
   // RAM). 0 (default): none, every read goes to the OSTs. Above 0: a read of data that a rank of the same node wrote
   // earlier in the run (IOR's read phase without -C, mdtest's File read of its own files) is served from the node's
@@ -302,6 +312,9 @@ struct MdsConfig {
   ThreadConfig readpage_threads;
   PerOp<double> service_s;       // "service.<op>": CPU demand per operation on one core, s
   PerOp<bool> service_given;     // which "service.<op>" the file gives (a workload's MDS operation must have one)
+  // "readdir_entry": CPU per entry a readdir RPC lists (each dentry and inode encoded into the reply), on top of
+  // service.readdir per RPC, s.
+  double readdir_entry_s = 0;
   // "service_distribution": "deterministic" (every request costs its mean) or "exponential" (memoryless,
   // for queueing-theory checks and for servers whose service time varies widely).
   std::string service_distribution = "deterministic";

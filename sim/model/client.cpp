@@ -343,12 +343,24 @@ void ClientNode::begin_op(uint32_t r)
   // compound operation) or the law of this operation kind.
   // (none for a read the node's page cache serves: the law stands for the servers' part)
   s.cache_read = cache_hit(s.op) || dirty_covers(s.op);
-  double delay = s.cache_read ? 0.0 : load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
+  const auto& cl = ctx_.platform.clients;
+  // A stat of an entry the node has just listed, whose attributes and capabilities came with the listing (CephFS):
+  // answered by the client, no RPC (nor the load law, which stands for the servers' part).
+  const bool local_stat = s.op.op == Op::Stat && s.op.listed && cl.readdir_attributes;
+  double delay = s.cache_read || local_stat ? 0.0 : load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
   if (s.op.begins && s.op.metadata) {
     ctx_.md_ops_in_flight++;
     s.in_md_op = true;
   }
-  double ready = s.op_start_s + ctx_.platform.clients.op_overhead_s[s.op.op] + delay;
+  double ready = s.op_start_s + cl.op_overhead_s[s.op.op] + delay;
+  if (s.op.op == Op::Readdir)  // the client's work on the entries listed (their dentries and inodes, the tool's)
+    ready += s.op.entries * cl.readdir_entry_s;
+  if (local_stat) {
+    s.seq++;
+    ctx_.records.local_stats++;
+    timers_.push(Timer{std::max(ready, now), r, TimerKind::DataDone, s.seq});
+    return;
+  }
   if (ready > now)
     timers_.push(Timer{ready, r, TimerKind::Ready, s.seq});
   else
@@ -596,6 +608,7 @@ Request* ClientNode::new_request(uint32_t r, size_t target, uint64_t offset, dou
   q->op = op.op;
   q->dir = op.dir;
   q->shared_dir = op.shared_dir;
+  q->entries = op.op == Op::Readdir ? op.entries : 0;
   q->object = op.object;
   q->offset = offset;
   q->obj_off = is_data(op.op) ? obj_offset(offset) : offset;

@@ -13,6 +13,7 @@ struct Request {
   Op op = Op::Stat;
   uint32_t dir = 0;
   bool shared_dir = false;
+  uint32_t entries = 0;     // a readdir's entries listed (mds.readdir_entry each)
   double bytes = 0;
   uint64_t object = 0;      // the object a data RPC moves (OSS placement)
   uint64_t offset = 0;      // where in it (its pages: LMT's RPC-size histogram)

@@ -391,6 +391,8 @@ double MdsServer::demand_s(const Request& r, int p)
   const auto& part = parts_[p];
   bool update = is_update(r.op);
   double d = sample(cfg_.service_s[r.op]);
+  if (r.op == Op::Readdir)
+    d += r.entries * cfg_.readdir_entry_s;
   if (cfg_.contention.enabled && update) {
     int same = part.busy_updates - 1;  // other threads inside an update in this partition
     int other = busy_updates_total_ - part.busy_updates;

@@ -405,6 +405,8 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
   out["servers"] = servers;
   out["resends"] = records.resends;
   out["client_cache_reads"] = {{"reads", records.cache_reads}, {"bytes", records.cache_read_B}};
+  if (records.local_stats > 0)
+    out["client_local_stats"] = records.local_stats;
   out["client_discarded_writes"] = {{"pieces", records.discarded_pieces}, {"bytes", records.discarded_B}};
   out["client_rewritten_writes"] = {{"pieces", records.rewritten_pieces}, {"bytes", records.rewritten_B}};
   out["simulated_time_s"] = records.end_s;

@@ -208,6 +208,7 @@ struct RunRecords {
   std::vector<PhaseRecord> phases;
   std::vector<ServerRecord> servers;
   uint64_t resends = 0;
+  uint64_t local_stats = 0;   // stats the client answered from a readdir's attributes (clients.readdir_attributes)
   uint64_t cache_reads = 0;   // reads served from a node's page cache (clients.max_cached_mb), no RPC
   double cache_read_B = 0;
   uint64_t discarded_pieces = 0;  // held write pieces of unlinked files, dropped unwritten (clients.hold_partial_rpcs)

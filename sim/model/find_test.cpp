@@ -1,0 +1,196 @@
+// pfind's walk (FindWorkload) and the readdir costs it rests on (clients.readdir_entries, clients.readdir_entry,
+// mds.readdir_entry, clients.readdir_attributes), against closed forms. One simulation per TEST_CASE.
+#include "config/platform_config.hpp"
+#include "model/simulation.hpp"
+#include "workload/find.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+namespace {
+
+using nlohmann::json;
+constexpr double kLatency_s = 5e-6;  // per link, one way: a round trip crosses 4 links
+constexpr double kBandwidth_Bps = 1e12;
+
+// One MDS of `cores` cores, readdir 100 us per RPC plus `mds_entry` per entry, stat 50 us; the client spends
+// `client_entry` per listed entry; fast links, no RPC overhead.
+json platform(int entries_per_rpc, double client_entry, double mds_entry, bool attributes, int cores = 1,
+              int ranks_per_node = 1)
+{
+  json link = {{"bandwidth", kBandwidth_Bps}, {"latency", kLatency_s}};
+  return {{"name", "find-test"},
+          {"network", {{"model", "CM02"}, {"client_link", link}, {"server_link", link}}},
+          {"clients",
+           {{"ranks_per_node", ranks_per_node},
+            {"max_rpcs_in_flight", 8},
+            {"max_mod_rpcs_in_flight", 1},
+            {"rpc_overhead", 0.0},
+            {"request_size", 1},
+            {"reply_size", 1},
+            {"readdir_entries", entries_per_rpc},
+            {"readdir_entry", client_entry},
+            {"readdir_attributes", attributes}}},
+          {"mds",
+           {{"cores", cores},
+            {"threads", {{"min", 16}, {"max", 16}}},
+            {"service", {{"readdir", 100e-6}, {"stat", 50e-6}}},
+            {"readdir_entry", mds_entry},
+            {"journal", {{"enabled", false}}},
+            {"dir_lock", {{"enabled", false}}}}}};
+}
+
+double round_trip_s() { return 4 * kLatency_s + 2.0 / kBandwidth_Bps; }
+
+pfsim::RunRecords run(const json& p, const pfsim::FindParams& fp)
+{
+  pfsim::FindWorkload w(fp);
+  pfsim::RunOptions o;
+  o.ranks_per_node = fp.ranks_per_node;
+  o.simgrid_args.push_back("--log=root.thres:warning");
+  return pfsim::run_simulation(pfsim::config::parse_platform(p, "test"), w, o);
+}
+
+double phase_s(const pfsim::RunRecords& r) { return r.phases.at(0).end_s - r.phases.at(0).start_s; }
+
+pfsim::FindParams params(int ranks, std::vector<pfsim::FindDir> dirs, int per_rpc, bool stat = true)
+{
+  pfsim::FindParams p;
+  p.ranks = ranks;
+  p.dirs = std::move(dirs);
+  p.entries_per_rpc = per_rpc;
+  p.stat = stat;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("find: mdtest names matching a pattern, counted as mdtest writes them")
+{
+  // Brute force over the names themselves, with patterns inside the rank, inside the item, across a dot, and none.
+  for (const std::string pat : {"01", "1", "3.1", "test.1", "x", "", "mdtest"}) {
+    uint64_t brute = 0;
+    for (int r = 0; r < 13; ++r)
+      for (uint64_t i = 0; i < 1200; ++i)
+        if (("file.mdtest." + std::to_string(r) + "." + std::to_string(i)).find(pat) != std::string::npos)
+          ++brute;
+    INFO("pattern " << pat);
+    CHECK(pfsim::mdtest_names_matching(13, 1200, pat) == brute);
+  }
+  // IO500's "01" over 2 tasks of 600,000 files: 45,460 (each task's own directory; rank 1's prefix has no "01").
+  CHECK(pfsim::mdtest_names_matching(2, 600000, "01") == 45460);
+  CHECK(pfsim::mdtest_names_matching(1, 100, "01", 101) == 100);  // task 101's every name
+}
+
+TEST_CASE("find: directories go whole, largest first, to the least loaded rank; readdir RPCs of at most K entries")
+{
+  auto p = params(2, {{600, 0, 0}, {1000, 0, 1}, {600, 0, 2}}, 256, false);
+  pfsim::FindWorkload w(p);
+  CHECK(w.reader_of(1) == 0);  // the largest first, to rank 0
+  CHECK(w.reader_of(0) == 1);
+  CHECK(w.reader_of(2) == 1);  // rank 1 has 600 < 1000
+  CHECK(w.entries_of_rank(0) == 1000);
+  CHECK(w.entries_of_rank(1) == 1200);
+  CHECK(w.phase_items(0) == 2200);
+  // Rank 0: ceil(1000 / 256) = 4 readdirs of 256, 256, 256 and 232 entries, on directory 1's MDS order.
+  pfsim::RankCursor c;
+  pfsim::OpRequest op;
+  std::vector<uint32_t> sizes;
+  while (w.next(0, 0, c, op)) {
+    CHECK(op.op == pfsim::Op::Readdir);
+    CHECK(op.dir == 1);
+    sizes.push_back(op.entries);
+  }
+  CHECK(sizes == std::vector<uint32_t>{256, 256, 256, 232});
+  CHECK(w.directory_order(2) == 2);
+  // An empty directory is one readdir of no entries.
+  pfsim::FindWorkload e(params(1, {{0, 0, 0}}, 256, false));
+  pfsim::RankCursor ce;
+  REQUIRE(e.next(0, 0, ce, op));
+  CHECK(op.entries == 0);
+  CHECK_FALSE(e.next(0, 0, ce, op));
+}
+
+TEST_CASE("find: the stats are shared out so that the ranks finish together (water filling)")
+{
+  // One directory of 10,000 entries on rank 0 (10 us each: 100 ms) and 3 idle ranks; 1,300 stats of 100 us. The level
+  // T (in stats) solves sum max(0, T - L_r) = 1,300 with L = (1000, 0, 0, 0): T = 433.3 on the three idle ranks alone
+  // (below 1,000), so rank 0 gets none and the others 433 or 434.
+  auto p = params(4, {{10000, 1300, 0}}, 1000);
+  p.entry_cost_s = 10e-6;
+  p.stat_cost_s = 100e-6;
+  pfsim::FindWorkload w(p);
+  CHECK(w.total_stats() == 1300);
+  CHECK(w.stats_of_rank(0) == 0);
+  uint64_t sum = 0;
+  for (int r = 1; r < 4; ++r) {
+    CHECK(w.stats_of_rank(r) >= 433);
+    CHECK(w.stats_of_rank(r) <= 434);
+    sum += w.stats_of_rank(r);
+  }
+  CHECK(sum == 1300);
+  // With more stats than the idle ranks can take below rank 0's level, rank 0 takes its share too: 10,000 stats,
+  // T = (10,000 + 1,000) / 4 = 2,750; rank 0 gets 1,750.
+  auto q = params(4, {{10000, 10000, 0}}, 1000);
+  q.entry_cost_s = 10e-6;
+  q.stat_cost_s = 100e-6;
+  pfsim::FindWorkload v(q);
+  CHECK(v.stats_of_rank(0) == 1750);
+  CHECK(v.stats_of_rank(3) == 2750);
+  // Without costs: even shares. --no-stat: none.
+  pfsim::FindWorkload even(params(4, {{10000, 1000, 0}}, 1000));
+  CHECK(even.stats_of_rank(0) == 250);
+  pfsim::FindWorkload none(params(4, {{10000, 1000, 0}}, 1000, false));
+  CHECK(none.total_stats() == 0);
+}
+
+TEST_CASE("find: one rank lists a directory in ceil(N / K) readdir RPCs, each a round trip, its service and its entries")
+{
+  // 10,000 entries, 1,000 per RPC; client 10 us and MDS 5 us per entry, 100 us per readdir RPC:
+  // T = 10 x (round trip + 100 us) + 10,000 x 15 us = 151.2 ms. No stats (--no-stat).
+  auto r = run(platform(1000, 10e-6, 5e-6, false), params(1, {{10000, 0, 0}}, 1000, false));
+  const double expect = 10 * (round_trip_s() + 100e-6) + 10000 * 15e-6;
+  CHECK(phase_s(r) == Approx(expect).epsilon(0.01));
+  CHECK(r.phases.at(0).items == 10000);
+}
+
+TEST_CASE("find: with readdir_attributes a stat of an entry its node listed is the client's, no RPC")
+{
+  // Two ranks on one node; rank 0 lists 2,000 entries, all matching; the stats shared between the two ranks are all
+  // of an entry their node listed: answered by the client. The phase is the listing alone:
+  // 2 x (round trip + 100 us) + 2,000 x 1 us = 2.2 ms.
+  auto fp = params(2, {{2000, 2000, 0}}, 1000);
+  fp.ranks_per_node = 2;
+  auto r = run(platform(1000, 1e-6, 0, true, 1, 2), fp);
+  CHECK(r.local_stats == 2000);
+  CHECK(phase_s(r) == Approx(2 * (round_trip_s() + 100e-6) + 2000 * 1e-6).epsilon(0.02));
+}
+
+TEST_CASE("find: without readdir_attributes every stat is a getattr RPC at the MDS")
+{
+  // The same on two nodes, without attributes: 2,000 stats of 50 us on the one MDS core after the listing (rank 1's
+  // stats start at once, rank 0's after its listing): the MDS is busy 2 x 100 us + 2,000 x 50 us = 100.2 ms, a lower
+  // bound of the phase; each rank's closed loop adds its round trips: rank 1 does 1,000 stats, each at least a round
+  // trip plus 50 us.
+  auto fp = params(2, {{2000, 2000, 0}}, 1000);
+  auto r = run(platform(1000, 1e-6, 0, false), fp);
+  CHECK(r.local_stats == 0);
+  const double busy = 2 * 100e-6 + 2000 * 50e-6;
+  CHECK(phase_s(r) >= busy * 0.999);
+  CHECK(phase_s(r) <= busy + 1000 * round_trip_s() + 2 * (round_trip_s() + 100e-6) + 1e-3);
+}
+
+TEST_CASE("find: readers of many directories share the MDS cores (the utilisation bound)")
+{
+  // 8 ranks, 8 directories of 5,000 entries, 1 ms... MDS 20 us per entry on 2 cores, client 1 us: the MDS needs
+  // 8 x 5,000 x 20 us / 2 cores = 400 ms (plus 8 x 5 readdirs x 100 us / 2 = 2 ms), while one reader alone would take
+  // 5 x (rt + 100 us) + 5,000 x 21 us = 105.5 ms: the phase is the cores' bound.
+  std::vector<pfsim::FindDir> dirs;
+  for (uint64_t d = 0; d < 8; ++d)
+    dirs.push_back({5000, 0, d});
+  auto r = run(platform(1000, 1e-6, 20e-6, false, 2), params(8, dirs, 1000, false));
+  const double bound = (8 * 5000 * 20e-6 + 8 * 5 * 100e-6) / 2;
+  CHECK(phase_s(r) >= bound * 0.999);
+  CHECK(phase_s(r) == Approx(bound).epsilon(0.03));
+}

@@ -1,0 +1,82 @@
+// A parallel find over a directory tree, as IO500's find phase runs it (pfind: MPI ranks share the directories by
+// work stealing; each rank reads a directory with readdir, matches every name against -name, and stats the names
+// that match when -newer or -size needs their attributes). Its rate is pfind's: files examined / time.
+#pragma once
+#include "workload/workload.hpp"
+
+#include <string>
+#include <vector>
+
+namespace pfsim {
+
+struct FindDir {
+  uint64_t entries = 0;   // files in the directory (every one is listed and counted)
+  uint64_t matching = 0;  // names matching -name: the ones pfind stats (with -newer/-size)
+  uint64_t order = 0;     // where the directory came in its job's creation order (Workload::directory_order: its MDS)
+};
+
+struct FindParams {
+  int ranks = 1;
+  std::vector<FindDir> dirs;
+  int entries_per_rpc = 1024;  // clients.readdir_entries
+  bool stat = true;            // pfind -newer / -size: the matching names are stat'ed
+  // Where the ranks run (clients.ranks_per_node and placement): a stat of an entry listed on the same node is the
+  // listing node's (OpRequest::listed).
+  int ranks_per_node = 1;
+  bool cyclic = false;
+  // Estimated time per listed entry and per stat (from the platform), for sharing the stats out: a rank's share is
+  // what keeps every rank busy about as long as the longest directory read (see FindWorkload).
+  double entry_cost_s = 0;
+  double stat_cost_s = 0;
+  nlohmann::json params;  // the options as given, echoed in results
+};
+
+// The static equivalent of pfind's work stealing, computed once:
+//  - directories go whole to ranks (a rank reads a directory with one readdir stream: pfind's find_do_readdir loops
+//    until the directory ends), largest first to the rank with the fewest entries so far (LPT);
+//  - the stats (matching names) are shared out so that the ranks finish together: a rank whose directories take
+//    L_r x entry_cost gets (T - L_r x entry_cost) / stat_cost of them, with T the level that places them all (water
+//    filling); in pfind the readers enqueue the matches and idle ranks steal half of a queue at a time. The stats are
+//    taken in directory order, so each rank's share is a run of one or a few directories'. A stat is `listed` when its
+//    rank is on the node that read its directory.
+// A rank does its directory reads first, then its stats.
+class FindWorkload final : public Workload {
+public:
+  explicit FindWorkload(FindParams p);
+  int ranks() const override { return p_.ranks; }
+  int phase_count() const override { return 1; }
+  std::string phase_name(int) const override { return "find"; }
+  uint64_t phase_items(int) const override { return total_entries_; }
+  bool next(int rank, int phase, RankCursor& cursor, OpRequest& out) const override;
+  nlohmann::json describe() const override;
+  PerOp<bool> kinds_used() const override;
+  bool uses_shared_dirs() const override { return false; }
+  bool updates_own_dirs() const override { return false; }
+  double own_directories() const override { return 0; }
+  uint64_t directory_order(uint32_t dir) const override { return p_.dirs.at(dir).order; }
+  uint64_t total_stats() const { return total_stats_; }
+  // The rank that reads directory d, and each rank's stats (for tests and the results).
+  int reader_of(size_t dir) const { return reader_.at(dir); }
+  uint64_t stats_of_rank(int rank) const;
+  uint64_t entries_of_rank(int rank) const;
+
+private:
+  struct Task {
+    uint32_t dir = 0;
+    bool readdir = true;   // else stats
+    bool listed = false;   // stats: of a directory this rank's node read
+    uint64_t count = 0;    // readdir RPCs, or stats
+  };
+  int node_of(int rank) const;
+  FindParams p_;
+  std::vector<std::vector<Task>> tasks_;  // per rank
+  std::vector<int> reader_;
+  uint64_t total_entries_ = 0;
+  uint64_t total_stats_ = 0;
+};
+
+// mdtest's file names (mdtest.c: "file.mdtest.<rank>.<item>", rank the creating task), and how many of `ranks` x
+// `items` of them contain `pattern` (pfind -name "*P*"; IO500 gives "*01*"). Ranks `first_rank` on.
+uint64_t mdtest_names_matching(int ranks, uint64_t items, const std::string& pattern, int first_rank = 0);
+
+}  // namespace pfsim
