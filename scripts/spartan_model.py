@@ -59,6 +59,44 @@ IOR_FITTED = {("ior_hard_write", "2n1t"), ("ior_hard_read", "2n1t"), ("ior_easy_
 FIT_FILES = {"2n1t": 3000, "4n8t": 400, "10n16t": 150}
 
 
+# IO500's find (2019: pfind over the whole data directory, -newer, -size 3901c, -name "*01*"; its rate is the files
+# examined / time). The tree it walks is what the write phases left: mdtest-easy's and mdtest-hard's files per task as
+# configured (seed 001's table), or fewer where the 300 s stonewall stopped the creates first (at least the measured
+# rate x 300 s: the wear-out after the stonewall adds the seconds the slower ranks take to catch up), and ior-easy's
+# file per task and ior-hard's one file.
+FIND_PHASE = "find"
+CONFIGURED_FILES = {"2n1t": (600000, 500000), "4n8t": (12500, 62500), "10n16t": (12500, 100000)}
+STONEWALL_S = 300
+FIND_NAME = "01"
+
+
+def find_tree(row, prog="spartan"):
+    """(easy files per task, hard files per task) at find time for a measured row."""
+    if row["config"] not in CONFIGURED_FILES:
+        cli_common.fail(prog, f"no configured mdtest file counts for configuration '{row['config']}'")
+    out = []
+    for kind, configured in zip(("mdtest_easy_write", "mdtest_hard_write"), CONFIGURED_FILES[row["config"]]):
+        if row[kind] is None:
+            cli_common.fail(prog, f"line {row['line']}: {kind}: no value (the find tree's size comes from it)")
+        out.append(min(configured, int(row[kind] * STONEWALL_S / row["tasks"])))
+    return tuple(out)
+
+
+def ior_easy_names_matching(tasks, pattern=FIND_NAME):
+    """IOR -F's files (ior_file_easy.%08d, one per task) whose names contain `pattern`."""
+    return sum(1 for r in range(tasks) if pattern in f"ior_file_easy.{r:08d}")
+
+
+def run_find(platform, row, build, prog="spartan", keep=None):
+    """One `pfsim find` of IO500's find over the row's tree; returns its results' "find" entry (rate in files/s)."""
+    easy, hard = find_tree(row, prog)
+    t = row["tasks"]
+    args = ["--ranks", str(t), "--ranks-per-node", str(row["threads_per_client"]), "--name", FIND_NAME,
+            "--mdtest-easy", f"{t}:{easy}", "--mdtest-hard", f"{t}:{hard}",
+            "--dirs", f"{t}:{ior_easy_names_matching(t)},1:0"]  # ior_easy (a file per task), ior_hard (IOR_file)
+    return pfsim_results(platform, build, prog, "find", args, keep)["find"]
+
+
 def read_measured(path=MEASURED, prog="spartan"):
     """Rows of the measured table as dicts; every rate in ops/s (the table gives kIOPS), None where n/a."""
     try:
@@ -84,7 +122,7 @@ def read_measured(path=MEASURED, prog="spartan"):
                 cli_common.fail(prog, f"{path}: line {line}: {key}: expected at least 1, got {out[key]}")
         if out["clients"] * out["threads_per_client"] != out["tasks"]:
             cli_common.fail(prog, f"{path}: line {line}: tasks {out['tasks']} is not clients x threads_per_client")
-        for ph in list(PHASES) + list(IOR_PHASES):
+        for ph in list(PHASES) + list(IOR_PHASES) + [FIND_PHASE]:
             v = (row.get(ph) or "").strip()
             if v == "":
                 out[ph] = None

@@ -83,7 +83,7 @@ TEST_CASE("find: mdtest names matching a pattern, counted as mdtest writes them"
   CHECK(pfsim::mdtest_names_matching(1, 100, "01", 101) == 100);  // task 101's every name
 }
 
-TEST_CASE("find: directories go whole, largest first, to the least loaded rank; readdir RPCs of at most K entries")
+TEST_CASE("find: directories go whole, largest first, to the least loaded rank, in readdir RPCs of at most K entries")
 {
   auto p = params(2, {{600, 0, 0}, {1000, 0, 1}, {600, 0, 2}}, 256, false);
   pfsim::FindWorkload w(p);
