@@ -7,12 +7,13 @@ IO500 (the C version, io500.org) runs IOR and mdtest with fixed options and the 
   ior-hard   ior -t 47008 -b 47008 -s segmentCount -w / -r -C -e -k   (one shared file)        GiB/s
   mdtest-easy   mdtest -n n -u -L -F -P -N 1 -C / -T / -r             (empty files, a directory per task) kIOPS
   mdtest-hard   mdtest -n n -t -w 3901 -e 3901 -F -P -N 1 -C / -T / -E / -r  (one shared directory)  kIOPS
-  find       pfind over both trees                                                             kIOPS
-pfsim runs each group as one simulation (`pfsim ior -w -r`, `pfsim mdtest`): its phases in IOR's and mdtest's order,
-each rate from its own phase, as IO500 takes it from its own run of the tool. What is not modelled, and said:
-  - find (pfind's readdir and stat walk): printed as "[      ] find ... not modelled"; the IOPS score is the
-    geometric mean of the 7 modelled metadata phases (IO500's has find as an 8th), and with --from the measured
-    score is recomputed over the same 7 for the comparison;
+  find       pfind -newer -size 3901c -name "*01*" over the data directory                      kIOPS
+pfsim runs each group as one simulation (`pfsim ior -w -r`, `pfsim mdtest`, `pfsim find`): its phases in IOR's and
+mdtest's order, each rate from its own phase, as IO500 takes it from its own run of the tool. find walks the tree the
+groups that ran leave: mdtest-easy's directory per task, mdtest-hard's one directory, ior-easy's files (one per task
+with filePerProc, else one) and ior-hard's one file; its rate is pfind's, the files examined / time (a directory is read
+by one rank, so the one mdtest-hard directory is read serially: docs/spartan-cephfs.md section 8). What is not
+modelled, and said:
   - stonewalling (stonewall-time): every phase runs its whole count; a write phase that takes longer than
     stonewall-time is noted (IO500 would have stopped issuing there; the rate is a steady-state rate either way);
   - the phases in between (timestamp, the extended mode's md-workbench and rnd4K phases).
@@ -69,7 +70,7 @@ PHASES = [
     ("mdtest-easy-write", "kIOPS", "md", ("mdtest-easy", "File creation")),
     ("ior-hard-write", "GiB/s", "bw", ("ior-hard", "write")),
     ("mdtest-hard-write", "kIOPS", "md", ("mdtest-hard", "File creation")),
-    ("find", "kIOPS", "md", None),
+    ("find", "kIOPS", "md", ("find", "find")),
     ("ior-easy-read", "GiB/s", "bw", ("ior-easy", "read")),
     ("mdtest-easy-stat", "kIOPS", "md", ("mdtest-easy", "File stat")),
     ("ior-hard-read", "GiB/s", "bw", ("ior-hard", "read")),
@@ -151,7 +152,8 @@ def check_options(config, path):
 USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "fileperproc"), ("ior-easy", "run"),
         ("ior-hard", "segmentcount"), ("ior-hard", "run"), ("mdtest-easy", "n"), ("mdtest-easy", "run"),
         ("mdtest-hard", "n"), ("mdtest-hard", "run"), ("debug", "stonewall-time"), ("global", "datadir"),
-        ("global", "resultdir"), ("global", "api"), ("global", "scc")} | {(name, "run") for name in (
+        ("global", "resultdir"), ("global", "api"), ("global", "scc"), ("find", "run"), ("find", "nproc"),
+        ("find", "pfind-queue-length")} | {(name, "run") for name in (
             "ior-easy-write", "ior-easy-read", "mdtest-easy-write", "mdtest-easy-stat", "mdtest-easy-delete",
             "ior-hard-write", "ior-hard-read", "mdtest-hard-write", "mdtest-hard-stat", "mdtest-hard-read",
             "mdtest-hard-delete")}
@@ -340,13 +342,46 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
 def run_tool(pfsim, common, kind, args, tmp):
     """One pfsim run; returns (its results JSON, its warning lines)."""
     out = os.path.join(tmp, kind + ".json")
-    cmd = [pfsim, "ior" if kind.startswith("ior") else "mdtest"] + common + args + ["--quiet", "--out", out]
+    tool = "ior" if kind.startswith("ior") else "find" if kind == "find" else "mdtest"
+    if "--ranks" in args:  # the run's own process count ([find] nproc) replaces the job's
+        k = common.index("--ranks")
+        common = common[:k] + common[k + 2:]
+    cmd = [pfsim, tool] + common + args + ["--quiet", "--out", out]
     r = run_pfsim(PROG, cmd)
     with open(out) as f:
         return json.load(f), [l for l in (r.stderr or "").splitlines() if "warning" in l]
 
 
-GROUPS = ("mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard")
+GROUPS = ("mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard", "find")
+FIND_NAME = "01"  # IO500's find: -name "*01*"
+
+
+def find_args(common, s, config, skipped):
+    """pfsim find's options: its processes ([find] nproc, IO500's pfind ranks; default every task) and the tree the
+    groups that run leave in the data directory (written by every task)."""
+    tasks = int(common[common.index("--ranks") + 1])
+    nproc = config.get("find", {}).get("nproc", "")
+    args = ["--name", FIND_NAME]
+    if nproc != "":
+        n = parse_count(nproc, "[find] nproc")
+        if n < 1:
+            fail(PROG, f"[find] nproc: expected at least 1 process, got {n}")
+        args += ["--ranks", str(min(n, tasks))]  # (run_tool drops the job's --ranks for it)
+    if "mdtest-easy" not in skipped:
+        args += ["--mdtest-easy", f"{tasks}:{s['easy_n']}"]
+    if "mdtest-hard" not in skipped:
+        args += ["--mdtest-hard", f"{tasks}:{s['hard_n']}"]
+    dirs = []
+    if "ior-easy" not in skipped:  # IOR -F: ior_file_easy.%08d per task; else one file
+        if flag(config, "ior-easy", "fileperproc", "TRUE"):
+            dirs.append(f"{tasks}:{sum(1 for r in range(tasks) if FIND_NAME in f'ior_file_easy.{r:08d}')}")
+        else:
+            dirs.append("1:0")
+    if "ior-hard" not in skipped:  # ior_hard/IOR_file
+        dirs.append("1:0")
+    if dirs:
+        args += ["--dirs", ",".join(dirs)]
+    return args
 
 
 def simulate(pfsim, common, s, jobs, config):
@@ -369,7 +404,12 @@ def simulate(pfsim, common, s, jobs, config):
                         "--set", "clients.max_cached_mb=0"],
     }
     skipped = [g for g in GROUPS if not flag(config, g, "run", "TRUE")]
-    skipped_phases = phase_runs(config)  # the skipped groups' phases among them
+    if "find" not in skipped:
+        runs["find"] = find_args(common, s, config, skipped)
+        if not any(x in runs["find"] for x in ("--mdtest-easy", "--mdtest-hard", "--dirs")):
+            print(f"{PROG}: note: find not run: no group that runs leaves a file for it to find", file=sys.stderr)
+            skipped.append("find")
+    skipped_phases = phase_runs(config) | ({"find"} if "find" in skipped else set())  # the skipped groups' phases
     first, *rest = [g for g in GROUPS if g not in skipped] or [None]
     results = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -390,7 +430,9 @@ def simulate(pfsim, common, s, jobs, config):
             continue
         run, what = src
         r = res[run]
-        if run.startswith("ior"):
+        if run == "find":
+            out[name] = (float(r["find"]["rate"]) / 1000.0, float(r["find"]["time_s"]))
+        elif run.startswith("ior"):
             hit = [x for x in r.get("ior", []) if x.get("access") == what]
             if not hit:
                 fail(PROG, f"pfsim ior wrote no {what} result for {run}")
@@ -472,7 +514,8 @@ def exe_lines(sizes, config):
             "mdtest-easy-write": md_easy + " -C -a POSIX", "mdtest-easy-stat": md_easy + " -T -a POSIX",
             "mdtest-easy-delete": md_easy + " -r -a POSIX", "mdtest-hard-write": md_hard + " -C -a POSIX",
             "mdtest-hard-stat": md_hard + " -T -a POSIX", "mdtest-hard-read": md_hard + " -E -X -a POSIX",
-            "mdtest-hard-delete": md_hard + " -r -a POSIX"}
+            "mdtest-hard-delete": md_hard + " -r -a POSIX",
+            "find": f"./pfind -newer timestampfile -size {MDTEST_HARD_BYTES}c -name *{FIND_NAME}*"}
 
 
 def remove_if_empty(path):
@@ -619,8 +662,9 @@ def main():
     text, bw, md = summary_text(sim, version, invalid, run_invalid)
     sys.stdout.write(text)
     n_md = sum(1 for n, _, g, _ in PHASES if g == "md" and n in sim)
-    print(f"{PROG}: note: the IOPS score is over the {n_md} metadata phases simulated (IO500's has find too, which "
-          "pfsim does not model)", file=sys.stderr)
+    if n_md < 8:
+        print(f"{PROG}: note: the IOPS score is over the {n_md} metadata phases simulated (IO500's over 8)",
+              file=sys.stderr)
     report = {"tasks": ranks, "sizes": sizes, "notes": notes, "not_modelled": ignored, "skipped": skipped,
               "platform": a.platform, "sets": sets,
               "phases": {n: {"score": sim[n][0], "unit": u, "time_s": sim[n][1], "valid": n not in invalid,

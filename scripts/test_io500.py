@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Tests of scripts/io500.py (IO500's standard phases on a platform). usage: test_io500.py PATH/TO/pfsim
 
-1. IO500's config-tiny.ini (shared/data/tool-outputs/io500) at 4 tasks on the Spartan platform: 11 [RESULT] lines in
-   IO500's format ("[RESULT] %20s %15.6f unit : time %.3f seconds") in IO500's order, find "not modelled", and a
-   [SCORE ] line whose bandwidth and IOPS are the geometric means of the printed values (4 ior, 7 mdtest phases) and
-   TOTAL their geometric mean; result_summary.txt in --out-dir holds the same text.
-2. The mdtest-easy-write score is `pfsim mdtest -n 2000 -u -F` run directly (its File creation rate / 1000).
+1. IO500's config-tiny.ini (shared/data/tool-outputs/io500) at 4 tasks on the Spartan platform: 12 [RESULT] lines in
+   IO500's format ("[RESULT] %20s %15.6f unit : time %.3f seconds") in IO500's order, and a [SCORE ] line whose
+   bandwidth and IOPS are the geometric means of the printed values (4 ior, 7 mdtest phases and find) and TOTAL their
+   geometric mean; result_summary.txt in --out-dir holds the same text.
+2. The mdtest-easy-write score is `pfsim mdtest -n 2000 -u -F` run directly (its File creation rate / 1000); the find
+   score is `pfsim find` on the tree the run leaves with the config's [find] nproc = 1, and that tree, for the real run
+   of standard-results (2 tasks, -n 2000), holds its result.txt's total-files (8,003).
 3. --from the real IO500 result directory: its procs (2) and its command lines' sizes are used, and the comparison
    lists the measured scores of result.txt.
 4. Bad input: a result directory without result.txt, a malformed result.txt line (file:line), a config with a bad
@@ -34,7 +36,7 @@ PLATFORM = os.path.join(ROOT, "platforms", "spartan-cephfs-fitted.json")
 DATA = os.path.join(os.path.dirname(ROOT), "shared", "data", "tool-outputs", "io500")
 if not os.path.isdir(DATA):  # a clone elsewhere than beside shared/
     DATA = "/work/shared/data/tool-outputs/io500"
-ORDER = ["ior-easy-write", "mdtest-easy-write", "ior-hard-write", "mdtest-hard-write", "ior-easy-read",
+ORDER = ["ior-easy-write", "mdtest-easy-write", "ior-hard-write", "mdtest-hard-write", "find", "ior-easy-read",
          "mdtest-easy-stat", "ior-hard-read", "mdtest-hard-stat", "mdtest-easy-delete", "mdtest-hard-read",
          "mdtest-hard-delete"]
 
@@ -71,14 +73,13 @@ def main():
         check(marked == [n for n in ORDER if n.endswith("-write")] and
               re.search(r"^\[SCORE \] .* \[INVALID\]$", r.stdout, re.M) is not None,
               f"[INVALID] on the 4 write phases and the score, as IO500 marks them (marked: {marked})")
-        check([n for n, _, _ in res] == ORDER, f"11 [RESULT] lines in IO500's format and order (got {[n for n, _, _ in res]})")
-        check(all((u == "GiB/s") == n.startswith("ior") for n, _, u in res), "ior phases in GiB/s, mdtest in kIOPS")
-        check(any(re.match(r"\[      \] +find .*not modelled", l) for l in r.stdout.splitlines()), "find: not modelled")
+        check([n for n, _, _ in res] == ORDER, f"12 [RESULT] lines in IO500's format and order (got {[n for n, _, _ in res]})")
+        check(all((u == "GiB/s") == n.startswith("ior") for n, _, u in res), "ior phases in GiB/s, mdtest and find in kIOPS")
         m = re.search(r"\[SCORE \] Bandwidth ([0-9.]+) GiB/s : IOPS ([0-9.]+) kiops : TOTAL ([0-9.]+)", r.stdout)
         vals = dict((n, v) for n, v, _ in res)
         geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
         bw = geo([v for n, v in vals.items() if n.startswith("ior")])
-        md = geo([v for n, v in vals.items() if n.startswith("mdtest")])
+        md = geo([v for n, v in vals.items() if not n.startswith("ior")])
         check(m is not None and abs(float(m.group(1)) / bw - 1) < 1e-5 and abs(float(m.group(2)) / md - 1) < 1e-5
               and abs(float(m.group(3)) / math.sqrt(bw * md) - 1) < 1e-5,
               f"score = geometric means of the lines: bw {bw:.6f}, IOPS {md:.6f} (line: {m.group(0) if m else None})")
@@ -89,9 +90,9 @@ def main():
         again = os.path.join(tmp, "again.json")
         r2 = run(["--from", tmp, "--platform", PLATFORM, "--json", again], build)  # (its recorded --ranks-per-node 2)
         rows2 = json.load(open(again)).get("compared_with", {}).get("phases", []) if r2.returncode == 0 else []
-        check(len(rows2) == 11 and all(same_printed(x) for x in rows2) and
+        check(len(rows2) == 12 and all(same_printed(x) for x in rows2) and
               [x["measured"] for x in rows2] == [round(vals[x["phase"]], 6) for x in rows2],
-              f"--from pfsim's own --out-dir, at the ranks per node it recorded: 11 phases, its scores, errors 0 "
+              f"--from pfsim's own --out-dir, at the ranks per node it recorded: 12 phases, its scores, errors 0 "
               f"(exit {r2.returncode}: "
               f"{r2.stderr.strip()[-200:]})")
         # ... and at the --set it recorded (helper-86: ignored, the IOR phases -55% to -74% with no note)
@@ -101,7 +102,7 @@ def main():
         again4 = os.path.join(tmp, "again4.json")
         r5 = run(["--from", setdir, "--platform", PLATFORM, "--json", again4], build)
         rows5 = json.load(open(again4)).get("compared_with", {}).get("phases", []) if r5.returncode == 0 else []
-        check(r4.returncode == 0 and len(rows5) == 11 and all(same_printed(x) for x in rows5) and
+        check(r4.returncode == 0 and len(rows5) == 12 and all(same_printed(x) for x in rows5) and
               "simulated with --set mds.cores=2: rerun so" in r5.stderr,
               f"--from a directory simulated with --set mds.cores=2: rerun with it, errors 0, said "
               f"({r5.stderr.strip()[-200:]})")
@@ -122,6 +123,22 @@ def main():
         direct = {p["name"]: p["rate_items_per_s"] for p in json.load(open(out))["phases"]}["File creation"] / 1000
         check(abs(vals.get("mdtest-easy-write", 0) / direct - 1) < 1e-6,
               f"mdtest-easy-write {vals.get('mdtest-easy-write')} = pfsim mdtest -n 2000 -u -F {direct:.6f}")
+        # find: config-tiny's [find] nproc = 1 over what the 4 tasks left (mdtest -n 2000 twice, IOR -F's 4 files of
+        # which ior_file_easy.00000001 holds "01", ior-hard's one); and the tree of standard-results' real run.
+        def find(ranks, tasks, files, ior_match):
+            subprocess.run([pfsim, "find", "--platform", PLATFORM, "--ranks", str(ranks), "--ranks-per-node", "2",
+                            "--name", "01", "--mdtest-easy", f"{tasks}:{files}", "--mdtest-hard", f"{tasks}:{files}",
+                            "--dirs", f"{tasks}:{ior_match},1:0", "--quiet", "--out", out], check=True,
+                           capture_output=True)
+            return json.load(open(out))["find"]
+        f1 = find(1, 4, 2000, 1)
+        check(abs(vals.get("find", 0) / (f1["rate"] / 1000) - 1) < 1e-6 and f1["files"] == 16005,
+              f"find {vals.get('find')} = pfsim find --ranks 1 over 16,005 files {f1['rate'] / 1000:.6f} "
+              f"({f1['files']} files)")
+        real = open(os.path.join(data, "standard-results", "result.txt")).read()
+        total = int(re.search(r"^\[find\][^\[]*?^total-files\s*=\s*(\d+)", real, re.M | re.S).group(1))
+        check(find(1, 2, 2000, 1)["files"] == total == 8003,
+              f"the tree of standard-results' run (2 tasks, -n 2000) holds its total-files: {total}")
         # 3: --from the real result directory.
         r = run(["--from", os.path.join(data, "standard-results"), "--platform", PLATFORM, "--json",
                  os.path.join(tmp, "f.json")], build)
@@ -132,8 +149,9 @@ def main():
               and rep.get("sizes", {}).get("easy_n") == 2000, f"its command lines' sizes: -b 64m, -s 2000, -n 2000 "
               f"(got {rep.get('sizes')})")
         rows = {x["phase"]: x for x in rep.get("compared_with", {}).get("phases", [])}
-        check(len(rows) == 11 and abs(rows.get("ior-easy-write", {}).get("measured", 0) - 1.288924) < 1e-9,
-              "11 phases compared, ior-easy-write measured 1.288924 GiB/s as result.txt says")
+        check(len(rows) == 12 and abs(rows.get("ior-easy-write", {}).get("measured", 0) - 1.288924) < 1e-9 and
+              abs(rows.get("find", {}).get("measured", 0) - 2050.768237) < 1e-6,
+              "12 phases compared, ior-easy-write measured 1.288924 GiB/s and find 2050.768237 kIOPS as result.txt says")
         # 4: bad input.
         empty = os.path.join(tmp, "empty")
         os.mkdir(empty)

@@ -14,7 +14,9 @@ What is compared (tolerance 20 %, the mission's for this case):
              predicted as scripts/fit_spartan_data.py says (fitted: ior-hard write and read and ior-easy write at
              2n1t, ior-easy write and read at 10n16t); and mdtest-hard-read (predicted: its 3901-byte reads go through
              the pool's fitted read latency).
-find is not compared.
+  find      IO500's find (pfind over the tree the write phases left, kIOPS of files examined) on each pool's platform:
+             fitted at 2n1t and 10n16t (scripts/fit_spartan_find.py fits the listing costs to the geometric mean of
+             the two pools' rows), predicted at 4n8t.
 
 usage: validate_spartan.py [--pfsim BIN] [--platform FILE] [--ssd-platform FILE] [--json FILE] [--plot PNG | --plots DIR] [--jobs N]
                            [--scale K] [--strict]
@@ -38,6 +40,7 @@ DEFAULT_PLOT = os.path.join(ROOT, "out", "validation", "spartan-cephfs", "sparta
 TOL = 0.20
 FITTED = ("mdtest_easy_write", "mdtest_easy_stat", "mdtest_easy_delete")
 COMPARED = FITTED + ("mdtest_hard_write", "mdtest_hard_stat", "mdtest_hard_delete")
+FIND_FITTED = ("2n1t", "10n16t")  # scripts/fit_spartan_find.py: the geometric mean of the two pools' rows
 
 
 def main():
@@ -79,14 +82,23 @@ def main():
         data_sim[pool] = S.simulate_ior(pp, pool_rows, list(S.IOR_PHASES), build, a.jobs, prog=PROG)
         data_sim[pool].update(S.simulate(pp, pool_rows, ["mdtest_hard_read"], build, a.jobs, files, PROG))
 
+    from concurrent.futures import ThreadPoolExecutor
+    find_rows = [r for r in rows if r[S.FIND_PHASE] is not None]
+    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        find_sim = dict(zip([(r["pool"], r["config"]) for r in find_rows],
+                            ex.map(lambda r: S.run_find(pool_platform[r["pool"]], r, build, PROG)["rate"], find_rows)))
+
     # Metadata phases from the one metadata-fit run per configuration; data phases from each pool's own platform.
     points = []
     for r in rows:
-        for ph in COMPARED + tuple(S.IOR_PHASES) + ("mdtest_hard_read",):
+        for ph in COMPARED + tuple(S.IOR_PHASES) + ("mdtest_hard_read", S.FIND_PHASE):
             m = r[ph]
             if m is None:
                 continue
-            if ph in COMPARED:
+            if ph == S.FIND_PHASE:
+                s = find_sim[(r["pool"], r["config"])]
+                fitted = r["config"] in FIND_FITTED
+            elif ph in COMPARED:
                 s = sim[(ph, r["config"])]
                 fitted = r["pool"] == "nlsas" and ph in FITTED
             else:
@@ -95,7 +107,8 @@ def main():
             rel = s / m - 1
             points.append({"case": "spartan-cephfs", "series": f"{r['pool']} {ph}", "metric": ph, "pool": r["pool"],
                            "config": r["config"], "x": r["tasks"], "measured": m, "simulated": s,
-                           "unit": "GiB/s" if ph in S.IOR_PHASES else "ops/s", "rel_error": rel, "tolerance": TOL,
+                           "unit": "GiB/s" if ph in S.IOR_PHASES else "files/s" if ph == S.FIND_PHASE else "ops/s",
+                           "rel_error": rel, "tolerance": TOL,
                            "tolerance_kind": "relative", "role": "fitted" if fitted else "predicted",
                            "pass": abs(rel) <= TOL})
     print(f"{'pool':<6} {'phase':<20} {'tasks':>5} {'role':<9} {'measured':>9} {'simulated':>9} {'error':>8}  result")
@@ -110,7 +123,10 @@ def main():
     print("# mission target (NL-SAS mdtest easy write, rise and fall): " +
           ", ".join(f"{p['x']} tasks {p['simulated'] / 1000:.2f}k vs {p['measured'] / 1000:.2f}k" for p in target))
     md = [p for p in points if p["metric"] in COMPARED]
-    data = [p for p in points if p["metric"] not in COMPARED]
+    data = [p for p in points if p["metric"] not in COMPARED and p["metric"] != S.FIND_PHASE]
+    found = [p for p in points if p["metric"] == S.FIND_PHASE]
+    print(f"# find: {sum(p['pass'] for p in found)} of {len(found)} (" +
+          ", ".join(f"{p['pool']} {p['x']} tasks {100 * p['rel_error']:+.0f}%" for p in found) + ")")
     print(f"# metadata (mdtest create, stat, delete): {sum(p['pass'] for p in md)} of {len(md)}; data side (IOR, "
           f"mdtest-hard read): {sum(p['pass'] for p in data)} of {len(data)} "
           f"({sum(p['pass'] for p in data if p['role'] == 'predicted')} of "
@@ -133,6 +149,14 @@ def plot(points, out):
     axes = grid[0]
     colors = {"write": "tab:blue", "stat": "tab:green", "delete": "tab:red", "read": "tab:purple"}
     for ax, pool in zip(axes, pools):
+        sel = sorted((p for p in points if p["pool"] == pool and p["metric"] == S.FIND_PHASE), key=lambda p: p["x"])
+        if sel:  # find's kIOPS (files examined per second) on the same axis, an order above the others
+            xs = [p["x"] for p in sel]
+            ax.plot(xs, [p["measured"] / 1000 for p in sel], ":", marker="o", color="tab:brown", alpha=0.45,
+                    label="find, measured")
+            ax.plot(xs, [p["simulated"] / 1000 for p in sel], ":", marker="x", color="tab:brown",
+                    label="find, pfsim (2 and 160 tasks fitted)")
+            ax.set_yscale("log")
         for ph in COMPARED + ("mdtest_hard_read",):
             sel = sorted((p for p in points if p["pool"] == pool and p["metric"] == ph), key=lambda p: p["x"])
             if not sel:

@@ -81,6 +81,9 @@ TEST_CASE("find: mdtest names matching a pattern, counted as mdtest writes them"
   // IO500's "01" over 2 tasks of 600,000 files: 45,460 (each task's own directory; rank 1's prefix has no "01").
   CHECK(pfsim::mdtest_names_matching(2, 600000, "01") == 45460);
   CHECK(pfsim::mdtest_names_matching(1, 100, "01", 101) == 100);  // task 101's every name
+  // IO500's own find in shared/data/tool-outputs/io500/standard-results (2 tasks, mdtest -n 2000): found = 58, the
+  // mdtest-hard files (the only ones of 3901 bytes) whose names hold "01".
+  CHECK(pfsim::mdtest_names_matching(2, 2000, "01") == 58);
 }
 
 TEST_CASE("find: directories go whole, largest first, to the least loaded rank, in readdir RPCs of at most K entries")
@@ -193,4 +196,37 @@ TEST_CASE("find: readers of many directories share the MDS cores (the utilisatio
   const double bound = (8 * 5000 * 20e-6 + 8 * 5 * 100e-6) / 2;
   CHECK(phase_s(r) >= bound * 0.999);
   CHECK(phase_s(r) == Approx(bound).epsilon(0.03));
+}
+
+TEST_CASE("find: another rank's stats of a directory wait until the reader has listed their names")
+{
+  // Rank 0 reads 10,000 entries at an estimated 10 us each (100 ms); the 1,000 matches (stats of 50 us) all go to
+  // rank 1 (its level, 1,000 stats, is below rank 0's 2,000). Match k is listed at (k + 1) / 1,000 x 100 ms: rank 1
+  // waits 0.1 ms before its first stat and 0.1 - 0.05 = 0.05 ms before each later one, so that its stats follow the
+  // listing; its estimated clock ends at 100 ms + 50 us.
+  auto p = params(2, {{10000, 1000, 0}}, 1000);
+  p.entry_cost_s = 10e-6;
+  p.stat_cost_s = 50e-6;
+  pfsim::FindWorkload w(p);
+  REQUIRE(w.stats_of_rank(1) == 1000);
+  pfsim::RankCursor c;
+  pfsim::OpRequest op;
+  double clock = 0;
+  int n = 0;
+  while (w.next(1, 0, c, op)) {
+    REQUIRE(op.op == pfsim::Op::Stat);
+    CHECK(op.think_s == Approx(n == 0 ? 1e-4 : 5e-5).epsilon(1e-6));
+    clock += op.think_s + 50e-6;
+    ++n;
+  }
+  CHECK(n == 1000);
+  CHECK(clock == Approx(0.1 + 50e-6).epsilon(1e-6));
+  // The reader's own stats (none here) and those of a directory listed before the rank is free wait for nothing.
+  auto q = params(1, {{1000, 100, 0}}, 1000);
+  q.entry_cost_s = 10e-6;
+  q.stat_cost_s = 50e-6;
+  pfsim::FindWorkload one(q);
+  pfsim::RankCursor c1;
+  while (one.next(0, 0, c1, op))
+    CHECK(op.think_s == 0);
 }

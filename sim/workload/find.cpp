@@ -136,21 +136,48 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
         given--;
       }
   }
+  // When each directory's read starts on its reader (estimated): its earlier directories' entries x entry_cost.
+  std::vector<double> read_start(n, 0.0);
+  for (size_t r = 0; r < R; ++r) {
+    double t = 0;
+    for (const auto& task : tasks_[r]) {
+      read_start[task.dir] = t;
+      t += p_.dirs[task.dir].entries * p_.entry_cost_s;
+    }
+  }
   // The stats in directory order, cut into the ranks' shares in rank order: each rank's a run of a few directories.
   size_t d = 0;
+  uint64_t done_in_dir = 0;  // stats of directory d handed out so far
   uint64_t left_in_dir = n ? std::min(p_.dirs[0].matching, p_.dirs[0].entries) : 0;
   for (size_t r = 0; r < R; ++r) {
     uint64_t want = share[r];
+    double t = entries[r] * p_.entry_cost_s;  // the rank's estimated clock: its reads done
     while (want > 0) {
       while (left_in_dir == 0) {
         ++d;
         left_in_dir = std::min(p_.dirs[d].matching, p_.dirs[d].entries);
+        done_in_dir = 0;
       }
       const uint64_t take = std::min(want, left_in_dir);
       const bool listed = node_of(static_cast<int>(r)) == node_of(reader_[d]);
-      tasks_[r].push_back(Task{static_cast<uint32_t>(d), false, listed, take});
+      Task task{static_cast<uint32_t>(d), false, listed, take};
+      // Match k of the directory's m is listed at read_start + (k + 1) / m of its read.
+      const auto& dir = p_.dirs[d];
+      const double m = static_cast<double>(std::min(dir.matching, dir.entries));
+      const double read_s = dir.entries * p_.entry_cost_s;
+      const double first = read_start[d] + (done_in_dir + 1) / m * read_s;
+      const double last = read_start[d] + (done_in_dir + take) / m * read_s;
+      // From its first stat on (no earlier than the first is listed), the rank keeps pace with the listing: its
+      // last stat starts when the last name is listed, or as soon as it can when it is behind.
+      const double start = std::max(t, first);
+      const double pace = take > 1 ? std::max(0.0, last - start) / static_cast<double>(take - 1) : 0.0;
+      task.first_think_s = start - t;
+      task.think_s = std::max(0.0, pace - p_.stat_cost_s);
+      t = start + static_cast<double>(take - 1) * std::max(pace, p_.stat_cost_s) + p_.stat_cost_s;
+      tasks_[r].push_back(task);
       want -= take;
       left_in_dir -= take;
+      done_in_dir += take;
     }
   }
 }
@@ -193,6 +220,7 @@ bool FindWorkload::next(int rank, int /*phase*/, RankCursor& cursor, OpRequest& 
   } else {
     out.op = Op::Stat;
     out.listed = t.listed;
+    out.think_s = cursor.step == 0 ? t.first_think_s : t.think_s;
   }
   cursor.step++;
   return true;

@@ -39,7 +39,11 @@ struct FindParams {
 //    filling); in pfind the readers enqueue the matches and idle ranks steal half of a queue at a time. The stats are
 //    taken in directory order, so each rank's share is a run of one or a few directories'. A stat is `listed` when its
 //    rank is on the node that read its directory.
-// A rank does its directory reads first, then its stats.
+// A rank does its directory reads first, then its stats. A stat of another rank's directory waits (a think time) until
+// the reader has listed its name, estimated at entry_cost_s per entry with the matches spread evenly over the
+// directory (pfind's thieves find the queue empty until then): the stats of a long directory are spread over its read,
+// as pfind's are, not sent at once at the start.
+// Ranks' estimated timelines are a static stand-in for the stealing: the simulated times differ from them.
 class FindWorkload final : public Workload {
 public:
   explicit FindWorkload(FindParams p);
@@ -66,6 +70,10 @@ private:
     bool readdir = true;   // else stats
     bool listed = false;   // stats: of a directory this rank's node read
     uint64_t count = 0;    // readdir RPCs, or stats
+    // stats: idle time before the first and before each later one, so that they start no earlier than the reader has
+    // listed their names (estimated with entry_cost_s; 0 without costs)
+    double first_think_s = 0;
+    double think_s = 0;
   };
   int node_of(int rank) const;
   FindParams p_;
