@@ -1006,6 +1006,31 @@ else
   failures=$((failures + 1))
 fi
 
+# pfsim find (IO500's pfind): its tree options, and a control that the same command line with a good tree runs.
+expect_error find-no-ranks "--ranks" -- find --platform "$good_platform" --mdtest-easy 2:10
+expect_error find-no-tree "--mdtest-easy" "--dirs" -- find --platform "$good_platform" --ranks 2
+expect_error find-easy-zero-tasks "--mdtest-easy 0:5" "TASKS:FILES" -- \
+  find --platform "$good_platform" --ranks 2 --mdtest-easy 0:5
+expect_error find-hard-no-files "--mdtest-hard 5:" "TASKS:FILES" -- \
+  find --platform "$good_platform" --ranks 2 --mdtest-hard 5:
+expect_error find-hard-negative "--mdtest-hard 5:-1" "TASKS:FILES" -- \
+  find --platform "$good_platform" --ranks 2 --mdtest-hard 5:-1
+expect_error find-dirs-empty-item "--dirs 1,,2" "ENTRIES[:MATCHING]" -- \
+  find --platform "$good_platform" --ranks 2 --dirs 1,,2
+expect_error find-dirs-more-matching "--dirs 3:4" "exceeds" -- \
+  find --platform "$good_platform" --ranks 2 --dirs 3:4
+expect_error find-dirs-name-without-counts "--dirs 30" "--name 01" "MATCHING" -- \
+  find --platform "$good_platform" --ranks 2 --dirs 30 --name 01
+expect_error find-empty-name "--name" "non-empty" -- \
+  find --platform "$good_platform" --ranks 2 --mdtest-easy 2:10 --name ""
+if "$pfsim" find --platform "$good_platform" --ranks 2 --mdtest-easy 2:10 --mdtest-hard 2:10 --dirs 3:1 --name 01 \
+  --quiet --out "$tmp/find.json" >/dev/null 2>"$tmp/find.stderr" && [ -s "$tmp/find.json" ]; then
+  echo "ok   find control: a good tree runs and writes --out"
+else
+  echo "FAIL find control: $(cat "$tmp/find.stderr")"
+  failures=$((failures + 1))
+fi
+
 # Control: the same command line with good inputs succeeds and writes the --out file, so the checks
 # above fail for the reason they name and not because the invocation itself is wrong.
 if "$pfsim" run --platform "$good_platform" --workload "$tmp/good-workload.json" --ranks 4 --quiet \

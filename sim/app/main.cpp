@@ -765,9 +765,7 @@ int cmd_find(const Cli& c)
   auto platform = platform_of(c);
   pfsim::FindParams p;
   p.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
-  const std::string name = opt(c, "--name");
-  if (c.opts.count("--name") && name.empty())
-    throw UsageError("--name: expected a pattern (pfind -name \"*PATTERN*\"); leave it out to match every name");
+  const std::string name = opt(c, "--name");  // (an empty value is refused as for every option)
   p.stat = !has_flag(c, "--no-stat");
   nlohmann::json given = nlohmann::json::object();
   uint64_t order = 0;  // the trees' directories in the order IO500 makes them: mdtest-easy's, then mdtest-hard's
