@@ -152,8 +152,8 @@ def check_options(config, path):
 USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "fileperproc"), ("ior-easy", "run"),
         ("ior-hard", "segmentcount"), ("ior-hard", "run"), ("mdtest-easy", "n"), ("mdtest-easy", "run"),
         ("mdtest-hard", "n"), ("mdtest-hard", "run"), ("debug", "stonewall-time"), ("global", "datadir"),
-        ("global", "resultdir"), ("global", "api"), ("global", "scc"), ("find", "run"), ("find", "nproc"),
-        ("find", "pfind-queue-length")} | {(name, "run") for name in (
+        ("global", "resultdir"), ("global", "api"), ("global", "scc"), ("find", "run"),
+        ("find", "nproc")} | {(name, "run") for name in (
             "ior-easy-write", "ior-easy-read", "mdtest-easy-write", "mdtest-easy-stat", "mdtest-easy-delete",
             "ior-hard-write", "ior-hard-read", "mdtest-hard-write", "mdtest-hard-stat", "mdtest-hard-read",
             "mdtest-hard-delete")}
@@ -472,15 +472,13 @@ def validity(sim, stonewall_s, minwrite_s):
 
 
 def summary_text(sim, version, invalid, run_invalid):
-    """IO500's result_summary.txt: its [RESULT] lines in its order, the timestamp line, find (not modelled) and a phase
-    not run as '[      ]' lines, and its [SCORE ] line over the phases simulated; ' [INVALID]' where IO500 puts it."""
+    """IO500's result_summary.txt: its [RESULT] lines in its order, the timestamp line and a phase not run as
+    '[      ]' lines, and its [SCORE ] line over the phases simulated; ' [INVALID]' where IO500 puts it."""
     lines = [f"IO500 version pfsim-{version} (standard; simulated)"]
     for name, unit, _, src in PHASES:
         if name == "ior-hard-write":  # IO500 prints the timestamp phase here
             lines.append(f"[      ] {'timestamp':>20s} {0:15.6f} kIOPS : time {0:.3f} seconds")
-        if src is None:
-            lines.append(f"[      ] {name:>20s} {'':>15s} {unit} : not modelled (pfind's walk)")
-        elif name not in sim:
+        if name not in sim:
             lines.append(f"[      ] {name:>20s} {'':>15s} {unit} : not run (run = FALSE)")
         else:
             v, t = sim[name]
