@@ -91,4 +91,22 @@ a, b = (json.load(open(f)) for f in sys.argv[1:])
 rates = lambda j: [(p["name"], p["rate_items_per_s"], p["time_s"]) for p in j["phases"]]
 sys.exit(0 if rates(a) == rates(b) and len(rates(a)) > 4 else 1)
 PY
-echo "determinism: 8 passed, 0 failed"
+# pfsim find (pfind's walk, its stats shared out and paced): twice the same results, and the recorded platform (the
+# readdir fields included) reruns it.
+sp="$root/platforms/spartan-cephfs-fitted.json"
+for k in f1 f2; do
+  "$pfsim" find --platform "$sp" --ranks 24 --ranks-per-node 4 --mdtest-easy 24:300 --mdtest-hard 24:400 --name 1 \
+    --quiet --out "$tmp/$k.json" 2>/dev/null || { echo "FAIL: pfsim find failed"; exit 1; }
+done
+cmp "$tmp/f1.json" "$tmp/f2.json" || { echo "FAIL: pfsim find results differ between two identical runs"; exit 1; }
+python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["platform"], open(sys.argv[2], "w"))' \
+  "$tmp/f1.json" "$tmp/f-platform.json"
+"$pfsim" find --platform "$tmp/f-platform.json" --ranks 24 --ranks-per-node 4 --mdtest-easy 24:300 \
+  --mdtest-hard 24:400 --name 1 --quiet --out "$tmp/f3.json" 2>"$tmp/f3.err" || { echo "FAIL: find rerun failed"; exit 1; }
+python3 - "$tmp/f1.json" "$tmp/f3.json" <<'PY' || { echo "FAIL: the recorded platform does not rerun pfsim find"; exit 1; }
+import json, sys
+a, b = (json.load(open(f))["find"] for f in sys.argv[1:])
+sys.exit(0 if a == b and a["local_stats"] > 0 and a["stats"] > a["local_stats"] else 1)
+PY
+[ -s "$tmp/f3.err" ] && grep -q warning "$tmp/f3.err" && { echo "FAIL: the recorded platform warns: $(cat "$tmp/f3.err")"; exit 1; }
+echo "determinism: 9 passed, 0 failed"
