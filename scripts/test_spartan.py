@@ -17,6 +17,7 @@ scripts/calibrate_spartan.py). usage: test_spartan.py PATH/TO/pfsim
 3. calibrate_spartan.py refuses a wrong --x0 (exit 2) before any simulation.
 """
 import json
+import math
 import os
 import subprocess
 import sys
@@ -88,10 +89,21 @@ def main():
                             "--scale", "1", "--json", pts, "--plot", png], capture_output=True, text=True)
         check(v.returncode == 0, f"validate_spartan.py exits 0 (got {v.returncode}: {v.stderr.strip()[-200:]})")
         points = json.load(open(pts)) if os.path.exists(pts) else []
-        check(len(points) == 64, f"64 points: mdtest 6 phases x 6 rows minus the n/a 2n1t NL-SAS hard delete, IOR 4 x 6, "
-              f"mdtest-hard-read 6 rows minus the n/a 2n1t NL-SAS (got {len(points)})")
-        check(sum(q["role"] == "fitted" for q in points) == 19, "19 fitted points (NL-SAS easy write/stat/delete, and "
-              "per pool ior-hard write and read and ior-easy write at 2n1t, ior-easy write and read at 10n16t)")
+        check(len(points) == 70, f"70 points: mdtest 6 phases x 6 rows minus the n/a 2n1t NL-SAS hard delete, IOR 4 x 6, "
+              f"mdtest-hard-read 6 rows minus the n/a 2n1t NL-SAS, find 6 rows (got {len(points)})")
+        check(sum(q["role"] == "fitted" for q in points) == 23, "23 fitted points (NL-SAS easy write/stat/delete, "
+              "per pool ior-hard write and read and ior-easy write at 2n1t, ior-easy write and read at 10n16t, and "
+              "find at 2n1t and 10n16t)")
+        # find: fit_spartan_find.py fits each listing cost to the geometric mean of a configuration's two pools' rows
+        # (to 0.5%); the 4n8t rows are predictions.
+        found = [q for q in points if q["metric"] == "find"]
+        for config in ("2n1t", "10n16t"):
+            pair = [q for q in found if q["config"] == config]
+            g = math.exp(sum(math.log(q["simulated"] / q["measured"]) for q in pair) / max(1, len(pair)))
+            check(len(pair) == 2 and all(q["role"] == "fitted" for q in pair) and abs(g - 1) < 0.01,
+                  f"find at {config}: the two rows' geometric mean error {100 * (g - 1):+.2f}% (fitted, within 1%)")
+        check(sorted(q["config"] for q in found if q["role"] == "predicted") == ["4n8t", "4n8t"],
+              "find at 4n8t predicted (both pools)")
         data_fitted = [q for q in points if q["role"] == "fitted" and q["metric"].startswith("ior_")]
         check(len(data_fitted) == 10 and all(abs(q["rel_error"]) < 0.02 for q in data_fitted),
               "the data side's fitted points within 2% (" +
@@ -114,7 +126,7 @@ def main():
         fitted = json.load(open(FITTED))
         ssd = json.load(open(os.path.join(ROOT, "platforms", "spartan-cephfs-ssd.json")))
         meta_clients = ("op_overhead", "rpc_overhead", "max_rpcs_in_flight", "max_mod_rpcs_in_flight", "open_rpcs",
-                        "close_rpcs", "placement")
+                        "close_rpcs", "placement", "readdir_entries", "readdir_entry", "readdir_attributes")
         check(ssd.get("mds") == fitted.get("mds") and ssd.get("network") == fitted.get("network") and
               all(ssd["clients"].get(k) == fitted["clients"].get(k) for k in meta_clients),
               "the SSD platform's metadata side (mds, network, client metadata fields) is the metadata fit's (else: "
