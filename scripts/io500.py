@@ -358,7 +358,10 @@ FIND_NAME = "01"  # IO500's find: -name "*01*"
 
 def find_args(common, s, config, skipped):
     """pfsim find's options: its processes ([find] nproc, IO500's pfind ranks; default every task) and the tree the
-    groups that run leave in the data directory (written by every task)."""
+    groups that run leave in the data directory (written by every task; a group whose write phase is off, e.g.
+    [mdtest-easy-write] run = FALSE, leaves nothing)."""
+    off = phase_runs(config)
+    skipped = [g for g in GROUPS if g in skipped or f"{g}-write" in off]
     tasks = int(common[common.index("--ranks") + 1])
     nproc = config.get("find", {}).get("nproc", "")
     args = ["--name", FIND_NAME]
@@ -407,7 +410,8 @@ def simulate(pfsim, common, s, jobs, config):
     if "find" not in skipped:
         runs["find"] = find_args(common, s, config, skipped)
         if not any(x in runs["find"] for x in ("--mdtest-easy", "--mdtest-hard", "--dirs")):
-            print(f"{PROG}: note: find not run: no group that runs leaves a file for it to find", file=sys.stderr)
+            print(f"{PROG}: note: find not run: no write phase that runs leaves a file for it to find",
+                  file=sys.stderr)
             skipped.append("find")
     skipped_phases = phase_runs(config) | ({"find"} if "find" in skipped else set())  # the skipped groups' phases
     first, *rest = [g for g in GROUPS if g not in skipped] or [None]

@@ -15,8 +15,8 @@ What is compared (tolerance 20 %, the mission's for this case):
              2n1t, ior-easy write and read at 10n16t); and mdtest-hard-read (predicted: its 3901-byte reads go through
              the pool's fitted read latency).
   find      IO500's find (pfind over the tree the write phases left, kIOPS of files examined) on each pool's platform:
-             fitted at 2n1t and 10n16t (scripts/fit_spartan_find.py fits the listing costs to the geometric mean of
-             the two pools' rows), predicted at 4n8t.
+             fitted at 2n1t and 10n16t (scripts/fit_spartan_find.py fits the time per listed entry to the geometric
+             mean of those four rows), predicted at 4n8t.
 
 usage: validate_spartan.py [--pfsim BIN] [--platform FILE] [--ssd-platform FILE] [--json FILE] [--plot PNG | --plots DIR] [--jobs N]
                            [--scale K] [--strict]
@@ -40,7 +40,7 @@ DEFAULT_PLOT = os.path.join(ROOT, "out", "validation", "spartan-cephfs", "sparta
 TOL = 0.20
 FITTED = ("mdtest_easy_write", "mdtest_easy_stat", "mdtest_easy_delete")
 COMPARED = FITTED + ("mdtest_hard_write", "mdtest_hard_stat", "mdtest_hard_delete")
-FIND_FITTED = ("2n1t", "10n16t")  # scripts/fit_spartan_find.py: the geometric mean of the two pools' rows
+FIND_FITTED = ("2n1t", "10n16t")  # scripts/fit_spartan_find.py: the geometric mean of these four rows
 
 
 def main():

@@ -166,8 +166,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                                 "mdtest-hard)"},
         {"--dirs", true, "LIST more directories, comma-separated ENTRIES[:MATCHING] (MATCHING: the names -name "
                          "matches; default all)"},
-        {"--name", true, "PATTERN pfind -name \"*PATTERN*\": only the names containing it are stat'ed (IO500: 01); "
-                         "default every name"},
+        {"--name", true, "PATTERN pfind -name \"*PATTERN*\" (a plain substring): only the names containing it are "
+                         "stat'ed (IO500: 01); default every name"},
         {"--no-stat", false, "pfind without -newer and -size: no name is stat'ed (default: IO500's find, with both)"},
         {"--out", true, "FILE results JSON; its directory must exist"}}},
       {"ior",
@@ -735,24 +735,34 @@ IorSummaryOutput ior_summary_output(const Cli& c)
   return out;
 }
 
+// A count of files or entries as typed: digits only, at most kMaxFindEntries (so that sums and products stay exact in a
+// double and in 64 bits); nullopt otherwise.
+constexpr uint64_t kMaxFindEntries = 1ULL << 50;  // about 10^15
+std::optional<uint64_t> whole_count(const std::string& text, uint64_t max)
+{
+  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const uint64_t v = std::stoull(text);
+  if (v > max)
+    return std::nullopt;
+  return v;
+}
+
 // "R:N" of --mdtest-easy / --mdtest-hard: R tasks, N files each.
 std::pair<int, uint64_t> tasks_and_files(const Cli& c, const std::string& key)
 {
   const std::string v = c.opts.at(key);
   const auto colon = v.find(':');
-  char* end = nullptr;
-  const long long r = colon == std::string::npos ? -1 : std::strtoll(v.c_str(), &end, 10);
-  bool ok = colon != std::string::npos && end == v.c_str() + colon && r >= 1 && r <= pfsim::app::kMaxRanks;
-  long long n = -1;
-  if (ok) {
-    const std::string tail = v.substr(colon + 1);
-    n = std::strtoll(tail.c_str(), &end, 10);
-    ok = !tail.empty() && *end == '\0' && n >= 0 && tail[0] != '-' && tail[0] != '+';
+  std::optional<uint64_t> r, n;
+  if (colon != std::string::npos) {
+    r = whole_count(v.substr(0, colon), static_cast<uint64_t>(pfsim::app::kMaxRanks));
+    n = whole_count(v.substr(colon + 1), kMaxFindEntries);
   }
-  if (!ok)
-    throw UsageError(key + " " + v + ": expected TASKS:FILES, TASKS from 1 to " + std::to_string(pfsim::app::kMaxRanks) +
-                     " and FILES >= 0 (e.g. 160:12500)");
-  return {static_cast<int>(r), static_cast<uint64_t>(n)};
+  if (!r || *r < 1 || !n || *n > kMaxFindEntries / *r)
+    throw UsageError(key + " " + v + ": expected TASKS:FILES, whole numbers: TASKS from 1 to " +
+                     std::to_string(pfsim::app::kMaxRanks) + ", FILES >= 0, TASKS x FILES at most " +
+                     std::to_string(kMaxFindEntries) + " (e.g. 160:12500)");
+  return {static_cast<int>(*r), *n};
 }
 
 int cmd_find(const Cli& c)
@@ -766,21 +776,36 @@ int cmd_find(const Cli& c)
   pfsim::FindParams p;
   p.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
   const std::string name = opt(c, "--name");  // (an empty value is refused as for every option)
+  if (name.find_first_of("*?[]") != std::string::npos)
+    throw UsageError("--name " + name + ": expected a plain substring of the names (pfind -name \"*01*\" is --name "
+                     "01); glob characters are not read");
   p.stat = !has_flag(c, "--no-stat");
+  // The names that --name matches, counted only when they are stat'ed; a pattern with a dot may span mdtest's name
+  // parts and is counted name by name (at most 10^8 of them).
+  auto matching = [&](int ranks, uint64_t items, int first_rank) -> uint64_t {
+    if (!p.stat)
+      return 0;
+    if (name.find('.') != std::string::npos && static_cast<double>(ranks) * static_cast<double>(items) > 1e8)
+      throw UsageError("--name " + name + ": a pattern with a dot is counted name by name, and this tree has " +
+                       std::to_string(static_cast<double>(ranks) * static_cast<double>(items)) +
+                       " names (at most 10^8; a pattern without a dot is counted at any size)");
+    return pfsim::mdtest_names_matching(ranks, items, name, first_rank);
+  };
   nlohmann::json given = nlohmann::json::object();
   uint64_t order = 0;  // the trees' directories in the order IO500 makes them: mdtest-easy's, then mdtest-hard's
   if (c.opts.count("--mdtest-easy")) {
     auto [r, n] = tasks_and_files(c, "--mdtest-easy");
     for (int k = 0; k < r; ++k)  // task k's directory holds its own files (mdtest -u: file.mdtest.<k>.<i>)
-      p.dirs.push_back({n, pfsim::mdtest_names_matching(1, n, name, k), static_cast<uint64_t>(k)});
+      p.dirs.push_back({n, matching(1, n, k), static_cast<uint64_t>(k)});
     order = static_cast<uint64_t>(r);
     given["mdtest_easy"] = {{"tasks", r}, {"files_per_task", n}};
   }
   if (c.opts.count("--mdtest-hard")) {
     auto [r, n] = tasks_and_files(c, "--mdtest-hard");
     // One directory, the first its job makes (its MDS is the first: Workload::directory_order 0, as pfsim mdtest's).
-    p.dirs.push_back({static_cast<uint64_t>(r) * n, pfsim::mdtest_names_matching(r, n, name), 0});
+    p.dirs.push_back({static_cast<uint64_t>(r) * n, matching(r, n, 0), 0});
     given["mdtest_hard"] = {{"tasks", r}, {"files_per_task", n}};
+    order = std::max<uint64_t>(order, 1);
   }
   if (c.opts.count("--dirs")) {
     const std::string list = c.opts.at("--dirs");
@@ -790,11 +815,11 @@ int cmd_find(const Cli& c)
       const std::string item = list.substr(pos, comma - pos);
       const size_t colon = item.find(':');
       auto number = [&](const std::string& text) {
-        char* end = nullptr;
-        const long long v = std::strtoll(text.c_str(), &end, 10);
-        if (text.empty() || *end != '\0' || v < 0 || text[0] == '-' || text[0] == '+')
-          throw UsageError("--dirs " + list + ": item \"" + item + "\": expected ENTRIES[:MATCHING], whole numbers >= 0");
-        return static_cast<uint64_t>(v);
+        const auto v = whole_count(text, kMaxFindEntries);
+        if (!v)
+          throw UsageError("--dirs " + list + ": item \"" + item + "\": expected ENTRIES[:MATCHING], whole numbers from 0 "
+                           "to " + std::to_string(kMaxFindEntries));
+        return *v;
       };
       const uint64_t e = number(item.substr(0, colon));
       const uint64_t m = colon == std::string::npos ? e : number(item.substr(colon + 1));
@@ -811,6 +836,12 @@ int cmd_find(const Cli& c)
   }
   if (p.dirs.empty())
     throw UsageError("find needs a tree to search: --mdtest-easy R:N, --mdtest-hard R:N or --dirs LIST");
+  double total = 0;
+  for (const auto& d : p.dirs)
+    total += static_cast<double>(d.entries);
+  if (total > static_cast<double>(kMaxFindEntries))
+    throw UsageError("the tree holds " + std::to_string(total) + " files in all: at most " +
+                     std::to_string(kMaxFindEntries));
   given["name"] = name.empty() ? nlohmann::json(nullptr) : nlohmann::json(name);
   p.params = given;
   const auto& cl = platform.clients;
@@ -818,10 +849,16 @@ int cmd_find(const Cli& c)
   p.entries_per_rpc = cl.readdir_entries;
   p.ranks_per_node = static_cast<int>(opt_int(c, "--ranks-per-node", cl.ranks_per_node, 1, pfsim::app::kMaxRanksPerNode));
   p.cyclic = cl.placement == "cyclic";
-  // Estimated costs for sharing out the stats: a listed entry's share of its readdir, and a stat's RPC.
+  // Estimated costs for sharing out the stats (FindWorkload): a listed entry's share of its readdir RPC (a round trip,
+  // the RPC's service and overhead) and its own times; a stat by another node (an RPC: its round trip and service);
+  // a stat by the reader's node (the client's alone when the reply brought the attributes).
+  const auto& net = platform.network;
+  const double rtt = 2 * (net.client_link.latency_s + net.server_link.latency_s +
+                          (net.router_count > 0 ? net.router_link.latency_s : 0.0));
   p.entry_cost_s = cl.readdir_entry_s + md.readdir_entry_s +
-                   (md.service_s[pfsim::Op::Readdir] + cl.rpc_overhead_s) / cl.readdir_entries;
-  p.stat_cost_s = cl.op_overhead_s[pfsim::Op::Stat] + cl.rpc_overhead_s + md.service_s[pfsim::Op::Stat];
+                   (md.service_s[pfsim::Op::Readdir] + cl.rpc_overhead_s + rtt) / cl.readdir_entries;
+  p.stat_cost_s = cl.op_overhead_s[pfsim::Op::Stat] + cl.rpc_overhead_s + rtt + md.service_s[pfsim::Op::Stat];
+  p.local_stat_cost_s = cl.readdir_attributes ? cl.op_overhead_s[pfsim::Op::Stat] : p.stat_cost_s;
   pfsim::FindWorkload workload(p);
   pfsim::WorkloadSpec spec;
   spec.ranks_per_node = p.ranks_per_node;

@@ -147,9 +147,7 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   // A run of hundreds of millions of the tool's operations is accepted (the parameters may be meant), but said: pfsim
   // simulates from about 20,000 (large trace replays) to 600,000 (metabench) of them per wall second on one core, so
   // 1e8 take 3 minutes to 1.4 hours.
-  long double items = 0;
-  for (int p = 0; p < workload.phase_count(); ++p)
-    items += static_cast<long double>(workload.phase_items(p));
+  const long double items = workload.operations();
   // The bulk RPCs of large reads and writes count too: a 1 GiB transfer is one IOR operation and 1,024 RPCs.
   const long double rpcs = static_cast<long double>(workload.data_bytes()) /
                            (4096.0L * static_cast<long double>(platform.clients.max_pages_per_rpc));

@@ -1,9 +1,12 @@
 #include "workload/find.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <queue>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -11,19 +14,68 @@ namespace pfsim {
 
 namespace {
 
-// Decimal numbers in [0, n) whose digits contain `pattern` (a pattern of digits; any other character never occurs).
-uint64_t numbers_containing(uint64_t n, const std::string& pattern)
+// Decimal numbers in [0, n) whose digits contain `pattern` (a pattern of digits; any other character never occurs),
+// counted digit by digit (the numbers that avoid it, through the pattern's KMP automaton), not number by number: IO500
+// sizes (10^6 files per task, 10^4 tasks) would take seconds otherwise.
+uint64_t numbers_containing_impl(uint64_t n, const std::string& pattern)
 {
-  if (pattern.find_first_not_of("0123456789") != std::string::npos)
-    return 0;
-  uint64_t count = 0;
-  for (uint64_t i = 0; i < n; ++i)
-    if (std::to_string(i).find(pattern) != std::string::npos)
-      ++count;
-  return count;
+  if (n == 0 || pattern.empty() || pattern.find_first_not_of("0123456789") != std::string::npos)
+    return pattern.empty() ? n : 0;
+  const size_t m = pattern.size();
+  // next[s][c]: the automaton's state after digit c in state s (s = pattern characters matched; m = found).
+  std::vector<size_t> fail(m, 0);
+  for (size_t i = 1, k = 0; i < m; ++i) {
+    while (k > 0 && pattern[i] != pattern[k])
+      k = fail[k - 1];
+    if (pattern[i] == pattern[k])
+      ++k;
+    fail[i] = k;
+  }
+  std::vector<std::array<size_t, 10>> next(m);
+  for (size_t st = 0; st < m; ++st)
+    for (int c = 0; c < 10; ++c) {
+      size_t k = st;
+      while (k > 0 && pattern[k] != '0' + c)
+        k = fail[k - 1];
+      next[st][c] = pattern[k] == '0' + c ? k + 1 : 0;
+    }
+  const std::string digits = std::to_string(n - 1);  // count in [0, n - 1]
+  const size_t len = digits.size();
+  // avoid[l][st]: digit strings of length l that, read from state st, never complete the pattern.
+  std::vector<std::vector<uint64_t>> avoid(len, std::vector<uint64_t>(m, 0));
+  for (size_t st = 0; st < m; ++st)
+    avoid[0][st] = 1;
+  for (size_t l = 1; l < len; ++l)
+    for (size_t st = 0; st < m; ++st)
+      for (int c = 0; c < 10; ++c)
+        if (next[st][c] < m)
+          avoid[l][st] += avoid[l - 1][next[st][c]];
+  uint64_t clean = 0;  // numbers in [0, n - 1] without the pattern
+  for (size_t l = 1; l < len; ++l)  // shorter numbers: a first digit 1-9 (0 itself when l = 1)
+    for (int c = l == 1 ? 0 : 1; c < 10; ++c)
+      if (next[0][c] < m)
+        clean += avoid[l - 1][next[0][c]];
+  size_t st = 0;
+  bool found = false;
+  for (size_t i = 0; i < len && !found; ++i) {  // as long as n - 1, below it digit by digit
+    const int top = digits[i] - '0';
+    for (int c = (i == 0 && len > 1) ? 1 : 0; c < top; ++c)
+      if (next[st][c] < m)
+        clean += avoid[len - 1 - i][next[st][c]];
+    st = next[st][top];
+    found = st == m;
+  }
+  if (!found)
+    ++clean;  // n - 1 itself
+  return n - clean;
 }
 
 }  // namespace
+
+uint64_t decimal_numbers_containing(uint64_t n, const std::string& pattern)
+{
+  return numbers_containing_impl(n, pattern);
+}
 
 uint64_t mdtest_names_matching(int ranks, uint64_t items, const std::string& pattern, int first_rank)
 {
@@ -38,7 +90,7 @@ uint64_t mdtest_names_matching(int ranks, uint64_t items, const std::string& pat
     return total;
   }
   // Without a dot the pattern lies within one part: the rank's ("file", "mdtest", the rank) or the item number.
-  const uint64_t by_item = numbers_containing(items, pattern);
+  const uint64_t by_item = decimal_numbers_containing(items, pattern);
   for (int r = first_rank; r < first_rank + ranks; ++r) {
     const bool in_prefix = std::string("file").find(pattern) != std::string::npos ||
                            std::string("mdtest").find(pattern) != std::string::npos ||
@@ -84,8 +136,10 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
     const auto& dir = p_.dirs[d];
     reader_[d] = r;
     // An empty directory is still one readdir (its end).
-    const uint64_t rpcs = std::max<uint64_t>(1, (dir.entries + p_.entries_per_rpc - 1) / p_.entries_per_rpc);
+    const uint64_t k = static_cast<uint64_t>(p_.entries_per_rpc);
+    const uint64_t rpcs = std::max<uint64_t>(1, dir.entries / k + (dir.entries % k != 0 ? 1 : 0));
     tasks_[r].push_back(Task{static_cast<uint32_t>(d), true, false, rpcs});
+    total_rpcs_ += rpcs;
     entries[r] += dir.entries;
     total_entries_ += dir.entries;
     least.push({load + dir.entries, r});
@@ -96,89 +150,77 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
     total_stats_ += std::min(d.matching, d.entries);
   if (total_stats_ == 0)
     return;
-  // Water filling: rank r's share is max(0, T - L_r) / stat_cost, with L_r its directory time and T the level at which
-  // the shares add up to every stat. Without costs (a platform without readdir or stat times): even shares.
-  std::vector<double> busy(R, 0.0);
-  const bool costed = p_.entry_cost_s > 0 && p_.stat_cost_s > 0;
-  for (size_t r = 0; r < R; ++r)
-    busy[r] = costed ? entries[r] * p_.entry_cost_s / p_.stat_cost_s : 0.0;  // in stats
-  std::vector<double> sorted = busy;
-  std::sort(sorted.begin(), sorted.end());
-  const double M = static_cast<double>(total_stats_);
-  double level = 0, below = 0;  // level T (in stats): the k lowest ranks fill up to it
-  for (size_t k = 1; k <= R; ++k) {
-    below += sorted[k - 1];
-    const double t = (M + below) / static_cast<double>(k);
-    if (k == R || t <= sorted[k]) {
-      level = t;
-      break;
-    }
-  }
-  // Whole stats: floors, then the remainder one each to the ranks with the largest fractions (lowest rank on a tie).
-  std::vector<uint64_t> share(R, 0);
-  std::vector<std::pair<double, size_t>> frac;
-  uint64_t given = 0;
-  for (size_t r = 0; r < R; ++r) {
-    const double want = std::max(0.0, level - busy[r]);
-    share[r] = static_cast<uint64_t>(std::floor(want));
-    given += share[r];
-    frac.push_back({want - std::floor(want), r});
-  }
-  std::stable_sort(frac.begin(), frac.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (size_t i = 0; given < total_stats_; i = (i + 1) % R) {
-    share[frac[i].second]++;
-    given++;
-  }
-  while (given > total_stats_) {  // floating-point excess: taken back from the last ranks holding some
-    for (size_t r = R; r-- > 0 && given > total_stats_;)
-      if (share[r] > 0) {
-        share[r]--;
-        given--;
-      }
-  }
   // When each directory's read starts on its reader (estimated): its earlier directories' entries x entry_cost.
   std::vector<double> read_start(n, 0.0);
+  std::vector<double> finish(R, 0.0);  // each rank's estimated clock: its reads done
   for (size_t r = 0; r < R; ++r) {
     double t = 0;
     for (const auto& task : tasks_[r]) {
       read_start[task.dir] = t;
-      t += p_.dirs[task.dir].entries * p_.entry_cost_s;
+      t += static_cast<double>(p_.dirs[task.dir].entries) * p_.entry_cost_s;
+    }
+    finish[r] = t;
+  }
+  // The stats in chunks (about 8 per rank in all), in the order their names are listed (match k of a directory's m at
+  // read_start + (k + 1) / m of its read), each to the rank that would finish it first: a rank of the reader's node
+  // pays local_stat_cost_s per stat, any other stat_cost_s (a stat of a name another node listed is an RPC). Without
+  // costs (a platform without stat or readdir times) every stat counts 1: even shares.
+  const double remote = p_.stat_cost_s > 0 ? p_.stat_cost_s : 1.0;
+  const double local = p_.stat_cost_s > 0 ? std::max(0.0, p_.local_stat_cost_s) : 1.0;
+  const uint64_t chunk = std::max<uint64_t>(1, (total_stats_ + 8 * R - 1) / (8 * R));
+  struct Chunk {
+    double avail_first, avail_last;
+    uint32_t dir;
+    uint64_t first, count;
+  };
+  std::vector<Chunk> chunks;
+  for (size_t d = 0; d < n; ++d) {
+    const uint64_t m = std::min(p_.dirs[d].matching, p_.dirs[d].entries);
+    const double read_s = static_cast<double>(p_.dirs[d].entries) * p_.entry_cost_s;
+    for (uint64_t k = 0; k < m; k += chunk) {
+      const uint64_t c = std::min(chunk, m - k);
+      chunks.push_back({read_start[d] + static_cast<double>(k + 1) / m * read_s,
+                        read_start[d] + static_cast<double>(k + c) / m * read_s, static_cast<uint32_t>(d), k, c});
     }
   }
-  // The stats in directory order, cut into the ranks' shares in rank order: each rank's a run of a few directories.
-  size_t d = 0;
-  uint64_t done_in_dir = 0;  // stats of directory d handed out so far
-  uint64_t left_in_dir = n ? std::min(p_.dirs[0].matching, p_.dirs[0].entries) : 0;
-  for (size_t r = 0; r < R; ++r) {
-    uint64_t want = share[r];
-    double t = entries[r] * p_.entry_cost_s;  // the rank's estimated clock: its reads done
-    while (want > 0) {
-      while (left_in_dir == 0) {
-        ++d;
-        left_in_dir = std::min(p_.dirs[d].matching, p_.dirs[d].entries);
-        done_in_dir = 0;
-      }
-      const uint64_t take = std::min(want, left_in_dir);
-      const bool listed = node_of(static_cast<int>(r)) == node_of(reader_[d]);
-      Task task{static_cast<uint32_t>(d), false, listed, take};
-      // Match k of the directory's m is listed at read_start + (k + 1) / m of its read.
-      const auto& dir = p_.dirs[d];
-      const double m = static_cast<double>(std::min(dir.matching, dir.entries));
-      const double read_s = dir.entries * p_.entry_cost_s;
-      const double first = read_start[d] + (done_in_dir + 1) / m * read_s;
-      const double last = read_start[d] + (done_in_dir + take) / m * read_s;
-      // From its first stat on (no earlier than the first is listed), the rank keeps pace with the listing: its
-      // last stat starts when the last name is listed, or as soon as it can when it is behind.
-      const double start = std::max(t, first);
-      const double pace = take > 1 ? std::max(0.0, last - start) / static_cast<double>(take - 1) : 0.0;
-      task.first_think_s = start - t;
-      task.think_s = std::max(0.0, pace - p_.stat_cost_s);
-      t = start + static_cast<double>(take - 1) * std::max(pace, p_.stat_cost_s) + p_.stat_cost_s;
-      tasks_[r].push_back(task);
-      want -= take;
-      left_in_dir -= take;
-      done_in_dir += take;
+  std::stable_sort(chunks.begin(), chunks.end(),
+                   [](const Chunk& a, const Chunk& b) { return a.avail_first < b.avail_first; });
+  // The earliest-free rank overall and on each node (ordered sets: (clock, rank)).
+  using Free = std::set<std::pair<double, int>>;
+  Free all;
+  std::map<int, Free> on_node;
+  for (int r = 0; r < p_.ranks; ++r) {
+    all.insert({finish[r], r});
+    on_node[node_of(r)].insert({finish[r], r});
+  }
+  // A run of `count` stats from `clock`: no earlier than the first is listed, keeping pace with the listing after it.
+  auto run = [](double clock, const Chunk& c, double cost, double* first_think, double* think) {
+    const double start = std::max(clock, c.avail_first);
+    const double pace = c.count > 1 ? std::max(0.0, c.avail_last - start) / static_cast<double>(c.count - 1) : 0.0;
+    if (first_think) {
+      *first_think = start - clock;
+      *think = std::max(0.0, pace - cost);
     }
+    return start + static_cast<double>(c.count - 1) * std::max(pace, cost) + cost;
+  };
+  for (const Chunk& c : chunks) {
+    const int reader_node = node_of(reader_[c.dir]);
+    const auto [fa, a] = *all.begin();
+    const auto [fb, b] = *on_node[reader_node].begin();
+    const bool a_local = node_of(a) == reader_node;
+    const double end_a = run(fa, c, a_local ? local : remote, nullptr, nullptr);
+    const double end_b = run(fb, c, local, nullptr, nullptr);
+    const bool take_b = end_b < end_a || (end_b == end_a && b < a);
+    const int r = take_b ? b : a;
+    const double clock = take_b ? fb : fa;
+    const bool here = take_b || a_local;
+    Task task{c.dir, false, here, c.count};
+    const double end = run(clock, c, here ? local : remote, &task.first_think_s, &task.think_s);
+    tasks_[static_cast<size_t>(r)].push_back(task);
+    all.erase({clock, r});
+    on_node[node_of(r)].erase({clock, r});
+    all.insert({end, r});
+    on_node[node_of(r)].insert({end, r});
   }
 }
 

@@ -24,25 +24,27 @@ struct FindParams {
   // listing node's (OpRequest::listed).
   int ranks_per_node = 1;
   bool cyclic = false;
-  // Estimated time per listed entry and per stat (from the platform), for sharing the stats out: a rank's share is
-  // what keeps every rank busy about as long as the longest directory read (see FindWorkload).
+  // Estimated times (from the platform) for sharing the stats out (see FindWorkload): per listed entry (its share of
+  // the readdir RPC's round trip and service, and the client's and MDS's time per entry), per stat by a rank of
+  // another node than the directory's reader (an RPC), and per stat by a rank of the reader's node (the client's time
+  // alone when the readdir reply brought the attributes, clients.readdir_attributes; else an RPC too).
   double entry_cost_s = 0;
   double stat_cost_s = 0;
+  double local_stat_cost_s = 0;
   nlohmann::json params;  // the options as given, echoed in results
 };
 
 // The static equivalent of pfind's work stealing, computed once:
 //  - directories go whole to ranks (a rank reads a directory with one readdir stream: pfind's find_do_readdir loops
 //    until the directory ends), largest first to the rank with the fewest entries so far (LPT);
-//  - the stats (matching names) are shared out so that the ranks finish together: a rank whose directories take
-//    L_r x entry_cost gets (T - L_r x entry_cost) / stat_cost of them, with T the level that places them all (water
-//    filling); in pfind the readers enqueue the matches and idle ranks steal half of a queue at a time. The stats are
-//    taken in directory order, so each rank's share is a run of one or a few directories'. A stat is `listed` when its
-//    rank is on the node that read its directory.
-// A rank does its directory reads first, then its stats. A stat of another rank's directory waits (a think time) until
-// the reader has listed its name, estimated at entry_cost_s per entry with the matches spread evenly over the
-// directory (pfind's thieves find the queue empty until then): the stats of a long directory are spread over its read,
-// as pfind's are, not sent at once at the start.
+//  - the stats (matching names) go in chunks (about 8 per rank in all), in the order their names are listed, each to
+//    the rank whose estimated clock would finish it first (list scheduling): in pfind the readers enqueue the matches
+//    and idle ranks steal half of a queue at a time. A rank of the reader's node stats a name at local_stat_cost_s, any
+//    other at stat_cost_s; a stat is `listed` when its rank is on the node that read its directory.
+// A rank does its directory reads first, then its stats. A stat waits (a think time) until the reader has listed its
+// name, estimated at entry_cost_s per entry with the matches spread evenly over the directory (pfind's thieves find
+// the queue empty until then): the stats of a long directory are spread over its read, as pfind's are, not sent at
+// once at the start.
 // Ranks' estimated timelines are a static stand-in for the stealing: the simulated times differ from them.
 class FindWorkload final : public Workload {
 public:
@@ -59,6 +61,7 @@ public:
   double own_directories() const override { return 0; }
   uint64_t directory_order(uint32_t dir) const override { return p_.dirs.at(dir).order; }
   uint64_t total_stats() const { return total_stats_; }
+  long double operations() const override { return static_cast<long double>(total_rpcs_ + total_stats_); }
   // The rank that reads directory d, and each rank's stats (for tests and the results).
   int reader_of(size_t dir) const { return reader_.at(dir); }
   uint64_t stats_of_rank(int rank) const;
@@ -80,11 +83,14 @@ private:
   std::vector<std::vector<Task>> tasks_;  // per rank
   std::vector<int> reader_;
   uint64_t total_entries_ = 0;
+  uint64_t total_rpcs_ = 0;  // readdir RPCs
   uint64_t total_stats_ = 0;
 };
 
 // mdtest's file names (mdtest.c: "file.mdtest.<rank>.<item>", rank the creating task), and how many of `ranks` x
 // `items` of them contain `pattern` (pfind -name "*P*"; IO500 gives "*01*"). Ranks `first_rank` on.
 uint64_t mdtest_names_matching(int ranks, uint64_t items, const std::string& pattern, int first_rank = 0);
+// How many of the decimal numbers 0 .. n - 1 contain `pattern` (0 unless it is digits; n when it is empty).
+uint64_t decimal_numbers_containing(uint64_t n, const std::string& pattern);
 
 }  // namespace pfsim

@@ -123,6 +123,16 @@ public:
   // Where OpRequest::object comes in the order the job creates its files (oss.placement "round_robin" deals the
   // files over the OSTs in this order). By default the object itself (IOR -F: rank r's file is object r).
   virtual uint64_t creation_order(uint64_t object) const { return object; }
+  // The tool operations the run simulates (for the run's size estimate): by default every phase's items, as the tool
+  // counts them; a tool whose items are not its operations (pfind examines a file per listed entry, many per readdir)
+  // says its own.
+  virtual long double operations() const
+  {
+    long double n = 0;
+    for (int p = 0; p < phase_count(); ++p)
+      n += static_cast<long double>(phase_items(p));
+    return n;
+  }
   // Bytes the workload reads and writes in all (for the run's size estimate: each 1 MiB is a bulk RPC); 0 when
   // unknown without a walk.
   virtual double data_bytes() const { return 0; }
