@@ -859,6 +859,7 @@ int cmd_find(const Cli& c)
                    (md.service_s[pfsim::Op::Readdir] + cl.rpc_overhead_s + rtt) / cl.readdir_entries;
   p.stat_cost_s = cl.op_overhead_s[pfsim::Op::Stat] + cl.rpc_overhead_s + rtt + md.service_s[pfsim::Op::Stat];
   p.local_stat_cost_s = cl.readdir_attributes ? cl.op_overhead_s[pfsim::Op::Stat] : p.stat_cost_s;
+  p.attributes = cl.readdir_attributes;
   pfsim::FindWorkload workload(p);
   pfsim::WorkloadSpec spec;
   spec.ranks_per_node = p.ranks_per_node;

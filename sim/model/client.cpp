@@ -356,9 +356,13 @@ void ClientNode::begin_op(uint32_t r)
   if (s.op.op == Op::Readdir)  // the client's work on the entries listed (their dentries and inodes, the tool's)
     ready += s.op.entries * cl.readdir_entry_s;
   if (local_stat) {
-    s.seq++;
-    ctx_.records.local_stats++;
-    timers_.push(Timer{std::max(ready, now), r, TimerKind::DataDone, s.seq});
+    s.local_ready_s = ready;
+    // Not before the node has listed the entry (the reader's replies so far): the rank waits for the listing.
+    if (s.op.position > ctx_.listed_entries[s.op.dir]) {
+      listing_waiters_[s.op.dir].push_back(r);
+      return;
+    }
+    answer_listed_stat(r);
     return;
   }
   if (ready > now)
@@ -760,9 +764,32 @@ void ClientNode::on_timeout(uint32_t r)
   timers_.push(Timer{sg4::Engine::get_clock() + ctx_.platform.mds.timeouts.resend_delay_s, r, TimerKind::Resend, q->seq});
 }
 
+void ClientNode::answer_listed_stat(uint32_t r)
+{
+  auto& s = ranks_[r];
+  s.seq++;
+  ctx_.records.local_stats++;
+  timers_.push(Timer{std::max(s.local_ready_s, sg4::Engine::get_clock()), r, TimerKind::DataDone, s.seq});
+}
+
 void ClientNode::complete(uint32_t r)
 {
   auto& s = ranks_[r];
+  if (s.op.op == Op::Readdir && s.outstanding != nullptr) {
+    // Its entries are listed: this node's stats of them waiting for the listing are answered.
+    const uint64_t listed = ctx_.listed_entries[s.op.dir] += s.outstanding->entries;
+    if (auto w = listing_waiters_.find(s.op.dir); w != listing_waiters_.end()) {
+      auto& ranks = w->second;
+      size_t kept = 0;
+      for (uint32_t x : ranks) {
+        if (ranks_[x].op.position <= listed)
+          answer_listed_stat(x);
+        else
+          ranks[kept++] = x;
+      }
+      ranks.resize(kept);
+    }
+  }
   delete s.outstanding;
   s.outstanding = nullptr;
   const size_t t = target_of(s.op);

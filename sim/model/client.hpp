@@ -69,6 +69,9 @@ struct RunContext {
   // written it, or -1 once ranks of two or more nodes have: its writes are then synchronous (no write-back cache).
   std::unordered_map<uint64_t, int32_t> file_writer;
   bool sync_shared_writes = false;
+  // Entries each directory's readdirs have listed so far (their replies arrived): a stat the listing node answers
+  // from the attributes (clients.readdir_attributes) waits until its entry is among them (OpRequest::position).
+  std::unordered_map<uint32_t, uint64_t> listed_entries;
   // Registers `node` as a writer of `object`; says whether the object now has writers on two or more nodes.
   bool written_from_nodes(uint64_t object, int node)
   {
@@ -135,6 +138,7 @@ private:
     Request* outstanding = nullptr;
     uint64_t seq = 0;
     bool in_md_op = false;  // counted in RunContext::md_ops_in_flight
+    double local_ready_s = 0;  // a stat the client answers: when its client time is over (it may wait for the listing)
     bool lock_wait = false;  // its read waits for dirty pages of the object to be written back (FlushAsk)
     bool sync_write = false;  // its write goes synchronously (clients.shared_file_writes "sync"): no write-back cache
     bool lock_granted = false;  // ... and they were: the read goes (not waiting again for pages written since)
@@ -294,6 +298,9 @@ private:
   void lock_answered(uint32_t r, uint64_t seq);  // one of the rank's write-back waits is over
   void fsync_over(uint32_t r);  // a rank's fsync whose last dirty piece left the cache goes on
   std::unordered_map<uint64_t, std::vector<FlushWaiter>> flush_waiters_;
+  // Ranks whose stat the client answers once its entry is listed (RunContext::listed_entries), per directory.
+  std::unordered_map<uint32_t, std::vector<uint32_t>> listing_waiters_;
+  void answer_listed_stat(uint32_t r);
   bool wait_for_writeback(uint32_t r);  // a read of dirty pages: written back first (true: the rank waits)
   std::vector<simgrid::s4u::CommPtr> wait_set_;
   std::vector<Waited> waited_;

@@ -120,6 +120,23 @@ TEST_CASE("find: directories go whole, largest first, to the least loaded rank, 
   }
   CHECK(sizes == std::vector<uint32_t>{256, 256, 256, 232});
   CHECK(w.directory_order(2) == 2);
+  // A directory of more than 2^31 RPCs (RankCursor::step is 32 bits) is listed in several tasks: 2^31 + 3 RPCs of one
+  // entry each, and every entry listed once (the walk itself is not simulated here).
+  {
+    auto big = params(1, {{(1ULL << 31) + 3, 0, 0}}, 1, false);
+    pfsim::FindWorkload b(big);
+    CHECK(b.entries_of_rank(0) == (1ULL << 31) + 3);
+    CHECK(b.operations() == static_cast<long double>((1ULL << 31) + 3));
+    pfsim::RankCursor tail;  // the second task: the last 3 RPCs
+    tail.item = 1;
+    pfsim::OpRequest o;
+    int rpcs = 0;
+    while (b.next(0, 0, tail, o)) {
+      CHECK(o.entries == 1);
+      ++rpcs;
+    }
+    CHECK(rpcs == 3);
+  }
   // An empty directory is one readdir of no entries.
   pfsim::FindWorkload e(params(1, {{0, 0, 0}}, 256, false));
   pfsim::RankCursor ce;
@@ -191,6 +208,11 @@ TEST_CASE("find: with readdir_attributes a stat of an entry its node listed is t
   fp.ranks_per_node = 2;
   auto r = run(platform(1000, 1e-6, 0, true, 1, 2), fp);
   CHECK(r.local_stats == 2000);
+  // None before its entry is listed (helper-101: without costs there is no think time, and they were all answered at
+  // t = 0): the last ones wait for the last readdir's reply.
+  const auto& ph = r.phases.at(0);
+  CHECK(ph.op_last_end_s[pfsim::Op::Stat] >= ph.op_last_end_s[pfsim::Op::Readdir]);
+  CHECK(ph.op_first_start_s[pfsim::Op::Stat] < ph.op_last_end_s[pfsim::Op::Readdir]);
   CHECK(phase_s(r) == Approx(2 * (round_trip_s() + 100e-6) + 2000 * 1e-6).epsilon(0.02));
 }
 

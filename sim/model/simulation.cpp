@@ -310,7 +310,7 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
   records.servers.resize(built.mds.size() + built.oss.size());
 
   RunContext ctx{platform, workload, records, built.clients, built.mds, built.oss, {}, {}, {}, rpn, 0, ranks, 0,
-                 options.seed, {}, -1, {}, {}, {}, {}, false, {}, {}, false};
+                 options.seed, {}, -1, {}, {}, {}, {}, false, {}, {}, false, {}};
   LinkTurns turns(platform.network, built.clients.size(), built.mds.size() + built.oss.size());
   ctx.route.turns = &turns;
   for (auto* h : built.clients)

@@ -14,6 +14,9 @@ namespace pfsim {
 
 namespace {
 
+// RankCursor::step counts a task's RPCs or stats in 32 bits: a task holds at most this many.
+constexpr uint64_t kMaxTaskSteps = 1ULL << 31;
+
 // Decimal numbers in [0, n) whose digits contain `pattern` (a pattern of digits; any other character never occurs),
 // counted digit by digit (the numbers that avoid it, through the pattern's KMP automaton), not number by number: IO500
 // sizes (10^6 files per task, 10^4 tasks) would take seconds otherwise.
@@ -138,7 +141,12 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
     // An empty directory is still one readdir (its end).
     const uint64_t k = static_cast<uint64_t>(p_.entries_per_rpc);
     const uint64_t rpcs = std::max<uint64_t>(1, dir.entries / k + (dir.entries % k != 0 ? 1 : 0));
-    tasks_[r].push_back(Task{static_cast<uint32_t>(d), true, false, rpcs});
+    // In tasks of at most 2^31 RPCs (RankCursor::step is 32 bits), each listing its own entries (Task::first).
+    for (uint64_t done = 0; done < rpcs; done += kMaxTaskSteps) {
+      const uint64_t n_rpcs = std::min(kMaxTaskSteps, rpcs - done);
+      const uint64_t covered = std::min(dir.entries - std::min(dir.entries, done * k), n_rpcs * k);
+      tasks_[r].push_back(Task{static_cast<uint32_t>(d), true, false, n_rpcs, covered});
+    }
     total_rpcs_ += rpcs;
     entries[r] += dir.entries;
     total_entries_ += dir.entries;
@@ -153,11 +161,15 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
   // When each directory's read starts on its reader (estimated): its earlier directories' entries x entry_cost.
   std::vector<double> read_start(n, 0.0);
   std::vector<double> finish(R, 0.0);  // each rank's estimated clock: its reads done
+  std::vector<bool> started(n, false);
   for (size_t r = 0; r < R; ++r) {
     double t = 0;
     for (const auto& task : tasks_[r]) {
-      read_start[task.dir] = t;
-      t += static_cast<double>(p_.dirs[task.dir].entries) * p_.entry_cost_s;
+      if (!started[task.dir]) {  // (a directory of more than 2^31 RPCs is several tasks)
+        started[task.dir] = true;
+        read_start[task.dir] = t;
+      }
+      t += static_cast<double>(task.first) * p_.entry_cost_s;
     }
     finish[r] = t;
   }
@@ -167,7 +179,7 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
   // costs (a platform without stat or readdir times) every stat counts 1: even shares.
   const double remote = p_.stat_cost_s > 0 ? p_.stat_cost_s : 1.0;
   const double local = p_.stat_cost_s > 0 ? std::max(0.0, p_.local_stat_cost_s) : 1.0;
-  const uint64_t chunk = std::max<uint64_t>(1, (total_stats_ + 8 * R - 1) / (8 * R));
+  const uint64_t chunk = std::min(kMaxTaskSteps, std::max<uint64_t>(1, (total_stats_ + 8 * R - 1) / (8 * R)));
   struct Chunk {
     double avail_first, avail_last;
     uint32_t dir;
@@ -214,8 +226,10 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
     const int r = take_b ? b : a;
     const double clock = take_b ? fb : fa;
     const bool here = take_b || a_local;
-    Task task{c.dir, false, here, c.count};
+    Task task{c.dir, false, here, c.count, c.first};
     const double end = run(clock, c, here ? local : remote, &task.first_think_s, &task.think_s);
+    if (here && p_.attributes)  // the node's own listing gates them (ClientNode), not an estimate
+      task.first_think_s = task.think_s = 0;
     tasks_[static_cast<size_t>(r)].push_back(task);
     all.erase({clock, r});
     on_node[node_of(r)].erase({clock, r});
@@ -238,7 +252,7 @@ uint64_t FindWorkload::entries_of_rank(int rank) const
   uint64_t e = 0;
   for (const auto& t : tasks_.at(static_cast<size_t>(rank)))
     if (t.readdir)
-      e += p_.dirs[t.dir].entries;
+      e += t.first;
   return e;
 }
 
@@ -257,11 +271,16 @@ bool FindWorkload::next(int rank, int /*phase*/, RankCursor& cursor, OpRequest& 
   if (t.readdir) {
     out.op = Op::Readdir;
     const uint64_t k = static_cast<uint64_t>(p_.entries_per_rpc);
-    const uint64_t e = p_.dirs[t.dir].entries;
+    const uint64_t e = t.first;  // the entries this task lists
     out.entries = static_cast<uint32_t>(cursor.step + 1 < t.count ? k : e - std::min(e, k * cursor.step));
   } else {
     out.op = Op::Stat;
     out.listed = t.listed;
+    // Match k of the directory's m is its entry ceil((k + 1) x entries / m) in the listing (matches spread evenly).
+    const auto& dir = p_.dirs[t.dir];
+    const uint64_t m = std::min(dir.matching, dir.entries);
+    const long double k = static_cast<long double>(t.first + cursor.step + 1);
+    out.position = static_cast<uint64_t>(std::ceil(k * static_cast<long double>(dir.entries) / m));
     out.think_s = cursor.step == 0 ? t.first_think_s : t.think_s;
   }
   cursor.step++;

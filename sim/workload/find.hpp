@@ -31,6 +31,9 @@ struct FindParams {
   double entry_cost_s = 0;
   double stat_cost_s = 0;
   double local_stat_cost_s = 0;
+  // clients.readdir_attributes: the reader's node answers its stats itself, each once the listing has reached its
+  // entry (ClientNode waits for it), so they need no think time to follow the listing.
+  bool attributes = false;
   nlohmann::json params;  // the options as given, echoed in results
 };
 
@@ -41,10 +44,11 @@ struct FindParams {
 //    the rank whose estimated clock would finish it first (list scheduling): in pfind the readers enqueue the matches
 //    and idle ranks steal half of a queue at a time. A rank of the reader's node stats a name at local_stat_cost_s, any
 //    other at stat_cost_s; a stat is `listed` when its rank is on the node that read its directory.
-// A rank does its directory reads first, then its stats. A stat waits (a think time) until the reader has listed its
-// name, estimated at entry_cost_s per entry with the matches spread evenly over the directory (pfind's thieves find
-// the queue empty until then): the stats of a long directory are spread over its read, as pfind's are, not sent at
-// once at the start.
+// A rank does its directory reads first, then its stats. A stat waits until the reader has listed its name: one the
+// reader's node answers from the attributes waits for the listing itself (OpRequest::position, the matches spread
+// evenly over the directory); an RPC stat waits a think time, from the listing estimated at entry_cost_s per entry
+// (pfind's thieves find the queue empty until then). The stats of a long directory are spread over its read, as
+// pfind's are, not sent at once at the start.
 // Ranks' estimated timelines are a static stand-in for the stealing: the simulated times differ from them.
 class FindWorkload final : public Workload {
 public:
@@ -73,6 +77,8 @@ private:
     bool readdir = true;   // else stats
     bool listed = false;   // stats: of a directory this rank's node read
     uint64_t count = 0;    // readdir RPCs, or stats
+    // stats: the directory's first match they cover (0-based, in listing order); readdir: the entries they list
+    uint64_t first = 0;
     // stats: idle time before the first and before each later one, so that they start no earlier than the reader has
     // listed their names (estimated with entry_cost_s; 0 without costs)
     double first_think_s = 0;

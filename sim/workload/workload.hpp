@@ -25,11 +25,12 @@ struct OpRequest {
   // dirty pages of it are dropped before this step (clients.hold_partial_rpcs), as the unlink's lock cancel drops them.
   bool drop_held = false;
   // readdir: the entries this RPC lists (clients.readdir_entries at most; the MDS's mds.readdir_entry and the client's
-  // clients.readdir_entry are per entry). stat: `listed` when the node has just listed the entry with a readdir (pfind's
-  // lstat of a name it read), which a client whose readdir replies carry attributes answers itself
-  // (clients.readdir_attributes).
+  // clients.readdir_entry are per entry). stat: `listed` when the node lists the entry with a readdir (pfind's lstat of
+  // a name it read), which a client whose readdir replies carry attributes answers itself (clients.readdir_attributes)
+  // once the listing has reached the entry's `position`.
   uint32_t entries = 0;
   bool listed = false;
+  uint64_t position = 0;  // a listed stat: its entry's place in the directory's listing (1 = first; 0: not known)
   double think_s = 0;       // idle time on the rank before this operation starts
   // Trace-driven excess (replay with residuals): the recorded latency above the modelled floor, applied inside
   // the operation as a delay, and the number of recorded ranks active when it was recorded. excess_s < 0: none.
