@@ -354,6 +354,8 @@ def run_tool(pfsim, common, kind, args, tmp):
 
 GROUPS = ("mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard", "find")
 FIND_NAME = "01"  # IO500's find: -name "*01*"
+FIND_RUN = {}  # the simulated find's processes and files examined (result.txt's nproc and total-files)
+NOT_RUN_WHY = {}  # why a phase whose run is not FALSE did not run (the summary's "not run (...)")
 
 
 def find_args(common, s, config, skipped):
@@ -366,10 +368,7 @@ def find_args(common, s, config, skipped):
     nproc = config.get("find", {}).get("nproc", "")
     args = ["--name", FIND_NAME]
     if nproc != "":
-        n = parse_count(nproc, "[find] nproc")
-        if n < 1:
-            fail(PROG, f"[find] nproc: expected at least 1 process, got {n}")
-        args += ["--ranks", str(min(n, tasks))]  # (run_tool drops the job's --ranks for it)
+        args += ["--ranks", str(min(parse_count(nproc, "[find] nproc"), tasks))]  # (checked >= 1 by main)  # (run_tool drops the job's --ranks for it)
     if "mdtest-easy" not in skipped:
         args += ["--mdtest-easy", f"{tasks}:{s['easy_n']}"]
     if "mdtest-hard" not in skipped:
@@ -413,6 +412,7 @@ def simulate(pfsim, common, s, jobs, config):
             print(f"{PROG}: note: find not run: no write phase that runs leaves a file for it to find",
                   file=sys.stderr)
             skipped.append("find")
+            NOT_RUN_WHY["find"] = "no file to find: no write phase ran"
     skipped_phases = phase_runs(config) | ({"find"} if "find" in skipped else set())  # the skipped groups' phases
     first, *rest = [g for g in GROUPS if g not in skipped] or [None]
     results = []
@@ -436,6 +436,7 @@ def simulate(pfsim, common, s, jobs, config):
         r = res[run]
         if run == "find":
             out[name] = (float(r["find"]["rate"]) / 1000.0, float(r["find"]["time_s"]))
+            FIND_RUN.update(nproc=r["run"]["ranks"], files=r["find"]["files"])
         elif run.startswith("ior"):
             hit = [x for x in r.get("ior", []) if x.get("access") == what]
             if not hit:
@@ -483,7 +484,7 @@ def summary_text(sim, version, invalid, run_invalid):
         if name == "ior-hard-write":  # IO500 prints the timestamp phase here
             lines.append(f"[      ] {'timestamp':>20s} {0:15.6f} kIOPS : time {0:.3f} seconds")
         if name not in sim:
-            lines.append(f"[      ] {name:>20s} {'':>15s} {unit} : not run (run = FALSE)")
+            lines.append(f"[      ] {name:>20s} {'':>15s} {unit} : not run ({NOT_RUN_WHY.get(name, 'run = FALSE')})")
         else:
             v, t = sim[name]
             mark = " [INVALID]" if name in invalid else ""
@@ -543,6 +544,8 @@ def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_di
         v, t = sim[name]
         lines += ["", f"[{name}]", kv("exe", exes[name])]
         lines += [f"; ERROR INVALID {why}" for why in invalid.get(name, [])]
+        if name == "find" and FIND_RUN:  # IO500's [find] lines (found, which needs the files' sizes, is left out)
+            lines += [kv("nproc", FIND_RUN["nproc"]), kv("total-files", FIND_RUN["files"])]
         lines += [kv("score", f"{v:f}"), kv("t_delta", f"{t:.4f}")]
     mark = " [INVALID]" if invalid or run_invalid else ""
     lines += ["", "[SCORE]", kv("MD", f"{md:f}"), kv("BW", f"{bw:f}"), kv("SCORE", f"{math.sqrt(bw * md):f}{mark}")]
@@ -618,6 +621,9 @@ def main():
     for opt, path in [("--out-dir", f) for f in out_files] + [("--json", a.json)]:
         if path:
             check_output(PROG, opt, path, inputs)
+    nproc = config.get("find", {}).get("nproc", "")
+    if nproc != "" and parse_count(nproc, f"{cfg_path or 'the config'}: [find] nproc") < 1:
+        fail(PROG, f"{cfg_path or 'the config'}: [find] nproc: expected at least 1 process, got {nproc}")
     sizes, notes = sizes_from(config, cfg_path, result["exes"] if result else {}, result["path"] if result else "",
                               caps, a.cap_all)
     stonewall = config.get("debug", {}).get("stonewall-time", "300")

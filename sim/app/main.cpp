@@ -782,19 +782,24 @@ int cmd_find(const Cli& c)
   p.stat = !has_flag(c, "--no-stat");
   // The names that --name matches, counted only when they are stat'ed; a pattern with a dot may span mdtest's name
   // parts and is counted name by name (at most 10^8 of them).
-  auto matching = [&](int ranks, uint64_t items, int first_rank) -> uint64_t {
-    if (!p.stat)
-      return 0;
-    if (name.find('.') != std::string::npos && static_cast<double>(ranks) * static_cast<double>(items) > 1e8)
-      throw UsageError("--name " + name + ": a pattern with a dot is counted name by name, and this tree has " +
-                       std::to_string(static_cast<double>(ranks) * static_cast<double>(items)) +
+  double dotted_names = 0;  // names a pattern with a dot makes pfsim count one by one, over the trees
+  auto check_dotted = [&](double names) {
+    if (!p.stat || name.find('.') == std::string::npos)
+      return;
+    dotted_names += names;
+    if (dotted_names > 1e8)
+      throw UsageError("--name " + name + ": a pattern with a dot is counted name by name, and the trees hold " +
+                       std::to_string(static_cast<uint64_t>(dotted_names)) +
                        " names (at most 10^8; a pattern without a dot is counted at any size)");
-    return pfsim::mdtest_names_matching(ranks, items, name, first_rank);
+  };
+  auto matching = [&](int ranks, uint64_t items, int first_rank) -> uint64_t {
+    return p.stat ? pfsim::mdtest_names_matching(ranks, items, name, first_rank) : 0;
   };
   nlohmann::json given = nlohmann::json::object();
   uint64_t order = 0;  // the trees' directories in the order IO500 makes them: mdtest-easy's, then mdtest-hard's
   if (c.opts.count("--mdtest-easy")) {
     auto [r, n] = tasks_and_files(c, "--mdtest-easy");
+    check_dotted(static_cast<double>(r) * static_cast<double>(n));
     for (int k = 0; k < r; ++k)  // task k's directory holds its own files (mdtest -u: file.mdtest.<k>.<i>)
       p.dirs.push_back({n, matching(1, n, k), static_cast<uint64_t>(k)});
     order = static_cast<uint64_t>(r);
@@ -802,6 +807,7 @@ int cmd_find(const Cli& c)
   }
   if (c.opts.count("--mdtest-hard")) {
     auto [r, n] = tasks_and_files(c, "--mdtest-hard");
+    check_dotted(static_cast<double>(r) * static_cast<double>(n));
     // One directory, the first its job makes (its MDS is the first: Workload::directory_order 0, as pfsim mdtest's).
     p.dirs.push_back({static_cast<uint64_t>(r) * n, matching(r, n, 0), 0});
     given["mdtest_hard"] = {{"tasks", r}, {"files_per_task", n}};
@@ -860,6 +866,9 @@ int cmd_find(const Cli& c)
   p.stat_cost_s = cl.op_overhead_s[pfsim::Op::Stat] + cl.rpc_overhead_s + rtt + md.service_s[pfsim::Op::Stat];
   p.local_stat_cost_s = cl.readdir_attributes ? cl.op_overhead_s[pfsim::Op::Stat] : p.stat_cost_s;
   p.attributes = cl.readdir_attributes;
+  p.mds_count = md.count;
+  p.mds_cores = md.cores;
+  p.mds_stat_s = md.service_s[pfsim::Op::Stat];
   pfsim::FindWorkload workload(p);
   pfsim::WorkloadSpec spec;
   spec.ranks_per_node = p.ranks_per_node;

@@ -339,14 +339,29 @@ void ClientNode::begin_op(uint32_t r)
     return;
   }
   double now = sg4::Engine::get_clock();
+  const auto& cl = ctx_.platform.clients;
+  // A stat of a name a readdir lists (pfind's lstat, OpRequest::position) starts no earlier than the listing has
+  // reached its entry. One the node answers from the attributes waits for its own node's readdir replies
+  // (listing_waiters_); an RPC stat, of a name another node lists, looks again after a quarter of a readdir RPC's
+  // time (pfind's thieves poll for work).
+  const bool local_stat = s.op.op == Op::Stat && s.op.listed && cl.readdir_attributes;
+  if (s.op.op == Op::Stat && s.op.position > ctx_.listed_entries[s.op.dir]) {
+    if (local_stat) {
+      s.local_ready_s = s.op_start_s + cl.op_overhead_s[Op::Stat];
+      listing_waiters_[s.op.dir].push_back(r);
+    } else {
+      const auto& md = ctx_.platform.mds;
+      const double rpc = cl.readdir_entries * (cl.readdir_entry_s + md.readdir_entry_s) + md.service_s[Op::Readdir];
+      timers_.push(Timer{now + std::max(10e-6, rpc / 4), r, TimerKind::Start, s.seq});
+    }
+    return;
+  }
   // The delay center is part of the operation's latency: a replayed excess (set on the first step of a
   // compound operation) or the law of this operation kind.
   // (none for a read the node's page cache serves: the law stands for the servers' part)
   s.cache_read = cache_hit(s.op) || dirty_covers(s.op);
-  const auto& cl = ctx_.platform.clients;
-  // A stat of an entry the node has just listed, whose attributes and capabilities came with the listing (CephFS):
+  // A stat of an entry the node has listed, whose attributes and capabilities came with the listing (CephFS):
   // answered by the client, no RPC (nor the load law, which stands for the servers' part).
-  const bool local_stat = s.op.op == Op::Stat && s.op.listed && cl.readdir_attributes;
   double delay = s.cache_read || local_stat ? 0.0 : load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
   if (s.op.begins && s.op.metadata) {
     ctx_.md_ops_in_flight++;
@@ -357,11 +372,6 @@ void ClientNode::begin_op(uint32_t r)
     ready += s.op.entries * cl.readdir_entry_s;
   if (local_stat) {
     s.local_ready_s = ready;
-    // Not before the node has listed the entry (the reader's replies so far): the rank waits for the listing.
-    if (s.op.position > ctx_.listed_entries[s.op.dir]) {
-      listing_waiters_[s.op.dir].push_back(r);
-      return;
-    }
     answer_listed_stat(r);
     return;
   }
@@ -766,10 +776,13 @@ void ClientNode::on_timeout(uint32_t r)
 
 void ClientNode::answer_listed_stat(uint32_t r)
 {
+  // Its client time once its think time is over and, when it waited for the listing, after the reply that listed it.
   auto& s = ranks_[r];
   s.seq++;
   ctx_.records.local_stats++;
-  timers_.push(Timer{std::max(s.local_ready_s, sg4::Engine::get_clock()), r, TimerKind::DataDone, s.seq});
+  const double now = sg4::Engine::get_clock();
+  const double end = s.local_ready_s >= now ? s.local_ready_s : now + ctx_.platform.clients.op_overhead_s[Op::Stat];
+  timers_.push(Timer{end, r, TimerKind::DataDone, s.seq});
 }
 
 void ClientNode::complete(uint32_t r)

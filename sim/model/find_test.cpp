@@ -147,10 +147,11 @@ TEST_CASE("find: directories go whole, largest first, to the least loaded rank, 
 
 TEST_CASE("find: the stats go in chunks to the rank that would finish them first")
 {
-  // One directory of 10,000 entries on rank 0 (10 us each: 100 ms) and 3 idle ranks; 1,300 stats of 100 us, in chunks
+  // One directory of 10,000 entries on rank 0 (10 us each: 100 ms, one per readdir RPC so that the names are listed
+  // one by one) and 3 idle ranks; 1,300 stats of 100 us, in chunks
   // of ceil(1,300 / 32) = 41, listed over the 100 ms. The idle ranks keep up with the listing (a chunk of 41 takes
   // 4.1 ms, the three take one every 3.15 ms of listing between them): rank 0 gets none, the others about a third each.
-  auto p = params(4, {{10000, 1300, 0}}, 1000);
+  auto p = params(4, {{10000, 1300, 0}}, 1);
   p.entry_cost_s = 10e-6;
   p.stat_cost_s = p.local_stat_cost_s = 100e-6;
   pfsim::FindWorkload w(p);
@@ -165,7 +166,7 @@ TEST_CASE("find: the stats go in chunks to the rank that would finish them first
   CHECK(sum == 1300);
   // 10,000 stats (1 s of work) against rank 0's 100 ms of reading: the ranks finish together at about
   // (1 + 0.1) / 4 = 0.275 s, so rank 0 takes about 1,750 and the others about 2,750, within a chunk (313).
-  auto q = params(4, {{10000, 10000, 0}}, 1000);
+  auto q = params(4, {{10000, 10000, 0}}, 1);
   q.entry_cost_s = 10e-6;
   q.stat_cost_s = q.local_stat_cost_s = 100e-6;
   pfsim::FindWorkload v(q);
@@ -250,7 +251,7 @@ TEST_CASE("find: another rank's stats of a directory wait until the reader has l
   // rank 1, which finishes each chunk before rank 0 is free. Match k is listed at (k + 1) / 1,000 x 100 ms: rank 1
   // waits 0.1 ms before its first stat and 0.1 - 0.05 = 0.05 ms before each later one, so that its stats follow the
   // listing; its estimated clock ends at 100 ms + 50 us.
-  auto p = params(2, {{10000, 1000, 0}}, 1000);
+  auto p = params(2, {{10000, 1000, 0}}, 1);  // (one entry per readdir RPC: the names listed one by one)
   p.entry_cost_s = 10e-6;
   p.stat_cost_s = p.local_stat_cost_s = 50e-6;
   pfsim::FindWorkload w(p);
@@ -267,6 +268,16 @@ TEST_CASE("find: another rank's stats of a directory wait until the reader has l
   }
   CHECK(n == 1000);
   CHECK(clock == Approx(0.1 + 50e-6).epsilon(1e-6));
+  // With 1,000 entries per readdir RPC a name is listed when its RPC's reply arrives: the 100 matches of each reply
+  // (10 ms of listing) become available together, and the first stat waits for the first reply.
+  auto b = params(2, {{10000, 1000, 0}}, 1000);
+  b.entry_cost_s = 10e-6;
+  b.stat_cost_s = b.local_stat_cost_s = 50e-6;
+  pfsim::FindWorkload batched(b);
+  pfsim::RankCursor cb;
+  REQUIRE(batched.next(1, 0, cb, op));
+  CHECK(op.think_s == Approx(0.01).epsilon(1e-6));
+  CHECK(op.position == 10);
   // The reader's own stats (none here) and those of a directory listed before the rank is free wait for nothing.
   auto q = params(1, {{1000, 100, 0}}, 1000);
   q.entry_cost_s = 10e-6;

@@ -177,10 +177,15 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   // A load law past its data: the run's population can reach its rank count (active ranks; the other ranks'
   // metadata operations in flight stay below it), which the line extrapolates beyond twice the fitted range.
   const auto& ld = platform.clients.load_delay;
+  std::optional<PerOp<bool>> used;  // the operations the workload sends (asked only when a law would warn)
   if (ld.enabled)
     for (Op op : kAllOps) {
       const auto& l = ld.law[op];
       if (l.set && l.fitted_up_to > 0 && l.per_unit_s > 0 && workload.ranks() > 2 * l.fitted_up_to) {
+        if (!used)
+          used = workload.kinds_used();
+        if (!(*used)[op])  // (helper-102: pfsim find warned about the create and unlink laws)
+          continue;
         std::snprintf(line, sizeof line, "pfsim: warning: clients.load_delay %s: fitted on populations up to %.0f; this "
                       "run of %d ranks reaches up to %.4gx that (more than twice), where the law's line (%.3g us + %.3g us x n) is an "
                       "extrapolation\n", op_name(op), l.fitted_up_to, workload.ranks(), workload.ranks() / l.fitted_up_to,

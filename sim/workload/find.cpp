@@ -8,6 +8,7 @@
 #include <queue>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace pfsim {
@@ -122,19 +123,27 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
   const auto R = static_cast<size_t>(p_.ranks);
   tasks_.assign(R, {});
   reader_.assign(n, 0);
-  // Directories whole, largest first, each to the rank with the fewest entries so far (lowest rank on a tie).
+  // Directories whole, largest first, each to the rank with the fewest entries so far; on a tie, the nodes in turn
+  // (a rank's first on each node, then its second...: pfind's stealing spreads the readers over the job, it does not
+  // fill one node with them first, which would leave that node no idle rank to stat what it lists).
   std::vector<size_t> order(n);
   for (size_t d = 0; d < n; ++d)
     order[d] = d;
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return p_.dirs[a].entries > p_.dirs[b].entries; });
-  using Load = std::pair<uint64_t, int>;  // (entries so far, rank)
+  const int per = std::max(1, p_.ranks_per_node);
+  const int nodes = (p_.ranks + per - 1) / per;
+  auto turn = [&](int r) {  // the rank's place in the nodes-in-turn order
+    const int local = p_.cyclic ? r / nodes : r % per;
+    return static_cast<uint64_t>(local) * static_cast<uint64_t>(nodes) + static_cast<uint64_t>(node_of(r));
+  };
+  using Load = std::tuple<uint64_t, uint64_t, int>;  // (entries so far, turn, rank)
   std::priority_queue<Load, std::vector<Load>, std::greater<Load>> least;
   for (int r = 0; r < p_.ranks; ++r)
-    least.push({0, r});
+    least.push({0, turn(r), r});
   std::vector<uint64_t> entries(R, 0);
   for (size_t d : order) {
-    auto [load, r] = least.top();
+    auto [load, tie, r] = least.top();
     least.pop();
     const auto& dir = p_.dirs[d];
     reader_[d] = r;
@@ -150,7 +159,7 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
     total_rpcs_ += rpcs;
     entries[r] += dir.entries;
     total_entries_ += dir.entries;
-    least.push({load + dir.entries, r});
+    least.push({load + dir.entries, tie, r});
   }
   if (!p_.stat)
     return;
@@ -188,11 +197,17 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
   std::vector<Chunk> chunks;
   for (size_t d = 0; d < n; ++d) {
     const uint64_t m = std::min(p_.dirs[d].matching, p_.dirs[d].entries);
-    const double read_s = static_cast<double>(p_.dirs[d].entries) * p_.entry_cost_s;
+    // Match k (0-based) is entry position(k) of the listing, listed when the reply that carries it arrives: at the
+    // end of readdir RPC ceil(position / entries_per_rpc).
+    const uint64_t e = p_.dirs[d].entries, per_rpc = static_cast<uint64_t>(p_.entries_per_rpc);
+    auto listed_at = [&](uint64_t k) {
+      const uint64_t pos = position(d, k);
+      const uint64_t upto = std::min(e, (pos / per_rpc + (pos % per_rpc != 0 ? 1 : 0)) * per_rpc);
+      return read_start[d] + static_cast<double>(upto) * p_.entry_cost_s;
+    };
     for (uint64_t k = 0; k < m; k += chunk) {
       const uint64_t c = std::min(chunk, m - k);
-      chunks.push_back({read_start[d] + static_cast<double>(k + 1) / m * read_s,
-                        read_start[d] + static_cast<double>(k + c) / m * read_s, static_cast<uint32_t>(d), k, c});
+      chunks.push_back({listed_at(k), listed_at(k + c - 1), static_cast<uint32_t>(d), k, c});
     }
   }
   std::stable_sort(chunks.begin(), chunks.end(),
@@ -215,19 +230,37 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
     }
     return start + static_cast<double>(c.count - 1) * std::max(pace, cost) + cost;
   };
+  // An RPC stat also needs its MDS: a run of them ends no earlier than that MDS's cores have served them after what
+  // they already serve (each MDS's estimated clock: mds_free). A stat the client answers needs none.
+  const int mds_count = std::max(1, p_.mds_count);
+  std::vector<double> mds_free(static_cast<size_t>(mds_count), 0.0);
+  const double mds_per_stat = p_.mds_stat_s / std::max(1, p_.mds_cores);
+  auto rpc_stats = [&](bool here) { return !(here && p_.attributes); };
+  auto finish_at = [&](double clock, const Chunk& c, bool here) {
+    const double end = run(clock, c, here ? local : remote, nullptr, nullptr);
+    if (!rpc_stats(here))
+      return end;
+    const double& busy = mds_free[static_cast<size_t>(p_.dirs[c.dir].order % static_cast<uint64_t>(mds_count))];
+    return std::max(end, std::max(busy, c.avail_first) + static_cast<double>(c.count) * mds_per_stat);
+  };
   for (const Chunk& c : chunks) {
     const int reader_node = node_of(reader_[c.dir]);
     const auto [fa, a] = *all.begin();
     const auto [fb, b] = *on_node[reader_node].begin();
     const bool a_local = node_of(a) == reader_node;
-    const double end_a = run(fa, c, a_local ? local : remote, nullptr, nullptr);
-    const double end_b = run(fb, c, local, nullptr, nullptr);
+    const double end_a = finish_at(fa, c, a_local);
+    const double end_b = finish_at(fb, c, true);
     const bool take_b = end_b < end_a || (end_b == end_a && b < a);
     const int r = take_b ? b : a;
     const double clock = take_b ? fb : fa;
     const bool here = take_b || a_local;
     Task task{c.dir, false, here, c.count, c.first};
-    const double end = run(clock, c, here ? local : remote, &task.first_think_s, &task.think_s);
+    run(clock, c, here ? local : remote, &task.first_think_s, &task.think_s);
+    const double end = take_b ? end_b : end_a;
+    if (rpc_stats(here)) {
+      double& busy = mds_free[static_cast<size_t>(p_.dirs[c.dir].order % static_cast<uint64_t>(mds_count))];
+      busy = std::max(busy, c.avail_first) + static_cast<double>(c.count) * mds_per_stat;
+    }
     if (here && p_.attributes)  // the node's own listing gates them (ClientNode), not an estimate
       task.first_think_s = task.think_s = 0;
     tasks_[static_cast<size_t>(r)].push_back(task);
@@ -236,6 +269,16 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
     all.insert({end, r});
     on_node[node_of(r)].insert({end, r});
   }
+}
+
+uint64_t FindWorkload::position(size_t dir, uint64_t k) const
+{
+  // Match k (0-based) of the directory's m is its entry ceil((k + 1) x entries / m) in the listing (the matches spread
+  // evenly over it).
+  const auto& d = p_.dirs[dir];
+  const uint64_t m = std::min(d.matching, d.entries);
+  const long double x = static_cast<long double>(k + 1) * static_cast<long double>(d.entries) / static_cast<long double>(m);
+  return std::min(d.entries, static_cast<uint64_t>(std::ceil(x)));
 }
 
 uint64_t FindWorkload::stats_of_rank(int rank) const
@@ -276,11 +319,7 @@ bool FindWorkload::next(int rank, int /*phase*/, RankCursor& cursor, OpRequest& 
   } else {
     out.op = Op::Stat;
     out.listed = t.listed;
-    // Match k of the directory's m is its entry ceil((k + 1) x entries / m) in the listing (matches spread evenly).
-    const auto& dir = p_.dirs[t.dir];
-    const uint64_t m = std::min(dir.matching, dir.entries);
-    const long double k = static_cast<long double>(t.first + cursor.step + 1);
-    out.position = static_cast<uint64_t>(std::ceil(k * static_cast<long double>(dir.entries) / m));
+    out.position = position(t.dir, t.first + cursor.step);
     out.think_s = cursor.step == 0 ? t.first_think_s : t.think_s;
   }
   cursor.step++;

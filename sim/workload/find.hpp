@@ -34,16 +34,24 @@ struct FindParams {
   // clients.readdir_attributes: the reader's node answers its stats itself, each once the listing has reached its
   // entry (ClientNode waits for it), so they need no think time to follow the listing.
   bool attributes = false;
+  // The MDSes (mds.count, mds.cores) and a stat's service there (mds.service.stat): RPC stats are shared out no faster
+  // than the directory's MDS serves them (a directory's MDS: its order mod mds_count).
+  int mds_count = 1;
+  int mds_cores = 1;
+  double mds_stat_s = 0;
   nlohmann::json params;  // the options as given, echoed in results
 };
 
 // The static equivalent of pfind's work stealing, computed once:
 //  - directories go whole to ranks (a rank reads a directory with one readdir stream: pfind's find_do_readdir loops
-//    until the directory ends), largest first to the rank with the fewest entries so far (LPT);
+//    until the directory ends), largest first to the rank with the fewest entries so far (LPT), ties to the nodes in
+//    turn;
 //  - the stats (matching names) go in chunks (about 8 per rank in all), in the order their names are listed, each to
 //    the rank whose estimated clock would finish it first (list scheduling): in pfind the readers enqueue the matches
 //    and idle ranks steal half of a queue at a time. A rank of the reader's node stats a name at local_stat_cost_s, any
-//    other at stat_cost_s; a stat is `listed` when its rank is on the node that read its directory.
+//    other at stat_cost_s, and an RPC stat no faster than its MDS's cores serve the RPC stats given out so far; a stat
+//    is `listed` when its rank is on the node that read its directory. A name is listed when the readdir reply that
+//    carries it arrives (its entry's RPC of entries_per_rpc).
 // A rank does its directory reads first, then its stats. A stat waits until the reader has listed its name: one the
 // reader's node answers from the attributes waits for the listing itself (OpRequest::position, the matches spread
 // evenly over the directory); an RPC stat waits a think time, from the listing estimated at entry_cost_s per entry
@@ -85,6 +93,7 @@ private:
     double think_s = 0;
   };
   int node_of(int rank) const;
+  uint64_t position(size_t dir, uint64_t match) const;  // a match's entry in the listing, 1-based
   FindParams p_;
   std::vector<std::vector<Task>> tasks_;  // per rank
   std::vector<int> reader_;
