@@ -368,7 +368,8 @@ def find_args(common, s, config, skipped):
     nproc = config.get("find", {}).get("nproc", "")
     args = ["--name", FIND_NAME]
     if nproc != "":
-        args += ["--ranks", str(min(parse_count(nproc, "[find] nproc"), tasks))]  # (checked >= 1 by main)  # (run_tool drops the job's --ranks for it)
+        # (checked >= 1 by main; run_tool drops the job's --ranks for it)
+        args += ["--ranks", str(min(parse_count(nproc, "[find] nproc"), tasks))]  # (run_tool drops the job's --ranks for it)
     if "mdtest-easy" not in skipped:
         args += ["--mdtest-easy", f"{tasks}:{s['easy_n']}"]
     if "mdtest-hard" not in skipped:
@@ -390,6 +391,8 @@ def simulate(pfsim, common, s, jobs, config):
     """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out, as IO500
     does not run it); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
     others start. Returns ({phase: (score, time)}, skipped groups)."""
+    FIND_RUN.clear()
+    NOT_RUN_WHY.clear()
     fpp = flag(config, "ior-easy", "fileperproc", "TRUE")
     runs = {
         "mdtest-easy": ["-n", str(s["easy_n"]), "-u", "-F"],
@@ -622,7 +625,8 @@ def main():
         if path:
             check_output(PROG, opt, path, inputs)
     nproc = config.get("find", {}).get("nproc", "")
-    if nproc != "" and parse_count(nproc, f"{cfg_path or 'the config'}: [find] nproc") < 1:
+    if flag(config, "find", "run", "TRUE") and nproc != "" and \
+            parse_count(nproc, f"{cfg_path or 'the config'}: [find] nproc") < 1:
         fail(PROG, f"{cfg_path or 'the config'}: [find] nproc: expected at least 1 process, got {nproc}")
     sizes, notes = sizes_from(config, cfg_path, result["exes"] if result else {}, result["path"] if result else "",
                               caps, a.cap_all)

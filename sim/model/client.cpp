@@ -345,9 +345,9 @@ void ClientNode::begin_op(uint32_t r)
   // (listing_waiters_); an RPC stat, of a name another node lists, looks again after a quarter of a readdir RPC's
   // time (pfind's thieves poll for work).
   const bool local_stat = s.op.op == Op::Stat && s.op.listed && cl.readdir_attributes;
-  if (s.op.op == Op::Stat && s.op.position > ctx_.listed_entries[s.op.dir]) {
+  if (s.op.op == Op::Stat && s.op.position > 0 && s.op.position > ctx_.listed_entries[s.op.dir]) {
     if (local_stat) {
-      s.local_ready_s = s.op_start_s + cl.op_overhead_s[Op::Stat];
+      s.local_ready_s = -1;  // its client time after the reply that lists it (answer_listed_stat)
       listing_waiters_[s.op.dir].push_back(r);
     } else {
       const auto& md = ctx_.platform.mds;
@@ -363,11 +363,13 @@ void ClientNode::begin_op(uint32_t r)
   // A stat of an entry the node has listed, whose attributes and capabilities came with the listing (CephFS):
   // answered by the client, no RPC (nor the load law, which stands for the servers' part).
   double delay = s.cache_read || local_stat ? 0.0 : load_delay(s.op, rank_of(r), s.in_md_op);  // population: the other ranks
-  if (s.op.begins && s.op.metadata) {
+  if (s.op.begins && s.op.metadata && !local_stat) {  // (a stat the client answers is no customer of the MDS)
     ctx_.md_ops_in_flight++;
     s.in_md_op = true;
   }
-  double ready = s.op_start_s + cl.op_overhead_s[s.op.op] + delay;
+  // A listed stat that waited for its entry starts now: its client time and delay after the wait, not inside it.
+  const double start = s.op.position > 0 ? std::max(s.op_start_s, now) : s.op_start_s;
+  double ready = start + cl.op_overhead_s[s.op.op] + delay;
   if (s.op.op == Op::Readdir)  // the client's work on the entries listed (their dentries and inodes, the tool's)
     ready += s.op.entries * cl.readdir_entry_s;
   if (local_stat) {
@@ -781,7 +783,7 @@ void ClientNode::answer_listed_stat(uint32_t r)
   s.seq++;
   ctx_.records.local_stats++;
   const double now = sg4::Engine::get_clock();
-  const double end = s.local_ready_s >= now ? s.local_ready_s : now + ctx_.platform.clients.op_overhead_s[Op::Stat];
+  const double end = s.local_ready_s >= 0 ? s.local_ready_s : now + ctx_.platform.clients.op_overhead_s[Op::Stat];
   timers_.push(Timer{end, r, TimerKind::DataDone, s.seq});
 }
 

@@ -221,13 +221,9 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
     on_node[node_of(r)].insert({finish[r], r});
   }
   // A run of `count` stats from `clock`: no earlier than the first is listed, keeping pace with the listing after it.
-  auto run = [](double clock, const Chunk& c, double cost, double* first_think, double* think) {
+  auto run = [](double clock, const Chunk& c, double cost) {
     const double start = std::max(clock, c.avail_first);
     const double pace = c.count > 1 ? std::max(0.0, c.avail_last - start) / static_cast<double>(c.count - 1) : 0.0;
-    if (first_think) {
-      *first_think = start - clock;
-      *think = std::max(0.0, pace - cost);
-    }
     return start + static_cast<double>(c.count - 1) * std::max(pace, cost) + cost;
   };
   // An RPC stat also needs its MDS: a run of them ends no earlier than that MDS's cores have served them after what
@@ -237,7 +233,7 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
   const double mds_per_stat = p_.mds_stat_s / std::max(1, p_.mds_cores);
   auto rpc_stats = [&](bool here) { return !(here && p_.attributes); };
   auto finish_at = [&](double clock, const Chunk& c, bool here) {
-    const double end = run(clock, c, here ? local : remote, nullptr, nullptr);
+    const double end = run(clock, c, here ? local : remote);
     if (!rpc_stats(here))
       return end;
     const double& busy = mds_free[static_cast<size_t>(p_.dirs[c.dir].order % static_cast<uint64_t>(mds_count))];
@@ -255,14 +251,11 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
     const double clock = take_b ? fb : fa;
     const bool here = take_b || a_local;
     Task task{c.dir, false, here, c.count, c.first};
-    run(clock, c, here ? local : remote, &task.first_think_s, &task.think_s);
     const double end = take_b ? end_b : end_a;
     if (rpc_stats(here)) {
       double& busy = mds_free[static_cast<size_t>(p_.dirs[c.dir].order % static_cast<uint64_t>(mds_count))];
       busy = std::max(busy, c.avail_first) + static_cast<double>(c.count) * mds_per_stat;
     }
-    if (here && p_.attributes)  // the node's own listing gates them (ClientNode), not an estimate
-      task.first_think_s = task.think_s = 0;
     tasks_[static_cast<size_t>(r)].push_back(task);
     all.erase({clock, r});
     on_node[node_of(r)].erase({clock, r});
@@ -320,7 +313,6 @@ bool FindWorkload::next(int rank, int /*phase*/, RankCursor& cursor, OpRequest& 
     out.op = Op::Stat;
     out.listed = t.listed;
     out.position = position(t.dir, t.first + cursor.step);
-    out.think_s = cursor.step == 0 ? t.first_think_s : t.think_s;
   }
   cursor.step++;
   return true;

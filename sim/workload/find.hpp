@@ -52,12 +52,10 @@ struct FindParams {
 //    other at stat_cost_s, and an RPC stat no faster than its MDS's cores serve the RPC stats given out so far; a stat
 //    is `listed` when its rank is on the node that read its directory. A name is listed when the readdir reply that
 //    carries it arrives (its entry's RPC of entries_per_rpc).
-// A rank does its directory reads first, then its stats. A stat waits until the reader has listed its name: one the
-// reader's node answers from the attributes waits for the listing itself (OpRequest::position, the matches spread
-// evenly over the directory); an RPC stat waits a think time, from the listing estimated at entry_cost_s per entry
-// (pfind's thieves find the queue empty until then). The stats of a long directory are spread over its read, as
-// pfind's are, not sent at once at the start.
-// Ranks' estimated timelines are a static stand-in for the stealing: the simulated times differ from them.
+// A rank does its directory reads first, then its stats. A stat starts no earlier than the reader's readdir replies
+// have listed its name (OpRequest::position, the matches spread evenly over the directory; ClientNode waits for it):
+// the stats of a long directory follow its read, as pfind's do (its thieves find the queue empty until then).
+// The estimated clocks only decide which rank gets a chunk: a static stand-in for the stealing.
 class FindWorkload final : public Workload {
 public:
   explicit FindWorkload(FindParams p);
@@ -87,10 +85,6 @@ private:
     uint64_t count = 0;    // readdir RPCs, or stats
     // stats: the directory's first match they cover (0-based, in listing order); readdir: the entries they list
     uint64_t first = 0;
-    // stats: idle time before the first and before each later one, so that they start no earlier than the reader has
-    // listed their names (estimated with entry_cost_s; 0 without costs)
-    double first_think_s = 0;
-    double think_s = 0;
   };
   int node_of(int rank) const;
   uint64_t position(size_t dir, uint64_t match) const;  // a match's entry in the listing, 1-based
