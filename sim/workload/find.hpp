@@ -31,8 +31,8 @@ struct FindParams {
   double entry_cost_s = 0;
   double stat_cost_s = 0;
   double local_stat_cost_s = 0;
-  // clients.readdir_attributes: the reader's node answers its stats itself, each once the listing has reached its
-  // entry (ClientNode waits for it), so they need no think time to follow the listing.
+  // clients.readdir_attributes: the reader's node answers its stats itself (local_stat_cost_s), each once the node's
+  // listing has reached its entry (ClientNode waits for it), and they need no MDS.
   bool attributes = false;
   // The MDSes (mds.count, mds.cores) and a stat's service there (mds.service.stat): RPC stats are shared out no faster
   // than the directory's MDS serves them (a directory's MDS: its order mod mds_count).
