@@ -182,10 +182,10 @@ FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))
     }
     finish[r] = t;
   }
-  // The stats in chunks (about 8 per rank in all), in the order their names are listed (match k of a directory's m at
-  // read_start + (k + 1) / m of its read), each to the rank that would finish it first: a rank of the reader's node
-  // pays local_stat_cost_s per stat, any other stat_cost_s (a stat of a name another node listed is an RPC). Without
-  // costs (a platform without stat or readdir times) every stat counts 1: even shares.
+  // The stats in chunks (about 8 per rank in all), in the order their names are listed (below: at the end of the
+  // readdir RPC that carries them), each to the rank that would finish it first: a rank of the reader's node pays
+  // local_stat_cost_s per stat, any other stat_cost_s (a stat of a name another node listed is an RPC). Without costs
+  // (a platform without stat or readdir times) every stat counts 1: even shares.
   const double remote = p_.stat_cost_s > 0 ? p_.stat_cost_s : 1.0;
   const double local = p_.stat_cost_s > 0 ? std::max(0.0, p_.local_stat_cost_s) : 1.0;
   const uint64_t chunk = std::min(kMaxTaskSteps, std::max<uint64_t>(1, (total_stats_ + 8 * R - 1) / (8 * R)));
