@@ -1021,6 +1021,8 @@ expect_error find-dirs-more-matching "--dirs 3:4" "exceeds" -- \
   find --platform "$good_platform" --ranks 2 --dirs 3:4
 expect_error find-dirs-name-without-counts "--dirs 30" "--name 01" "MATCHING" -- \
   find --platform "$good_platform" --ranks 2 --dirs 30 --name 01
+expect_error find-rank-list-without-csv "--ranks 2,4" "--csv" -- \
+  find --platform "$good_platform" --ranks 2,4 --mdtest-easy 2:10
 expect_error find-empty-name "--name" "non-empty" -- \
   find --platform "$good_platform" --ranks 2 --mdtest-easy 2:10 --name ""
 if "$pfsim" find --platform "$good_platform" --ranks 2 --mdtest-easy 2:10 --mdtest-hard 2:10 --dirs 3:1 --name 01 \

@@ -7,6 +7,7 @@
    IO500's 64 tasks leave, walked by 4 to 64 ranks, the stats stay the client's and cost at most 2% (the walk itself
    may slow with more ranks when the MDS spends time per entry, mds.readdir_entry: their readdirs queue at the MDSes,
    first come first served, ahead of the big directory's reader).
+3. A sweep (--ranks LIST --csv FILE [--vary PATH=V1,V2]) gives each point's single run.
 2. The ranks finish together when the round trip dominates (helper-100: a 1 ms link latency, 2 ranks on 2 nodes, 10,000
    stats: 26.8 s where the balanced walk takes about 20.5 s): the phase is within 5% of (listing + stats) / 2.
 """
@@ -81,6 +82,23 @@ def main():
         t = find(pfsim, path, tmp, "--ranks", "2", "--dirs", "10000")["time_s"]
         balanced = (100 * (4e-3 + 1e-4) + 10000 * (4e-3 + 5e-5)) / 2
         check(abs(t / balanced - 1) < 0.05, f"2 ranks, 4 ms round trips: {t:.2f} s, balanced {balanced:.2f} s within 5%")
+        # 3: a sweep (--ranks LIST --csv) gives each point's single run, and --vary a row per value.
+        csv = os.path.join(tmp, "s.csv")
+        tree = ["--mdtest-easy", "16:500", "--mdtest-hard", "16:300", "--name", "01", "--ranks-per-node", "4"]
+        subprocess.run([pfsim, "find", "--platform", SPARTAN, "--ranks", "2,8", "--csv", csv, "--jobs", "2", "--quiet"]
+                       + tree, check=True, capture_output=True)
+        rows = [l.split(",") for l in open(csv).read().splitlines()]
+        single = {r: find(pfsim, SPARTAN, tmp, "--ranks", str(r), *tree)["rate"] for r in (2, 8)}
+        check(rows[0][:7] == ["ranks", "nodes", "phase", "iteration", "items", "time_s", "rate"] and len(rows) == 3 and
+              all(abs(float(x[6]) / single[int(x[0])] - 1) < 1e-6 for x in rows[1:]),
+              f"a sweep's rows are its points' single runs ({[(x[0], x[6]) for x in rows[1:]]} against {single})")
+        subprocess.run([pfsim, "find", "--platform", SPARTAN, "--ranks", "2,8", "--csv", csv, "--quiet",
+                        "--vary", "clients.readdir_entry=10us,40us"] + tree, check=True, capture_output=True)
+        rows = [l.split(",") for l in open(csv).read().splitlines()]
+        t = {(x[0], x[1]): float(x[7]) for x in rows[1:]}  # (rate: after the --vary column)
+        check(rows[0][0] == "clients.readdir_entry" and len(rows) == 5 and
+              all(t[("1e-05", r)] > t[("4e-05", r)] for r in ("2", "8")),
+              f"--vary clients.readdir_entry=10us,40us: a row per value and rank count, lower rates at 40 us ({t})")
     check.finish("find_scaling")
 
 

@@ -159,7 +159,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                                 "(a create is its create and close RPCs)"},
         {"--latency-prefix", true, "NAME prefix of the latency files (default latency)"}}},
       {"find",
-       {{"--ranks", true, "N pfind's MPI ranks (required)"},
+       {{"--ranks", true, "N pfind's MPI ranks (required; a comma-separated list with --csv)"},
         {"--mdtest-easy", true, "R:N the tree of mdtest -n N -u with R tasks: R directories of N files (IO500's "
                                 "mdtest-easy)"},
         {"--mdtest-hard", true, "R:N the tree of mdtest -n N without -u: one directory of R x N files (IO500's "
@@ -169,7 +169,12 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--name", true, "PATTERN pfind -name \"*PATTERN*\" (a plain substring): only the names containing it are "
                          "stat'ed (IO500: 01); default every name"},
         {"--no-stat", false, "pfind without -newer and -size: no name is stat'ed (default: IO500's find, with both)"},
-        {"--out", true, "FILE results JSON; its directory must exist"}}},
+        {"--out", true, "FILE results JSON; its directory must exist"},
+        {"--csv", true, "FILE a sweep: --ranks LIST (comma-separated), one row per rank count (FILE.json: every "
+                        "point's results and the effective configuration)"},
+        {"--jobs", true, "J sweep points simulated in parallel (default 1)"},
+        {"--results-dir", true, "DIR keep every sweep point's results JSON"},
+        {"--vary", true, "PATH=V1,V2,... a sweep over one platform field's values too"}}},
       {"ior",
        {{"--ranks", true, "N MPI ranks (required)"},
         {"-t", true, "BYTES transfer size, k/m/g suffixes (default 256k)"},
@@ -574,6 +579,44 @@ void check_output_paths(const Cli& c)
       {{"the platform file", opt(c, "--platform")}, {"the workload file", opt(c, "--workload")}});
 }
 
+// A sweep's rank list (--ranks, else `default_ranks`), table and jobs, and with --vary each value's platform, loaded
+// and checked before any point runs (a bad value is one error, exit 2): pfsim sweep's and pfsim find's.
+std::pair<pfsim::app::SweepSpec, std::vector<pfsim::config::PlatformConfig>> sweep_setup(
+    const Cli& c, const std::string& default_ranks = "")
+{
+  pfsim::app::SweepSpec sweep;
+  sweep.ranks = pfsim::app::parse_rank_list("--ranks", opt(c, "--ranks", default_ranks));
+  sweep.csv = opt(c, "--csv");
+  if (sweep.csv.empty())
+    throw UsageError(c.command + " needs --csv FILE");
+  sweep.jobs = static_cast<int>(opt_int(c, "--jobs", 1, 1, 1024));
+  sweep.results_dir = opt(c, "--results-dir");
+  sweep.quiet = has_flag(c, "--quiet");
+  std::vector<pfsim::config::PlatformConfig> varied;
+  if (c.opts.count("--vary")) {
+    try {
+      std::tie(sweep.vary_path, sweep.vary_values) = pfsim::app::parse_vary("--vary", c.opts.at("--vary"));
+      varied = pfsim::app::vary_platforms(opt(c, "--platform"), c.sets, sweep, c.opts.at("--vary"));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
+  return {sweep, varied};
+}
+
+// A sweep's recorded inputs: the first point's, with the sweep's own rank list and --vary (not the first point's).
+nlohmann::json sweep_inputs(const Cli& c, const pfsim::app::SweepSpec& sweep, const nlohmann::json& first)
+{
+  nlohmann::json inputs = first["inputs"];
+  if (c.opts.count("--ranks"))
+    inputs["options"]["--ranks"] = c.opts.at("--ranks");  // the sweep's list
+  if (!sweep.vary_values.empty()) {  // the sweep's --vary, not the first point's --set of its first value
+    inputs["options"]["--vary"] = c.opts.at("--vary");
+    inputs["set"] = c.sets;
+  }
+  return inputs;
+}
+
 int cmd_run(const Cli& c)
 {
   check_output_paths(c);
@@ -765,16 +808,11 @@ std::pair<int, uint64_t> tasks_and_files(const Cli& c, const std::string& key)
   return {static_cast<int>(*r), *n};
 }
 
-int cmd_find(const Cli& c)
+// pfsim find's walk at `ranks` ranks: the trees of the command line, the platform's costs for the share-out.
+pfsim::FindParams find_params(const Cli& c, const pfsim::config::PlatformConfig& platform, int ranks)
 {
-  if (!c.opts.count("--ranks"))
-    throw UsageError("find needs --ranks N (pfind's MPI ranks)");
-  check_output_paths(c);
-  pfsim::app::check_outputs_spare_inputs({{"--out", opt(c, "--out"), false, "", ""}},
-                                         {{"the platform file", opt(c, "--platform")}});
-  auto platform = platform_of(c);
   pfsim::FindParams p;
-  p.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
+  p.ranks = ranks;
   const std::string name = opt(c, "--name");  // (an empty value is refused as for every option)
   if (name.find_first_of("*?[]") != std::string::npos)
     throw UsageError("--name " + name + ": expected a plain substring of the names (pfind -name \"*01*\" is --name "
@@ -869,6 +907,15 @@ int cmd_find(const Cli& c)
   p.mds_count = md.count;
   p.mds_cores = md.cores;
   p.mds_stat_s = md.service_s[pfsim::Op::Stat];
+  return p;
+}
+
+// One pfsim find run at `ranks` ranks on `platform`: its results JSON with the "find" entry (files, stats, time, rate).
+nlohmann::json find_point(const Cli& c, const pfsim::config::PlatformConfig& platform, int ranks)
+{
+  Cli point = c;  // the results state their own rank count (a sweep point's too)
+  point.opts["--ranks"] = std::to_string(ranks);
+  const auto p = find_params(point, platform, ranks);
   pfsim::FindWorkload workload(p);
   pfsim::WorkloadSpec spec;
   spec.ranks_per_node = p.ranks_per_node;
@@ -876,23 +923,63 @@ int cmd_find(const Cli& c)
   auto options = run_options(c, spec);
   pfsim::RunRecords records;
   pfsim::RunInfo info;
-  auto results = simulate(c, platform, workload, options, records, info);
+  auto results = simulate(point, platform, workload, options, records, info);
   const auto& ph = records.phases.at(0);
   const double t = ph.end_s - ph.start_s;
   const double rate = t > 0 ? static_cast<double>(workload.phase_items(0)) / t : 0.0;
-  results["find"] = {{"files", workload.phase_items(0)}, {"stats", workload.total_stats()},
-                     {"local_stats", records.local_stats}, {"time_s", t}, {"rate", rate}};
+  results["find"] = {{"files", workload.phase_items(0)}, {"directories", p.dirs.size()},
+                     {"stats", workload.total_stats()}, {"local_stats", records.local_stats}, {"time_s", t},
+                     {"rate", rate}};
+  return results;
+}
+
+int cmd_find(const Cli& c)
+{
+  if (!c.opts.count("--ranks"))
+    throw UsageError("find needs --ranks N (pfind's MPI ranks; a list with --csv)");
+  check_output_paths(c);
+  pfsim::app::check_outputs_spare_inputs({{"--out", opt(c, "--out"), false, "", ""}},
+                                         {{"the platform file", opt(c, "--platform")}});
+  auto platform = platform_of(c);
+  if (c.opts.count("--csv")) {  // a sweep over rank counts (and --vary), as pfsim sweep's
+    if (c.opts.count("--out"))
+      throw UsageError("--out is one run's results; a sweep (--csv) writes every point's to --csv FILE.json "
+                       "(and --results-dir)");
+    auto [sweep, varied] = sweep_setup(c);
+    find_params(c, platform, sweep.ranks.front());  // the trees and options checked once, before any point runs
+    pfsim::app::run_sweep(
+        sweep,
+        [&](int r, int k) {
+          if (k < 0)
+            return find_point(c, platform, r);
+          Cli point = c;
+          point.opts.erase("--vary");  // its value for this point is the last --set
+          point.sets.push_back(sweep.vary_path + "=" + sweep.vary_values[static_cast<size_t>(k)]);
+          return find_point(point, varied[static_cast<size_t>(k)], r);
+        },
+        [&](const nlohmann::json& first) {
+          nlohmann::json w = first["workload"];
+          w.erase("ranks");  // each point's ranks are in "ranks" and its "run"
+          return nlohmann::json{{"inputs", sweep_inputs(c, sweep, first)}, {"workload", w}};
+        });
+    return 0;
+  }
+  if (c.opts.at("--ranks").find(',') != std::string::npos)
+    throw UsageError("--ranks " + c.opts.at("--ranks") + ": a list of rank counts is a sweep: give --csv FILE");
+  const int ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
+  auto results = find_point(c, platform, ranks);
+  const auto& f = results["find"];
   const std::string out = opt(c, "--out");
   if (!out.empty())
     pfsim::write_file_atomic(out, results.dump(2) + "\n");
   if (!has_flag(c, "--quiet")) {
-    std::cout << "pfsim " << kVersion << " (simulated pfind) was launched with " << p.ranks << " total task(s) on "
+    std::cout << "pfsim " << kVersion << " (simulated pfind) was launched with " << ranks << " total task(s) on "
               << results["run"]["nodes"] << " node(s), platform " << platform.name << "\n";
-    std::printf("examined %llu files in %zu directories, stat'ed %llu (%llu answered by the client)\n",
-                static_cast<unsigned long long>(workload.phase_items(0)), p.dirs.size(),
-                static_cast<unsigned long long>(workload.total_stats()),
-                static_cast<unsigned long long>(records.local_stats));
-    std::printf("[RESULT] find %20.6f kIOPS : time %.3f seconds\n", rate / 1000.0, t);
+    std::printf("examined %llu files in %llu directories, stat'ed %llu (%llu answered by the client)\n",
+                f["files"].get<unsigned long long>(), f["directories"].get<unsigned long long>(),
+                f["stats"].get<unsigned long long>(), f["local_stats"].get<unsigned long long>());
+    std::printf("[RESULT] find %20.6f kIOPS : time %.3f seconds\n", f["rate"].get<double>() / 1000.0,
+                f["time_s"].get<double>());
   }
   return 0;
 }
@@ -1019,28 +1106,7 @@ int cmd_sweep(const Cli& c)
   check_output_paths(c);
   auto platform = platform_of(c);
   auto spec = workload_of(c);
-  pfsim::app::SweepSpec sweep;
-  sweep.ranks = pfsim::app::parse_rank_list("--ranks", opt(c, "--ranks", std::to_string(spec.params.ranks)));
-  sweep.csv = opt(c, "--csv");
-  if (sweep.csv.empty())
-    throw UsageError("sweep needs --csv FILE");
-  sweep.jobs = static_cast<int>(opt_int(c, "--jobs", 1, 1, 1024));
-  sweep.results_dir = opt(c, "--results-dir");
-  sweep.quiet = has_flag(c, "--quiet");
-  // --vary: each value's platform, loaded (and checked) before any point runs: a bad value is one error, exit 2.
-  std::vector<pfsim::config::PlatformConfig> varied;
-  if (c.opts.count("--vary")) {
-    try {
-      std::tie(sweep.vary_path, sweep.vary_values) = pfsim::app::parse_vary("--vary", c.opts.at("--vary"));
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(e.what());
-    }
-    try {
-      varied = pfsim::app::vary_platforms(opt(c, "--platform"), c.sets, sweep, c.opts.at("--vary"));
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(e.what());
-    }
-  }
+  auto [sweep, varied] = sweep_setup(c, std::to_string(spec.params.ranks));
   pfsim::app::run_sweep(
       sweep,
       [&](int r, int k) {
@@ -1054,20 +1120,13 @@ int cmd_sweep(const Cli& c)
         return run_point(point, varied[static_cast<size_t>(k)], pfsim::with_ranks(spec, r));
       },
       [&](const nlohmann::json& first) {
-        nlohmann::json inputs = first["inputs"];
-        if (c.opts.count("--ranks"))
-          inputs["options"]["--ranks"] = c.opts.at("--ranks");  // the sweep's list
-        if (!sweep.vary_values.empty()) {  // the sweep's --vary, not the first point's --set of its first value
-          inputs["options"]["--vary"] = c.opts.at("--vary");
-          inputs["set"] = c.sets;
-        }
         // The workload as given (its own rank count); each point's ranks are in "ranks" and its "run".
         auto w = pfsim::SyntheticWorkload(spec.params).describe();
         if (!spec.ranks_given) {  // the file states no rank count (1 stood in)
           w["ranks"] = nullptr;
           w["workload_file"].erase("ranks");
         }
-        return nlohmann::json{{"inputs", inputs}, {"workload", w}};
+        return nlohmann::json{{"inputs", sweep_inputs(c, sweep, first)}, {"workload", w}};
       });
   return 0;
 }
