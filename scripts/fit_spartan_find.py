@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the directory-listing side of the Spartan CephFS platform to seed 001's find column (docs/spartan-cephfs.md section 8).
+"""Fits the Spartan CephFS platforms' directory listing to seed 001's find column (docs/spartan-cephfs.md section 8).
 
 IO500 2019 ran pfind (io500_find_mpi = True) over its data directory with -newer, -size 3901c and -name "*01*": the
 ranks share the directories by work stealing, each directory read by one rank's readdir stream, and the names that
@@ -19,8 +19,8 @@ Then one parameter, by bisection on the simulated rate in log space to within 0.
                             126.03; 10n16t NL-SAS 131.29, SSD 99.81 kIOPS). The find runs on the metadata pool and the
                             MDSes, which both data pools' runs share, so each pool's row measures the same thing.
   mds.readdir_entry 0, not fitted: the MDS's share of the time per entry is not identifiable from the table. It would
-                            slow the many-reader rows only (at 160 tasks 159 readers share the two MDSes with the reader of
-                            the big directory), and those are not slower per entry than the 2-task rows (the big
+                            slow the many-reader rows only (at 160 tasks 159 readers share the two MDSes with the
+                            reader of the big directory), and those are not slower per entry than the 2-task rows (the big
                             directory's read: about 20 us per entry at 2 tasks, 17.6 at 160, 11.7 at 32), so the whole
                             time per entry is put on the client.
 The 4n8t rows (NL-SAS 108.61, SSD 105.11 kIOPS) are predictions. The two 2n1t rows ran the same tree on the same

@@ -270,7 +270,8 @@ uint64_t FindWorkload::position(size_t dir, uint64_t k) const
   // evenly over it).
   const auto& d = p_.dirs[dir];
   const uint64_t m = std::min(d.matching, d.entries);
-  const long double x = static_cast<long double>(k + 1) * static_cast<long double>(d.entries) / static_cast<long double>(m);
+  const long double x =
+      static_cast<long double>(k + 1) * static_cast<long double>(d.entries) / static_cast<long double>(m);
   return std::min(d.entries, static_cast<uint64_t>(std::ceil(x)));
 }
 
