@@ -176,7 +176,7 @@ def main():
                        "simulated_kiops": res["rate"] / 1000, "time_s": res["time_s"],
                        "error": res["rate"] / r[S.FIND_PHASE] - 1, "role": role})
     for p in points:
-        print(f"{p['config']:7s} {p['pool']:6s} {p['role'][:9]:9s} measured {p['measured_kiops']:8.2f}  simulated "
+        print(f"{p['config']:7s} {p['pool']:6s} {p['role'].split()[0]:9s} measured {p['measured_kiops']:8.2f}  simulated "
               f"{p['simulated_kiops']:8.2f} kIOPS  {100 * p['error']:+7.1f}%  ({p['files']} files, {p['time_s']:.1f} s)")
     if a.check:
         return
