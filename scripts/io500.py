@@ -369,7 +369,7 @@ def find_args(common, s, config, skipped):
     args = ["--name", FIND_NAME]
     if nproc != "":
         # (checked >= 1 by main; run_tool drops the job's --ranks for it)
-        args += ["--ranks", str(min(parse_count(nproc, "[find] nproc"), tasks))]  # (run_tool drops the job's --ranks for it)
+        args += ["--ranks", str(min(parse_count(nproc, "[find] nproc"), tasks))]
     if "mdtest-easy" not in skipped:
         args += ["--mdtest-easy", f"{tasks}:{s['easy_n']}"]
     if "mdtest-hard" not in skipped:
