@@ -354,8 +354,6 @@ def run_tool(pfsim, common, kind, args, tmp):
 
 GROUPS = ("mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard", "find")
 FIND_NAME = "01"  # IO500's find: -name "*01*"
-FIND_RUN = {}  # the simulated find's processes and files examined (result.txt's nproc and total-files)
-NOT_RUN_WHY = {}  # why a phase whose run is not FALSE did not run (the summary's "not run (...)")
 
 
 def find_args(common, s, config, skipped):
@@ -390,9 +388,10 @@ def find_args(common, s, config, skipped):
 def simulate(pfsim, common, s, jobs, config):
     """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out, as IO500
     does not run it); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
-    others start. Returns ({phase: (score, time)}, skipped groups)."""
-    FIND_RUN.clear()
-    NOT_RUN_WHY.clear()
+    others start. Returns ({phase: (score, time)}, skipped groups, notes): notes["find"] holds the simulated find's
+    processes and files examined (result.txt's nproc and total-files), notes["why"] why a phase whose run is not
+    FALSE did not run (the summary's "not run (...)")."""
+    notes = {"find": {}, "why": {}}
     fpp = flag(config, "ior-easy", "fileperproc", "TRUE")
     runs = {
         "mdtest-easy": ["-n", str(s["easy_n"]), "-u", "-F"],
@@ -415,7 +414,7 @@ def simulate(pfsim, common, s, jobs, config):
             print(f"{PROG}: note: find not run: no write phase that runs leaves a file for it to find",
                   file=sys.stderr)
             skipped.append("find")
-            NOT_RUN_WHY["find"] = "no file to find: no write phase ran"
+            notes["why"]["find"] = "no file to find: no write phase ran"
     skipped_phases = phase_runs(config) | ({"find"} if "find" in skipped else set())  # the skipped groups' phases
     first, *rest = [g for g in GROUPS if g not in skipped] or [None]
     results = []
@@ -439,7 +438,7 @@ def simulate(pfsim, common, s, jobs, config):
         r = res[run]
         if run == "find":
             out[name] = (float(r["find"]["rate"]) / 1000.0, float(r["find"]["time_s"]))
-            FIND_RUN.update(nproc=r["run"]["ranks"], files=r["find"]["files"])
+            notes["find"] = {"nproc": r["run"]["ranks"], "files": r["find"]["files"]}
         elif run.startswith("ior"):
             hit = [x for x in r.get("ior", []) if x.get("access") == what]
             if not hit:
@@ -450,7 +449,7 @@ def simulate(pfsim, common, s, jobs, config):
             if not hit:
                 fail(PROG, f"pfsim mdtest wrote no '{what}' phase for {run}")
             out[name] = (float(hit[0]["rate_items_per_s"]) / 1000.0, float(hit[0]["time_s"]))
-    return out, skipped
+    return out, skipped, notes
 
 
 def geo(values):
@@ -479,7 +478,7 @@ def validity(sim, stonewall_s, minwrite_s):
     return phases, run
 
 
-def summary_text(sim, version, invalid, run_invalid):
+def summary_text(sim, version, invalid, run_invalid, why=None):
     """IO500's result_summary.txt: its [RESULT] lines in its order, the timestamp line and a phase not run as
     '[      ]' lines, and its [SCORE ] line over the phases simulated; ' [INVALID]' where IO500 puts it."""
     lines = [f"IO500 version pfsim-{version} (standard; simulated)"]
@@ -487,7 +486,7 @@ def summary_text(sim, version, invalid, run_invalid):
         if name == "ior-hard-write":  # IO500 prints the timestamp phase here
             lines.append(f"[      ] {'timestamp':>20s} {0:15.6f} kIOPS : time {0:.3f} seconds")
         if name not in sim:
-            lines.append(f"[      ] {name:>20s} {'':>15s} {unit} : not run ({NOT_RUN_WHY.get(name, 'run = FALSE')})")
+            lines.append(f"[      ] {name:>20s} {'':>15s} {unit} : not run ({(why or {}).get(name, 'run = FALSE')})")
         else:
             v, t = sim[name]
             mark = " [INVALID]" if name in invalid else ""
@@ -532,7 +531,7 @@ def remove_if_empty(path):
         pass
 
 
-def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_dir, common, bw, md):
+def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_dir, common, bw, md, find_run=None):
     """IO500's result.txt in its layout ([run], a section per phase with exe, its ERROR INVALID lines, score and
     t_delta, [SCORE] with the summary's scores bw and md), so that --from reads a pfsim result directory as it reads
     IO500's."""
@@ -547,8 +546,8 @@ def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_di
         v, t = sim[name]
         lines += ["", f"[{name}]", kv("exe", exes[name])]
         lines += [f"; ERROR INVALID {why}" for why in invalid.get(name, [])]
-        if name == "find" and FIND_RUN:  # IO500's [find] lines (found, which needs the files' sizes, is left out)
-            lines += [kv("nproc", FIND_RUN["nproc"]), kv("total-files", FIND_RUN["files"])]
+        if name == "find" and find_run:  # IO500's [find] lines (found, which needs the files' sizes, is left out)
+            lines += [kv("nproc", find_run["nproc"]), kv("total-files", find_run["files"])]
         lines += [kv("score", f"{v:f}"), kv("t_delta", f"{t:.4f}")]
     mark = " [INVALID]" if invalid or run_invalid else ""
     lines += ["", "[SCORE]", kv("MD", f"{md:f}"), kv("BW", f"{bw:f}"), kv("SCORE", f"{math.sqrt(bw * md):f}{mark}")]
@@ -657,7 +656,7 @@ def main():
                   file=sys.stderr)
     for x in sets:
         common += ["--set", x]
-    sim, skipped = simulate(pfsim, common, sizes, a.jobs, config)
+    sim, skipped, run_notes = simulate(pfsim, common, sizes, a.jobs, config)
     for name, unit, _, src in PHASES:
         if name in sim and name.endswith("-write") and sim[name][1] > stonewall_s:
             print(f"{PROG}: note: {name} took {sim[name][1]:.1f} s simulated, more than stonewall-time "
@@ -671,7 +670,7 @@ def main():
         why = run_invalid + ([f"{', '.join(invalid)} ran less than stonewall-time {stonewall_s:g} s or the minimum "
                               f"write runtime {minwrite_s:g} s, or scored 0"] if invalid else [])
         print(f"{PROG}: note: [INVALID] where IO500 would mark it: " + "; ".join(why), file=sys.stderr)
-    text, bw, md = summary_text(sim, version, invalid, run_invalid)
+    text, bw, md = summary_text(sim, version, invalid, run_invalid, run_notes["why"])
     sys.stdout.write(text)
     n_md = sum(1 for n, _, g, _ in PHASES if g == "md" and n in sim)
     if n_md < 8:
@@ -715,7 +714,7 @@ def main():
     if out_summary:  # the three together: renamed into place once all are written
         files = [(out_summary, text),
                  (out_files[1], result_text(sim, version, ranks, sizes, config, invalid, run_invalid, a.out_dir,
-                                            common, bw, md))]
+                                            common, bw, md, run_notes["find"]))]
         if len(out_files) > 2:  # the config it ran, as IO500 keeps it beside its results (--from reads it back)
             files.append((out_files[2], cfg_text if cfg_text is not None else sizes_config(sizes)))
         write_atomic_all(files)

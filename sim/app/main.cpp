@@ -896,9 +896,7 @@ pfsim::FindParams find_params(const Cli& c, const pfsim::config::PlatformConfig&
   // Estimated costs for sharing out the stats (FindWorkload): a listed entry's share of its readdir RPC (a round trip,
   // the RPC's service and overhead) and its own times; a stat by another node (an RPC: its round trip and service);
   // a stat by the reader's node (the client's alone when the reply brought the attributes).
-  const auto& net = platform.network;
-  const double rtt = 2 * (net.client_link.latency_s + net.server_link.latency_s +
-                          (net.router_count > 0 ? net.router_link.latency_s : 0.0));
+  const double rtt = 2 * platform.network.one_way_latency_s();
   p.entry_cost_s = cl.readdir_entry_s + md.readdir_entry_s +
                    (md.service_s[pfsim::Op::Readdir] + cl.rpc_overhead_s + rtt) / cl.readdir_entries;
   p.stat_cost_s = cl.op_overhead_s[pfsim::Op::Stat] + cl.rpc_overhead_s + rtt + md.service_s[pfsim::Op::Stat];

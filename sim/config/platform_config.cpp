@@ -584,8 +584,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
   // path at 16 k replies/s), but at most 16,384 senders over all servers (each is an actor with a stack; 64 OSSes
   // then get 252 each): 16 on every platform in platforms/.
   if (!senders_given) {
-    const double one_way_s = p.network.server_link.latency_s + p.network.client_link.latency_s +
-                             (p.network.router_count > 0 ? p.network.router_link.latency_s : 0.0);
+    const double one_way_s = p.network.one_way_latency_s();
     const double servers = static_cast<double>(p.mds.count) + p.oss.count;
     const double wanted = std::ceil(16 * one_way_s / 10e-6);
     p.network.reply_senders = static_cast<int>(std::max(16.0, std::min({wanted, 4096.0, std::floor(16384 / servers)})));

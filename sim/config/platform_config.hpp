@@ -32,6 +32,11 @@ struct NetworkConfig {
   int router_count = 0;           // "routers.count": LNET routers between client fabric and server network
   LinkConfig router_link;         // "routers.link": each router's link (shared by the nodes it serves)
   LinkConfig server_link;         // "server_link": each server's (MDS, OSS) link
+  // A message's latency from a client node to a server: its link, the router's if any, the server's.
+  double one_way_latency_s() const
+  {
+    return client_link.latency_s + server_link.latency_s + (router_count > 0 ? router_link.latency_s : 0.0);
+  }
 };
 
 // A population-dependent delay center (a flow-equivalent server, as in queueing-network decomposition): the part of

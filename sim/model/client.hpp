@@ -59,7 +59,7 @@ struct RunContext {
   bool cyclic = false;
   int node_of(int rank) const
   {
-    return cyclic ? rank % static_cast<int>(nodes.size()) : rank / ranks_per_node;
+    return node_of_rank(rank, static_cast<int>(nodes.size()), ranks_per_node, cyclic);
   }
   // Per file of known size (OpRequest::object_end > 0) that some rank has fetched pages of, the writes begun since:
   // a rank's pages fetched by a read (RankState::tail_*) serve its later reads only while no write of the file has

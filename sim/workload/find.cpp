@@ -107,10 +107,7 @@ uint64_t mdtest_names_matching(int ranks, uint64_t items, const std::string& pat
 int FindWorkload::node_of(int rank) const
 {
   const int per = std::max(1, p_.ranks_per_node);
-  if (!p_.cyclic)
-    return rank / per;
-  const int nodes = (p_.ranks + per - 1) / per;
-  return rank % nodes;
+  return node_of_rank(rank, (p_.ranks + per - 1) / per, per, p_.cyclic);
 }
 
 FindWorkload::FindWorkload(FindParams p) : p_(std::move(p))

@@ -53,6 +53,13 @@ struct OpRequest {
   int32_t written_phase = -1;
 };
 
+// The client node of `rank` (clients.placement): block, ranks_per_node consecutive ranks per node; cyclic, rank r on
+// node r mod nodes. Shared by the simulation (RunContext::node_of) and the generators that place work by node.
+inline int node_of_rank(int rank, int nodes, int ranks_per_node, bool cyclic)
+{
+  return cyclic ? rank % nodes : rank / ranks_per_node;
+}
+
 // Position of one rank in its stream; opaque to the client model, small so that 100,000 ranks are cheap.
 struct RankCursor {
   uint64_t item = 0;
