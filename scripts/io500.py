@@ -389,8 +389,8 @@ def simulate(pfsim, common, s, jobs, config):
     """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out, as IO500
     does not run it); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
     others start. Returns ({phase: (score, time)}, skipped groups, notes): notes["find"] holds the simulated find's
-    processes and files examined (result.txt's nproc and total-files), notes["why"] why a phase whose run is not
-    FALSE did not run (the summary's "not run (...)")."""
+    processes, files found and files examined (result.txt's nproc, found and total-files), notes["why"] why a phase
+    whose run is not FALSE did not run (the summary's "not run (...)")."""
     notes = {"find": {}, "why": {}}
     fpp = flag(config, "ior-easy", "fileperproc", "TRUE")
     runs = {
@@ -438,7 +438,11 @@ def simulate(pfsim, common, s, jobs, config):
         r = res[run]
         if run == "find":
             out[name] = (float(r["find"]["rate"]) / 1000.0, float(r["find"]["time_s"]))
-            notes["find"] = {"nproc": r["run"]["ranks"], "files": r["find"]["files"]}
+            # pfind's found: -size 3901c passes mdtest-hard's files alone (mdtest-easy's are empty, IOR's far larger),
+            # all newer than the timestamp, so the mdtest-hard names that -name matches
+            hard = r["workload"].get("mdtest_hard") or {}
+            notes["find"] = {"nproc": r["run"]["ranks"], "files": r["find"]["files"],
+                             "found": hard.get("matching") or 0}
         elif run.startswith("ior"):
             hit = [x for x in r.get("ior", []) if x.get("access") == what]
             if not hit:
@@ -546,8 +550,9 @@ def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_di
         v, t = sim[name]
         lines += ["", f"[{name}]", kv("exe", exes[name])]
         lines += [f"; ERROR INVALID {why}" for why in invalid.get(name, [])]
-        if name == "find" and find_run:  # IO500's [find] lines (found, which needs the files' sizes, is left out)
-            lines += [kv("nproc", find_run["nproc"]), kv("total-files", find_run["files"])]
+        if name == "find" and find_run:  # IO500's [find] lines
+            lines += [kv("nproc", find_run["nproc"]), kv("found", find_run["found"]),
+                      kv("total-files", find_run["files"])]
         lines += [kv("score", f"{v:f}"), kv("t_delta", f"{t:.4f}")]
     mark = " [INVALID]" if invalid or run_invalid else ""
     lines += ["", "[SCORE]", kv("MD", f"{md:f}"), kv("BW", f"{bw:f}"), kv("SCORE", f"{math.sqrt(bw * md):f}{mark}")]

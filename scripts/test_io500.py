@@ -7,7 +7,8 @@
    geometric mean; result_summary.txt in --out-dir holds the same text.
 2. The mdtest-easy-write score is `pfsim mdtest -n 2000 -u -F` run directly (its File creation rate / 1000); the find
    score is `pfsim find` on the tree the run leaves with the config's [find] nproc = 1, and that tree, for the real run
-   of standard-results (2 tasks, -n 2000), holds its result.txt's total-files (8,003).
+   of standard-results (2 tasks, -n 2000), holds its result.txt's total-files (8,003) and found (58); pfsim's own
+   result.txt has found.
 3. --from the real IO500 result directory: its procs (2) and its command lines' sizes are used, and the comparison
    lists the measured scores of result.txt.
 4. Bad input: a result directory without result.txt, a malformed result.txt line (file:line), a config with a bad
@@ -130,15 +131,24 @@ def main():
                             "--name", "01", "--mdtest-easy", f"{tasks}:{files}", "--mdtest-hard", f"{tasks}:{files}",
                             "--dirs", f"{tasks}:{ior_match},1:0", "--quiet", "--out", out], check=True,
                            capture_output=True)
-            return json.load(open(out))["find"]
+            j = json.load(open(out))
+            return dict(j["find"], found=j["workload"]["mdtest_hard"]["matching"])
         f1 = find(1, 4, 2000, 1)
         check(abs(vals.get("find", 0) / (f1["rate"] / 1000) - 1) < 1e-6 and f1["files"] == 16005,
               f"find {vals.get('find')} = pfsim find --ranks 1 over 16,005 files {f1['rate'] / 1000:.6f} "
               f"({f1['files']} files)")
         real = open(os.path.join(data, "standard-results", "result.txt")).read()
         total = int(re.search(r"^\[find\][^\[]*?^total-files\s*=\s*(\d+)", real, re.M | re.S).group(1))
-        check(find(1, 2, 2000, 1)["files"] == total == 8003,
-              f"the tree of standard-results' run (2 tasks, -n 2000) holds its total-files: {total}")
+        found = int(re.search(r"^\[find\][^\[]*?^found\s*=\s*(\d+)", real, re.M | re.S).group(1))
+        f2 = find(1, 2, 2000, 1)
+        check(f2["files"] == total == 8003 and f2["found"] == found == 58,
+              f"the tree of standard-results' run (2 tasks, -n 2000) holds its total-files {total} and found {found} "
+              f"(mdtest-hard's names holding 01; got {f2['files']} and {f2['found']})")
+        ours = open(os.path.join(tmp, "result.txt")).read()
+        ours_found = re.search(r"^\[find\][^\[]*?^found\s*=\s*(\d+)", ours, re.M | re.S)
+        check(ours_found is not None and int(ours_found.group(1)) == f1["found"],
+              f"config-tiny's result.txt [find] found = mdtest-hard's matching names {f1['found']} "
+              f"(line: {ours_found.group(0)[-30:] if ours_found else None})")
         # 3: --from the real result directory.
         r = run(["--from", os.path.join(data, "standard-results"), "--platform", PLATFORM, "--json",
                  os.path.join(tmp, "f.json")], build)

@@ -833,22 +833,28 @@ pfsim::FindParams find_params(const Cli& c, const pfsim::config::PlatformConfig&
   auto matching = [&](int ranks, uint64_t items, int first_rank) -> uint64_t {
     return p.stat ? pfsim::mdtest_names_matching(ranks, items, name, first_rank) : 0;
   };
+  // A tree's names matching --name (the ones stat'ed; IO500's "found" are mdtest-hard's, the only files of its -size);
+  // null with --no-stat, which counts none.
+  auto matched = [&](uint64_t m) { return p.stat ? nlohmann::json(m) : nlohmann::json(nullptr); };
   nlohmann::json given = nlohmann::json::object();
   uint64_t order = 0;  // the trees' directories in the order IO500 makes them: mdtest-easy's, then mdtest-hard's
   if (c.opts.count("--mdtest-easy")) {
     auto [r, n] = tasks_and_files(c, "--mdtest-easy");
     check_dotted(static_cast<double>(r) * static_cast<double>(n));
-    for (int k = 0; k < r; ++k)  // task k's directory holds its own files (mdtest -u: file.mdtest.<k>.<i>)
+    uint64_t matches = 0;
+    for (int k = 0; k < r; ++k) {  // task k's directory holds its own files (mdtest -u: file.mdtest.<k>.<i>)
       p.dirs.push_back({n, matching(1, n, k), static_cast<uint64_t>(k)});
+      matches += p.dirs.back().matching;
+    }
     order = static_cast<uint64_t>(r);
-    given["mdtest_easy"] = {{"tasks", r}, {"files_per_task", n}};
+    given["mdtest_easy"] = {{"tasks", r}, {"files_per_task", n}, {"matching", matched(matches)}};
   }
   if (c.opts.count("--mdtest-hard")) {
     auto [r, n] = tasks_and_files(c, "--mdtest-hard");
     check_dotted(static_cast<double>(r) * static_cast<double>(n));
     // One directory, the first its job makes (its MDS is the first: Workload::directory_order 0, as pfsim mdtest's).
     p.dirs.push_back({static_cast<uint64_t>(r) * n, matching(r, n, 0), 0});
-    given["mdtest_hard"] = {{"tasks", r}, {"files_per_task", n}};
+    given["mdtest_hard"] = {{"tasks", r}, {"files_per_task", n}, {"matching", matched(p.dirs.back().matching)}};
     order = std::max<uint64_t>(order, 1);
   }
   if (c.opts.count("--dirs")) {
