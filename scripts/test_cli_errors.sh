@@ -997,6 +997,9 @@ expect_error ior-perop-non-numeric "p-0-00001.csv:2:" "runtime" -- \
   replay "$tmp/perop/p-0-00000.csv" --platform "$good_platform"
 expect_error ior-perop-op "--ior-op" "write or read" -- \
   replay "$tool_outputs/ior/ior-perop-0-00000.csv" --platform "$good_platform" --ior-op append
+# IOR's stdout beside the files states the access (-w -r: the files hold the reads): an option against it is refused
+expect_error ior-perop-stdout-conflict "option --ior-op write" "ior-perop-stdout.txt:3: the run's command line" -- \
+  replay "$tool_outputs/ior/ior-perop-0-00000.csv" --platform "$good_platform" --ior-op write
 # ... and the real files replay (exit 0, one table row per phase and direction).
 if "$pfsim" replay "$tool_outputs/darshan-dxt/own-runs/ior.dxt.txt" --platform "$good_platform" --ranks 4 \
   >"$tmp/dxt.stdout" 2>"$tmp/dxt.stderr" && [ "$(grep -c '^dxt ' "$tmp/dxt.stdout")" -eq 2 ]; then

@@ -193,6 +193,9 @@ int cmd_replay_io(int argc, char** argv)
                   static_cast<unsigned long long>(tr->op_count()), tr->files.size(), s_if(tr->files.size()), import_s);
     note = "pfsim: imported " + tr->format + " trace " + tr->path + line;
   }
+  for (const auto& x : tr->notes)
+    if (!a.has("--quiet"))
+      note += "pfsim: note: " + x + "\n";
   for (const auto& x : tr->warnings)
     note += "pfsim: warning: " + x + "\n";
   if (platform) {

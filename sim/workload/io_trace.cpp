@@ -1,6 +1,7 @@
 #include "workload/io_trace.hpp"
 
 #include "config/reader.hpp"
+#include "workload/ior_summary.hpp"
 #include "config/units.hpp"
 #include "workload/text_input.hpp"
 
@@ -214,7 +215,8 @@ nlohmann::json IoTrace::describe() const
                       {"files", files.size()},    {"shared_files", shared},
                       {"writes", writes},         {"reads", reads},
                       {"bytes_written", written}, {"bytes_read", read},
-                      {"inputs", inputs},         {"warnings", warnings}};
+                      {"inputs", inputs},         {"warnings", warnings},
+                      {"notes", notes}};
   if (format == "darshan-dxt")
     j["mpiio_rows_not_replayed"] = mpiio_rows;
   if (ior)
@@ -505,7 +507,121 @@ IoTrace load_dxt(const std::string& path)
   return t;
 }
 
-IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
+namespace {
+
+// What IOR's stdout says of a run whose per-op files it names (IorPerOpOptions).
+struct IorStdout {
+  std::string file;
+  size_t command_line = 0;  // its "Command line" line
+  std::string command;
+  bool write = true;
+  bool file_per_proc = false;
+  uint64_t block_B = 0;     // 0: not stated exactly
+  uint64_t transfer_B = 0;  // 0: not stated exactly
+  long long tasks = -1;     // -1: not stated
+  size_t tasks_line = 0;
+};
+
+// The value after "key :" on an IOR Options line ("tasks               : 2"), "" if the line is not that key's.
+std::string options_value(const std::string& line, const std::string& key)
+{
+  if (line.compare(0, key.size(), key) != 0)
+    return "";
+  const size_t colon = line.find(':', key.size());
+  if (colon == std::string::npos || line.find_first_not_of(' ', key.size()) != colon)
+    return "";
+  const size_t from = line.find_first_not_of(' ', colon + 1);
+  return from == std::string::npos ? "" : line.substr(from, line.find_last_not_of(" \r") + 1 - from);
+}
+
+// IOR's stdout beside per-op files of `prefix`: the first file (in name order) of the directory, other than a .csv,
+// whose "Command line" has -O savePerOpDataCSV=<path ending in prefix> within its first 400 lines. A second one is
+// named in a warning.
+std::optional<IorStdout> find_ior_stdout(const fs::path& dir, const std::string& prefix, std::vector<std::string>& warnings)
+{
+  std::vector<fs::path> candidates;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::error_code ec;
+    if (e.path().extension() == ".csv" || !fs::is_regular_file(e.path(), ec) ||
+        fs::file_size(e.path(), ec) > (64u << 20))
+      continue;
+    candidates.push_back(e.path());
+  }
+  std::sort(candidates.begin(), candidates.end());
+  std::optional<IorStdout> found;
+  for (const auto& c : candidates) {
+    std::ifstream in(c);
+    std::string line;
+    IorStdout s;
+    bool named = false;
+    for (size_t n = 1; n <= 400 && std::getline(in, line); ++n) {
+      if (!line.empty() && line.back() == '\r')
+        line.pop_back();
+      if (!named) {
+        const std::string cmd = options_value(line, "Command line");
+        if (cmd.empty())
+          continue;
+        std::istringstream words(cmd);
+        for (std::string w; words >> w;) {
+          const auto at = w.find("savePerOpDataCSV=");
+          if (at != std::string::npos && fs::path(w.substr(at + 17)).filename().string() == prefix)
+            named = true;
+        }
+        if (!named)
+          break;  // another run's stdout
+        s.file = c.string();
+        s.command_line = n;
+        s.command = cmd;
+        continue;
+      }
+      // The first test's Options (IOR prints them once per test, after the command line)
+      double unit = 0;
+      if (const auto v = options_value(line, "tasks"); !v.empty() && s.tasks < 0) {
+        long long t = 0;
+        if (parse_int(v, t) && t > 0) {
+          s.tasks = t;
+          s.tasks_line = n;
+        }
+      } else if (const auto a = options_value(line, "access"); a == "file-per-process" || a == "single-shared-file") {
+        if (!command_flag(s.command, "-F"))
+          s.file_per_proc = a == "file-per-process";
+      } else if (const auto b = options_value(line, "blocksize"); !b.empty() && s.block_B == 0) {
+        const double v = human_bytes(b, unit);
+        if (v > 0 && unit == 1.0)
+          s.block_B = static_cast<uint64_t>(v);
+      } else if (const auto x = options_value(line, "xfersize"); !x.empty() && s.transfer_B == 0) {
+        const double v = human_bytes(x, unit);
+        if (v > 0 && unit == 1.0)
+          s.transfer_B = static_cast<uint64_t>(v);
+      }
+    }
+    if (!named)
+      continue;
+    if (found) {
+      warnings.push_back("IOR stdout: " + s.file + " names these per-op files too; read " + found->file);
+      continue;
+    }
+    // IOR runs the write and the read when neither -w nor -r is given; the read's per-op files replace the write's.
+    s.write = command_flag(s.command, "-w") && !command_flag(s.command, "-r");
+    s.file_per_proc = s.file_per_proc || command_flag(s.command, "-F");
+    for (auto [flag, value] : {std::pair<const char*, uint64_t*>{"-b", &s.block_B}, {"-t", &s.transfer_B}}) {
+      const std::string arg = command_option(s.command, flag);
+      if (arg.empty())
+        continue;
+      const long double v = ior_size_arg(arg);
+      if (v <= 0 || v > static_cast<long double>(units::kMaxSizeB))
+        throw ConfigError(s.file + ":" + std::to_string(s.command_line) + ": " + flag + " " + arg + ": expected IOR's "
+                          "size (an integer with an optional k, m, g, t or p suffix) up to 1e15 bytes");
+      *value = static_cast<uint64_t>(v);
+    }
+    found = s;
+  }
+  return found;
+}
+
+}  // namespace
+
+IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
 {
   const fs::path p(path);
   const std::string name = p.filename().string();
@@ -544,6 +660,38 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
   IoTrace t;
   t.format = "ior-perop";
   t.path = path;
+  // The run's stdout, if saved beside the files: the options it states, checked against those given.
+  const auto sout = find_ior_stdout(dir, prefix, t.warnings);
+  IorPerOpOptions options = given;
+  if (sout) {
+    const std::string at = sout->file + ":" + std::to_string(sout->command_line) + ": ";
+    if (given.write && *given.write != sout->write)
+      throw ConfigError("option --ior-op " + std::string(*given.write ? "write" : "read") + ": " + at +
+                                  "the run's command line (" + textin::excerpt(sout->command, 60) + ") makes its per-op "
+                                  "files " + (sout->write ? "writes" : "reads"));
+    if (given.file_per_proc && !sout->file_per_proc)
+      throw ConfigError("option --ior-file-per-process: " + at + "the run wrote one shared file (no -F)");
+    if (given.block_B > 0 && sout->block_B > 0 && given.block_B != sout->block_B)
+      throw ConfigError("option --ior-block " + std::to_string(given.block_B) + ": " + at + "the run's block "
+                                  "size is " + std::to_string(sout->block_B) + " bytes");
+    options.write = sout->write;
+    options.file_per_proc = sout->file_per_proc;
+    if (options.block_B == 0)
+      options.block_B = sout->block_B;
+    // Every rank writes its per-op file: the tasks it states are the files expected.
+    if (sout->tasks > 0 && !files.empty() && top_rank + 1 != sout->tasks) {
+      char name[48];
+      std::snprintf(name, sizeof name, "-%lld-%05lld.csv", files.begin()->first,
+                    top_rank + 1 < sout->tasks ? top_rank + 1 : sout->tasks);
+      throw ConfigError((dir / (prefix + name)).string() + ": " +
+                        (top_rank + 1 < sout->tasks ? "missing" : "a rank beyond the run's") + " (" + sout->file + ":" +
+                        std::to_string(sout->tasks_line) + " states " + std::to_string(sout->tasks) + " tasks; files "
+                        "of ranks 0.." + std::to_string(top_rank) + " found)");
+    }
+  }
+  const bool write = options.write.value_or(true);
+  if (sout)
+    t.inputs.push_back(sout->file);
   // IOR writes repetitions 0..i-1, each with one file per rank 0..N-1: a hole in either is a lost file.
   const long long reps = files.empty() ? 0 : files.rbegin()->first + 1;
   for (long long rep = 0; rep < reps; ++rep)
@@ -568,7 +716,7 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
   std::vector<std::string> first_file;
   for (const auto& [rep, by_rank] : files) {
     rows.emplace_back();
-    t.phases.push_back({options.write ? "write" : "read", static_cast<int>(rep)});
+    t.phases.push_back({write ? "write" : "read", static_cast<int>(rep)});
     for (const auto& [rank, file] : by_rank) {
       t.inputs.push_back(file);
       std::ifstream in = open_text(file);
@@ -626,7 +774,8 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
     throw ConfigError(first_file.front() + ": no transfer with runtime > 0 and tp > 0: cannot recover the transfer size");
   std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
   const double median = sizes[sizes.size() / 2];
-  const uint64_t transfer = std::max<uint64_t>(8, static_cast<uint64_t>(std::llround(median / 8)) * 8);
+  const uint64_t recovered = std::max<uint64_t>(8, static_cast<uint64_t>(std::llround(median / 8)) * 8);
+  const uint64_t transfer = sout && sout->transfer_B > 0 ? sout->transfer_B : recovered;
   // Transfers whose own size is unknown (timed at 0 s, or tp 0) or more than 1% off: replayed at the recovered size.
   uint64_t off = 0, unknown = 0;
   size_t fewest = SIZE_MAX, most_rows = 0;
@@ -687,14 +836,14 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
         continue;
       const uint32_t file = options.file_per_proc ? static_cast<uint32_t>(r) : 0;
       IoStep open;
-      open.op = options.write && (options.file_per_proc || r == 0) ? IoOp::Create : IoOp::Open;
+      open.op = write && (options.file_per_proc || r == 0) ? IoOp::Create : IoOp::Open;
       open.file = file;
       open.think_s = static_cast<float>(v.front().time);  // the loop's start, after the open: the open goes first
       s.steps.push_back(open);
       double prev_end = v.front().time;
       for (size_t k = 0; k < v.size(); ++k) {
         IoStep st;
-        st.op = options.write ? IoOp::Write : IoOp::Read;
+        st.op = write ? IoOp::Write : IoOp::Read;
         st.file = file;
         st.length = transfer;
         const uint64_t segment = k / per_block, in_block = (k % per_block) * transfer;
@@ -717,12 +866,21 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options)
     s.phase_begin.push_back(s.steps.size());
   }
   std::ostringstream w;
-  w << "IOR per-op files record no access, file mode or block size: replayed as " << (options.write ? "writes" : "reads")
-    << " (--ior-op), " << (options.file_per_proc ? "a file per process (--ior-file-per-process)" : "one shared file")
-    << ", block " << block << " bytes, " << layout.segments << (layout.segments == 1 ? " segment" : " segments")
-    << (options.block_B > 0 ? "" : " (--ior-block)") << "; transfer size " << transfer
-    << " bytes (the median of tp x runtime, rounded to a multiple of 8 bytes)";
-  t.warnings.push_back(w.str());
+  if (sout) {
+    w << "IOR per-op files read with the run's stdout " << sout->file << ": replayed as " << (write ? "writes" : "reads") << ", " << (options.file_per_proc ? "a file per process" : "one shared file")
+      << ", block " << block << " bytes, " << layout.segments << (layout.segments == 1 ? " segment" : " segments")
+      << ", transfer size " << transfer << " bytes"
+      << (sout->transfer_B > 0 ? "" : " (the median of tp x runtime, rounded to a multiple of 8 bytes)");
+    t.notes.push_back(w.str());
+  } else {
+    w << "IOR per-op files record no access, file mode or block size, and no IOR stdout beside them names "
+         "savePerOpDataCSV=" << prefix << ": replayed as " << (write ? "writes" : "reads")
+      << " (--ior-op), " << (options.file_per_proc ? "a file per process (--ior-file-per-process)" : "one shared file")
+      << ", block " << block << " bytes, " << layout.segments << (layout.segments == 1 ? " segment" : " segments")
+      << (options.block_B > 0 ? "" : " (--ior-block)") << "; transfer size " << transfer
+      << " bytes (the median of tp x runtime, rounded to a multiple of 8 bytes)";
+    t.warnings.push_back(w.str());
+  }
   if (partial > 0)
     t.warnings.push_back(std::to_string(partial) + " rank file(s) end inside a block of " + std::to_string(block) +
                          " bytes (a stonewalled run, or --ior-block not IOR's -b): the last segment is partial");

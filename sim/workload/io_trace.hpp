@@ -83,14 +83,19 @@ struct IoTrace {
   uint64_t mpiio_rows = 0;             // darshan-dxt: X_MPIIO rows counted, not replayed
   std::vector<std::string> inputs;     // files read
   std::vector<std::string> warnings;   // what the import had to assume
+  std::vector<std::string> notes;      // what it took from elsewhere (IOR per-op: the run's stdout)
 
   uint64_t op_count() const;  // recorded reads and writes
   nlohmann::json describe() const;
 };
 
-// Options for what an IOR per-op file does not record.
+// Options for what an IOR per-op file does not record. IOR's stdout saved beside the files (any file there whose
+// "Command line" names -O savePerOpDataCSV=<the files' prefix>) states them: the access (-r: the reads, which
+// overwrite the write's files; -w alone: the writes; neither: IOR runs both, the reads), -F or its Options' access,
+// -b or its Options' blocksize, -t, and its Options' tasks (the rank files expected). An option given here that the
+// stdout contradicts is an error naming both; without a stdout the options apply, else the defaults.
 struct IorPerOpOptions {
-  bool write = true;             // --ior-op write|read (default write)
+  std::optional<bool> write;     // --ior-op write|read (default write)
   bool file_per_proc = false;    // --ior-file-per-process (IOR -F; default one shared file)
   uint64_t block_B = 0;          // --ior-block (IOR -b); 0 = every transfer of a rank in one block (one segment)
 };

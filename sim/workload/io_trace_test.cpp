@@ -27,6 +27,7 @@ namespace {
 const std::string kToolOutputs = "/work/shared/data/tool-outputs";
 const std::string kDxt = kToolOutputs + "/darshan-dxt";
 const std::string kIor = kToolOutputs + "/ior";
+const std::string kTraces = std::string(PFSIM_SOURCE_DIR) + "/traces";
 constexpr uint64_t kKiB = 1024;
 
 struct TempDir {
@@ -199,7 +200,7 @@ TEST_CASE("IOR per-op files: the transfer size from tp x runtime and the IOR lay
   CHECK(s.phases[1].name == "read");
   REQUIRE(s.files.size() == 1);
   CHECK(s.files[0].shared);
-  CHECK(s.inputs.size() == 4);
+  CHECK(s.inputs.size() == 5);  // the 4 files and the stdout
   for (int p = 0; p < 2; ++p)
     for (int rank = 0; rank < 2; ++rank) {
       const auto& st = s.streams[static_cast<size_t>(rank)];
@@ -207,11 +208,88 @@ TEST_CASE("IOR per-op files: the transfer size from tp x runtime and the IOR lay
       CHECK(st.steps[st.begin(p)].op == IoOp::Open);
       CHECK(st.steps[st.begin(p) + 6].offset == (1 * 2 + static_cast<uint64_t>(rank)) * 1048576 + 256 * kKiB);
     }
-  // Without --ior-block: one segment of all 8 transfers (block 2 MiB)
-  const auto one = load_ior_perop(kIor + "/ior-perop-0-00000.csv", IorPerOpOptions{});
+  // Without options, the run's stdout beside the files (ior-perop-stdout.txt: -w -r -b 1m -t 256k -s 2, 2 tasks)
+  // states them: the reads (they overwrote the write's files), one shared file, block 1 MiB, 2 segments.
+  const auto own = load_ior_perop(kIor + "/ior-perop-0-00000.csv", IorPerOpOptions{});
+  CHECK(own.phases[0].name == "read");
+  CHECK(own.ior->block_B == 1048576);
+  CHECK(own.ior->segments == 2);
+  CHECK_FALSE(own.ior->file_per_proc);
+  CHECK(own.inputs.front() == kIor + "/ior-perop-stdout.txt");
+  REQUIRE(own.notes.size() == 1);
+  CHECK_THAT(own.notes[0], Catch::Contains("ior-perop-stdout.txt: replayed as reads, one shared file, block 1048576"));
+  // The file-per-process read run's stdout (-r -F) and write run's (-w -F, -v -v -v) in traces/ior-perop
+  const auto rd = load_ior_perop(kTraces + "/ior-perop/ior-read-perop-0-00001.csv", IorPerOpOptions{});
+  CHECK((rd.phases[0].name == "read" && rd.ior->file_per_proc && rd.ior->block_B == 1048576));
+  const auto wr = load_ior_perop(kTraces + "/ior-perop/ior-write-perop-0-00001.csv", IorPerOpOptions{});
+  CHECK((wr.phases[0].name == "write" && wr.ior->file_per_proc && wr.ior->segments == 2));
+  // Without a stdout: writes, and one segment of all 8 transfers (block 2 MiB) unless --ior-block
+  TempDir d;
+  for (const char* f : {"ior-perop-0-00000.csv", "ior-perop-0-00001.csv"})
+    fs::copy_file(kIor + "/" + f, d.path / f);
+  const auto one = load_ior_perop((d.path / "ior-perop-0-00000.csv").string(), IorPerOpOptions{});
   CHECK(one.ior->block_B == 2 * 1048576);
   CHECK(one.ior->segments == 1);
   CHECK(of(one, 1, IoOp::Write)[0]->offset == 2 * 1048576);
+  CHECK(one.notes.empty());
+  CHECK_THAT(one.warnings.at(0), Catch::Contains("no IOR stdout beside them names savePerOpDataCSV=ior-perop"));
+}
+
+TEST_CASE("IOR per-op: the run's stdout states the rank files and contradicts no option", "[iotrace]")
+{
+  // helper-106: a read run was replayed as writes to one shared file, and a missing last rank went unnoticed.
+  TempDir d;
+  const std::string dir = kTraces + "/ior-perop/";
+  for (const char* f : {"ior-read-perop-0-00000.csv", "ior-read-perop-stdout.txt"})
+    fs::copy_file(dir + f, d.path / f);
+  const std::string f0 = (d.path / "ior-read-perop-0-00000.csv").string();
+  CHECK_THAT(error_of([&] { load_ior_perop(f0, IorPerOpOptions{}); }),
+             Catch::StartsWith((d.path / "ior-read-perop-0-00001.csv").string() + ": missing (" +
+                               (d.path / "ior-read-perop-stdout.txt").string() + ":21 states 2 tasks; files of ranks "
+                               "0..0 found)"));
+  fs::copy_file(dir + "ior-read-perop-0-00001.csv", d.path / "ior-read-perop-0-00001.csv");
+  const std::string at = (d.path / "ior-read-perop-stdout.txt").string() + ":3: ";
+  IorPerOpOptions w;
+  w.write = true;
+  CHECK_THAT(error_of([&] { load_ior_perop(f0, w); }),
+             Catch::StartsWith("option --ior-op write: " + at + "the run's command line") &&
+                 Catch::Contains("makes its per-op files reads"));
+  IorPerOpOptions b;
+  b.block_B = 2097152;
+  CHECK_THAT(error_of([&] { load_ior_perop(f0, b); }),
+             Catch::StartsWith("option --ior-block 2097152: " + at + "the run's block size is 1048576 bytes"));
+  IorPerOpOptions same;  // the options it states, given again: accepted
+  same.write = false;
+  same.file_per_proc = true;
+  same.block_B = 1048576;
+  CHECK(load_ior_perop(f0, same).ior->segments == 2);
+  // A stdout of another run (another savePerOpDataCSV) is not this run's; -F refused against a shared run's stdout
+  std::string text;
+  {
+    std::ifstream in(d.path / "ior-read-perop-stdout.txt");
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto edit = [&](const std::string& from, const std::string& to) {
+    std::string x = text;
+    x.replace(x.find(from), from.size(), to);
+    d.write("ior-read-perop-stdout.txt", x);
+  };
+  edit("savePerOpDataCSV=ior-read-perop", "savePerOpDataCSV=other");
+  CHECK(load_ior_perop(f0, IorPerOpOptions{}).notes.empty());
+  edit("-r -C -F", "-r -C");
+  fs::rename(d.path / "ior-read-perop-stdout.txt", d.path / "run.out");
+  {
+    std::ifstream in(d.path / "run.out");
+    std::string x((std::istreambuf_iterator<char>(in)), {});
+    x.replace(x.find("file-per-process"), 16, "single-shared-file");
+    d.write("run.out", x);
+  }
+  IorPerOpOptions f;
+  f.file_per_proc = true;
+  CHECK_THAT(error_of([&] { load_ior_perop(f0, f); }),
+             Catch::StartsWith("option --ior-file-per-process: " + (d.path / "run.out").string() +
+                               ":3: the run wrote one shared file (no -F)"));
+  CHECK_FALSE(load_ior_perop(f0, IorPerOpOptions{}).ior->file_per_proc);
 }
 
 TEST_CASE("DXT errors: one message naming the file and line and what was expected", "[iotrace]")
@@ -424,7 +502,7 @@ TEST_CASE("DXT and IOR replay rescaling: copies of a private file are distinct o
   pfsim::OpRequest ri;
   std::vector<uint64_t> offsets;
   while (wi.next(3, 0, ci, ri))
-    if (ri.op == pfsim::Op::Write)
+    if (ri.op == pfsim::Op::Read)  // the -w -r run's files hold its reads (its stdout beside them says so)
       offsets.push_back(ri.offset);
   REQUIRE(offsets.size() == 8);
   CHECK(offsets[0] == 3 * 1048576);            // IOR's layout at 4 ranks: (0 x 4 + 3) x block

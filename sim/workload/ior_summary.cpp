@@ -70,6 +70,8 @@ struct Field {
                               " disagree: expected " + expected);
 }
 
+}  // namespace
+
 // A size as IOR's HumanReadable prints it in Options ("1 MiB", "1.50 GiB", "262144 bytes") in bytes; -1 if it is not
 // one. `unit_B`: the unit's size (a two-decimal value is good to half a hundredth of it).
 double human_bytes(const std::string& text, double& unit_B)
@@ -109,17 +111,26 @@ long double ior_size_arg(const std::string& text)
   return v;
 }
 
-// The value of IOR's short option `flag` ("-b") in a command line ("-b 1m" or "-b1m"; the last one given), "" if absent.
-std::string command_option(const std::string& command, const std::string& flag)
+namespace {
+std::vector<std::string> command_words(const std::string& command)
 {
   std::istringstream is(command);
   std::vector<std::string> words;
   for (std::string w; is >> w;)
     words.push_back(w);
+  return words;
+}
+}  // namespace
+
+std::string command_option(const std::string& command, const std::string& flag)
+{
+  const auto words = command_words(command);
   std::string value;
   for (size_t i = 0; i < words.size(); ++i) {
     if (words[i] == flag && i + 1 < words.size())
       value = words[i + 1];
+    else if (words[i].size() > flag.size() + 1 && words[i].compare(0, flag.size() + 1, flag + "=") == 0)
+      value = words[i].substr(flag.size() + 1);
     else if (words[i].size() > flag.size() && words[i].compare(0, flag.size(), flag) == 0 &&
              std::isdigit(static_cast<unsigned char>(words[i][flag.size()])))
       value = words[i].substr(flag.size());
@@ -127,7 +138,11 @@ std::string command_option(const std::string& command, const std::string& flag)
   return value;
 }
 
-}  // namespace
+bool command_flag(const std::string& command, const std::string& flag)
+{
+  const auto words = command_words(command);
+  return std::find(words.begin(), words.end(), flag) != words.end();
+}
 
 namespace {
 
