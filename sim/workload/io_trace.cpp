@@ -411,6 +411,12 @@ IoTrace load_dxt(const std::string& path)
     if (f.size() > 2 && (f[0] == "X_MPIIO" || f[0] == "X_POSIX")) {  // the block's rows, counted against its header
       got_w += f[2] == "write";
       got_r += f[2] == "read";
+      // darshan-dxt-parser prints exactly the rows it declares: one more is a row added or a block's rows merged
+      if (want_w >= 0 && (got_w > want_w || got_r > want_r))
+        fail(path, n, "a " + f[2] + " row beyond the " + std::to_string(f[2] == "write" ? want_w : want_r) + " " +
+                          f[2] + "s the block of file " + quote(t.files[cur_file].name) + ", rank " +
+                          std::to_string(cur_rank) + " declares (line " + std::to_string(count_line) +
+                          "): expected exactly the declared rows");
     }
     if (f[0] == "X_MPIIO") {  // the MPI-IO layer: its POSIX operations are the X_POSIX rows
       ++t.mpiio_rows;
@@ -712,6 +718,8 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
     double time, runtime, size;
   };
   std::vector<std::vector<std::vector<Transfer>>> rows;  // [rep index][rank]
+  uint64_t back_steps = 0;
+  std::string first_back;
   std::vector<double> sizes;
   std::vector<std::string> first_file;
   for (const auto& [rep, by_rank] : files) {
@@ -760,6 +768,9 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
           fail(file, n, "time + runtime above 1e9 s (the simulated clock's range)");
         if (x[1] * x[2] > units::kMaxSizeB)
           fail(file, n, "tp x runtime above 1e15 bytes (the model's largest transfer)");
+        // IOR times its transfers one after another: a row starting before the row above is an edited or merged file
+        if (!v.empty() && x[0] < v.back().time - 1e-3 && back_steps++ == 0)
+          first_back = file + ":" + std::to_string(n);
         v.push_back({x[0], x[1], x[1] * x[2]});
         if (x[1] > 0 && x[2] > 0)
           sizes.push_back(x[1] * x[2]);
@@ -891,6 +902,10 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
   if (unknown > 0)
     t.warnings.push_back(plural(unknown, " transfer", " transfers") + " timed at 0 s or with tp 0 (no size recorded): "
                          "replayed at " + std::to_string(transfer) + " bytes");
+  if (back_steps > 0)
+    t.warnings.push_back("inconsistent timings, replayed anyway: " + plural(back_steps, " row starts", " rows start") +
+                         " more than 1 ms before the row above it in its rank's file (first: " + first_back +
+                         "); replayed in the files' order");
   // IOR gives every rank the same count unless the run was stonewalled (-D): a shorter file is said, naming it.
   if (fewest < most_rows)
     t.warnings.push_back("ranks have different transfer counts (" + std::to_string(fewest) + " to " +

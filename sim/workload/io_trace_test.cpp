@@ -332,6 +332,15 @@ TEST_CASE("DXT cut short: a block with fewer rows than its write_count and read_
                                                            " X_POSIX 0 write 0 0 100 0.1000 0.2000\n");
   CHECK_THAT(error_of([&] { load_dxt(bad); }), Catch::Contains(":6: expected \"# DXT, write_count: W, read_count: R\""));
   CHECK(load_dxt(kDxt + "/own-runs/ior.dxt.txt").op_count() == 32);  // the whole dump: every block complete
+  // ... and one with more rows than declared (helper-106: accepted, 33 operations): rank 0's last write twice
+  std::ifstream whole(kDxt + "/own-runs/ior.dxt.txt");
+  std::string dup;
+  for (int i = 1; std::getline(whole, line); ++i)
+    dup += line + "\n" + (i == 48 ? line + "\n" : "");
+  const std::string extra = d.write("extra.dxt.txt", dup);
+  CHECK_THAT(error_of([&] { load_dxt(extra); }),
+             Catch::StartsWith(extra + ":49: a write row beyond the 8 writes the block of file "
+                                       "\"/scratch/runs/darshan-own/iorfile\", rank 0 declares (line 38)"));
   // Cut inside a row (the real dump's first 1500 bytes end in "... 0.0038 0.00", rank 0's fourth write's end time):
   // the last line has no newline, which is what is said (not "end 0.00 before start 0.0038").
   const std::string mid = d.write("mid.dxt.txt", text.substr(0, 1500));
@@ -447,6 +456,13 @@ TEST_CASE("IOR per-op errors: a rank gap / a wrong header / a malformed row", "[
   const auto t = load_ior_perop((d.path / "p-0-00002.csv").string(), {});
   CHECK(t.ranks == 3);
   CHECK(t.ior->transfer_B == 262144);  // 1e-4 s x 2.62144e9 B/s
+  // A row starting before the row above it (helper-106: no word): replayed in the file's order, with a warning
+  d.write("p-0-00001.csv", "time,runtime,tp\n0.5,1.0e-04,2.62144e+09\n" + row);
+  const auto back = load_ior_perop((d.path / "p-0-00000.csv").string(), {}).warnings;
+  CHECK_THAT(back.at(back.size() - 2),
+             Catch::Contains("1 row starts more than 1 ms before the row above it in its rank's file (first: " +
+                             (d.path / "p-0-00001.csv").string() + ":3)"));
+  d.write("p-0-00001.csv", "time,runtime,tp\n" + row);
   // A rank missing from the first repetition only is named there (not blamed on the complete later one), and a
   // missing repetition is an error too.
   TempDir e;
