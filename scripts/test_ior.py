@@ -237,6 +237,16 @@ def main():
              'tests[0].Parameters.repetitions 3 and (top).tests[0].Results 2 "write" result(s) disagree'),
             (lambda j: j["tests"][0]["Parameters"].update(writeFile=0),
              'tests[0].Parameters.writeFile 0 and (top).tests[0].Results 2 "write" result(s) disagree'),
+            # ... and switches the command line sets, or the Options' access (helper-104: Parameters won silently)
+            (lambda j: j["tests"][0]["Parameters"].update(filePerProc=0),
+             "tests[0].Parameters.filePerProc 0 and (top).Command line (-F) disagree"),
+            (lambda j: (j["tests"][0]["Parameters"].update(filePerProc=0),
+                        j.update({"Command line": j["Command line"].replace(" -F", "")})),
+             'tests[0].Parameters.filePerProc 0 and (top).tests[0].Options.access "file-per-process" disagree'),
+            (lambda j: j["tests"][0]["Parameters"].update(fsync=0),
+             "tests[0].Parameters.fsync 0 and (top).Command line (-e) disagree"),
+            (lambda j: j["tests"][0]["Parameters"].update(reorderTasks=0),
+             "tests[0].Parameters.reorderTasks 0 and (top).Command line (-C) disagree"),
             (lambda j: j["tests"][0]["Options"].update(tasks=6),
              "tests[0].Options.tasks 6 and (top).tests[0].Parameters.tasksPerNode 2 x (top).tests[0].Parameters.nodes 1 "
              "disagree"),

@@ -225,6 +225,22 @@ void check_consistency(const IorSummary& s, const Field& root, const Field& test
     if (opts.at(okey).integer(0, 10000000) != pv)
       conflict(p.at(pkey), std::to_string(pv), opts.at(okey), opts.at(okey).j.dump(), "the same count");
   }
+  // Switches the command line sets (a flag there means 1; its absence proves nothing: -O key=1 or a script may set
+  // it) and the Options' access, which IOR prints from filePerProc (helper-104: Parameters won without a word).
+  for (const auto& [key, flag, on, what] :
+       {std::make_tuple("filePerProc", "-F", o.file_per_proc, "the same file mode"),
+        std::make_tuple("fsync", "-e", o.fsync, "the same fsync setting"),
+        std::make_tuple("reorderTasks", "-C", s.reorder, "the same task reordering"),
+        std::make_tuple("writeFile", "-w", o.write, "the same accesses"),
+        std::make_tuple("readFile", "-r", o.read, "the same accesses")})
+    if (!on && command_flag(s.command_line, flag))
+      conflict(p.at(key), "0", root.at("Command line"), std::string("(") + flag + ")", what);
+  if (opts.j.contains("access")) {
+    const Field a = opts.at("access");
+    const std::string v = a.string();
+    if ((v == "file-per-process" || v == "single-shared-file") && (v == "file-per-process") != o.file_per_proc)
+      conflict(p.at("filePerProc"), o.file_per_proc ? "1" : "0", a, a.j.dump(), "the same file mode");
+  }
   if (opts.j.contains("segments") && opts.at("segments").integer(0, 1000000000000000LL) != static_cast<long long>(o.segments))
     conflict(p.at("segmentCount"), std::to_string(o.segments), opts.at("segments"), opts.at("segments").j.dump(),
              "the same segment count");
