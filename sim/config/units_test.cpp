@@ -16,6 +16,8 @@ TEST_CASE("unit strings convert to base units", "[units]")
   CHECK(parse_size_B("1GB") == Approx(1e9));
   CHECK(parse_bandwidth_Bps("10Gbps") == Approx(1.25e9));
   CHECK(parse_bandwidth_Bps("500MBps") == Approx(5e8));
+  CHECK(parse_bandwidth_Bps("8Tbps") == Approx(parse_bandwidth_Bps("1TBps")));  // bytes reach tera as bits do
+  CHECK(parse_bandwidth_Bps("1TiBps") == Approx(1099511627776.0));
   CHECK(parse_frequency_Hz("2.4GHz") == Approx(2.4e9));
   // IOR's and lfs's one-letter size suffixes are powers of 1024 (helper-78: --set oss.stripe_size=64k was refused)
   CHECK(parse_size_B("64k") == 65536.0);

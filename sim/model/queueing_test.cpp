@@ -260,6 +260,7 @@ TEST_CASE("closed loop below the pool size runs at N / R0", "[queueing][closed]"
   auto [mn, mx] = std::minmax_element(lat.begin(), lat.end());
   CHECK(*mn == Approx(r.r0_s).epsilon(1e-3));
   CHECK(*mx == Approx(r.r0_s).epsilon(1e-3));
+  CHECK(r.records.servers.at(0).max_queue == 0);  // no request ever waits for a thread
 }
 
 TEST_CASE("closed loop far above the pool size saturates at c / S", "[queueing][closed]")
@@ -283,6 +284,10 @@ TEST_CASE("closed loop far above the pool size saturates at c / S", "[queueing][
   // Utilization law: the CPU the MDS reports is its requests' demands, U = X S / c (cpu_utilization in --out).
   CHECK(mds.cpu_s == Approx(static_cast<double>(mds.served) * S).epsilon(1e-9));
   CHECK(mds.cores == c);
+  // At most N - c requests wait for a thread: the other c are in service (helper-105: requests the idle threads
+  // took at once were counted as queued). The closed loop reaches it when all N are at the server.
+  CHECK(mds.max_queue <= N - c);
+  CHECK(mds.max_queue >= N - c - 8);
 }
 
 TEST_CASE("Little's law holds for the MDS records and for the closed loop", "[queueing][little]")

@@ -153,7 +153,8 @@ struct ServerRecord {
   double area_in_system = 0;    // integral over time of requests present (queued + in service)
   double last_change_s = 0;
   int in_system = 0;
-  int max_queue = 0;            // the longest request queue seen (one CPU partition's or the readpage queue; not their sum)
+  int max_queue = 0;            // the most requests seen waiting for a thread (queued beyond the idle threads that take
+                                // them at once; one CPU partition's or the readpage queue, not their sum)
   int threads_started = 0;           // service threads (mds.threads; an OSS's threads), over its CPU partitions
   int readpage_threads_started = 0;  // MDS: readpage threads (mds.readpage_threads), counted apart
   double observed_until_s = 0;
