@@ -534,6 +534,23 @@ bool ClientNode::dirty_covers(const OpRequest& op) const
   return union_length(spans) >= e - b;  // (the spans lie in [b, e): covered whole when their union is as long)
 }
 
+// Where read-ahead over [begin, limit) of an object stops: at the first page the node holds dirty there (its own
+// dirty pages are in its page cache, which Lustre's read-ahead does not read again; the reads that reach them are
+// copies, dirty_covers), so that the OST is not asked for bytes it has not been written. (Lustre goes on past them;
+// here the stream's next read beyond them starts its window again.)
+uint64_t ClientNode::before_dirty(uint64_t object, uint64_t begin, uint64_t limit) const
+{
+  if (dirty_pieces_.empty())
+    return limit;
+  const auto o = dirty_pieces_.find(object);
+  if (o == dirty_pieces_.end())
+    return limit;
+  for (const Request* p : o->second)
+    if (overlaps(p, begin, limit))
+      limit = std::max(begin, p->dirty_begin / 4096 * 4096);
+  return limit;
+}
+
 // The bytes a set of [begin, end) spans covers, overlaps counted once.
 uint64_t ClientNode::union_length(std::vector<std::pair<uint64_t, uint64_t>>& spans)
 {
@@ -1817,6 +1834,7 @@ void ClientNode::read_ahead_issue(uint32_t r)
   }
   if (limit >= s.op.object_end)
     limit = s.op.object_end;
+  limit = before_dirty(s.op.object, s.ra_end, limit);
   auto& pieces = ra_pages_[s.op.object];
   while (s.ra_end < limit) {
     // Pages another rank of the node already requested are not requested again.

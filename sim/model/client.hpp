@@ -394,6 +394,7 @@ private:
   double written_since(int phase) const;
   bool cache_hit(const OpRequest& op) const;
   bool dirty_covers(const OpRequest& op) const;
+  uint64_t before_dirty(uint64_t object, uint64_t begin, uint64_t limit) const;  // read-ahead stops at dirty pages
   static uint64_t union_length(std::vector<std::pair<uint64_t, uint64_t>>& spans);  // sorts them  // a read of pages the node holds dirty, all of them
   bool is_local_rank(int rank) const;
   void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write takes its turn

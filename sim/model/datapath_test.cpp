@@ -1222,3 +1222,25 @@ TEST_CASE("a read of pages written back flushes none of the node's other dirty p
 {
   check_read_back_around_dirty_pages(400 * kMiB);
 }
+
+// The same with read-ahead: 1 rank, IOR -t 512k -b 3584k -w -r -d 1 -k, 2 MiB of read-ahead: the write's three full
+// 1 MiB RPCs are written back during the delay, its last piece, [3, 3.5) MiB, waits held. The read phase's stream
+// reads ahead up to that dirty piece and not into it (the OST would read bytes it has not been written), and the read
+// of it is a copy: 3 MiB from the OST, the 3.5 MiB written once. (Before helper-108 the first read flushed it: the
+// OST read 3.5 MiB, after the write-back.)
+TEST_CASE("read-ahead stops at the node's dirty pages", "[datapath][holdback][readahead]")
+{
+  json p = holding(1, 32, 1);
+  p["clients"]["page_cache_copy"] = 1024 * kMiB;
+  p["clients"]["readahead_mb"] = 2;
+  pfsim::IorOptions o = ior(524288, 3670016);
+  o.read = true;
+  o.delay_s = 1;
+  o.keep_file = true;
+  const auto r = run(p, o);
+  INFO("OST read " << read_B(r) / kMiB << " MiB, copies " << r.cache_reads << " of " << r.cache_read_B / kMiB
+                   << " MiB");
+  CHECK(read_B(r) == 3 * kMiB);
+  CHECK(r.cache_reads >= 1);
+  CHECK(oss(r, 0).data_written_B == 3.5 * kMiB);
+}
