@@ -451,7 +451,7 @@ private:
   std::pair<uint64_t, uint64_t> obj_unit(uint64_t obj_off) const;  // the RPC-size unit an object offset lies in
   void release_units(size_t t, std::vector<UnitKey> units);  // those units' pieces join t's chunk queue
   void release_objects(std::vector<uint64_t> objects);  // every held unit of those objects, every target
-  void release_overlapping(uint64_t object, uint64_t begin, uint64_t end);  // its held units with pieces in [begin, end)
+  void release_overlapping(uint64_t object, uint64_t begin, uint64_t end);  // its held units with pieces there
   void release_by_target(std::map<size_t, std::vector<UnitKey>>& by_target);
   void release_target(size_t t);  // everything held for t (writers wait for its cache; the run is over)
   void release_all();
