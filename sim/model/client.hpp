@@ -293,8 +293,15 @@ private:
     uint64_t seq;
     uint64_t before;     // the pieces it waits for: the object's with dirty_id <= before
     uint32_t remaining;  // how many of them are still in the cache
+    uint64_t begin = 0, end = UINT64_MAX;  // and that overlap these file bytes (this node's read: the bytes it reads)
   };
-  void wait_for_pieces(uint64_t object, uint32_t node, uint32_t rank, uint64_t seq);
+  // A read waits for the object's pieces now in the cache that overlap [begin, end) (another node's read: all of them).
+  void wait_for_pieces(uint64_t object, uint32_t node, uint32_t rank, uint64_t seq, uint64_t begin = 0,
+                       uint64_t end = UINT64_MAX);
+  static bool overlaps(const Request* p, uint64_t begin, uint64_t end)
+  {
+    return p->dirty_end > begin && p->dirty_begin < end;
+  }
   void lock_answered(uint32_t r, uint64_t seq);  // one of the rank's write-back waits is over
   void fsync_over(uint32_t r);  // a rank's fsync whose last dirty piece left the cache goes on
   std::unordered_map<uint64_t, std::vector<FlushWaiter>> flush_waiters_;
@@ -387,6 +394,7 @@ private:
   double written_since(int phase) const;
   bool cache_hit(const OpRequest& op) const;
   bool dirty_covers(const OpRequest& op) const;
+  uint64_t before_dirty(uint64_t object, uint64_t begin, uint64_t limit) const;  // read-ahead stops at dirty pages
   static uint64_t union_length(std::vector<std::pair<uint64_t, uint64_t>>& spans);  // sorts them  // a read of pages the node holds dirty, all of them
   bool is_local_rank(int rank) const;
   void bulk_sent(size_t target);  // the connection to `target` is free: its next waiting write takes its turn
@@ -443,6 +451,8 @@ private:
   std::pair<uint64_t, uint64_t> obj_unit(uint64_t obj_off) const;  // the RPC-size unit an object offset lies in
   void release_units(size_t t, std::vector<UnitKey> units);  // those units' pieces join t's chunk queue
   void release_objects(std::vector<uint64_t> objects);  // every held unit of those objects, every target
+  void release_overlapping(uint64_t object, uint64_t begin, uint64_t end);  // its held units with pieces there
+  void release_by_target(std::map<size_t, std::vector<UnitKey>>& by_target);
   void release_target(size_t t);  // everything held for t (writers wait for its cache; the run is over)
   void release_all();
   void release_flushed(uint32_t r);  // rank r's fsync: the objects it has pieces held of

@@ -1181,3 +1181,66 @@ TEST_CASE("a node's dirty pages queued for or in an RPC serve its reads as held 
   CHECK(read_B(r) == 0);
   CHECK(oss(r, 0).data_written_B == 32 * kMiB);  // (and every byte written once)
 }
+
+// A node's read of pages it wrote and has already written back, while another part of the file is still dirty in its
+// cache: the read goes to the OST without flushing the node's other dirty pages (its read matches the node's own
+// extent lock, Lustre), and a later read of the dirty part is a copy. 1 rank, IOR -t 512k -b 1536k -w -r -d 1 -k, OST
+// disk of d_Bps, copies at 1 GiB/s: the write's first two pieces fill a 1 MiB RPC and are written back during the 1 s
+// delay, the third waits, held, in its partial RPC (dirty_expire 30 s). The read phase reads 1 MiB from the OST and
+// copies 512 KiB: 1 MiB / d + 512 KiB / 1 GiB/s, faster with a faster disk. (helper-108: the first read released the
+// held piece and waited for its write-back, and the third read then fetched it from the OST: 2 MiB / d, 1.5 MiB read
+// from the OST, no copy.)
+void check_read_back_around_dirty_pages(double d_Bps)
+{
+  constexpr double kCopy_Bps = 1024 * kMiB;
+  json p = holding(1, 32, 1);
+  p["clients"]["page_cache_copy"] = kCopy_Bps;
+  p["oss"]["disk_write"] = d_Bps;
+  p["oss"]["disk_read"] = d_Bps;
+  pfsim::IorOptions o = ior(524288, 1572864);
+  o.read = true;
+  o.delay_s = 1;
+  o.keep_file = true;  // (the held piece is written at the run's end, not dropped with the file)
+  const auto r = run(p, o);
+  const double read_s = phase_s(r.phases.at(1));
+  const double expected_s = kMiB / d_Bps + 0.5 * kMiB / kCopy_Bps;
+  INFO("disk " << d_Bps / kMiB << " MiB/s: read phase " << read_s * 1e3 << " ms, expected " << expected_s * 1e3
+               << " ms; OST read " << read_B(r) / kMiB << " MiB, copies " << r.cache_read_B / kMiB << " MiB");
+  CHECK(read_B(r) == kMiB);
+  CHECK(r.cache_reads == 1);
+  CHECK(r.cache_read_B == 0.5 * kMiB);
+  CHECK(read_s == Approx(expected_s).epsilon(0.01));
+  CHECK(oss(r, 0).data_written_B == 1.5 * kMiB);  // (the held piece at the run's end)
+}
+
+TEST_CASE("a read of pages written back flushes none of the node's other dirty pages (100 MiB/s disk)", "[datapath][holdback]")
+{
+  check_read_back_around_dirty_pages(100 * kMiB);
+}
+
+TEST_CASE("a read of pages written back flushes none of the node's other dirty pages (400 MiB/s disk)", "[datapath][holdback]")
+{
+  check_read_back_around_dirty_pages(400 * kMiB);
+}
+
+// The same with read-ahead: 1 rank, IOR -t 512k -b 3584k -w -r -d 1 -k, 2 MiB of read-ahead: the write's three full
+// 1 MiB RPCs are written back during the delay, its last piece, [3, 3.5) MiB, waits held. The read phase's stream
+// reads ahead up to that dirty piece and not into it (the OST would read bytes it has not been written), and the read
+// of it is a copy: 3 MiB from the OST, the 3.5 MiB written once. (Before helper-108 the first read flushed it: the
+// OST read 3.5 MiB, after the write-back.)
+TEST_CASE("read-ahead stops at the node's dirty pages", "[datapath][holdback][readahead]")
+{
+  json p = holding(1, 32, 1);
+  p["clients"]["page_cache_copy"] = 1024 * kMiB;
+  p["clients"]["readahead_mb"] = 2;
+  pfsim::IorOptions o = ior(524288, 3670016);
+  o.read = true;
+  o.delay_s = 1;
+  o.keep_file = true;
+  const auto r = run(p, o);
+  INFO("OST read " << read_B(r) / kMiB << " MiB, copies " << r.cache_reads << " of " << r.cache_read_B / kMiB
+                   << " MiB");
+  CHECK(read_B(r) == 3 * kMiB);
+  CHECK(r.cache_reads >= 1);
+  CHECK(oss(r, 0).data_written_B == 3.5 * kMiB);
+}
