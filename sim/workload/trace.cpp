@@ -104,9 +104,13 @@ double parse_number(const std::string& file, size_t line, const std::string& col
   char* e = nullptr;
   errno = 0;
   double v = is_decimal(text) ? std::strtod(b, &e) : 0.0;
-  if (!is_decimal(text) || e == b || *e != '\0' || errno == ERANGE || !std::isfinite(v))
+  if (!is_decimal(text) || e == b || *e != '\0')
     fail(file, line, "column '" + column + "': not a number: " + excerpt(text) +
                          " (expected a decimal number such as 0.0012 or 1.2e-03)");
+  // A decimal number beyond a double (1e400) or too close to 0 for one (1e-400): a number, but none the tools write.
+  if (errno == ERANGE || !std::isfinite(v))
+    fail(file, line, "column '" + column + "': " + excerpt(text) + " is out of range (expected 0 or a magnitude "
+                     "between 2.2e-308 and 1.8e308, a double's range)");
   return v;
 }
 

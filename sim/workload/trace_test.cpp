@@ -245,6 +245,20 @@ TEST_CASE("values beyond float32 or above 1e9 s are rejected naming file and lin
     CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-precreate-0.csv:3") && Catch::Contains("'time'") &&
                                       Catch::Contains("out of range"));
   }
+  SECTION("a decimal number beyond a double or below its smallest: out of range, not \"not a number\"")
+  {
+    for (const char* v : {"1e-400", "1e400", "-1e999"}) {
+      INFO(v);
+      d.write("mdreal-0-stat-1.csv", std::string("time,runtime\n0.0006,") + v + "\n");
+      CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-1.csv:2: column 'runtime': \"" + std::string(v) +
+                                                    "\" is out of range") && !Catch::Contains("not a number"));
+    }
+    TempDir m;  // mdtest's files (time, runtime and tp: the same parser)
+    for (int r = 0; r < 2; ++r)
+      m.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv",
+              "time,runtime,tp\n0.0,1.0e-4,3.9e7\n" + std::string(r == 1 ? "1e-400" : "0.0001") + ",1.0e-4,3.9e7\n");
+    CHECK_THAT(error_of(m.str()), Catch::Contains("File creation-00001.csv:3: column 'time': \"1e-400\" is out of range"));
+  }
   SECTION("mdtest tp column beyond float32")
   {
     TempDir m;
