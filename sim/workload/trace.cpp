@@ -1486,9 +1486,14 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
           elsewhere |= has(j, k);
         if (!elsewhere)
           continue;  // this kind was never recorded
-        std::string miss = L.prefix + "-" + std::to_string(it) + "-" + k + "-*.csv";
+        // the file (-L, -all) or files (md-real-io's, one per rank) the run would have written
+        std::string miss = L.prefix + "-" + std::to_string(it) + "-" + k +
+                           (L.format == "md-real-io-2017"    ? "-*.csv"
+                            : L.format == "md-workbench-all" ? "-all.csv"
+                                                             : ".csv");
         if (!opt.allow_missing)
-          throw ConfigError(dir + "/" + miss + ": no files for operation '" + k + "' of benchmark iteration " +
+          throw ConfigError(dir + "/" + miss + ": no " + (L.format == "md-real-io-2017" ? "files" : "file") +
+                            " for operation '" + k + "' of benchmark iteration " +
                             std::to_string(it) + " (present in other iterations); --allow-missing imports the rest");
         t.missing.push_back(miss);
         missing_what.push_back("'" + std::string(k) + "' of benchmark iteration " + std::to_string(it) + " (" + miss +

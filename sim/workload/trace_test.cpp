@@ -14,6 +14,7 @@
 #include <tuple>
 #include <iterator>
 #include <string>
+#include <vector>
 #include <sys/stat.h>
 
 namespace fs = std::filesystem;
@@ -497,6 +498,35 @@ TEST_CASE("a truncated --latency-all file is rejected (rank count disagrees)", "
   d.keep_lines("lat-0.00-1-stat-all.csv", 41);
   CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0.00-1-stat-all.csv:41") && Catch::Contains("expected 80 rows") &&
                                     Catch::Contains("found 40: 1 rank's rows"));
+}
+
+TEST_CASE("a benchmark iteration's missing operation file is named as its format names it", "[trace]")
+{
+  // -L: lat-0.00-<iter>-<op>.csv (it was named "lat-0.00-1-stat-*.csv", which no -L file matches); -all:
+  // lat-0.00-<iter>-<op>-all.csv; md-real-io: one per rank, lat-<iter>-<op>-*.csv.
+  struct Case {
+    const char* dir;
+    std::vector<const char*> removed;
+    const char* named;
+  };
+  const Case cases[] = {
+      {"/md-workbench-ior/run1-L-process-reports", {"lat-0.00-1-stat.csv"}, "lat-0.00-1-stat.csv"},
+      {"/md-workbench-ior/run2-latency-all", {"lat-0.00-1-stat-all.csv"}, "lat-0.00-1-stat-all.csv"},
+      {"/md-real-io-2017", {"lat-1-stat-0.csv", "lat-1-stat-1.csv"}, "lat-1-stat-*.csv"}};
+  for (const auto& [dir, removed, file] : cases) {
+    INFO(dir);
+    TempDir d;
+    d.copy_files(kToolOutputs + dir);
+    for (const char* f : removed)
+      REQUIRE(fs::remove(d.path / f));
+    CHECK_THAT(error_of(d.str()), Catch::Contains(d.str() + "/" + file + ": no file") &&
+                                      Catch::Contains("for operation 'stat' of benchmark iteration 1"));
+    ImportOptions o;
+    o.allow_missing = true;
+    const Trace t = load_trace(d.str(), o);
+    REQUIRE(t.missing.size() == 1);
+    CHECK(t.missing[0] == file);
+  }
 }
 
 TEST_CASE("md-workbench -L files hold rank 0 only", "[trace]")
