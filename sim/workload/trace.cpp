@@ -929,12 +929,19 @@ void append_phase(RankStream& s, std::vector<Row>& rows, TimingCheck& timing)
   }
 }
 
+// Why a file holds fewer rows than expected: "(truncated file?)", or for a file of its header line alone (reported
+// at its line 1, as "found 0" by every importer's file: per-rank, -all and mdtest files alike) that it is one.
+std::string too_few(size_t rows)
+{
+  return rows == 0 ? " (the file holds its header line only)" : " (truncated file?)";
+}
+
 void check_count(const std::string& file, size_t rows, size_t expected, const std::string& what)
 {
   if (expected > 0 && rows != expected)
     fail(file, rows + 1, "expected " + std::to_string(expected) + " rows (" + what + "), found " +
                              std::to_string(rows) +
-                             (rows < expected ? " (truncated file?)" : " (a header that states too few rows?)"));
+                             (rows < expected ? too_few(rows) : " (a header that states too few rows?)"));
 }
 
 // The per-rank files of one phase (and operation kind).
@@ -1015,7 +1022,7 @@ class CountCheck {
         if (rows != stated_)
           fail(c.example.file, c.example.line,
                "expected " + std::to_string(stated_) + " rows (" + stated_at_ + "), found " + std::to_string(rows) +
-                   c.example.label + (rows < stated_ ? " (truncated file?)" : " (a row too many?)"));
+                   c.example.label + (rows < stated_ ? too_few(rows) : " (a row too many?)"));
       return;
     }
     if (counts_.size() < 2)
@@ -1028,7 +1035,7 @@ class CountCheck {
       fail(ex.file, ex.line,
            "expected " + std::to_string(expected->first) + " rows (" + what_ + ", as in " +
                fs::path(expected->second.example.file).filename().string() + expected->second.example.label +
-               "), found " + std::to_string(rows) + ex.label + (rows < expected->first ? " (truncated file?)" : ""));
+               "), found " + std::to_string(rows) + ex.label + (rows < expected->first ? too_few(rows) : ""));
     }
   }
 
@@ -1622,8 +1629,16 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
         read_latency_csv(f.path, f.rows, nullptr);
         if (f.rows.empty() && bench && iter_zero)
           continue;  // -I 0: a benchmark iteration's files hold their header only (md-workbench and pfsim write them)
-        if (f.rows.empty())
-          fail(f.path, 2, "no data rows");
+        if (f.rows.empty())  // (as a per-rank file of its header line alone is reported)
+          fail(f.path, 1, "expected " +
+                              (f.per_rank > 0 && stated > 0
+                                   ? std::to_string(f.per_rank * static_cast<size_t>(stated)) + " rows (" +
+                                         std::to_string(stated) + " ranks: " + stated_by + "; " +
+                                         std::to_string(f.per_rank) + " rows per rank: " + f.per_rank_what + ")"
+                                   : f.per_rank > 0
+                                       ? std::to_string(f.per_rank) + " rows per rank (" + f.per_rank_what + ")"
+                                                    : std::string("every rank's rows")) +
+                              ", found 0" + too_few(0));
         check_zero(f.path, f.rows.size(), bench);
         for (size_t i = 1; i < f.rows.size(); ++i)
           if (f.rows[i].first < f.rows[i - 1].first)

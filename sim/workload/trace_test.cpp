@@ -529,6 +529,30 @@ TEST_CASE("a benchmark iteration's missing operation file is named as its format
   }
 }
 
+TEST_CASE("a latency file of its header line only: one message for per-rank and -all files", "[trace]")
+{
+  // It was ":1: expected 40 rows ... found 0" for a per-rank file and ":2: no data rows" for an -all file.
+  TempDir r, a;
+  r.copy_files(kToolOutputs + "/md-real-io-2017");
+  r.keep_lines("lat-0-stat-0.csv", 1);
+  CHECK_THAT(error_of(r.str()), Catch::Contains("lat-0-stat-0.csv:1: expected 40 rows (obj-per-proc x data-sets = 20 x "
+                                                "2), found 0 (the file holds its header line only)"));
+  a.copy_files(kToolOutputs + "/md-workbench-ior/run2-latency-all");
+  a.keep_lines("lat-0.00-0-stat-all.csv", 1);
+  CHECK_THAT(error_of(a.str()), Catch::Contains("lat-0.00-0-stat-all.csv:1: expected 80 rows (2 ranks: ") &&
+                                    Catch::Contains("40 rows per rank: obj-per-proc x data-sets = 20 x 2), found 0 "
+                                                    "(the file holds its header line only)"));
+  fs::remove(a.path / "stdout.txt");  // nothing states the rows per rank
+  CHECK_THAT(error_of(a.str()), Catch::Contains("lat-0.00-0-stat-all.csv:1: expected every rank's rows, found 0 (the "
+                                                "file holds its header line only)"));
+  // mdtest's per-rank files say the same
+  TempDir m;
+  m.copy_files(kToolOutputs + "/mdtest");
+  m.keep_lines("mdtest-perop-File stat-00001.csv", 1);
+  CHECK_THAT(error_of(m.str()), Catch::Contains("mdtest-perop-File stat-00001.csv:1: expected 50 rows") &&
+                                    Catch::Contains("found 0 (the file holds its header line only)"));
+}
+
 TEST_CASE("md-workbench -L files hold rank 0 only", "[trace]")
 {
   Trace t = load_trace(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
