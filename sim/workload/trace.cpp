@@ -1252,6 +1252,26 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   if (!h.latency_all_at.empty() && L.format == "md-workbench-rank0")
     t.warnings.push_back(h.latency_all_at + ": the output's run had --latency-all, which writes only -all files, but "
                          "these are rank 0's -L files: it may be another run's output (its parameters are used)");
+  // Who leaves a parameter unstated, for the warnings that assume it: no header, or the headers read (an md-workbench
+  // stdout.txt without its Args line states none of md-workbench's options).
+  std::string unstated;
+  {
+    std::vector<std::string> read;
+    std::error_code ec;
+    for (const std::string& name : {L.prefix + ".txt", std::string("mdreal.txt"), std::string("stdout.txt")})
+      if ((name == "stdout.txt" || L.format == "md-real-io-2017") &&
+          std::find(read.begin(), read.end(), name) == read.end() &&
+          fs::exists(fs::symlink_status(fs::path(dir) / name, ec)))
+        read.push_back(name);
+    if (read.empty())
+      unstated = "no mdreal.txt or stdout.txt states ";
+    else if (L.format != "md-real-io-2017")
+      unstated = "stdout.txt has no Args line (md-workbench's command line), so nothing states ";
+    else
+      for (size_t i = 0; i < read.size(); ++i)
+        unstated += (i ? " nor " : read.size() > 1 ? "neither " : "") + read[i] +
+                    (i + 1 < read.size() ? "" : read.size() > 1 ? " states " : " does not state ");
+  }
   auto& prm = t.params;
   // What the header states; then --data-sets / --object-size; then, with an Args line, md-workbench's defaults
   // (the command line is complete); then assumptions, each said in a warning.
@@ -1284,7 +1304,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                          " ranks: " + (h.report_ranks > 0 ? h.report_at : h.nodemap_at) + ")");
   } else {
     prm.data_sets = 0;
-    t.warnings.push_back(dir + ": no mdreal.txt or stdout.txt states the data sets per rank (-D); assumed 1 "
+    t.warnings.push_back(dir + ": " + unstated + "the data sets per rank (-D); assumed 1 "
                                "(--data-sets D sets it; the object counts and directories depend on it)");
   }
   std::vector<std::string> assumed;
@@ -1322,7 +1342,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     assumed.push_back("the offset (--offset) 1 (in the benchmark rank r reads and deletes in rank r - (d + 1)'s data set d and "
                       "creates in rank r + (d + 1)'s)");
   if (!assumed.empty()) {
-    std::string w = dir + ": no mdreal.txt or stdout.txt states " + (assumed.size() > 1 ? "these" : "this") +
+    std::string w = dir + ": " + unstated + (assumed.size() > 1 ? "these" : "this") +
                     "; assumed md-workbench's default" + (assumed.size() > 1 ? "s: " : ": ");
     for (size_t i = 0; i < assumed.size(); ++i)
       w += (i ? "; " : "") + assumed[i];
@@ -1596,12 +1616,15 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   }
   if (L.format == "md-workbench-rank0") {
     t.recorded_ranks = stated > 0 ? stated : 1;
+    std::error_code ec;
     if (stated != 1)  // a 1-rank run's -L files hold every operation: nothing to warn about
       t.warnings.push_back(
         dir + ": md-workbench -L files hold rank 0's operations only; " +
         (stated > 0 ? "the run had " + std::to_string(stated) + " ranks (" + stated_by + "), the replay's default"
-                    : std::string("no stdout.txt states the run's rank count, so the replay runs 1 rank unless "
-                                  "--ranks M")) +
+                    : std::string(fs::exists(fs::symlink_status(fs::path(dir) / "stdout.txt", ec))
+                                      ? "stdout.txt does not state"
+                                      : "no stdout.txt states") +
+                          " the run's rank count, so the replay runs 1 rank unless --ranks M") +
         "; every replayed rank replays rank 0's stream (record with --latency-all to keep every rank)");
   }
   // Without a header saying -I/-P/-D, the files must at least agree with each other: every benchmark file (any

@@ -881,6 +881,22 @@ TEST_CASE("what an import assumes is a warning / --data-sets states -D for files
   Trace l = load_trace(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
   REQUIRE(l.warnings.size() == 1);
   CHECK_THAT(l.warnings[0], Catch::Contains("rank 0's operations only"));
+  // Without the files' headers the warning says there is none; with a stdout.txt without its Args line, that it has
+  // none (it said "no mdreal.txt or stdout.txt states these" beside the stdout.txt).
+  CHECK_THAT(bare.warnings[1], Catch::Contains(d.str() + ": no mdreal.txt or stdout.txt states these; assumed"));
+  TempDir n;
+  n.copy_files(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
+  const std::string text = n.read("stdout.txt");
+  REQUIRE(text.rfind("Args:", 0) == 0);
+  n.write("stdout.txt", text.substr(text.find('\n') + 1));
+  Trace no_args = load_trace(n.str());
+  bool said = false;
+  for (const auto& w : no_args.warnings) {
+    CHECK_THAT(w, !Catch::Contains("no mdreal.txt or stdout.txt"));
+    said |= w.find(n.str() + ": stdout.txt has no Args line (md-workbench's command line), so nothing states these; "
+                             "assumed md-workbench's defaults: the object size (-S) 3901 B") != std::string::npos;
+  }
+  CHECK(said);
 }
 
 TEST_CASE("mdtest Directory-phase files: said to be skipped, and alone an error that says why", "[trace]")
@@ -1106,7 +1122,10 @@ TEST_CASE("md-workbench -L files: the run's rank count comes from the header and
   d.write("stdout.txt", args + "MD-Workbench total objects: 500 workingset size: 0.595 MiB\n");
   Trace odd = load_trace(d.str());
   CHECK(odd.recorded_ranks == 1);
-  CHECK_THAT(odd.warnings.back(), Catch::Contains("no stdout.txt states the run's rank count"));
+  CHECK_THAT(odd.warnings.back(), Catch::Contains("stdout.txt does not state the run's rank count"));
+  // (no stdout.txt at all: said so)
+  fs::remove(d.path / "stdout.txt");
+  CHECK_THAT(load_trace(d.str()).warnings.back(), Catch::Contains("no stdout.txt states the run's rank count"));
 }
 
 TEST_CASE("a rank or iteration number too large for the importer is an error naming the file", "[trace]")
