@@ -634,6 +634,15 @@ bool prints_max(const Args& a, const trace::Trace& tr)
          std::any_of(tr.reported.begin(), tr.reported.end(), [](const auto& r) { return r.has_max; });
 }
 
+// Whether an md-workbench-format run writes every rank's latency files (-all) or rank 0's: every rank's for
+// --latency-all or a replay of a trace with every rank's, rank 0's for a trace of rank 0 only (md-workbench -L files,
+// md-real-io files recorded without --latency-all) and for pfsim mdworkbench, as md-workbench -L does.
+bool all_ranks_files_of(const Args& a, const trace::Trace& tr)
+{
+  const bool rank0_trace = tr.format == "md-workbench-rank0" || tr.recorded_ranks > tr.ranks;
+  return flag(a, "--latency-all") || (a.command == "replay" && !rank0_trace);
+}
+
 void warn_no_samples_max(const Args& a, const trace::Trace& tr, ReportFormat format)
 {
   if (format == ReportFormat::MdReal2017 && flag(a, "--no-samples") && !flag(a, "--quiet") && prints_max(a, tr))
@@ -785,7 +794,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   auto phases = mdreal_phases(w, records);
   std::string lat_dir = opt(a, "--latency-dir");
   // md-workbench's Args line (and md-real-io's option block) lists the options that shaped its output; so does ours.
-  const bool all_ranks_files = flag(a, "--latency-all") || (a.command == "replay" && tr->format != "md-workbench-rank0");
+  const bool all_ranks_files = all_ranks_files_of(a, *tr);
   std::vector<std::string> mdw_output_args;
   const std::string prefix = latency_prefix(a, format);
   if (!lat_dir.empty())  // as typed when given as -L (md-workbench prints its argv)

@@ -483,7 +483,8 @@ struct HeaderInfo {
   std::string run_phases_at;
   std::string read_only_at;  // where md-workbench's --read-only was given ("": not given)
   // The latency files' prefix the output states (md-real-io's "latency=", md-workbench's -L) and where; whether
-  // md-workbench's Args line has --latency-all (then it wrote only -all files) and where.
+  // md-workbench's Args line has --latency-all (then it wrote only -all files), or md-real-io's option block its
+  // "latency-all" line (then every rank kept its files; without it rank 0 alone did), and where.
   std::string latency, latency_at;
   std::string latency_all_at;
 };
@@ -732,6 +733,10 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
     std::string s = trim(line);
     if (s.rfind("Args:", 0) == 0) {  // md-workbench: Args: md-workbench "-I=20" ... ["--" backend options]
       read_args_line(file, n, s.substr(5), p, h);
+      continue;
+    }
+    if (s == "latency-all") {  // md-real-io's option block: --latency-all (every rank kept its latency files)
+      h.latency_all_at = at();
       continue;
     }
     if (s == "run-precreate" || s == "run-benchmark" || s == "run-cleanup") {  // md-real-io's list of the phases run
@@ -1596,6 +1601,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     t.warnings.push_back(dir + ": the headers disagree on the rank count: " + stated_by + " states " +
                          std::to_string(stated) + ", " + disagree + "; used " + std::to_string(stated));
   int ranks = -1;
+  bool mdreal_rank0 = false;  // md-real-io files of rank 0 only (recorded without --latency-all)
   bool concatenated = L.format == "md-workbench-all";
   if (!concatenated) {
     std::vector<RankGroup> rgs;
@@ -1612,14 +1618,28 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                              .string();
                        }});
       }
-    ranks = check_rank_groups(rgs, L.format == "md-real-io-2017" ? stated : 0, stated_by);
+    // md-real-io 2017 keeps the latency files of rank 0 only unless --latency-all (a "latency-all" line in its
+    // option block): rank 0's files alone, with headers that state more ranks and not latency-all, are that form,
+    // replayed as md-workbench's -L files are.
+    mdreal_rank0 = L.format == "md-real-io-2017" && h.latency_all_at.empty() && stated > 1 && !rgs.empty() &&
+                   std::all_of(rgs.begin(), rgs.end(), [](const RankGroup& g) {
+                     return g.files->size() == 1 && g.files->begin()->first == 0;
+                   });
+    ranks = check_rank_groups(rgs, L.format == "md-real-io-2017" && !mdreal_rank0 ? stated : 0, stated_by);
   }
-  if (L.format == "md-workbench-rank0") {
+  if (L.format == "md-workbench-rank0" || mdreal_rank0) {
     t.recorded_ranks = stated > 0 ? stated : 1;
     std::error_code ec;
     if (stated != 1)  // a 1-rank run's -L files hold every operation: nothing to warn about
       t.warnings.push_back(
-        dir + ": md-workbench -L files hold rank 0's operations only; " +
+        dir + ": " +
+        (mdreal_rank0 ? "md-real-io files without latency-all hold rank 0's operations only (" +
+                            (h.latency_at.empty() ? std::string("no header states latency-all")
+                                                  : "the option block at " + h.latency_at +
+                                                        " has no latency-all line") +
+                            ")"
+                      : std::string("md-workbench -L files hold rank 0's operations only")) +
+        "; " +
         (stated > 0 ? "the run had " + std::to_string(stated) + " ranks (" + stated_by + "), the replay's default"
                     : std::string(fs::exists(fs::symlink_status(fs::path(dir) / "stdout.txt", ec))
                                       ? "stdout.txt does not state"

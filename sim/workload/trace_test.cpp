@@ -425,9 +425,9 @@ TEST_CASE("md-real-io: a missing rank or rank file is named / also against the h
 {
   TempDir d;
   write_small_mdreal(d);
-  // md-real-io's report line: "<ranks x data-sets> dset"
+  // md-real-io's report line: "<ranks x data-sets> dset"; latency-all: every rank kept its latency files
   d.write("mdreal.txt", "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\tobject-size=3900 \n"
-                        "\titerations=1 \n\toffset=1 \n\n"
+                        "\titerations=1 \n\toffset=1 \n\tlatency-all\n\n"
                         "precreate 0.0s 100.0 iops/s 2 dset 4 obj 1.000 dset/s 100.0 obj/s 0.4 Mib/s (0 errs)\n");
   REQUIRE(error_of(d.str()).empty());
   SECTION("the highest rank's files are all missing")
@@ -436,7 +436,25 @@ TEST_CASE("md-real-io: a missing rank or rank file is named / also against the h
                           "mdreal-0-read-1.csv", "mdreal-0-delete-1.csv", "mdreal-1-cleanup-1.csv"})
       fs::remove(d.path / f);
     CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-precreate-1.csv: missing file") &&
-                                      Catch::Contains("mdreal.txt:8") && Catch::Contains("states 2 ranks"));
+                                      Catch::Contains("mdreal.txt:9") && Catch::Contains("states 2 ranks"));
+    // Without latency-all md-real-io keeps rank 0's files only: that form, replayed as md-workbench's -L files are
+    // (rank 0's stream for every rank, the header's rank count the replay's default), with the same warning.
+    const std::string header = d.read("mdreal.txt");
+    d.write("mdreal.txt", header.substr(0, header.find("\tlatency-all\n")) +
+                              header.substr(header.find("\tlatency-all\n") + 13));
+    Trace t = load_trace(d.str());
+    CHECK(t.format == "md-real-io-2017");
+    CHECK(t.ranks == 1);
+    CHECK(t.recorded_ranks == 2);
+    REQUIRE(t.warnings.size() == 1);
+    CHECK_THAT(t.warnings[0], Catch::Contains("hold rank 0's operations only (no header states latency-all)") &&
+                                  Catch::Contains("the run had 2 ranks (") && Catch::Contains("mdreal.txt:8") &&
+                                  Catch::Contains("the replay's default; every replayed rank replays rank 0's stream "
+                                                  "(record with --latency-all to keep every rank)"));
+    CHECK(pfsim::ReplayWorkload(std::make_shared<const Trace>(t), {}).ranks() == 2);
+    // ... but a rank's files missing beside another rank's are still an error (rank 1's precreate is back)
+    d.write("mdreal-0-precreate-1.csv", "time,runtime\n0.0001,1.0e-3\n0.0012,2.0e-3\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("-1.csv: missing file") && Catch::Contains("rank 1 is missing"));
   }
   SECTION("a rank beyond the stated count")
   {
@@ -452,6 +470,33 @@ TEST_CASE("md-real-io: a missing rank or rank file is named / also against the h
     CHECK_THAT(e, Catch::Contains("mdreal-0-read-1.csv: missing file") && Catch::Contains("rank 1 is missing"));
     CHECK_THAT(e, !Catch::Contains("read-0.csv"));
   }
+}
+
+TEST_CASE("md-real-io recorded without --latency-all (rank 0's files only) imports as md-workbench's -L files", "[trace]")
+{
+  // The real run's output without its "latency-all" line, and only rank 0's files, as md-real-io writes them without
+  // --latency-all (its help: "Keep the latency files from all ranks").
+  TempDir d;
+  d.copy_files(kToolOutputs + "/md-real-io-2017");
+  for (const char* k : {"0-precreate", "0-stat", "0-read", "0-create", "0-delete", "1-stat", "1-read", "1-create",
+                        "1-delete", "2-cleanup"})
+    fs::remove(d.path / (std::string("lat-") + k + "-1.csv"));
+  CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0-precreate-1.csv: missing file") &&
+                                    Catch::Contains("states 2 ranks, but no phase has a file of rank 1"));
+  const std::string text = d.read("stdout.txt");
+  const auto at = text.find("\tlatency-all\n");
+  REQUIRE(at != std::string::npos);
+  d.write("stdout.txt", text.substr(0, at) + text.substr(at + 13));
+  Trace t = load_trace(d.str());
+  CHECK(t.format == "md-real-io-2017");
+  CHECK(t.ranks == 1);
+  CHECK(t.recorded_ranks == 2);
+  CHECK(t.op_count() == 80 + 2 * 160 + 80);  // rank 0's operations
+  REQUIRE(t.warnings.size() == 1);
+  CHECK_THAT(t.warnings[0], Catch::Contains("md-real-io files without latency-all hold rank 0's operations only (the "
+                                            "option block at " + d.str() + "/stdout.txt:5 has no latency-all line)") &&
+                                Catch::Contains("the run had 2 ranks (" + d.str() + "/stdout.txt:23") &&
+                                Catch::Contains("every replayed rank replays rank 0's stream"));
 }
 
 TEST_CASE("md-real-io without a header: a file cut at a line boundary disagrees with its siblings", "[trace]")
