@@ -487,6 +487,7 @@ struct HeaderInfo {
   // "latency-all" line (then every rank kept its files; without it rank 0 alone did), and where.
   std::string latency, latency_at;
   std::string latency_all_at;
+  bool args_latency = false;  // md-workbench's Args line has -L (without it the run wrote no latency files)
 };
 
 
@@ -680,6 +681,7 @@ void read_args_line(const std::string& file, size_t n, const std::string& rest, 
     if (o->short_name == 'L') {
       h.latency = v;
       h.latency_at = h.args_at;
+      h.args_latency = true;
     } else if (o->param >= 0)
       last[static_cast<size_t>(o->param)] = option_int(file, n, shown, v);
     else if (o->param == -2)
@@ -1257,6 +1259,14 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   if (!h.latency_all_at.empty() && L.format == "md-workbench-rank0")
     t.warnings.push_back(h.latency_all_at + ": the output's run had --latency-all, which writes only -all files, but "
                          "these are rank 0's -L files: it may be another run's output (its parameters are used)");
+  // The same for an Args line without -L (the run wrote no latency files) and -all files beside an Args line
+  // without --latency-all (the run wrote rank 0's -L files).
+  if (L.format != "md-real-io-2017" && !h.args_at.empty() && !h.args_latency)
+    t.warnings.push_back(h.args_at + ": the output's run had no -L, so it wrote no latency files, but these are " +
+                         L.prefix + "-* latency files: it may be another run's output (its parameters are used)");
+  else if (L.format == "md-workbench-all" && !h.args_at.empty() && h.latency_all_at.empty())
+    t.warnings.push_back(h.args_at + ": the output's run had no --latency-all, which writes rank 0's -L files only, "
+                         "but these are -all files: it may be another run's output (its parameters are used)");
   // Who leaves a parameter unstated, for the warnings that assume it: no header, or the headers read (an md-workbench
   // stdout.txt without its Args line states none of md-workbench's options).
   std::string unstated;
@@ -1627,6 +1637,13 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                    });
     ranks = check_rank_groups(rgs, L.format == "md-real-io-2017" && !mdreal_rank0 ? stated : 0, stated_by);
   }
+  // Every rank's md-real-io files beside an option block that names the latency files without latency-all (with
+  // which md-real-io keeps rank 0's alone), as md-workbench's -all files beside an Args line without --latency-all.
+  if (L.format == "md-real-io-2017" && ranks > 1 && h.latency_all_at.empty() && !h.latency_at.empty() &&
+      h.args_at.empty())
+    t.warnings.push_back(h.latency_at + ": the output's run had no latency-all, with which md-real-io keeps rank 0's "
+                         "latency files only, but these are the files of " + ranks_text(ranks) +
+                         ": it may be another run's output (its parameters are used)");
   if (L.format == "md-workbench-rank0" || mdreal_rank0) {
     t.recorded_ranks = stated > 0 ? stated : 1;
     std::error_code ec;

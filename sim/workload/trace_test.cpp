@@ -1087,7 +1087,8 @@ TEST_CASE("md-workbench --latency-all files split by the rows per rank, not only
   };
   SECTION("the header states the rows per rank")
   {
-    d.write("stdout.txt", "Args: md-workbench \"-I=2\" \"-P=2\" \"-D=1\" \"-R=1\" \"-S=3901\" \"--latency-all\"\n");
+    d.write("stdout.txt", "Args: md-workbench \"-I=2\" \"-P=2\" \"-D=1\" \"-R=1\" \"-S=3901\" \"-L=lat\" "
+                          "\"--latency-all\"\n");
     Trace t = load_trace(d.str());
     check_split(t);
     CHECK(t.warnings.empty());
@@ -1915,6 +1916,33 @@ TEST_CASE("an output naming other latency files than the trace's is said to be m
   CHECK_FALSE(said(load_trace(w.str()), "--latency-all"));
   w.write("stdout.txt", TempDir::inserted(text, "\"--process-reports\"", "\"--latency-all\" "));
   CHECK(said(load_trace(w.str()), "had --latency-all, which writes only -all files"));
+  // An Args line without -L: that run wrote no latency files.
+  const auto L = text.find(" \"-L=lat\"");
+  REQUIRE(L != std::string::npos);
+  w.write("stdout.txt", text.substr(0, L) + text.substr(L + 9));
+  CHECK(said(load_trace(w.str()), "stdout.txt:1: the output's run had no -L, so it wrote no latency files"));
+  // md-workbench's -all files beside an Args line without --latency-all (that run wrote rank 0's -L files).
+  TempDir a;
+  a.copy_files(kToolOutputs + "/md-workbench-ior/run2-latency-all");
+  const std::string all_text = a.read("stdout.txt");
+  const auto all = all_text.find(" \"--latency-all\"");
+  REQUIRE(all != std::string::npos);
+  a.write("stdout.txt", all_text.substr(0, all) + all_text.substr(all + 16));
+  CHECK(said(load_trace(a.str()), "stdout.txt:1: the output's run had no --latency-all, which writes rank 0's -L "
+                                  "files only, but these are -all files"));
+  // md-real-io: every rank's files beside an option block without latency-all (with which rank 0 alone keeps them).
+  TempDir r;
+  r.copy_files(kToolOutputs + "/md-real-io-2017");
+  const std::string r_text = r.read("stdout.txt");
+  const auto la = r_text.find("\tlatency-all\n");
+  REQUIRE(la != std::string::npos);
+  r.write("stdout.txt", r_text.substr(0, la) + r_text.substr(la + 13));
+  CHECK(said(load_trace(r.str()), "stdout.txt:5: the output's run had no latency-all, with which md-real-io keeps rank "
+                                  "0's latency files only, but these are the files of 2 ranks"));
+  // The real outputs state what their files are: none of these.
+  for (const char* d : {"/md-real-io-2017", "/md-workbench-ior/run1-L-process-reports",
+                        "/md-workbench-ior/run2-latency-all", "/md-workbench-standalone-2019"})
+    CHECK_FALSE(said(load_trace(kToolOutputs + d), "had no"));
 }
 
 TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest files with and without tp: errors", "[trace]")
