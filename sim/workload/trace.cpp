@@ -460,6 +460,22 @@ uint64_t to_u64(const std::string& file, size_t line, const std::string& key, co
   return v;
 }
 
+// A rate or time of a phase line ("17.9s", "11156.8 iops/s"; digits and dots, as the line's pattern matched it): a
+// decimal number within a double's range (std::stod failed without naming the line: "pfsim: failed: stod").
+double line_number(const std::string& file, size_t line, const std::string& what, const std::string& text)
+{
+  char* e = nullptr;
+  errno = 0;
+  const double v = is_decimal(text) ? std::strtod(text.c_str(), &e) : 0.0;
+  if (!is_decimal(text) || *e != '\0')
+    fail(file, line, "the phase line's " + what + ": not a number: " + excerpt(text) +
+                         " (expected a decimal number such as 17.9)");
+  if (errno == ERANGE || !std::isfinite(v))
+    fail(file, line, "the phase line's " + what + ": " + excerpt(text) +
+                         " is out of range (expected at most 1.8e308, a double's range)");
+  return v;
+}
+
 // What the headers (mdreal.txt, stdout.txt) state besides the parameters.
 struct HeaderInfo {
   enum Param { kI, kP, kD, kR, kS, kO, kParams };
@@ -806,8 +822,8 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
     if (std::regex_match(s, m, phase_re)) {
       ReportedPhase r;
       r.name = m[1];
-      r.time_s = std::stod(m[2]);
-      r.iops = std::stod(m[3]);
+      r.time_s = line_number(file, n, "time", m[2]);
+      r.iops = line_number(file, n, "iops/s", m[3]);
       std::string rest = m[4];
       std::smatch x;
       r.file = file;
@@ -817,9 +833,9 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
       if (std::regex_search(rest, x, dset_re))
         r.dsets = to_u64(file, n, "dset", x[2]);
       if (std::regex_search(rest, x, objs_re))
-        r.obj_per_s = std::stod(x[1]);
+        r.obj_per_s = line_number(file, n, "obj/s", x[1]);
       if (std::regex_search(rest, x, mib_re))
-        r.mib_per_s = std::stod(x[1]);
+        r.mib_per_s = line_number(file, n, "Mib/s", x[1]);
       // Later md-real-io 2017 builds print the phase's slowest operation ("max 8.1748e-03s") before "(N errs)".
       static const std::regex max_re(R"( max ([0-9.eE+-]+)s )");
       r.has_max = std::regex_search(rest, x, max_re);

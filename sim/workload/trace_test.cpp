@@ -1969,6 +1969,15 @@ TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest fil
   CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:" + std::to_string(size_line) + ": truncated file"));
   d.write("stdout.txt", "");
   CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:1: empty file"));
+  // a phase line's time beyond a double, or with two dots: named at its line (it was "pfsim: failed: stod", exit 1, or
+  // 1.2.3 read as 1.2)
+  const auto time_at = text.find(' ', bench + 1) + 1;
+  for (const std::string& bad : {std::string(400, '9') + ".0", std::string("1.2.3")}) {
+    INFO(bad.substr(0, 10));
+    d.write("stdout.txt", text.substr(0, time_at) + bad + text.substr(text.find('s', time_at)));
+    CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:" + std::to_string(line) + ": the phase line's time: ") &&
+                                      Catch::Contains(bad.size() > 10 ? "is out of range" : "not a number: \"1.2.3\""));
+  }
   // a number replaced by text
   std::string garbled = text;
   garbled.replace(garbled.find(" iops/s", bench) - 7, 7, "abc.def");
