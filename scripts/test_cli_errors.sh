@@ -758,6 +758,30 @@ else
   failures=$((failures + 1))
 fi
 
+# replay --check prints that warning as the replay would (it printed only "checked, not written"): a 3-rank replay's
+# files, then --check of a 2-rank replay into the same directory (rank 2's 10 files left) says what the 2-rank replay
+# then says; --check at 3 ranks warns nothing; an -L trace's rank 0 files after its --latency-all files: the 10 -all files.
+mistral=$root/platforms/mistral-lustre02.json
+"$pfsim" replay "$tool_outputs/md-real-io-2017" --platform "$mistral" --ranks 3 --latency-dir "$tmp/stale" --quiet 2>/dev/null
+"$pfsim" replay "$tool_outputs/md-real-io-2017" --platform "$mistral" --ranks 2 --latency-dir "$tmp/stale" --check \
+  2>"$tmp/stale-check2.err"
+"$pfsim" replay "$tool_outputs/md-real-io-2017" --platform "$mistral" --ranks 3 --latency-dir "$tmp/stale" --check \
+  2>"$tmp/stale-check3.err"
+"$pfsim" replay "$tool_outputs/md-real-io-2017" --platform "$mistral" --ranks 2 --latency-dir "$tmp/stale" --quiet \
+  2>"$tmp/stale-run2.err"
+"$pfsim" replay "$root/traces/md-workbench-L" --platform "$mistral" --latency-dir "$tmp/stale-L" --latency-all --quiet 2>/dev/null
+"$pfsim" replay "$root/traces/md-workbench-L" --platform "$mistral" --latency-dir "$tmp/stale-L" --check 2>"$tmp/stale-L.err"
+stale_check=$(grep "were not written by it" "$tmp/stale-check2.err")
+if [ -n "$stale_check" ] && [ "$stale_check" = "$(grep "were not written by it" "$tmp/stale-run2.err")" ] &&
+  grep -q "warning: --latency-dir $tmp/stale: 10 file(s) named like this run's (mdreal-\*.csv)" "$tmp/stale-check2.err" &&
+  ! grep -q "were not written" "$tmp/stale-check3.err" &&
+  grep -q "warning: --latency-dir $tmp/stale-L: 10 file(s) named like this run's (lat-\*.csv) were not written by it, e.g. lat-0.00-0-create-all.csv" "$tmp/stale-L.err"; then
+  echo "ok   replay --check warns of a reused --latency-dir as the replay does: $(echo "$stale_check" | cut -c1-120)"
+else
+  echo "FAIL replay --check and a reused --latency-dir: $(cat "$tmp/stale-check2.err") / run: $(cat "$tmp/stale-run2.err") / $(cat "$tmp/stale-check3.err") / $(cat "$tmp/stale-L.err")"
+  failures=$((failures + 1))
+fi
+
 # A load law used past twice the population it was fitted on (Mistral's: 50 active ranks) is said; within it, not.
 "$pfsim" mdtest --platform "$root/platforms/mistral-lustre02.json" --ranks 120 -n 2 -u -F --quiet 2>"$tmp/law120.err"
 "$pfsim" mdtest --platform "$root/platforms/mistral-lustre02.json" --ranks 100 -n 2 -u -F --quiet 2>"$tmp/law100.err"

@@ -637,6 +637,66 @@ bool prints_max(const Args& a, const trace::Trace& tr)
          std::any_of(tr.reported.begin(), tr.reported.end(), [](const auto& r) { return r.has_max; });
 }
 
+// Whether an md-workbench-format run writes every rank's latency files (-all) or rank 0's: every rank's for
+// --latency-all or a replay of a trace with every rank's, rank 0's for a trace of rank 0 only (md-workbench -L files,
+// md-real-io files recorded without --latency-all) and for pfsim mdworkbench, as md-workbench -L does.
+bool all_ranks_files_of(const Args& a, const trace::Trace& tr)
+{
+  const bool rank0_trace = tr.format == "md-workbench-rank0" || tr.recorded_ranks > tr.ranks;
+  return flag(a, "--latency-all") || (a.command == "replay" && !rank0_trace);
+}
+
+// The names of the latency files a run of `w` writes in its latency directory, as write_mdreal_latency_files,
+// write_mdworkbench_latency_files and write_mdtest_latency_files name them from the phases' samples (one file per
+// rank, phase and operation kind the rank does in it): what --check, which simulates nothing, compares the directory
+// with, to warn of the files the run would leave there as a run does.
+std::set<std::string> latency_file_names(const ReplayWorkload& w, ReportFormat format, const std::string& prefix,
+                                         bool all_ranks)
+{
+  std::set<std::string> names;
+  const int M = w.ranks(), N = std::min(M, std::max(1, w.trace().ranks));  // rank m replays stream m mod N
+  for (int p = 0; p < w.phase_count(); ++p) {
+    std::vector<std::array<uint64_t, trace::kTraceOpCount>> counts;
+    for (int r = 0; r < N; ++r)
+      counts.push_back(w.kind_counts(r, p));
+    const auto& c = [&](int r) -> const std::array<uint64_t, trace::kTraceOpCount>& {
+      return counts[static_cast<size_t>(r % N)];
+    };
+    const bool bench = w.trace().phases[static_cast<size_t>(p)].kind == trace::PhaseKind::Benchmark;
+    const std::string iter = std::to_string(w.phase_iteration(p));
+    std::string phase = w.phase_name(p);
+    if (format == ReportFormat::Mdtest) {
+      char rank[16];
+      for (int r = 0; r < M; ++r)
+        if (std::any_of(c(r).begin(), c(r).end(), [](uint64_t n) { return n > 0; })) {
+          std::snprintf(rank, sizeof rank, "%05d", r);
+          names.insert(prefix + "-" + phase + "-" + rank + ".csv");
+        }
+      continue;
+    }
+    std::replace(phase.begin(), phase.end(), ' ', '_');
+    bool empty = true;  // a benchmark iteration without objects: md-workbench still writes its four files
+    for (int r = 0; r < N; ++r)
+      for (uint64_t n : c(r))
+        empty &= n == 0;
+    for (int k = 0; k < trace::kTraceOpCount; ++k) {
+      const std::string name = bench ? trace::trace_op_name(static_cast<trace::TraceOp>(k)) : phase;
+      if (format == ReportFormat::MdReal2017) {
+        for (int r = 0; r < M; ++r)
+          if (c(r)[static_cast<size_t>(k)] > 0)
+            names.insert(prefix + "-" + iter + "-" + name + "-" + std::to_string(r) + ".csv");
+        continue;
+      }
+      bool rows = false;
+      for (int r = 0; r < (all_ranks ? N : 1); ++r)
+        rows |= c(r)[static_cast<size_t>(k)] > 0;
+      if (rows || (bench && empty))
+        names.insert(prefix + "-0.00-" + iter + "-" + name + (all_ranks ? "-all" : "") + ".csv");
+    }
+  }
+  return names;
+}
+
 void warn_no_samples_max(const Args& a, const trace::Trace& tr, ReportFormat format)
 {
   if (format == ReportFormat::MdReal2017 && flag(a, "--no-samples") && !flag(a, "--quiet") && prints_max(a, tr))
@@ -788,7 +848,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
   auto phases = mdreal_phases(w, records);
   std::string lat_dir = opt(a, "--latency-dir");
   // md-workbench's Args line (and md-real-io's option block) lists the options that shaped its output; so does ours.
-  const bool all_ranks_files = flag(a, "--latency-all") || (a.command == "replay" && tr->format != "md-workbench-rank0");
+  const bool all_ranks_files = all_ranks_files_of(a, *tr);
   std::vector<std::string> mdw_output_args;
   const std::string prefix = latency_prefix(a, format);
   if (!lat_dir.empty())  // as typed when given as -L (md-workbench prints its argv)
@@ -964,6 +1024,14 @@ int cmd_replay(int argc, char** argv)
         const RunOptions o = run_options_of(a, f, false);
         check_before_run(*platform, w, o);
         std::fputs(run_warnings(*platform, w, o).c_str(), stderr);
+      }
+      // The files of the latency directory this replay would leave as they are (an earlier run's), as a run warns.
+      const std::string lat_dir = opt(a, "--latency-dir");
+      if (!lat_dir.empty()) {
+        const std::string prefix = latency_prefix(a, f);
+        const auto before = snapshot_output_dir("--latency-dir", lat_dir, prefix, ".csv");
+        warn_unwritten(before, left_unwritten(before, latency_file_names(w, f, prefix, all_ranks_files_of(a, *tr))),
+                       "a replay of the directory would read them too");
       }
     }
     warn_no_samples_max(a, *tr, f);

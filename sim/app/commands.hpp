@@ -8,6 +8,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -47,7 +48,12 @@ struct OutputDirSnapshot {
 OutputDirSnapshot snapshot_output_dir(const std::string& option, const std::string& dir, const std::string& prefix,
                                       const std::string& suffix);
 std::vector<std::string> left_unwritten(const OutputDirSnapshot& before);
+// --check, which writes nothing: the files of `before` a run writing the files named `written` would leave as they are.
+std::vector<std::string> left_unwritten(const OutputDirSnapshot& before, const std::set<std::string>& written);
 void warn_unwritten(const OutputDirSnapshot& before, const std::string& consequence);
+// The warning for the files `stale` of `before` (left_unwritten's).
+void warn_unwritten(const OutputDirSnapshot& before, const std::vector<std::string>& stale,
+                    const std::string& consequence);
 void check_file_prefix(const std::string& option, const std::string& prefix);
 // The tools' own latency-file option (md-workbench -L=PREFIX, mdtest --savePerOpDataCSV=PREFIX): files
 // PREFIX-...csv, i.e. {directory of PREFIX ("." if none), its last part}; invalid_argument naming `option` when PREFIX

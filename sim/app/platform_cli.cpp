@@ -373,9 +373,23 @@ std::vector<std::string> left_unwritten(const OutputDirSnapshot& before)
   return stale;
 }
 
+std::vector<std::string> left_unwritten(const OutputDirSnapshot& before, const std::set<std::string>& written)
+{
+  std::vector<std::string> stale;
+  for (const auto& f : before.files)
+    if (written.count(f.first) == 0)
+      stale.push_back(f.first);
+  return stale;
+}
+
 void warn_unwritten(const OutputDirSnapshot& before, const std::string& consequence)
 {
-  const auto stale = left_unwritten(before);
+  warn_unwritten(before, left_unwritten(before), consequence);
+}
+
+void warn_unwritten(const OutputDirSnapshot& before, const std::vector<std::string>& stale,
+                    const std::string& consequence)
+{
   if (stale.empty())
     return;
   std::cerr << "pfsim: warning: " << before.option << " " << before.dir << ": " << stale.size()

@@ -104,9 +104,13 @@ double parse_number(const std::string& file, size_t line, const std::string& col
   char* e = nullptr;
   errno = 0;
   double v = is_decimal(text) ? std::strtod(b, &e) : 0.0;
-  if (!is_decimal(text) || e == b || *e != '\0' || errno == ERANGE || !std::isfinite(v))
+  if (!is_decimal(text) || e == b || *e != '\0')
     fail(file, line, "column '" + column + "': not a number: " + excerpt(text) +
                          " (expected a decimal number such as 0.0012 or 1.2e-03)");
+  // A decimal number beyond a double (1e400) or too close to 0 for one (1e-400): a number, but none the tools write.
+  if (errno == ERANGE || !std::isfinite(v))
+    fail(file, line, "column '" + column + "': " + excerpt(text) + " is out of range (expected 0 or a magnitude "
+                     "between 2.2e-308 and 1.8e308, a double's range)");
   return v;
 }
 
@@ -456,6 +460,22 @@ uint64_t to_u64(const std::string& file, size_t line, const std::string& key, co
   return v;
 }
 
+// A rate or time of a phase line ("17.9s", "11156.8 iops/s"; digits and dots, as the line's pattern matched it): a
+// decimal number within a double's range (std::stod failed without naming the line: "pfsim: failed: stod").
+double line_number(const std::string& file, size_t line, const std::string& what, const std::string& text)
+{
+  char* e = nullptr;
+  errno = 0;
+  const double v = is_decimal(text) ? std::strtod(text.c_str(), &e) : 0.0;
+  if (!is_decimal(text) || *e != '\0')
+    fail(file, line, "the phase line's " + what + ": not a number: " + excerpt(text) +
+                         " (expected a decimal number such as 17.9)");
+  if (errno == ERANGE || !std::isfinite(v))
+    fail(file, line, "the phase line's " + what + ": " + excerpt(text) +
+                         " is out of range (expected at most 1.8e308, a double's range)");
+  return v;
+}
+
 // What the headers (mdreal.txt, stdout.txt) state besides the parameters.
 struct HeaderInfo {
   enum Param { kI, kP, kD, kR, kS, kO, kParams };
@@ -479,9 +499,11 @@ struct HeaderInfo {
   std::string run_phases_at;
   std::string read_only_at;  // where md-workbench's --read-only was given ("": not given)
   // The latency files' prefix the output states (md-real-io's "latency=", md-workbench's -L) and where; whether
-  // md-workbench's Args line has --latency-all (then it wrote only -all files) and where.
+  // md-workbench's Args line has --latency-all (then it wrote only -all files), or md-real-io's option block its
+  // "latency-all" line (then every rank kept its files; without it rank 0 alone did), and where.
   std::string latency, latency_at;
   std::string latency_all_at;
+  bool args_latency = false;  // md-workbench's Args line has -L (without it the run wrote no latency files)
 };
 
 
@@ -675,6 +697,7 @@ void read_args_line(const std::string& file, size_t n, const std::string& rest, 
     if (o->short_name == 'L') {
       h.latency = v;
       h.latency_at = h.args_at;
+      h.args_latency = true;
     } else if (o->param >= 0)
       last[static_cast<size_t>(o->param)] = option_int(file, n, shown, v);
     else if (o->param == -2)
@@ -728,6 +751,10 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
     std::string s = trim(line);
     if (s.rfind("Args:", 0) == 0) {  // md-workbench: Args: md-workbench "-I=20" ... ["--" backend options]
       read_args_line(file, n, s.substr(5), p, h);
+      continue;
+    }
+    if (s == "latency-all") {  // md-real-io's option block: --latency-all (every rank kept its latency files)
+      h.latency_all_at = at();
       continue;
     }
     if (s == "run-precreate" || s == "run-benchmark" || s == "run-cleanup") {  // md-real-io's list of the phases run
@@ -795,8 +822,8 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
     if (std::regex_match(s, m, phase_re)) {
       ReportedPhase r;
       r.name = m[1];
-      r.time_s = std::stod(m[2]);
-      r.iops = std::stod(m[3]);
+      r.time_s = line_number(file, n, "time", m[2]);
+      r.iops = line_number(file, n, "iops/s", m[3]);
       std::string rest = m[4];
       std::smatch x;
       r.file = file;
@@ -806,9 +833,9 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
       if (std::regex_search(rest, x, dset_re))
         r.dsets = to_u64(file, n, "dset", x[2]);
       if (std::regex_search(rest, x, objs_re))
-        r.obj_per_s = std::stod(x[1]);
+        r.obj_per_s = line_number(file, n, "obj/s", x[1]);
       if (std::regex_search(rest, x, mib_re))
-        r.mib_per_s = std::stod(x[1]);
+        r.mib_per_s = line_number(file, n, "Mib/s", x[1]);
       // Later md-real-io 2017 builds print the phase's slowest operation ("max 8.1748e-03s") before "(N errs)".
       static const std::regex max_re(R"( max ([0-9.eE+-]+)s )");
       r.has_max = std::regex_search(rest, x, max_re);
@@ -925,12 +952,19 @@ void append_phase(RankStream& s, std::vector<Row>& rows, TimingCheck& timing)
   }
 }
 
+// Why a file holds fewer rows than expected: "(truncated file?)", or for a file of its header line alone (reported
+// at its line 1, as "found 0" by every importer's file: per-rank, -all and mdtest files alike) that it is one.
+std::string too_few(size_t rows)
+{
+  return rows == 0 ? " (the file holds its header line only)" : " (truncated file?)";
+}
+
 void check_count(const std::string& file, size_t rows, size_t expected, const std::string& what)
 {
   if (expected > 0 && rows != expected)
     fail(file, rows + 1, "expected " + std::to_string(expected) + " rows (" + what + "), found " +
                              std::to_string(rows) +
-                             (rows < expected ? " (truncated file?)" : " (a header that states too few rows?)"));
+                             (rows < expected ? too_few(rows) : " (a header that states too few rows?)"));
 }
 
 // The per-rank files of one phase (and operation kind).
@@ -1011,7 +1045,7 @@ class CountCheck {
         if (rows != stated_)
           fail(c.example.file, c.example.line,
                "expected " + std::to_string(stated_) + " rows (" + stated_at_ + "), found " + std::to_string(rows) +
-                   c.example.label + (rows < stated_ ? " (truncated file?)" : " (a row too many?)"));
+                   c.example.label + (rows < stated_ ? too_few(rows) : " (a row too many?)"));
       return;
     }
     if (counts_.size() < 2)
@@ -1024,7 +1058,7 @@ class CountCheck {
       fail(ex.file, ex.line,
            "expected " + std::to_string(expected->first) + " rows (" + what_ + ", as in " +
                fs::path(expected->second.example.file).filename().string() + expected->second.example.label +
-               "), found " + std::to_string(rows) + ex.label + (rows < expected->first ? " (truncated file?)" : ""));
+               "), found " + std::to_string(rows) + ex.label + (rows < expected->first ? too_few(rows) : ""));
     }
   }
 
@@ -1241,6 +1275,34 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   if (!h.latency_all_at.empty() && L.format == "md-workbench-rank0")
     t.warnings.push_back(h.latency_all_at + ": the output's run had --latency-all, which writes only -all files, but "
                          "these are rank 0's -L files: it may be another run's output (its parameters are used)");
+  // The same for an Args line without -L (the run wrote no latency files) and -all files beside an Args line
+  // without --latency-all (the run wrote rank 0's -L files).
+  if (L.format != "md-real-io-2017" && !h.args_at.empty() && !h.args_latency)
+    t.warnings.push_back(h.args_at + ": the output's run had no -L, so it wrote no latency files, but these are " +
+                         L.prefix + "-* latency files: it may be another run's output (its parameters are used)");
+  else if (L.format == "md-workbench-all" && !h.args_at.empty() && h.latency_all_at.empty())
+    t.warnings.push_back(h.args_at + ": the output's run had no --latency-all, which writes rank 0's -L files only, "
+                         "but these are -all files: it may be another run's output (its parameters are used)");
+  // Who leaves a parameter unstated, for the warnings that assume it: no header, or the headers read (an md-workbench
+  // stdout.txt without its Args line states none of md-workbench's options).
+  std::string unstated;
+  {
+    std::vector<std::string> read;
+    std::error_code ec;
+    for (const std::string& name : {L.prefix + ".txt", std::string("mdreal.txt"), std::string("stdout.txt")})
+      if ((name == "stdout.txt" || L.format == "md-real-io-2017") &&
+          std::find(read.begin(), read.end(), name) == read.end() &&
+          fs::exists(fs::symlink_status(fs::path(dir) / name, ec)))
+        read.push_back(name);
+    if (read.empty())
+      unstated = "no mdreal.txt or stdout.txt states ";
+    else if (L.format != "md-real-io-2017")
+      unstated = "stdout.txt has no Args line (md-workbench's command line), so nothing states ";
+    else
+      for (size_t i = 0; i < read.size(); ++i)
+        unstated += (i ? " nor " : read.size() > 1 ? "neither " : "") + read[i] +
+                    (i + 1 < read.size() ? "" : read.size() > 1 ? " states " : " does not state ");
+  }
   auto& prm = t.params;
   // What the header states; then --data-sets / --object-size; then, with an Args line, md-workbench's defaults
   // (the command line is complete); then assumptions, each said in a warning.
@@ -1273,7 +1335,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                          " ranks: " + (h.report_ranks > 0 ? h.report_at : h.nodemap_at) + ")");
   } else {
     prm.data_sets = 0;
-    t.warnings.push_back(dir + ": no mdreal.txt or stdout.txt states the data sets per rank (-D); assumed 1 "
+    t.warnings.push_back(dir + ": " + unstated + "the data sets per rank (-D); assumed 1 "
                                "(--data-sets D sets it; the object counts and directories depend on it)");
   }
   std::vector<std::string> assumed;
@@ -1311,7 +1373,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     assumed.push_back("the offset (--offset) 1 (in the benchmark rank r reads and deletes in rank r - (d + 1)'s data set d and "
                       "creates in rank r + (d + 1)'s)");
   if (!assumed.empty()) {
-    std::string w = dir + ": no mdreal.txt or stdout.txt states " + (assumed.size() > 1 ? "these" : "this") +
+    std::string w = dir + ": " + unstated + (assumed.size() > 1 ? "these" : "this") +
                     "; assumed md-workbench's default" + (assumed.size() > 1 ? "s: " : ": ");
     for (size_t i = 0; i < assumed.size(); ++i)
       w += (i ? "; " : "") + assumed[i];
@@ -1482,9 +1544,14 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
           elsewhere |= has(j, k);
         if (!elsewhere)
           continue;  // this kind was never recorded
-        std::string miss = L.prefix + "-" + std::to_string(it) + "-" + k + "-*.csv";
+        // the file (-L, -all) or files (md-real-io's, one per rank) the run would have written
+        std::string miss = L.prefix + "-" + std::to_string(it) + "-" + k +
+                           (L.format == "md-real-io-2017"    ? "-*.csv"
+                            : L.format == "md-workbench-all" ? "-all.csv"
+                                                             : ".csv");
         if (!opt.allow_missing)
-          throw ConfigError(dir + "/" + miss + ": no files for operation '" + k + "' of benchmark iteration " +
+          throw ConfigError(dir + "/" + miss + ": no " + (L.format == "md-real-io-2017" ? "files" : "file") +
+                            " for operation '" + k + "' of benchmark iteration " +
                             std::to_string(it) + " (present in other iterations); --allow-missing imports the rest");
         t.missing.push_back(miss);
         missing_what.push_back("'" + std::string(k) + "' of benchmark iteration " + std::to_string(it) + " (" + miss +
@@ -1560,6 +1627,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     t.warnings.push_back(dir + ": the headers disagree on the rank count: " + stated_by + " states " +
                          std::to_string(stated) + ", " + disagree + "; used " + std::to_string(stated));
   int ranks = -1;
+  bool mdreal_rank0 = false;  // md-real-io files of rank 0 only (recorded without --latency-all)
   bool concatenated = L.format == "md-workbench-all";
   if (!concatenated) {
     std::vector<RankGroup> rgs;
@@ -1576,16 +1644,40 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                              .string();
                        }});
       }
-    ranks = check_rank_groups(rgs, L.format == "md-real-io-2017" ? stated : 0, stated_by);
+    // md-real-io 2017 keeps the latency files of rank 0 only unless --latency-all (a "latency-all" line in its
+    // option block): rank 0's files alone, with headers that state more ranks and not latency-all, are that form,
+    // replayed as md-workbench's -L files are.
+    mdreal_rank0 = L.format == "md-real-io-2017" && h.latency_all_at.empty() && stated > 1 && !rgs.empty() &&
+                   std::all_of(rgs.begin(), rgs.end(), [](const RankGroup& g) {
+                     return g.files->size() == 1 && g.files->begin()->first == 0;
+                   });
+    ranks = check_rank_groups(rgs, L.format == "md-real-io-2017" && !mdreal_rank0 ? stated : 0, stated_by);
   }
-  if (L.format == "md-workbench-rank0") {
+  // Every rank's md-real-io files beside an option block that names the latency files without latency-all (with
+  // which md-real-io keeps rank 0's alone), as md-workbench's -all files beside an Args line without --latency-all.
+  if (L.format == "md-real-io-2017" && ranks > 1 && h.latency_all_at.empty() && !h.latency_at.empty() &&
+      h.args_at.empty())
+    t.warnings.push_back(h.latency_at + ": the output's run had no latency-all, with which md-real-io keeps rank 0's "
+                         "latency files only, but these are the files of " + ranks_text(ranks) +
+                         ": it may be another run's output (its parameters are used)");
+  if (L.format == "md-workbench-rank0" || mdreal_rank0) {
     t.recorded_ranks = stated > 0 ? stated : 1;
+    std::error_code ec;
     if (stated != 1)  // a 1-rank run's -L files hold every operation: nothing to warn about
       t.warnings.push_back(
-        dir + ": md-workbench -L files hold rank 0's operations only; " +
+        dir + ": " +
+        (mdreal_rank0 ? "md-real-io files without latency-all hold rank 0's operations only (" +
+                            (h.latency_at.empty() ? std::string("no header states latency-all")
+                                                  : "the option block at " + h.latency_at +
+                                                        " has no latency-all line") +
+                            ")"
+                      : std::string("md-workbench -L files hold rank 0's operations only")) +
+        "; " +
         (stated > 0 ? "the run had " + std::to_string(stated) + " ranks (" + stated_by + "), the replay's default"
-                    : std::string("no stdout.txt states the run's rank count, so the replay runs 1 rank unless "
-                                  "--ranks M")) +
+                    : std::string(fs::exists(fs::symlink_status(fs::path(dir) / "stdout.txt", ec))
+                                      ? "stdout.txt does not state"
+                                      : "no stdout.txt states") +
+                          " the run's rank count, so the replay runs 1 rank unless --ranks M") +
         "; every replayed rank replays rank 0's stream (record with --latency-all to keep every rank)");
   }
   // Without a header saying -I/-P/-D, the files must at least agree with each other: every benchmark file (any
@@ -1613,8 +1705,16 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
         read_latency_csv(f.path, f.rows, nullptr);
         if (f.rows.empty() && bench && iter_zero)
           continue;  // -I 0: a benchmark iteration's files hold their header only (md-workbench and pfsim write them)
-        if (f.rows.empty())
-          fail(f.path, 2, "no data rows");
+        if (f.rows.empty())  // (as a per-rank file of its header line alone is reported)
+          fail(f.path, 1, "expected " +
+                              (f.per_rank > 0 && stated > 0
+                                   ? std::to_string(f.per_rank * static_cast<size_t>(stated)) + " rows (" +
+                                         std::to_string(stated) + " ranks: " + stated_by + "; " +
+                                         std::to_string(f.per_rank) + " rows per rank: " + f.per_rank_what + ")"
+                                   : f.per_rank > 0
+                                       ? std::to_string(f.per_rank) + " rows per rank (" + f.per_rank_what + ")"
+                                                    : std::string("every rank's rows")) +
+                              ", found 0" + too_few(0));
         check_zero(f.path, f.rows.size(), bench);
         for (size_t i = 1; i < f.rows.size(); ++i)
           if (f.rows[i].first < f.rows[i - 1].first)

@@ -1,7 +1,9 @@
 // Recorded metadata-benchmark traces: per-rank operation streams rebuilt from the tools' latency files.
 //
 // Formats read (examples of each in ../shared/data/tool-outputs, README there says which command made them):
-//   md-real-io 2017    <prefix>-<iter>-<phase>-<rank>.csv, one file per rank, + optional mdreal.txt header
+//   md-real-io 2017    <prefix>-<iter>-<phase>-<rank>.csv, one file per rank, + optional mdreal.txt header; recorded
+//                      without --latency-all (no "latency-all" line in the header) rank 0's files only, read as -L
+//                      files are (the header's rank count is the run's, every rank replays rank 0's stream)
 //   md-workbench -L    <prefix>-<waitfactor>-<iter>-<phase>.csv, rank 0 only (IOR 4.x and 2019 standalone)
 //   md-workbench --latency-all  <prefix>-<waitfactor>-<iter>-<phase>-all.csv, every rank concatenated without a
 //                      rank column, rank by rank: split into equal parts of the rows per rank the header states
@@ -159,19 +161,20 @@ struct ImportOptions {
   int offset = -1;
 };
 
-// `path` is a trace directory or one of its latency files (then only that prefix is read). Throws
-// config::ConfigError naming the file and line on malformed input (missing column, a value that is not a decimal
-// number, a time or runtime above 1e9 s, truncated file, rank gaps or a missing rank's file, fewer ranks than the
-// header states, row counts that disagree with the header or, without one, with the other files of the same kind,
-// a --latency-all file that is not a whole number of ranks, an Args option whose value is not an integer with an
-// optional k/m/g/t/p suffix, a file of the trace's name pattern for an unknown operation or that is not a regular
-// file, a third column in an md-real-io / md-workbench file, a header field that is not a plain integer, data-sets=0,
-// mdtest's -w disagreeing with the tp column, a benchmark iteration or mdtest File phase the recorded output reports
-// or its header states without any file unless allow_missing; quoted input is cut to 60 characters). What the import had to
-// assume or found doubtful goes to Trace::warnings, one line each: parameters no header states (-D, -S, --offset),
-// how the rank count of -L files was found, the operations --allow-missing left out, and one summary of the
-// timings a rank cannot have produced (rows out of time order, operations starting more than 1 ms before the
-// rank's previous one ended).
+// `path` is a trace directory or one of its latency files (then only that prefix is read). Throws config::ConfigError
+// naming the file and line on malformed input (missing column, a value that is not a decimal number, a time or runtime
+// above 1e9 s, truncated file, rank gaps or a missing rank's file, fewer ranks than the header states (md-real-io files
+// of rank 0 alone are accepted when no header states latency-all), row counts that disagree with the header or, without
+// one, with the other files of the same kind, a --latency-all file that is not a whole number of ranks, an Args option
+// whose value is not an integer with an optional k/m/g/t/p suffix, a file of the trace's name pattern for an unknown
+// operation or that is not a regular file, a third column in an md-real-io / md-workbench file, a header field that is
+// not a plain integer, data-sets=0, mdtest's -w disagreeing with the tp column, a benchmark iteration or mdtest File
+// phase the recorded output reports or its header states without any file unless allow_missing; quoted input is cut to
+// 60 characters). What the import had to assume or found doubtful goes to Trace::warnings, one line each: parameters no
+// header states (-D, -S, --offset), how the rank count of -L files (and md-real-io files of rank 0 without latency-all)
+// was found, a header that states other output options than the files show (latency files of another prefix, -L or
+// --latency-all missing), the operations --allow-missing left out, and one summary of the timings a rank cannot have
+// produced (rows out of time order, operations starting more than 1 ms before the rank's previous one ended).
 Trace load_trace(const std::string& path, const ImportOptions& options = {});
 
 // What load_trace would read, from the file names alone (cheap: no file is opened), so that a command can check its

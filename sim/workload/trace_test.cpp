@@ -14,6 +14,7 @@
 #include <tuple>
 #include <iterator>
 #include <string>
+#include <vector>
 #include <sys/stat.h>
 
 namespace fs = std::filesystem;
@@ -245,6 +246,20 @@ TEST_CASE("values beyond float32 or above 1e9 s are rejected naming file and lin
     CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-precreate-0.csv:3") && Catch::Contains("'time'") &&
                                       Catch::Contains("out of range"));
   }
+  SECTION("a decimal number beyond a double or below its smallest: out of range, not \"not a number\"")
+  {
+    for (const char* v : {"1e-400", "1e400", "-1e999"}) {
+      INFO(v);
+      d.write("mdreal-0-stat-1.csv", std::string("time,runtime\n0.0006,") + v + "\n");
+      CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-stat-1.csv:2: column 'runtime': \"" + std::string(v) +
+                                                    "\" is out of range") && !Catch::Contains("not a number"));
+    }
+    TempDir m;  // mdtest's files (time, runtime and tp: the same parser)
+    for (int r = 0; r < 2; ++r)
+      m.write("mdtest-perop-File creation-0000" + std::to_string(r) + ".csv",
+              "time,runtime,tp\n0.0,1.0e-4,3.9e7\n" + std::string(r == 1 ? "1e-400" : "0.0001") + ",1.0e-4,3.9e7\n");
+    CHECK_THAT(error_of(m.str()), Catch::Contains("File creation-00001.csv:3: column 'time': \"1e-400\" is out of range"));
+  }
   SECTION("mdtest tp column beyond float32")
   {
     TempDir m;
@@ -410,9 +425,9 @@ TEST_CASE("md-real-io: a missing rank or rank file is named / also against the h
 {
   TempDir d;
   write_small_mdreal(d);
-  // md-real-io's report line: "<ranks x data-sets> dset"
+  // md-real-io's report line: "<ranks x data-sets> dset"; latency-all: every rank kept its latency files
   d.write("mdreal.txt", "\tobj-per-proc=1 \n\tprecreate-per-set=2 \n\tdata-sets=1 \n\tobject-size=3900 \n"
-                        "\titerations=1 \n\toffset=1 \n\n"
+                        "\titerations=1 \n\toffset=1 \n\tlatency-all\n\n"
                         "precreate 0.0s 100.0 iops/s 2 dset 4 obj 1.000 dset/s 100.0 obj/s 0.4 Mib/s (0 errs)\n");
   REQUIRE(error_of(d.str()).empty());
   SECTION("the highest rank's files are all missing")
@@ -421,7 +436,25 @@ TEST_CASE("md-real-io: a missing rank or rank file is named / also against the h
                           "mdreal-0-read-1.csv", "mdreal-0-delete-1.csv", "mdreal-1-cleanup-1.csv"})
       fs::remove(d.path / f);
     CHECK_THAT(error_of(d.str()), Catch::Contains("mdreal-0-precreate-1.csv: missing file") &&
-                                      Catch::Contains("mdreal.txt:8") && Catch::Contains("states 2 ranks"));
+                                      Catch::Contains("mdreal.txt:9") && Catch::Contains("states 2 ranks"));
+    // Without latency-all md-real-io keeps rank 0's files only: that form, replayed as md-workbench's -L files are
+    // (rank 0's stream for every rank, the header's rank count the replay's default), with the same warning.
+    const std::string header = d.read("mdreal.txt");
+    d.write("mdreal.txt", header.substr(0, header.find("\tlatency-all\n")) +
+                              header.substr(header.find("\tlatency-all\n") + 13));
+    Trace t = load_trace(d.str());
+    CHECK(t.format == "md-real-io-2017");
+    CHECK(t.ranks == 1);
+    CHECK(t.recorded_ranks == 2);
+    REQUIRE(t.warnings.size() == 1);
+    CHECK_THAT(t.warnings[0], Catch::Contains("hold rank 0's operations only (no header states latency-all)") &&
+                                  Catch::Contains("the run had 2 ranks (") && Catch::Contains("mdreal.txt:8") &&
+                                  Catch::Contains("the replay's default; every replayed rank replays rank 0's stream "
+                                                  "(record with --latency-all to keep every rank)"));
+    CHECK(pfsim::ReplayWorkload(std::make_shared<const Trace>(t), {}).ranks() == 2);
+    // ... but a rank's files missing beside another rank's are still an error (rank 1's precreate is back)
+    d.write("mdreal-0-precreate-1.csv", "time,runtime\n0.0001,1.0e-3\n0.0012,2.0e-3\n");
+    CHECK_THAT(error_of(d.str()), Catch::Contains("-1.csv: missing file") && Catch::Contains("rank 1 is missing"));
   }
   SECTION("a rank beyond the stated count")
   {
@@ -437,6 +470,33 @@ TEST_CASE("md-real-io: a missing rank or rank file is named / also against the h
     CHECK_THAT(e, Catch::Contains("mdreal-0-read-1.csv: missing file") && Catch::Contains("rank 1 is missing"));
     CHECK_THAT(e, !Catch::Contains("read-0.csv"));
   }
+}
+
+TEST_CASE("md-real-io recorded without --latency-all (rank 0's files only) imports as md-workbench's -L files", "[trace]")
+{
+  // The real run's output without its "latency-all" line, and only rank 0's files, as md-real-io writes them without
+  // --latency-all (its help: "Keep the latency files from all ranks").
+  TempDir d;
+  d.copy_files(kToolOutputs + "/md-real-io-2017");
+  for (const char* k : {"0-precreate", "0-stat", "0-read", "0-create", "0-delete", "1-stat", "1-read", "1-create",
+                        "1-delete", "2-cleanup"})
+    fs::remove(d.path / (std::string("lat-") + k + "-1.csv"));
+  CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0-precreate-1.csv: missing file") &&
+                                    Catch::Contains("states 2 ranks, but no phase has a file of rank 1"));
+  const std::string text = d.read("stdout.txt");
+  const auto at = text.find("\tlatency-all\n");
+  REQUIRE(at != std::string::npos);
+  d.write("stdout.txt", text.substr(0, at) + text.substr(at + 13));
+  Trace t = load_trace(d.str());
+  CHECK(t.format == "md-real-io-2017");
+  CHECK(t.ranks == 1);
+  CHECK(t.recorded_ranks == 2);
+  CHECK(t.op_count() == 80 + 2 * 160 + 80);  // rank 0's operations
+  REQUIRE(t.warnings.size() == 1);
+  CHECK_THAT(t.warnings[0], Catch::Contains("md-real-io files without latency-all hold rank 0's operations only (the "
+                                            "option block at " + d.str() + "/stdout.txt:5 has no latency-all line)") &&
+                                Catch::Contains("the run had 2 ranks (" + d.str() + "/stdout.txt:23") &&
+                                Catch::Contains("every replayed rank replays rank 0's stream"));
 }
 
 TEST_CASE("md-real-io without a header: a file cut at a line boundary disagrees with its siblings", "[trace]")
@@ -483,6 +543,59 @@ TEST_CASE("a truncated --latency-all file is rejected (rank count disagrees)", "
   d.keep_lines("lat-0.00-1-stat-all.csv", 41);
   CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0.00-1-stat-all.csv:41") && Catch::Contains("expected 80 rows") &&
                                     Catch::Contains("found 40: 1 rank's rows"));
+}
+
+TEST_CASE("a benchmark iteration's missing operation file is named as its format names it", "[trace]")
+{
+  // -L: lat-0.00-<iter>-<op>.csv (it was named "lat-0.00-1-stat-*.csv", which no -L file matches); -all:
+  // lat-0.00-<iter>-<op>-all.csv; md-real-io: one per rank, lat-<iter>-<op>-*.csv.
+  struct Case {
+    const char* dir;
+    std::vector<const char*> removed;
+    const char* named;
+  };
+  const Case cases[] = {
+      {"/md-workbench-ior/run1-L-process-reports", {"lat-0.00-1-stat.csv"}, "lat-0.00-1-stat.csv"},
+      {"/md-workbench-ior/run2-latency-all", {"lat-0.00-1-stat-all.csv"}, "lat-0.00-1-stat-all.csv"},
+      {"/md-real-io-2017", {"lat-1-stat-0.csv", "lat-1-stat-1.csv"}, "lat-1-stat-*.csv"}};
+  for (const auto& [dir, removed, file] : cases) {
+    INFO(dir);
+    TempDir d;
+    d.copy_files(kToolOutputs + dir);
+    for (const char* f : removed)
+      REQUIRE(fs::remove(d.path / f));
+    CHECK_THAT(error_of(d.str()), Catch::Contains(d.str() + "/" + file + ": no file") &&
+                                      Catch::Contains("for operation 'stat' of benchmark iteration 1"));
+    ImportOptions o;
+    o.allow_missing = true;
+    const Trace t = load_trace(d.str(), o);
+    REQUIRE(t.missing.size() == 1);
+    CHECK(t.missing[0] == file);
+  }
+}
+
+TEST_CASE("a latency file of its header line only: one message for per-rank and -all files", "[trace]")
+{
+  // It was ":1: expected 40 rows ... found 0" for a per-rank file and ":2: no data rows" for an -all file.
+  TempDir r, a;
+  r.copy_files(kToolOutputs + "/md-real-io-2017");
+  r.keep_lines("lat-0-stat-0.csv", 1);
+  CHECK_THAT(error_of(r.str()), Catch::Contains("lat-0-stat-0.csv:1: expected 40 rows (obj-per-proc x data-sets = 20 x "
+                                                "2), found 0 (the file holds its header line only)"));
+  a.copy_files(kToolOutputs + "/md-workbench-ior/run2-latency-all");
+  a.keep_lines("lat-0.00-0-stat-all.csv", 1);
+  CHECK_THAT(error_of(a.str()), Catch::Contains("lat-0.00-0-stat-all.csv:1: expected 80 rows (2 ranks: ") &&
+                                    Catch::Contains("40 rows per rank: obj-per-proc x data-sets = 20 x 2), found 0 "
+                                                    "(the file holds its header line only)"));
+  fs::remove(a.path / "stdout.txt");  // nothing states the rows per rank
+  CHECK_THAT(error_of(a.str()), Catch::Contains("lat-0.00-0-stat-all.csv:1: expected every rank's rows, found 0 (the "
+                                                "file holds its header line only)"));
+  // mdtest's per-rank files say the same
+  TempDir m;
+  m.copy_files(kToolOutputs + "/mdtest");
+  m.keep_lines("mdtest-perop-File stat-00001.csv", 1);
+  CHECK_THAT(error_of(m.str()), Catch::Contains("mdtest-perop-File stat-00001.csv:1: expected 50 rows") &&
+                                    Catch::Contains("found 0 (the file holds its header line only)"));
 }
 
 TEST_CASE("md-workbench -L files hold rank 0 only", "[trace]")
@@ -813,6 +926,22 @@ TEST_CASE("what an import assumes is a warning / --data-sets states -D for files
   Trace l = load_trace(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
   REQUIRE(l.warnings.size() == 1);
   CHECK_THAT(l.warnings[0], Catch::Contains("rank 0's operations only"));
+  // Without the files' headers the warning says there is none; with a stdout.txt without its Args line, that it has
+  // none (it said "no mdreal.txt or stdout.txt states these" beside the stdout.txt).
+  CHECK_THAT(bare.warnings[1], Catch::Contains(d.str() + ": no mdreal.txt or stdout.txt states these; assumed"));
+  TempDir n;
+  n.copy_files(kToolOutputs + "/md-workbench-ior/run1-L-process-reports");
+  const std::string text = n.read("stdout.txt");
+  REQUIRE(text.rfind("Args:", 0) == 0);
+  n.write("stdout.txt", text.substr(text.find('\n') + 1));
+  Trace no_args = load_trace(n.str());
+  bool said = false;
+  for (const auto& w : no_args.warnings) {
+    CHECK_THAT(w, !Catch::Contains("no mdreal.txt or stdout.txt"));
+    said |= w.find(n.str() + ": stdout.txt has no Args line (md-workbench's command line), so nothing states these; "
+                             "assumed md-workbench's defaults: the object size (-S) 3901 B") != std::string::npos;
+  }
+  CHECK(said);
 }
 
 TEST_CASE("mdtest Directory-phase files: said to be skipped, and alone an error that says why", "[trace]")
@@ -958,7 +1087,8 @@ TEST_CASE("md-workbench --latency-all files split by the rows per rank, not only
   };
   SECTION("the header states the rows per rank")
   {
-    d.write("stdout.txt", "Args: md-workbench \"-I=2\" \"-P=2\" \"-D=1\" \"-R=1\" \"-S=3901\" \"--latency-all\"\n");
+    d.write("stdout.txt", "Args: md-workbench \"-I=2\" \"-P=2\" \"-D=1\" \"-R=1\" \"-S=3901\" \"-L=lat\" "
+                          "\"--latency-all\"\n");
     Trace t = load_trace(d.str());
     check_split(t);
     CHECK(t.warnings.empty());
@@ -1038,7 +1168,10 @@ TEST_CASE("md-workbench -L files: the run's rank count comes from the header and
   d.write("stdout.txt", args + "MD-Workbench total objects: 500 workingset size: 0.595 MiB\n");
   Trace odd = load_trace(d.str());
   CHECK(odd.recorded_ranks == 1);
-  CHECK_THAT(odd.warnings.back(), Catch::Contains("no stdout.txt states the run's rank count"));
+  CHECK_THAT(odd.warnings.back(), Catch::Contains("stdout.txt does not state the run's rank count"));
+  // (no stdout.txt at all: said so)
+  fs::remove(d.path / "stdout.txt");
+  CHECK_THAT(load_trace(d.str()).warnings.back(), Catch::Contains("no stdout.txt states the run's rank count"));
 }
 
 TEST_CASE("a rank or iteration number too large for the importer is an error naming the file", "[trace]")
@@ -1783,6 +1916,33 @@ TEST_CASE("an output naming other latency files than the trace's is said to be m
   CHECK_FALSE(said(load_trace(w.str()), "--latency-all"));
   w.write("stdout.txt", TempDir::inserted(text, "\"--process-reports\"", "\"--latency-all\" "));
   CHECK(said(load_trace(w.str()), "had --latency-all, which writes only -all files"));
+  // An Args line without -L: that run wrote no latency files.
+  const auto L = text.find(" \"-L=lat\"");
+  REQUIRE(L != std::string::npos);
+  w.write("stdout.txt", text.substr(0, L) + text.substr(L + 9));
+  CHECK(said(load_trace(w.str()), "stdout.txt:1: the output's run had no -L, so it wrote no latency files"));
+  // md-workbench's -all files beside an Args line without --latency-all (that run wrote rank 0's -L files).
+  TempDir a;
+  a.copy_files(kToolOutputs + "/md-workbench-ior/run2-latency-all");
+  const std::string all_text = a.read("stdout.txt");
+  const auto all = all_text.find(" \"--latency-all\"");
+  REQUIRE(all != std::string::npos);
+  a.write("stdout.txt", all_text.substr(0, all) + all_text.substr(all + 16));
+  CHECK(said(load_trace(a.str()), "stdout.txt:1: the output's run had no --latency-all, which writes rank 0's -L "
+                                  "files only, but these are -all files"));
+  // md-real-io: every rank's files beside an option block without latency-all (with which rank 0 alone keeps them).
+  TempDir r;
+  r.copy_files(kToolOutputs + "/md-real-io-2017");
+  const std::string r_text = r.read("stdout.txt");
+  const auto la = r_text.find("\tlatency-all\n");
+  REQUIRE(la != std::string::npos);
+  r.write("stdout.txt", r_text.substr(0, la) + r_text.substr(la + 13));
+  CHECK(said(load_trace(r.str()), "stdout.txt:5: the output's run had no latency-all, with which md-real-io keeps rank "
+                                  "0's latency files only, but these are the files of 2 ranks"));
+  // The real outputs state what their files are: none of these.
+  for (const char* d : {"/md-real-io-2017", "/md-workbench-ior/run1-L-process-reports",
+                        "/md-workbench-ior/run2-latency-all", "/md-workbench-standalone-2019"})
+    CHECK_FALSE(said(load_trace(kToolOutputs + d), "had no"));
 }
 
 TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest files with and without tp: errors", "[trace]")
@@ -1809,6 +1969,15 @@ TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest fil
   CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:" + std::to_string(size_line) + ": truncated file"));
   d.write("stdout.txt", "");
   CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:1: empty file"));
+  // a phase line's time beyond a double, or with two dots: named at its line (it was "pfsim: failed: stod", exit 1, or
+  // 1.2.3 read as 1.2)
+  const auto time_at = text.find(' ', bench + 1) + 1;
+  for (const std::string& bad : {std::string(400, '9') + ".0", std::string("1.2.3")}) {
+    INFO(bad.substr(0, 10));
+    d.write("stdout.txt", text.substr(0, time_at) + bad + text.substr(text.find('s', time_at)));
+    CHECK_THAT(error_of(d.str()), Catch::Contains("stdout.txt:" + std::to_string(line) + ": the phase line's time: ") &&
+                                      Catch::Contains(bad.size() > 10 ? "is out of range" : "not a number: \"1.2.3\""));
+  }
   // a number replaced by text
   std::string garbled = text;
   garbled.replace(garbled.find(" iops/s", bench) - 7, 7, "abc.def");
