@@ -64,6 +64,13 @@ bool parse_number(const std::string& s, double& v)
   return end == s.c_str() + s.size() && errno != ERANGE && std::isfinite(v);
 }
 
+// How a field that parse_number refused is quoted: a decimal number beyond a double's range (1e400, 1e-400) is said
+// to be one, as the metadata importers say it.
+std::string refused(const std::string& s)
+{
+  return quote(s) + (textin::is_decimal(s) ? " (out of a double's range)" : "");
+}
+
 std::vector<std::string> fields(const std::string& line)
 {
   std::istringstream is(line);
@@ -453,9 +460,9 @@ IoTrace load_dxt(const std::string& path)
     if (length < 0)
       fail(path, n, "negative length " + f[5] + ": expected a byte count >= 0");
     if (!parse_number(f[6], start) || start < 0)
-      fail(path, n, "start: expected a time in seconds >= 0, got " + quote(f[6]));
+      fail(path, n, "start: expected a time in seconds >= 0, got " + refused(f[6]));
     if (!parse_number(f[7], end) || end < 0)
-      fail(path, n, "end: expected a time in seconds >= 0, got " + quote(f[7]));
+      fail(path, n, "end: expected a time in seconds >= 0, got " + refused(f[7]));
     if (end < start)
       fail(path, n, "end " + f[7] + " before start " + f[6] + ": expected end >= start");
     if (end > units::kMaxDurationS)
@@ -759,7 +766,7 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
         const bool inf_tp = c[2] == "inf";
         for (int k = 0; k < (inf_tp ? 2 : 3); ++k)
           if (!parse_number(c[static_cast<size_t>(k)], x[k]) || x[k] < 0)
-            fail(file, n, std::string(what[k]) + ": expected a finite number >= 0, got " + quote(c[static_cast<size_t>(k)]));
+            fail(file, n, std::string(what[k]) + ": expected a finite number >= 0, got " + refused(c[static_cast<size_t>(k)]));
         if (inf_tp && x[1] != 0)
           fail(file, n, "tp: inf with a runtime of " + c[1] + " s: expected a finite number (inf only for 0 s)");
         if (inf_tp)

@@ -305,6 +305,7 @@ TEST_CASE("DXT errors: one message naming the file and line and what was expecte
   CHECK_THAT(err(" X_POSIX 0 write 1 100 -5 0.2000 0.3000"), Catch::StartsWith(where + "negative length -5"));
   CHECK_THAT(err(" X_POSIX 0 write 1 100 5 0.3000 0.2000"), Catch::StartsWith(where + "end 0.2000 before start 0.3000"));
   CHECK_THAT(err(" X_POSIX 0 write 1 100 5 0.3000 abc"), Catch::StartsWith(where + "end: expected a time"));
+  CHECK_THAT(err(" X_POSIX 0 write 1 100 5 0.3000 1e400"), Catch::EndsWith("got \"1e400\" (out of a double's range)"));
   CHECK_THAT(err(" X_POSIX 0 append 1 100 5 0.3000 0.4"), Catch::StartsWith(where + "expected write or read"));
   CHECK_THAT(err(" X_POSIX 1 write 1 100 5 0.3000 0.4"), Catch::StartsWith(where + "rank 1 in the block of rank 0"));
   CHECK_THAT(err("garbage here"), Catch::StartsWith(where + "expected a DXT row"));
