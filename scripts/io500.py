@@ -21,9 +21,9 @@ The sizes come from the config's [ior-easy] transferSize/blockSize, [ior-hard] s
 [mdtest-hard] n. IO500's defaults (a 9920000m block, 1,000,000 files per task) rely on stonewalling to end and would
 be days of simulation: a size the config does not give is IO500's default capped at --cap-* (said on stderr).
 
-The config is read as IO500 reads it: section and option names in any case, '#' and ';' comments, an unknown
-section or an option its section does not declare an error (IO500's option tables), booleans TRUE/FALSE/1/0 and
-integers checked as IO500 checks them. Of its options pfsim uses the sizes above, [ior-easy] filePerProc, each
+The config is read as IO500 reads it (its grammar, errors naming the line): section and option names in any case,
+'#' and ';' comments, an option without a value left at its default, an unknown section or an option its section does
+not declare an error (IO500's option tables), booleans TRUE/FALSE/1/0 and integers checked as IO500 checks them. Of its options pfsim uses the sizes above, [ior-easy] filePerProc, each
 group's run and each phase's own run (a phase left out is printed as not run); any other option given a value is
 said on stderr (not modelled). Sizes must be whole numbers (IOR's k/m/g suffixes for bytes).
 A size the config gives beyond --cap-* is run whole (a warning says so) unless --cap-all.
@@ -47,7 +47,6 @@ Exit status 0; 2 on bad input (one message naming the file and line or option); 
 """
 import argparse
 import atexit
-import configparser
 import json
 import math
 import os
@@ -130,29 +129,29 @@ OPTIONS = {
 _PATTERNS = {_U: r"[0-9]+", _I: r"-?[0-9]+", _F: r"[0-9e.+-]+"}
 
 
-def check_options(config, path):
-    """Every option is one its section declares, and its value of the declared type (IO500 refuses the rest)."""
+def check_options(config, path, lines):
+    """Every option is one its section declares, and its value of the declared type (IO500 refuses the rest);
+    `lines` gives each (section, option)'s line in `path`."""
     for sec, opts in config.items():
         known = OPTIONS.get(sec, _SUB)  # the phases' own sections (ior-easy-read, ...) take api and run
         for k, v in opts.items():
-            if v == "":
-                continue  # IO500 skips an option without a value
+            at = f"{path}:{lines[(sec, k)]}"
             if k not in known:
-                fail(PROG, f"{path}: [{sec}] {k} = {v}: unknown option (IO500 stops on it too; [{sec}] takes "
+                fail(PROG, f"{at}: [{sec}] {k} = {v}: unknown option (IO500 stops on it too; [{sec}] takes "
                            f"{', '.join(sorted(known)) or 'no option'})")
             kind = known[k]
             if kind == _B and v.lower() not in ("true", "false", "1", "0"):
-                fail(PROG, f"{path}: [{sec}] {k}: expected TRUE or FALSE (IO500's boolean), got '{v}'")
+                fail(PROG, f"{at}: [{sec}] {k}: expected TRUE or FALSE (IO500's boolean), got '{v}'")
             if kind in _PATTERNS and not re.fullmatch(_PATTERNS[kind], v):
                 what = {"uint": "a whole number", "int": "an integer", "float": "a number"}[kind]
-                fail(PROG, f"{path}: [{sec}] {k}: expected {what}, as IO500 reads it, got '{v}'")
+                fail(PROG, f"{at}: [{sec}] {k}: expected {what}, as IO500 reads it, got '{v}'")
 
 
 # Options pfsim reads (section, option), lower-case; every other option given a value is reported as not modelled.
 USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "fileperproc"), ("ior-easy", "run"),
         ("ior-hard", "segmentcount"), ("ior-hard", "run"), ("mdtest-easy", "n"), ("mdtest-easy", "run"),
         ("mdtest-hard", "n"), ("mdtest-hard", "run"), ("debug", "stonewall-time"), ("global", "datadir"),
-        ("global", "resultdir"), ("global", "api"), ("global", "scc"), ("find", "run"),
+        ("global", "resultdir"), ("global", "scc"), ("find", "run"),
         ("find", "nproc")} | {(name, "run") for name in (
             "ior-easy-write", "ior-easy-read", "mdtest-easy-write", "mdtest-easy-stat", "mdtest-easy-delete",
             "ior-hard-write", "ior-hard-read", "mdtest-hard-write", "mdtest-hard-stat", "mdtest-hard-read",
@@ -194,24 +193,47 @@ def read_text(path, what):
     return text
 
 
+# IO500's INI grammar (src/ini-parse.c, its regular expressions): a section line "[name]", an option line
+# "key = value" (key of letters, digits, '_', '.', '-'; the value up to a '#' or ';' that follows white space), an
+# empty or comment line ('#' or ';' first); a comment may follow white space on the first two. Anything else stops
+# IO500 ("unexpected content"), and here. An option with an empty value is skipped, as IO500 skips it (its default
+# holds).
+_INI_SECTION = re.compile(r"\s*\[\s*([0-9A-Za-z_-]+)\s*\]\s*(\s[#;].*)?")
+_INI_OPTION = re.compile(r"\s*([0-9A-Za-z_.-]+)\s*=\s*([^#;]*?)\s*(\s[#;].*)?")
+_INI_EMPTY = re.compile(r"\s*([#;].*)?")
+
+
 def read_config(path):
-    """IO500's config.ini -> {section: {option: value}}, names lower-case as IO500 matches them (strcasecmp)."""
-    cp = configparser.ConfigParser(interpolation=None, strict=False, inline_comment_prefixes=("#", ";"),
-                                   comment_prefixes=("#", ";"))
-    try:
-        cp.read_string(read_text(path, "an IO500 config.ini"), source=path)
-    except configparser.Error as e:
-        fail(PROG, f"{path}: not an IO500 config (INI): {str(e).splitlines()[0]}")
-    out = {}
-    for sec in cp.sections():
-        name = sec.strip().lower()
-        if name not in KNOWN_SECTIONS:
-            fail(PROG, f"{path}: [{sec}]: not an IO500 section (IO500 stops on it too; e.g. [ior-easy], [mdtest-hard])")
-        for k, v in cp.items(sec):
-            out.setdefault(name, {})[k.strip().lower()] = v.strip()
-    check_options(out, path)
+    """IO500's config.ini -> {section: {option: value}}, names lower-case as IO500 matches them (strcasecmp), and the
+    options given a value that pfsim does not model. Errors name the file and line."""
+    out, lines, sec = {}, {}, None
+    for n, line in enumerate(read_text(path, "an IO500 config.ini").split("\n"), start=1):
+        line = line.rstrip("\r")
+        m = _INI_SECTION.fullmatch(line)
+        if m:
+            sec = m.group(1).lower()
+            if sec not in KNOWN_SECTIONS:
+                fail(PROG, f"{path}:{n}: [{m.group(1)}]: not an IO500 section (IO500 stops on it too; e.g. [ior-easy], "
+                           "[mdtest-hard])")
+            out.setdefault(sec, {})
+            continue
+        m = _INI_OPTION.fullmatch(line)
+        if m:
+            key, value = m.group(1).lower(), m.group(2).strip()
+            if value == "":
+                continue  # IO500 skips an option without a value: its default holds
+            if sec is None:
+                fail(PROG, f"{path}:{n}: {m.group(1)} = {value}: an option outside a section (IO500 stops on it too)")
+            out[sec][key] = value
+            lines[(sec, key)] = n
+            continue
+        if not _INI_EMPTY.fullmatch(line):
+            fail(PROG, f"{path}:{n}: expected '[section]', 'option = value' or a comment, as IO500 reads its config, "
+                       f"got '{line.strip()[:60]}'")
+    check_options(out, path, lines)
+    # api = POSIX is what pfsim models; any other interface, and every option pfsim does not read, is said.
     ignored = sorted(f"[{sec}] {k} = {v}" for sec, opts in out.items() for k, v in opts.items()
-                     if v != "" and (sec, k) not in USED)
+                     if (sec, k) not in USED and not (k == "api" and v.upper() == "POSIX"))
     return out, ignored
 
 
@@ -309,7 +331,7 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
               caps["segments"], parse_count),
              ("easy_n", "mdtest-easy-write", "-n", "mdtest-easy", "n", DEFAULTS["easy_n"], caps["files"], parse_count),
              ("hard_n", "mdtest-hard-write", "-n", "mdtest-hard", "n", DEFAULTS["hard_n"], caps["files"], parse_count)]
-    s = {}
+    s, capped = {}, set()
     for key, phase, flag, section, option, default, cap, parse in table:
         shown = {"transfersize": "transferSize", "blocksize": "blockSize", "segmentcount": "segmentCount"}.get(option,
                                                                                                           option)
@@ -322,6 +344,7 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
                 if cap_all:
                     notes.append(f"[{section}] {shown} {v} capped at {cap} (--cap-all)")
                     v = cap
+                    capped.add(key)
                 else:
                     print(f"{PROG}: warning: [{section}] {shown} = {config[section][option]} is run whole (more "
                           f"than the cap {cap}: a size IO500 leaves to stonewalling); --cap-all caps it",
@@ -329,11 +352,19 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
         else:
             v = min(parse(default, "default"), cap) if cap is not None else parse(default, "default")
             if cap is not None:
+                capped.add(key)
                 notes.append(f"[{section}] {shown} not given: IO500's default {default} capped at {v} (stonewalling, "
                              "which ends IO500's phases, is not modelled)")
         if v <= 0:
             fail(PROG, f"{where}: [{section}] {shown}: expected a positive size or count, got {v}")
         s[key] = v
+    # A block the cap set (not the config nor a command line) is IOR's: a whole number of transfers (helper-109: a 5m
+    # transferSize without a blockSize was refused, 256m not being a multiple of it)
+    if "easy_block" in capped and s["easy_block"] % s["easy_xfer"]:
+        v = max(s["easy_xfer"], s["easy_block"] // s["easy_xfer"] * s["easy_xfer"])
+        notes.append(f"[ior-easy] blockSize {s['easy_block']} (the cap) rounded to {v}, a whole number of "
+                     f"transferSize {s['easy_xfer']}")
+        s["easy_block"] = v
     if s["easy_block"] % s["easy_xfer"]:
         fail(PROG, f"{where}: [ior-easy] blockSize {s['easy_block']} is not a multiple of transferSize {s['easy_xfer']}")
     return s, notes
@@ -609,12 +640,18 @@ def main():
     if a.out_dir and os.path.exists(a.out_dir) and not os.path.isdir(a.out_dir):
         fail(PROG, f"--out-dir {a.out_dir}: exists and is not a directory")
     if a.out_dir and not os.path.exists(a.out_dir):  # created, as IO500 creates its resultdir
+        # the directories this run creates, deepest first: a run that fails after this leaves none of them behind,
+        # empty (helper-88; helper-109: the parents it created stayed)
+        created, d = [], os.path.abspath(a.out_dir)
+        while not os.path.exists(d):
+            created.append(d)
+            d = os.path.dirname(d)
         try:
             os.makedirs(a.out_dir)
         except OSError as e:
             fail(PROG, f"--out-dir {a.out_dir}: cannot create it: {e.strerror}")
-        # a run that fails after this leaves no empty directory behind (helper-88)
-        atexit.register(remove_if_empty, a.out_dir)
+        for d in reversed(created):  # atexit runs the last registered first: the deepest
+            atexit.register(remove_if_empty, d)
     # --out-dir holds IO500's result_summary.txt, result.txt and config.ini: the config it ran (read now), or without
     # one the sizes it ran; not rewritten when that config is the directory's own config.ini. Always written, so that
     # an earlier run's config.ini never stays beside this run's results (--from would read it).
@@ -685,7 +722,7 @@ def main():
               "platform": a.platform, "sets": sets,
               "phases": {n: {"score": sim[n][0], "unit": u, "time_s": sim[n][1], "valid": n not in invalid,
                              "invalid_because": invalid.get(n, [])} for n, u, _, _ in PHASES if n in sim},
-              "score": {"bandwidth_GiBps": bw, f"iops_kiops_{n_md}_phases": md, "total": math.sqrt(bw * md),
+              "score": {"bandwidth_GiBps": bw, "iops_kiops": md, "iops_phases": n_md, "total": math.sqrt(bw * md),
                         "valid": not (invalid or run_invalid),
                         "invalid_because": run_invalid + [f"{n}: {w}" for n, ws in invalid.items() for w in ws]}}
     if result:

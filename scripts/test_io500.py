@@ -218,7 +218,12 @@ def main():
                            # helper-75: a misspelt option, IO500's booleans, a stonewall time that is not an integer
                            ("[ior-easy]\nblockSze = 4m\n", "[ior-easy] blocksze = 4m: unknown option"),
                            ("[ior-hard]\nrun = maybe\n", "[ior-hard] run: expected TRUE or FALSE"),
-                           ("[debug]\nstonewall-time = 2.5\n", "[debug] stonewall-time: expected an integer")):
+                           ("[debug]\nstonewall-time = 2.5\n", "[debug] stonewall-time: expected an integer"),
+                           # helper-109: IO500's own grammar, with lines (configparser took "n: 50" and glued an
+                           # indented line to the value above, without a line number)
+                           ("[mdtest-easy]\nn: 50\n", "b.ini:2: expected '[section]', 'option = value' or a comment"),
+                           ("n = 50\n", "b.ini:1: n = 50: an option outside a section"),
+                           ("[ior-easy]\n\nblockSze = 4m\n", "b.ini:3: [ior-easy] blocksze = 4m: unknown option")):
             bad_ini = os.path.join(tmp, "b.ini")
             with open(bad_ini, "w") as f:
                 f.write(text)
@@ -232,6 +237,21 @@ def main():
     # 7: IO500's validity rules on their own (phases of a real length cannot be simulated here in seconds).
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     import io500  # noqa: E402
+    # An option without a value keeps its default, as IO500 skips it (helper-109: run = and filePerProc = read as
+    # FALSE); an indented option line is an option; a capped default block is a whole number of transfers.
+    with tempfile.TemporaryDirectory() as tmp:
+        ini = os.path.join(tmp, "e.ini")
+        with open(ini, "w") as f:
+            f.write("[ior-easy]\ntransferSize = 5m ; five\nrun =\nfilePerProc =\n   uniqueDir = FALSE\n[global]\napi = DFS\n")
+        config, ignored = io500.read_config(ini)
+        check(config == {"ior-easy": {"transfersize": "5m", "uniquedir": "FALSE"}, "global": {"api": "DFS"}} and
+              io500.flag(config, "ior-easy", "run", "TRUE") and io500.flag(config, "ior-easy", "fileperproc", "TRUE"),
+              f"empty options keep IO500's defaults, an indented option is read (got {config})")
+        check("[global] api = DFS" in ignored, f"an interface other than POSIX is said not modelled ({ignored})")
+        sizes, notes = io500.sizes_from(config, ini, {}, None, {"files": 100, "block": 256 << 20, "segments": 100}, False)
+        check(sizes["easy_xfer"] == 5 << 20 and sizes["easy_block"] == 255 << 20 and any("rounded" in n for n in notes),
+              f"no blockSize with transferSize 5m: the 256m cap rounded to 255m, a whole number of transfers "
+              f"(got {sizes})")
     sim = {"ior-easy-write": (1.0, 301.0), "ior-easy-read": (1.0, 2.0), "mdtest-easy-write": (5.0, 299.0)}
     inv, run_inv = io500.validity(sim, 300, 300)
     check(list(inv) == ["mdtest-easy-write"] and not run_inv,
