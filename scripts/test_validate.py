@@ -111,6 +111,7 @@ def main():
         if r.returncode == 0:
             text = open(js).read()
             pts = json.loads(text)
+            check(text.endswith("]\n"), "--json ends in a newline (as the validation scripts' --json)")
             check(len(pts) == 9 and all(isinstance(p["pass"], bool) for p in pts),
                   f"9 points (3 rows x 3 metrics, two at 4 ranks), got {len(pts)}")
             written = sorted(os.listdir(os.path.join(out, "tiny")))

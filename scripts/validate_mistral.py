@@ -366,7 +366,7 @@ def run_cases(a, cases, pfsim, measured):
         if isinstance(r, dict) and "wall_s" in r:
             print(f"# {k}: wall {r['wall_s']:.1f} s")
     if a.json:
-        write_atomic(a.json, json.dumps(points, indent=2))
+        write_atomic(a.json, json.dumps(points, indent=2) + "\n")
     return 0
 
 
