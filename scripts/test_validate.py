@@ -8,6 +8,8 @@
    column that disagrees with the ranks per node) is refused before anything runs: exit status 2, one error line
    naming the file and the field or line, no --json and nothing in --out. Each malformed case is run after a good
    sweep case, which must not run either.
+3. validate_nersc_lmt.py, validate_spartan.py and validate_titan_stragglers.py refuse --plot p.xyz and p.ps before
+   their runs (one line, exit 2, nothing written).
 Never the long lu1695 sweeps. Takes a few seconds."""
 import copy
 import json
@@ -132,7 +134,20 @@ def main():
             check(ok, f"{name}: exit {r.returncode}, {r.stderr.strip()[-400:]!r}" +
                   ("" if ok else f" (expected {needles}, stdout {r.stdout[-200:]!r}, out {os.listdir(out)})"))
 
-        # 3. --cases-dir that is no folder.
+        # 3. The validation scripts refuse a --plot they would not write (unknown format, PostScript's dated bytes)
+        #    before their runs: one line, exit 2, nothing written.
+        for script in ("validate_nersc_lmt.py", "validate_spartan.py", "validate_titan_stragglers.py"):
+            for name in ("p.xyz", "p.ps"):
+                js = os.path.join(tmp, "plot.json")
+                r = subprocess.run([sys.executable, os.path.join(HERE, script), "--pfsim", pfsim, "--json", js,
+                                    "--plot", os.path.join(tmp, name)], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, timeout=60)
+                lines = r.stderr.strip().splitlines()
+                check(r.returncode == 2 and len(lines) == 1 and f"--plot {os.path.join(tmp, name)}" in lines[0] and
+                      ".png" in lines[0] and not os.path.exists(js) and not os.path.exists(os.path.join(tmp, name)),
+                      f"{script} --plot {name}: exit {r.returncode}, {r.stderr.strip()!r}")
+
+        # 4. --cases-dir that is no folder.
         r = run(pfsim, os.path.join(tmp, "none"), os.path.join(tmp, "out-none"), os.path.join(tmp, "none.json"))
         check(r.returncode == 2 and "--cases-dir" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
               f"--cases-dir missing: exit {r.returncode}, {r.stderr.strip()!r}")
