@@ -67,15 +67,18 @@ def unit_interval(s):
 
 
 def json_number(prog, where, doc, keys, minimum=None, above=None, whole=False):
-    """The number at KEYS (a tuple of object keys) in DOC, the JSON read from WHERE; a missing field, a value that is
-    no JSON number (a string, true, null), not whole when WHOLE, below MINIMUM or not above ABOVE (a value divided by:
-    above=0) is one error line naming WHERE and the field, exit status 2."""
-    field = ".".join(keys)
+    """The number at KEYS (a tuple of object keys, or list indices) in DOC, the JSON read from WHERE; a missing field,
+    a value that is no JSON number (a string, true, null), not whole when WHOLE, below MINIMUM or not above ABOVE (a
+    value divided by: above=0) is one error line naming WHERE and the field (a.b[2].c), exit status 2."""
+    field = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
     v = doc
     for k in keys:
-        if not isinstance(v, dict) or k not in v:
+        if isinstance(k, int) and isinstance(v, list) and 0 <= k < len(v):
+            v = v[k]
+        elif isinstance(k, str) and isinstance(v, dict) and k in v:
+            v = v[k]
+        else:
             fail(prog, f"{where}: {field}: missing; expected a number")
-        v = v[k]
     expected = "a whole number" if whole else "a number"
     if above is not None:
         expected += f" > {above:g}"

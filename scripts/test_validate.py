@@ -10,6 +10,7 @@
    sweep case, which must not run either.
 3. validate_nersc_lmt.py, validate_spartan.py and validate_titan_stragglers.py refuse --plot p.xyz and p.ps before
    their runs (one line, exit 2, nothing written).
+4. validate_mistral.py's measured rates (0, a string, missing) are one error line naming the field.
 Never the long lu1695 sweeps. Takes a few seconds."""
 import copy
 import json
@@ -147,7 +148,32 @@ def main():
                       ".png" in lines[0] and not os.path.exists(js) and not os.path.exists(os.path.join(tmp, name)),
                       f"{script} --plot {name}: exit {r.returncode}, {r.stderr.strip()!r}")
 
-        # 4. --cases-dir that is no folder.
+        # 4. validate_mistral.py's measured values (copies of measured.json): a rate it divides by that is 0, a
+        #    string or missing is one line naming the field, exit 2 (0 was a NaN error, a string a traceback).
+        good = json.load(open(os.path.join(os.path.dirname(HERE), "validation", "mistral", "measured.json")))
+        for keys, value in ((("runs", "100", "mdtest", "File stat"), 0),
+                            (("runs", "50", "mdreal", "benchmark", 1, "obj_per_s"), "abc"),
+                            (("runs", "50", "mdreal", "cleanup", "obj_per_s"), None)):
+            m = copy.deepcopy(good)
+            d = m
+            for k in keys[:-1]:
+                d = d[k]
+            if value is None:
+                del d[keys[-1]]
+            else:
+                d[keys[-1]] = value
+            path = os.path.join(tmp, "mistral-measured.json")
+            with open(path, "w") as f:
+                json.dump(m, f)
+            r = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                                "import validate_mistral as v; v.load_measured(sys.argv[2])", HERE, path],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+            field = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and f"{path}: {field}:" in lines[0],
+                  f"mistral measured {field} = {value!r}: exit {r.returncode}, {r.stderr.strip()!r}")
+
+        # 5. --cases-dir that is no folder.
         r = run(pfsim, os.path.join(tmp, "none"), os.path.join(tmp, "out-none"), os.path.join(tmp, "none.json"))
         check(r.returncode == 2 and "--cases-dir" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
               f"--cases-dir missing: exit {r.returncode}, {r.stderr.strip()!r}")
