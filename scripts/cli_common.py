@@ -3,9 +3,12 @@
 Parser        argparse.ArgumentParser whose errors are ONE line ("PROG: error: MESSAGE") with exit status 2
 positive_int, non_negative_float, finite_float, unit_interval: argparse `type=` converters
 check_output(prog, option, path): call before long work; exits 2 when PATH cannot be written as a file
+json_number(prog, where, doc, keys, ...): a number of a JSON file, or one error line naming the field
+plot_format_problem(path): why a plot file name is not .png, .pdf or .svg (None when it is)
 run_pfsim(prog, cmd, ...): runs pfsim; on failure prints pfsim's error line and exits with pfsim's status
 """
 import argparse
+import json
 import math
 import os
 import subprocess
@@ -63,6 +66,31 @@ def unit_interval(s):
     return _float_where(s, lambda v: 0.0 <= v <= 1.0, "a number between 0 and 1")
 
 
+def json_number(prog, where, doc, keys, minimum=None, above=None, whole=False):
+    """The number at KEYS (a tuple of object keys, or list indices) in DOC, the JSON read from WHERE; a missing field,
+    a value that is no JSON number (a string, true, null), not whole when WHOLE, below MINIMUM or not above ABOVE (a
+    value divided by: above=0) is one error line naming WHERE and the field (a.b[2].c), exit status 2."""
+    field = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
+    v = doc
+    for k in keys:
+        if isinstance(k, int) and isinstance(v, list) and 0 <= k < len(v):
+            v = v[k]
+        elif isinstance(k, str) and isinstance(v, dict) and k in v:
+            v = v[k]
+        else:
+            fail(prog, f"{where}: {field}: missing; expected a number")
+    expected = "a whole number" if whole else "a number"
+    if above is not None:
+        expected += f" > {above:g}"
+    elif minimum is not None:
+        expected += f" >= {minimum:g}"
+    ok = (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and
+          (not whole or v == int(v)) and (minimum is None or v >= minimum) and (above is None or v > above))
+    if not ok:
+        fail(prog, f"{where}: {field}: expected {expected}, got {json.dumps(v)[:60]}")
+    return int(v) if whole else float(v)
+
+
 def output_problem(path):
     """Why PATH cannot be written as a file (None when it can): checked before long work starts."""
     if not path:
@@ -103,9 +131,27 @@ def check_output(prog, option, path, inputs=()):
     check_spares_inputs(prog, option, path, inputs)
 
 
+# The plot formats whose bytes depend on the data only (pfsim_plot.save_atomic leaves the date out of PDF and SVG):
+# PostScript writes its creation date whatever is asked, the raster formats other than PNG lose detail.
+PLOT_FORMATS = ("pdf", "png", "svg")
+
+
+def plot_format_problem(path):
+    """Why PATH's extension is no plot format (None when it is one): checked before the work, not at savefig."""
+    ext = os.path.splitext(path)[1][1:].lower()
+    if ext in PLOT_FORMATS:
+        return None
+    if ext in ("ps", "eps"):
+        problem = f"'.{ext}' writes its creation date into the file (not the same bytes for the same data)"
+    else:
+        problem = f"unknown image format '{ext}'" if ext else "no file extension"
+    return f"{problem}; expected a file name ending in one of " + ", ".join("." + e for e in PLOT_FORMATS)
+
+
 def plot_destination(prog, plots, plot, default, name):
     """Where a validation script writes its plot: `plots`/`name` when the runner gives a folder (--plots, created
-    here), else --plot, else `default` (its folder created). A --plots path that is a file is an error (exit 2)."""
+    here), else --plot (its extension one of PLOT_FORMATS), else `default` (its folder created). A --plots path that
+    is a file or a --plot of another format is an error (exit 2)."""
     if plots:
         if os.path.exists(plots) and not os.path.isdir(plots):
             fail(prog, f"--plots {plots}: exists and is not a directory")
@@ -115,6 +161,8 @@ def plot_destination(prog, plots, plot, default, name):
             fail(prog, f"--plots {plots}: cannot create it: {e.strerror}")
         return os.path.join(plots, name)
     if plot:
+        if plot_format_problem(plot):
+            fail(prog, f"--plot {plot}: {plot_format_problem(plot)}")
         return plot
     try:
         os.makedirs(os.path.dirname(default), exist_ok=True)

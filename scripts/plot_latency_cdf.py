@@ -31,7 +31,7 @@ import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import Parser, fail, output_problem  # noqa: E402
+from cli_common import Parser, fail, output_problem, plot_format_problem  # noqa: E402
 from pfsim_plot import save_atomic  # noqa: E402
 
 PROG = "plot_latency_cdf"
@@ -170,14 +170,9 @@ def main():
     # The output path first: a directory, a missing extension or an unknown format is an error, not a guess.
     if os.path.isdir(a.out):
         fail(PROG, f"--out {a.out}: is a directory; expected an image file name such as {a.out.rstrip('/')}.png")
-    ext = os.path.splitext(a.out)[1][1:].lower()
-    # The formats whose bytes depend on the data only (PostScript writes its creation date and the temporary
-    # file's name into the file; the raster formats other than PNG lose detail).
-    supported = ("pdf", "png", "svg")
-    if ext not in supported:
-        problem = f"unknown image format '{ext}'" if ext else "no file extension"
-        fail(PROG, f"--out {a.out}: {problem}; expected a file name ending in one of "
-                   + ", ".join("." + e for e in sorted(supported)))
+    # The formats whose bytes depend on the data only (cli_common.PLOT_FORMATS).
+    if plot_format_problem(a.out):
+        fail(PROG, f"--out {a.out}: {plot_format_problem(a.out)}")
     if output_problem(a.out):  # its directory must exist, as for every other script's output
         fail(PROG, f"--out {a.out}: {output_problem(a.out)}")
     for d in (a.real, a.sim):

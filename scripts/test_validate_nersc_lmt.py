@@ -3,8 +3,10 @@
 
 Runs the validation against the given binary into a temporary folder and checks that it exits 0, that its JSON
 holds at least 4 points per variant (no fsync, fsync) with numeric measured and simulated values and a boolean
-pass, and that the plot was written; then that a missing binary is one error line with exit status 2.
-Nothing is written outside the temporary folder. Takes about a second."""
+pass, and that the plot was written; then that a missing binary, a --plot of a format other than .png, .pdf and
+.svg (.xyz, .eps: PostScript writes its date) and a bad measured value (0 where divided by, a string, a field
+missing: measured.json copies in the temporary folder) are each one error line naming the option or the field, with
+exit status 2 and nothing written. Nothing is written outside the temporary folder. Takes about a second."""
 import json
 import os
 import shutil
@@ -16,6 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_common import pfsim_arg  # noqa: E402
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "validate_nersc_lmt.py")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def main():
@@ -58,6 +61,37 @@ def main():
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
         if r.returncode != 2 or len(r.stderr.strip().splitlines()) != 1 or os.path.exists(js2):
             failures.append(f"missing binary: exit {r.returncode}, stderr {r.stderr!r}")
+        # A plot format the scripts do not write (or PostScript, whose bytes hold its date): refused before the runs.
+        for name in ("plot.xyz", "plot.eps", "plot"):
+            r = subprocess.run([sys.executable, SCRIPT, "--pfsim", pfsim, "--json", js2, "--plot",
+                                os.path.join(tmp, name)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=60)
+            if (r.returncode != 2 or len(r.stderr.strip().splitlines()) != 1 or "--plot" not in r.stderr or
+                    ".png" not in r.stderr or os.path.exists(js2) or os.path.exists(os.path.join(tmp, name))):
+                failures.append(f"--plot {name}: exit {r.returncode}, stderr {r.stderr!r}")
+        # Bad measured values, in a copy of measured.json: one line naming the field, exit 2.
+        good = json.load(open(os.path.join(ROOT, "validation", "nersc-lmt", "measured.json")))
+        for change, field in ((("ior_write_MiB_per_s", "value", 0), "ior_write_MiB_per_s.value"),
+                              (("ior_write_MiB_per_s", "value", "abc"), "ior_write_MiB_per_s.value"),
+                              (("lmt_interior_sample_MiB_per_s", "value", -1), "lmt_interior_sample_MiB_per_s.value"),
+                              (("rpc_histogram", "osts", 1.5), "rpc_histogram.osts"),
+                              (("lmt_sample_interval_s", "value", None), "lmt_sample_interval_s.value")):
+            m = json.loads(json.dumps(good))
+            if change[2] is None:
+                del m[change[0]][change[1]]
+            else:
+                m[change[0]][change[1]] = change[2]
+            copy = os.path.join(tmp, "measured.json")
+            with open(copy, "w") as f:
+                json.dump(m, f)
+            r = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                                "import validate_nersc_lmt as v; v.MEASURED = sys.argv[2]; v.load_measured()",
+                                os.path.dirname(SCRIPT), copy], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, timeout=60)
+            if r.returncode != 2 or len(r.stderr.strip().splitlines()) != 1 or field not in r.stderr:
+                failures.append(f"measured {field} = {change[2]!r}: exit {r.returncode}, stderr {r.stderr!r}")
+            else:
+                print(f"ok   measured {field} = {change[2]!r}: {r.stderr.strip()}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for f in failures:

@@ -29,8 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import (Parser, check_spares_inputs, is_executable_file, output_problem, pfsim_error_line,  # noqa: E402
-                        stop_on_signals, stopped_signal, write_atomic)
+from cli_common import (Parser, check_spares_inputs, is_executable_file, json_number, output_problem,  # noqa: E402
+                        pfsim_error_line, stop_on_signals, stopped_signal, write_atomic)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = "/work/shared/data/mistral-mdrealio"
@@ -168,6 +168,28 @@ def phase_rates(results):
     return out
 
 
+def load_measured(path):
+    """measured.json's runs, every rate a point divides by checked (a number > 0) naming its field; exit 2 if not."""
+    where = os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else path
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        die(f"{where}: cannot read the measured values: {getattr(e, 'strerror', None) or e}")
+    for run in ("50", "100"):
+        for phase in ("precreate", "cleanup"):
+            json_number(PROG, where, doc, ("runs", run, "mdreal", phase, "obj_per_s"), above=0)
+        bench = doc["runs"][run]["mdreal"].get("benchmark")
+        if not (isinstance(bench, list) and bench):
+            die(f"{where}: runs.{run}.mdreal.benchmark: expected a non-empty list of iterations, got "
+                f"{json.dumps(bench)[:60]}")
+        for i in range(len(bench)):
+            json_number(PROG, where, doc, ("runs", run, "mdreal", "benchmark", i, "obj_per_s"), above=0)
+        for name in ("File creation", "File stat", "File read", "File removal"):
+            json_number(PROG, where, doc, ("runs", run, "mdtest", name), above=0)
+    return doc["runs"]
+
+
 def measured_rates(m):
     md = m["mdreal"]
     return {"precreate": md["precreate"]["obj_per_s"],
@@ -244,10 +266,7 @@ def main():
                              if is_executable_file(p)), None)
     if not pfsim or not is_executable_file(pfsim):
         die(f"{pfsim or 'build/pfsim'}: no executable pfsim binary (build first: scripts/build, or pass --pfsim BIN)")
-    try:
-        measured = json.load(open(os.path.join(ROOT, "validation", "mistral", "measured.json")))["runs"]
-    except (OSError, ValueError, KeyError) as e:
-        die(f"validation/mistral/measured.json: {e}")
+    measured = load_measured(os.path.join(ROOT, "validation", "mistral", "measured.json"))
     for arch in ("results-5-7217624.tar.xz", "results-10-7217628.tar.xz"):
         if not os.path.exists(os.path.join(DATA, arch)):
             die(f"{DATA}/{arch}: missing")
@@ -366,7 +385,7 @@ def run_cases(a, cases, pfsim, measured):
         if isinstance(r, dict) and "wall_s" in r:
             print(f"# {k}: wall {r['wall_s']:.1f} s")
     if a.json:
-        write_atomic(a.json, json.dumps(points, indent=2))
+        write_atomic(a.json, json.dumps(points, indent=2) + "\n")
     return 0
 
 

@@ -28,8 +28,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import (Parser, check_output, is_executable_file, plot_destination, run_pfsim,  # noqa: E402
-                        stop_on_signals, stopped_signal, write_atomic)
+from cli_common import (Parser, check_output, is_executable_file, json_number, plot_destination,  # noqa: E402
+                        run_pfsim, stop_on_signals, stopped_signal, write_atomic)
 
 PROG = "validate_nersc_lmt"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -48,22 +48,25 @@ def die(msg, status=2):
 
 
 def load_measured():
+    """The measured values, each checked (a number; > 0 where a relative error or a time divides by it)."""
+    where = os.path.relpath(MEASURED, ROOT) if MEASURED.startswith(ROOT + os.sep) else MEASURED
     try:
         with open(MEASURED) as f:
             m = json.load(f)
-        out = {"ior": float(m["ior_write_MiB_per_s"]["value"]),
-               "interior": float(m["lmt_interior_sample_MiB_per_s"]["value"]),
-               "interval": float(m["lmt_sample_interval_s"]["value"]),
-               "idle": float(m["lmt_alignment"]["first_sample_idle_s"]),
-               "bytes": float(m["lmt_bytes_written"]["value_MiB"]) * MiB,
-               "rpcs256": int(m["rpc_histogram"]["write_rpcs_256_pages"]),
-               "osts": int(m["rpc_histogram"]["osts"]),
-               "writes": int(m["workload"]["writes"]),
-               "xfer": int(m["workload"]["transfer_bytes"])}
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        die(f"{os.path.relpath(MEASURED, ROOT)}: cannot read the measured values: {e}")
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        die(f"{where}: cannot read the measured values: {getattr(e, 'strerror', None) or e}")
+    out = {"ior": json_number(PROG, where, m, ("ior_write_MiB_per_s", "value"), above=0),
+           "interior": json_number(PROG, where, m, ("lmt_interior_sample_MiB_per_s", "value"), above=0),
+           "interval": json_number(PROG, where, m, ("lmt_sample_interval_s", "value"), above=0),
+           "idle": json_number(PROG, where, m, ("lmt_alignment", "first_sample_idle_s"), minimum=0),
+           "bytes": json_number(PROG, where, m, ("lmt_bytes_written", "value_MiB"), above=0) * MiB,
+           "rpcs256": json_number(PROG, where, m, ("rpc_histogram", "write_rpcs_256_pages"), minimum=0, whole=True),
+           "osts": json_number(PROG, where, m, ("rpc_histogram", "osts"), minimum=1, whole=True),
+           "writes": json_number(PROG, where, m, ("workload", "writes"), minimum=1, whole=True),
+           "xfer": json_number(PROG, where, m, ("workload", "transfer_bytes"), minimum=1, whole=True)}
     if not 0 <= out["idle"] < out["interval"]:
-        die(f"{os.path.relpath(MEASURED, ROOT)}: lmt_alignment.first_sample_idle_s must be in [0, interval)")
+        die(f"{where}: lmt_alignment.first_sample_idle_s: expected a number in [0, lmt_sample_interval_s.value), "
+            f"got {out['idle']:g}")
     return out
 
 

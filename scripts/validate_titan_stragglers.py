@@ -37,8 +37,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import (Parser, check_output, is_executable_file, positive_int, run_pfsim,  # noqa: E402
-                        stop_on_signals, stopped_signal, temp_beside, write_atomic)
+from cli_common import (Parser, check_output, is_executable_file, plot_format_problem, positive_int,  # noqa: E402
+                        run_pfsim, stop_on_signals, stopped_signal, write_atomic)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROG = "validate_titan_stragglers.py"
@@ -137,13 +137,9 @@ def plot(results, out):
     b.legend(fontsize=8)
     b.set_title("Straggler share per run (simulated)")
     fig.tight_layout()
-    tmp = temp_beside(out, suffix=".png")
-    try:
-        fig.savefig(tmp, dpi=110, format="png", metadata={"Software": None})
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    from pfsim_plot import save_atomic  # the format --plot names; a unique temporary name, removed on failure
+    # (no matplotlib version in a PNG: the same bytes from another matplotlib)
+    save_atomic(fig, out, dpi=110, **({"metadata": {"Software": None}} if out.lower().endswith(".png") else {}))
     plt.close(fig)
 
 
@@ -164,6 +160,8 @@ def main():
     SEED = a.seed
     if a.reps < 2:
         die(f"--reps {a.reps}: expected at least 2 (a spell is seen between two runs)")
+    if a.plot and plot_format_problem(a.plot):
+        die(f"--plot {a.plot}: {plot_format_problem(a.plot)}")
     plot_out = os.path.join(a.plots, "titan-stragglers.png") if a.plots else (a.plot or DEFAULT_PLOT)
     if a.plots or not a.plot:
         try:

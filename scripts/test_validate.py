@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Test of scripts/validate on tiny cases in a temporary folder (--cases-dir): usage test_validate.py PATH/TO/pfsim
+
+1. A tiny sweep case (metabench, 64 files, 2 and 4 ranks, a variant, two measurements at 4 ranks) runs: exit 0, one
+   point per measured row and metric, the plot and the simulated CSVs written, --json ending in a newline.
+2. Each malformed case (case.json structure, a script that is a string or not a program, a metrics phase the
+   workload does not run, a variant without a name, a measured row with extra fields, a row given twice, a nodes
+   column that disagrees with the ranks per node) is refused before anything runs: exit status 2, one error line
+   naming the file and the field or line, no --json and nothing in --out. Each malformed case is run after a good
+   sweep case, which must not run either.
+3. validate_nersc_lmt.py, validate_spartan.py and validate_titan_stragglers.py refuse --plot p.xyz and p.ps before
+   their runs (one line, exit 2, nothing written).
+4. validate_mistral.py's measured rates (0, a string, missing) are one error line naming the field.
+Never the long lu1695 sweeps. Takes a few seconds."""
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from cli_common import Checks, pfsim_arg  # noqa: E402
+
+VALIDATE = os.path.join(HERE, "validate")
+WORKLOAD = {"generator": "metabench", "ranks": 4, "ranks_per_node": 2, "seed": 1,
+            "metabench": {"files": 64, "dir_mode": "unique", "phases": ["create", "stat", "unlink"]}}
+MEASURED = ("# tiny measured table (made up): two measurements at 4 ranks\n"
+            "dir_mode,ranks,nodes,creates,stats,unlinks\n"
+            "unique,2,1,1000,2000,900\n"
+            "unique,4,2,1100,2100,950\n"
+            "unique,4,2,1200,2200,990\n")
+CASE = {"name": "tiny", "platform": "platforms/cray-xe6-lustre2.1-fitted.json", "measured": "measured.csv",
+        "series": [{"name": "unique", "workload": "workload.json", "dir_mode": "unique", "tolerance": 0.5}],
+        "metrics": {"create": "creates", "stat": "stats", "unlink": "unlinks"},
+        "variants": [{"name": "smp", "label": "SMP affinity", "set": ["mds.mechanisms.partitions.enabled=true"]}]}
+
+
+def write_case(root, name, case, measured=MEASURED, workload=WORKLOAD):
+    d = os.path.join(root, name)
+    os.makedirs(d)
+    with open(os.path.join(d, "case.json"), "w") as f:
+        f.write(case if isinstance(case, str) else json.dumps(case))
+    with open(os.path.join(d, "measured.csv"), "w") as f:
+        f.write(measured)
+    with open(os.path.join(d, "workload.json"), "w") as f:
+        json.dump(workload, f)
+
+
+def run(pfsim, cases_dir, out, js, names=()):
+    return subprocess.run([sys.executable, VALIDATE, *names, "--cases-dir", cases_dir, "--out", out, "--json", js,
+                           "--build", os.path.dirname(pfsim), "--jobs", "2"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+
+
+def bad_cases():
+    """(name, case, measured CSV, needles the error line must hold)."""
+    def case_with(**kw):
+        c = copy.deepcopy(CASE)
+        for k, v in kw.items():
+            if v is None:
+                c.pop(k)
+            else:
+                c[k] = v
+        return c
+    no_name = copy.deepcopy(CASE)
+    del no_name["variants"][0]["name"]
+    script_str = {"name": "s", "script": "python3 scripts/validate_nersc_lmt.py"}
+    return [
+        ("series-not-object", case_with(series=[1, CASE["series"][0]]), MEASURED, ["case.json", "series[0]", "got 1"]),
+        ("series-empty", case_with(series=[]), MEASURED, ["case.json", "series", "non-empty list"]),
+        ("series-no-tolerance", case_with(series=[{"name": "u", "workload": "workload.json", "dir_mode": "unique"}]),
+         MEASURED, ["case.json", "series[0]", "'tolerance'"]),
+        ("no-metrics", case_with(metrics=None), MEASURED, ["case.json", "'metrics'"]),
+        ("not-an-object", "[1, 2]", MEASURED, ["case.json", "expected a JSON object"]),
+        ("bad-json", "{\"series\": [", MEASURED, ["case.json", "not valid JSON"]),
+        ("missing-workload", case_with(series=[dict(CASE["series"][0], workload="nope.json")]), MEASURED,
+         ["case.json", "series[0]: workload", "nope.json"]),
+        ("script-string", script_str, MEASURED, ["case.json", "script", "expected a list of strings"]),
+        ("script-no-program", {"name": "s", "script": ["nonexist_binary_xyz"]}, MEASURED,
+         ["case.json", "script", "nonexist_binary_xyz", "not found"]),
+        ("script-no-file", {"name": "s", "script": ["python3", "scripts/no_such_validation.py"]}, MEASURED,
+         ["case.json", "scripts/no_such_validation.py"]),
+        ("metrics-phase", case_with(metrics={"create": "creates", "stats": "stats"}), MEASURED,
+         ["case.json", "metrics", "'stats'", "workload.json"]),
+        ("variant-no-name", no_name, MEASURED, ["case.json", "variants[0]", "'name'"]),
+        ("variant-set-string", case_with(variants=[{"name": "v", "set": "a=b"}]), MEASURED,
+         ["case.json", "variants[0]: set"]),
+        ("extra-field", CASE, MEASURED.replace("unique,4,2,1100,2100,950", "unique,4,2,1100,2100,950,7"),
+         ["measured.csv", "line 4", "6 fields", "got 7"]),
+        ("missing-field", CASE, MEASURED.replace("unique,4,2,1100,2100,950", "unique,4,2,1100,2100"),
+         ["measured.csv", "line 4", "got 5"]),
+        ("duplicate-row", CASE, MEASURED + "unique,4,2,1100,2100,950\n",
+         ["measured.csv", "line 6", "repeats line 4"]),
+        ("nodes", CASE, MEASURED.replace("unique,2,1,", "unique,2,2,"), ["measured.csv", "line 3", "nodes", "expected 1"]),
+        ("bad-value", CASE, MEASURED.replace("2100", "abc"), ["measured.csv", "line 4", "stats"]),
+    ]
+
+
+def main():
+    pfsim = os.path.abspath(pfsim_arg(__doc__))
+    check = Checks()
+    tmp = tempfile.mkdtemp(prefix="test-validate-")
+    try:
+        # 1. A good tiny case runs.
+        good = os.path.join(tmp, "good")
+        write_case(good, "tiny", CASE)
+        out, js = os.path.join(tmp, "out"), os.path.join(tmp, "points.json")
+        r = run(pfsim, good, out, js)
+        check(r.returncode == 0, "tiny sweep case runs" + (f" (exit {r.returncode}: {r.stderr.strip()[-300:]})"
+                                                          if r.returncode else ""))
+        if r.returncode == 0:
+            text = open(js).read()
+            pts = json.loads(text)
+            check(text.endswith("]\n"), "--json ends in a newline (as the validation scripts' --json)")
+            check(len(pts) == 9 and all(isinstance(p["pass"], bool) for p in pts),
+                  f"9 points (3 rows x 3 metrics, two at 4 ranks), got {len(pts)}")
+            written = sorted(os.listdir(os.path.join(out, "tiny")))
+            check({"tiny.png", "sim-unique.csv", "sim-unique-smp.csv"} <= set(written), f"outputs written: {written}")
+            check(not [n for n in os.listdir(out) if n.startswith(".")], "no staging folder left")
+
+        # 2. Each malformed case, after a good one ("a" sorts first), is refused before anything runs.
+        for name, case, measured, needles in bad_cases():
+            cases = os.path.join(tmp, "cases-" + name)
+            write_case(cases, "a-good", CASE)
+            write_case(cases, "bad", case, measured)
+            out, js = os.path.join(tmp, "out-" + name), os.path.join(tmp, name + ".json")
+            r = run(pfsim, cases, out, js)
+            lines = r.stderr.strip().splitlines()
+            ok = (r.returncode == 2 and len(lines) == 1 and all(n in lines[0] for n in needles) and
+                  "Traceback" not in r.stderr and not os.path.exists(js) and not os.listdir(out) and
+                  "sweeping" not in r.stdout)
+            check(ok, f"{name}: exit {r.returncode}, {r.stderr.strip()[-400:]!r}" +
+                  ("" if ok else f" (expected {needles}, stdout {r.stdout[-200:]!r}, out {os.listdir(out)})"))
+
+        # 3. The validation scripts refuse a --plot they would not write (unknown format, PostScript's dated bytes)
+        #    before their runs: one line, exit 2, nothing written.
+        for script in ("validate_nersc_lmt.py", "validate_spartan.py", "validate_titan_stragglers.py"):
+            for name in ("p.xyz", "p.ps"):
+                js = os.path.join(tmp, "plot.json")
+                r = subprocess.run([sys.executable, os.path.join(HERE, script), "--pfsim", pfsim, "--json", js,
+                                    "--plot", os.path.join(tmp, name)], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, timeout=60)
+                lines = r.stderr.strip().splitlines()
+                check(r.returncode == 2 and len(lines) == 1 and f"--plot {os.path.join(tmp, name)}" in lines[0] and
+                      ".png" in lines[0] and not os.path.exists(js) and not os.path.exists(os.path.join(tmp, name)),
+                      f"{script} --plot {name}: exit {r.returncode}, {r.stderr.strip()!r}")
+
+        # 4. validate_mistral.py's measured values (copies of measured.json): a rate it divides by that is 0, a
+        #    string or missing is one line naming the field, exit 2 (0 was a NaN error, a string a traceback).
+        good = json.load(open(os.path.join(os.path.dirname(HERE), "validation", "mistral", "measured.json")))
+        for keys, value in ((("runs", "100", "mdtest", "File stat"), 0),
+                            (("runs", "50", "mdreal", "benchmark", 1, "obj_per_s"), "abc"),
+                            (("runs", "50", "mdreal", "cleanup", "obj_per_s"), None)):
+            m = copy.deepcopy(good)
+            d = m
+            for k in keys[:-1]:
+                d = d[k]
+            if value is None:
+                del d[keys[-1]]
+            else:
+                d[keys[-1]] = value
+            path = os.path.join(tmp, "mistral-measured.json")
+            with open(path, "w") as f:
+                json.dump(m, f)
+            r = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                                "import validate_mistral as v; v.load_measured(sys.argv[2])", HERE, path],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+            field = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and f"{path}: {field}:" in lines[0],
+                  f"mistral measured {field} = {value!r}: exit {r.returncode}, {r.stderr.strip()!r}")
+
+        # 5. --cases-dir that is no folder.
+        r = run(pfsim, os.path.join(tmp, "none"), os.path.join(tmp, "out-none"), os.path.join(tmp, "none.json"))
+        check(r.returncode == 2 and "--cases-dir" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
+              f"--cases-dir missing: exit {r.returncode}, {r.stderr.strip()!r}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    check.finish("validate")
+
+
+if __name__ == "__main__":
+    main()
