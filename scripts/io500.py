@@ -194,8 +194,8 @@ def read_text(path, what):
 
 
 # IO500's INI grammar (src/ini-parse.c, its regular expressions): a section line "[name]", an option line
-# "key = value" (key of letters, digits, '_', '.', '-'; the value up to a '#' or ';' that follows white space), an
-# empty or comment line ('#' or ';' first); a comment may follow white space on the first two. Anything else stops
+# "key = value" (key of letters, digits, '_', '.', '-'; a value holds no '#' nor ';'), an empty or comment line ('#' or
+# ';' first); a comment may follow white space on the first two. Anything else stops
 # IO500 ("unexpected content"), and here. An option with an empty value is skipped, as IO500 skips it (its default
 # holds).
 _INI_SECTION = re.compile(r"\s*\[\s*([0-9A-Za-z_-]+)\s*\]\s*(\s[#;].*)?")

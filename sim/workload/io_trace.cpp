@@ -529,6 +529,7 @@ struct IorStdout {
   std::string command;
   bool write = true;
   bool file_per_proc = false;
+  std::string access;       // its Options' access ("file-per-process", "single-shared-file")
   uint64_t block_B = 0;     // 0: not stated exactly
   uint64_t transfer_B = 0;  // 0: not stated exactly
   long long tasks = -1;     // -1: not stated
@@ -547,9 +548,21 @@ std::string options_value(const std::string& line, const std::string& key)
   return from == std::string::npos ? "" : line.substr(from, line.find_last_not_of(" \r") + 1 - from);
 }
 
+// An IOR size as its Options print it ("1 MiB", "262144 bytes", "1.50 GiB"), in bytes when exact: IOR prints a whole
+// number of its unit when the size is one ("%d MiB"), else two decimals; 0 when not exact or not a size.
+uint64_t exact_ior_size(const std::string& text)
+{
+  double unit = 0;
+  const double v = human_bytes(text, unit);
+  return v > 0 && text.find('.') == std::string::npos ? static_cast<uint64_t>(v) : 0;
+}
+
 // IOR's stdout beside per-op files of `prefix`: the first file (in name order) of the directory, other than a .csv,
-// whose "Command line" has -O savePerOpDataCSV=<path ending in prefix> within its first 400 lines. A second one is
-// named in a warning.
+// that holds an IOR run whose "Command line" names -O savePerOpDataCSV=<path ending in prefix> (an -O value may list
+// several key=value pairs, comma-separated). A file holding several IOR runs (a job's log) is read for the last run
+// that names it, the one whose files remain (each run rewrites them); its Options are those printed before the next
+// run's. A file without a "Command line" in its first 400 lines is not IOR's output. A second file naming the prefix
+// is named in a warning.
 std::optional<IorStdout> find_ior_stdout(const fs::path& dir, const std::string& prefix, std::vector<std::string>& warnings)
 {
   std::vector<fs::path> candidates;
@@ -565,69 +578,85 @@ std::optional<IorStdout> find_ior_stdout(const fs::path& dir, const std::string&
   for (const auto& c : candidates) {
     std::ifstream in(c);
     std::string line;
+    std::optional<IorStdout> last;  // the last run of this file naming the prefix
     IorStdout s;
-    bool named = false;
-    for (size_t n = 1; n <= 400 && std::getline(in, line); ++n) {
+    bool reading = false;  // inside the Options of a run naming the prefix
+    bool ior = false;      // a "Command line" seen
+    for (size_t n = 1; std::getline(in, line); ++n) {
+      if (!ior && n > 400)
+        break;
       if (!line.empty() && line.back() == '\r')
         line.pop_back();
-      if (!named) {
-        const std::string cmd = options_value(line, "Command line");
-        if (cmd.empty())
-          continue;
+      if (const std::string cmd = options_value(line, "Command line"); !cmd.empty()) {
+        ior = true;
+        if (reading)
+          last = s;
+        reading = false;
         std::istringstream words(cmd);
         for (std::string w; words >> w;) {
           const auto at = w.find("savePerOpDataCSV=");
-          if (at != std::string::npos && fs::path(w.substr(at + 17)).filename().string() == prefix)
-            named = true;
+          if (at == std::string::npos)
+            continue;
+          const std::string value = w.substr(at + 17, w.find(',', at) == std::string::npos ? std::string::npos
+                                                                                          : w.find(',', at) - at - 17);
+          if (fs::path(value).filename().string() == prefix)
+            reading = true;
         }
-        if (!named)
-          break;  // another run's stdout
-        s.file = c.string();
-        s.command_line = n;
-        s.command = cmd;
+        if (reading) {
+          s = IorStdout{};
+          s.file = c.string();
+          s.command_line = n;
+          s.command = cmd;
+        }
         continue;
       }
-      // The first test's Options (IOR prints them once per test, after the command line)
-      double unit = 0;
+      if (!reading)
+        continue;
+      if (!options_value(line, "Began").empty()) {  // the next run's header: this run's Options are over
+        last = s;
+        reading = false;
+        continue;
+      }
+      // The run's first test's Options (IOR prints them once per test, after the command line)
       if (const auto v = options_value(line, "tasks"); !v.empty() && s.tasks < 0) {
         long long t = 0;
         if (parse_int(v, t) && t > 0) {
           s.tasks = t;
           s.tasks_line = n;
         }
-      } else if (const auto a = options_value(line, "access"); a == "file-per-process" || a == "single-shared-file") {
-        if (!command_flag(s.command, "-F"))
-          s.file_per_proc = a == "file-per-process";
+      } else if (const auto a = options_value(line, "access"); !a.empty() && s.access.empty()) {
+        s.access = a;
       } else if (const auto b = options_value(line, "blocksize"); !b.empty() && s.block_B == 0) {
-        const double v = human_bytes(b, unit);
-        if (v > 0 && unit == 1.0)
-          s.block_B = static_cast<uint64_t>(v);
+        s.block_B = exact_ior_size(b);
       } else if (const auto x = options_value(line, "xfersize"); !x.empty() && s.transfer_B == 0) {
-        const double v = human_bytes(x, unit);
-        if (v > 0 && unit == 1.0)
-          s.transfer_B = static_cast<uint64_t>(v);
+        s.transfer_B = exact_ior_size(x);
       }
     }
-    if (!named)
+    if (reading)
+      last = s;
+    if (!last)
       continue;
     if (found) {
-      warnings.push_back("IOR stdout: " + s.file + " names these per-op files too; read " + found->file);
+      warnings.push_back("IOR stdout: " + last->file + " names these per-op files too; read " + found->file);
       continue;
     }
-    // IOR runs the write and the read when neither -w nor -r is given; the read's per-op files replace the write's.
-    s.write = command_flag(s.command, "-w") && !command_flag(s.command, "-r");
-    s.file_per_proc = s.file_per_proc || command_flag(s.command, "-F");
-    for (auto [flag, value] : {std::pair<const char*, uint64_t*>{"-b", &s.block_B}, {"-t", &s.transfer_B}}) {
-      const std::string arg = command_option(s.command, flag);
+    IorStdout r = *last;
+    // IOR rewrites the per-op files at each access it runs: -w, then -W's check, -r, -R's check. They hold writes
+    // only when -w runs alone; without -w and -r IOR runs both (the read's files remain).
+    const auto has = [&](const char* f) { return command_flag(r.command, f); };
+    r.write = has("-w") && !has("-r") && !has("-W") && !has("-R");
+    r.file_per_proc = has("-F") || r.access == "file-per-process";
+    for (auto [flag, value] : {std::pair<const char*, uint64_t*>{"-b", &r.block_B}, {"-t", &r.transfer_B}}) {
+      const std::string arg = command_option(r.command, flag);
       if (arg.empty())
         continue;
       const long double v = ior_size_arg(arg);
       if (v <= 0 || v > static_cast<long double>(units::kMaxSizeB))
-        throw ConfigError(s.file + ":" + std::to_string(s.command_line) + ": " + flag + " " + arg + ": expected IOR's "
+        throw ConfigError(r.file + ":" + std::to_string(r.command_line) + ": " + flag + " " + arg + ": expected IOR's "
                           "size (an integer with an optional k, m, g, t or p suffix) up to 1e15 bytes");
       *value = static_cast<uint64_t>(v);
     }
-    found = s;
+    found = r;
   }
   return found;
 }
@@ -794,6 +823,13 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
   const double median = sizes[sizes.size() / 2];
   const uint64_t recovered = std::max<uint64_t>(8, static_cast<uint64_t>(std::llround(median / 8)) * 8);
   const uint64_t transfer = sout && sout->transfer_B > 0 ? sout->transfer_B : recovered;
+  const std::string stdout_at = sout ? sout->file + ":" + std::to_string(sout->command_line) : "";
+  // The stdout's -t against the transfers the files hold: another run's stdout (its files replaced) would replay
+  // another amount of data
+  if (transfer != recovered && std::fabs(median / static_cast<double>(transfer) - 1) > 0.01)
+    throw ConfigError(stdout_at + ": the run's transfer size " + std::to_string(transfer) + " bytes (-t or xfersize), "
+                      "but the per-op files' transfers are " + std::to_string(recovered) + " bytes (the median of tp x "
+                      "runtime): expected the stdout of the run that wrote them");
   // Transfers whose own size is unknown (timed at 0 s, or tp 0) or more than 1% off: replayed at the recovered size.
   uint64_t off = 0, unknown = 0;
   size_t fewest = SIZE_MAX, most_rows = 0;
@@ -817,8 +853,10 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
       most = std::max<uint64_t>(most, rk.size());
   const uint64_t block = options.block_B > 0 ? options.block_B : std::max<uint64_t>(1, most) * transfer;
   if (block % transfer != 0)
-    throw std::invalid_argument("option --ior-block: " + std::to_string(block) + " bytes is not a multiple of the "
-                                "transfer size recovered from the files (" + std::to_string(transfer) + " bytes)");
+    throw ConfigError((given.block_B > 0 ? std::string("option --ior-block") : stdout_at + ": the run's -b") + ": " +
+                      std::to_string(block) + " bytes is not a multiple of the transfer size " +
+                      std::to_string(transfer) + " bytes" +
+                      (transfer == recovered ? " recovered from the files (tp x runtime)" : " (the stdout's -t)"));
   const uint64_t per_block = block / transfer;
   IorLayout layout{transfer, block, 0, options.file_per_proc};
   // A rank whose transfers end inside a block (a stonewalled run, IOR -D: ranks stop at different counts) keeps
@@ -884,6 +922,10 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
     s.phase_begin.push_back(s.steps.size());
   }
   std::ostringstream w;
+  if (sout && options.block_B == 0)
+    t.warnings.push_back("the IOR stdout " + sout->file + " states no exact block size (-b, or its Options' "
+                         "blocksize): one block of every transfer of a rank (" + std::to_string(block) + " bytes, 1 "
+                         "segment); --ior-block gives it");
   if (sout) {
     w << "IOR per-op files read with the run's stdout " << sout->file << ": replayed as " << (write ? "writes" : "reads") << ", " << (options.file_per_proc ? "a file per process" : "one shared file")
       << ", block " << block << " bytes, " << layout.segments << (layout.segments == 1 ? " segment" : " segments")

@@ -90,9 +90,10 @@ struct IoTrace {
 };
 
 // Options for what an IOR per-op file does not record. IOR's stdout saved beside the files (any file there whose
-// "Command line" names -O savePerOpDataCSV=<the files' prefix>) states them: the access (-r: the reads, which
-// overwrite the write's files; -w alone: the writes; neither: IOR runs both, the reads), -F or its Options' access,
-// -b or its Options' blocksize, -t, and its Options' tasks (the rank files expected). An option given here that the
+// "Command line" names -O savePerOpDataCSV=<the files' prefix>; of a log of several runs, the last naming it) states
+// them: the access (-w alone: the writes; else the reads: -r, -W's and -R's checks rewrite the files after the
+// write, and neither -w nor -r runs both), -F or its Options' access, -b or its Options' blocksize, -t (which the
+// files' transfers must agree with), and its Options' tasks (the rank files expected). An option given here that the
 // stdout contradicts is an error naming both; without a stdout the options apply, else the defaults.
 struct IorPerOpOptions {
   std::optional<bool> write;     // --ior-op write|read (default write)

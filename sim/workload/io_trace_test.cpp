@@ -170,7 +170,12 @@ TEST_CASE("IOR per-op files: the transfer size from tp x runtime and the IOR lay
   IorPerOpOptions o;
   o.file_per_proc = true;
   o.block_B = 1048576;  // the run's -b 1m -t 256k -s 2 -F
-  const auto t = load_ior_perop(kIor + "/ior-write-perop-0-00001.csv", o);
+  // The files alone, without the stdout beside them (which states all of it: helper-112)
+  TempDir alone;
+  for (const char* f : {"ior-write-perop-0-00000.csv", "ior-write-perop-0-00001.csv"})
+    fs::copy_file(kIor + "/" + f, alone.path / f);
+  const auto t = load_ior_perop((alone.path / "ior-write-perop-0-00001.csv").string(), o);
+  CHECK(t.notes.empty());
   CHECK(t.format == "ior-perop");
   CHECK(t.ranks == 2);
   REQUIRE(t.ior);
@@ -290,6 +295,39 @@ TEST_CASE("IOR per-op: the run's stdout states the rank files and contradicts no
              Catch::StartsWith("option --ior-file-per-process: " + (d.path / "run.out").string() +
                                ":3: the run wrote one shared file (no -F)"));
   CHECK_FALSE(load_ior_perop(f0, IorPerOpOptions{}).ior->file_per_proc);
+  fs::remove(d.path / "run.out");
+
+  // helper-112: the accesses IOR runs after -w rewrite the files (-W's check, -R's check-read); an -O list; the
+  // Options' exact blocksize when -b is not given; a job log of several runs (the last naming the prefix wrote the
+  // files, its own Options apply); a -t the files contradict.
+  auto stdout_with = [&](const std::string& from, const std::string& to) {
+    std::string x = text;
+    x.replace(x.find(from), from.size(), to);
+    return x;
+  };
+  auto loaded = [&](const std::string& stdout_text) {
+    d.write("ior-read-perop-stdout.txt", stdout_text);
+    return load_ior_perop(f0, IorPerOpOptions{});
+  };
+  CHECK(loaded(stdout_with("-r -C -F", "-w -C -F")).phases[0].name == "write");
+  CHECK(loaded(stdout_with("-r -C -F", "-w -W -C -F")).phases[0].name == "read");
+  CHECK(loaded(stdout_with("-r -C -F", "-w -R -C -F")).phases[0].name == "read");
+  CHECK(loaded(stdout_with("savePerOpDataCSV=ior-read-perop", "savePerOpDataCSV=ior-read-perop,summaryFormat=JSON"))
+            .notes.size() == 1);
+  const auto opt_block = loaded(stdout_with("-b 1m ", ""));
+  CHECK((opt_block.ior->block_B == 1048576 && opt_block.ior->segments == 2));  // "blocksize : 1 MiB"
+  // A log of a shared-file write run naming the prefix, then the -r -F run: the second's files, access and Options
+  std::string shared_write = stdout_with("-r -C -F", "-w -C");
+  shared_write.replace(shared_write.find("file-per-process"), 16, "single-shared-file");
+  REQUIRE(shared_write.find("access              : single-shared-file\n") != std::string::npos);
+  const auto log = loaded(shared_write + text);
+  CHECK((log.phases[0].name == "read" && log.ior->file_per_proc));
+  const auto log2 = loaded(text + shared_write);
+  CHECK((log2.phases[0].name == "write" && !log2.ior->file_per_proc));
+  CHECK(log2.notes.at(0).find("stdout.txt") != std::string::npos);
+  CHECK_THAT(error_of([&] { loaded(stdout_with("-t 256k", "-t 128k")); }),
+             Catch::Contains("stdout.txt:3: the run's transfer size 131072 bytes (-t or xfersize), but the per-op "
+                             "files' transfers are 262144 bytes"));
 }
 
 TEST_CASE("DXT errors: one message naming the file and line and what was expected", "[iotrace]")
