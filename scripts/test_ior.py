@@ -71,6 +71,16 @@ def main():
         starts = lambda line: [m.start() for m in re.finditer(r"\S+", line)]
         check(all(starts(s) == starts(x) for s, x in zip(sim_rows, real_rows)),
               "Results rows: every field starts at IOR's column (IOR's number format: 6/2/0 decimals)")
+        # A write faster than every OST's disk together times the write-back cache (no -e): said, and recorded
+        # (helper-111); with -e the same write is the OSTs' and nothing is said.
+        nf = ["--ranks", "4", "-t", "1m", "-b", "16m", "-w", "--out", f"{tmp}/nf.json"]
+        r = run(pfsim, nf)
+        warned = json.load(open(f"{tmp}/nf.json")).get("ior_warnings", []) if r.returncode == 0 else []
+        check(len(warned) == 1 and "above the 4 OSTs' disks together (1423.20 MiB/s)" in warned[0] and
+              warned[0] in r.stderr, f"a write into the cache, no -e: warned ({warned}; {r.stderr.strip()[-200:]})")
+        r = run(pfsim, nf + ["-e"])
+        check(r.returncode == 0 and "ior_warnings" not in json.load(open(f"{tmp}/nf.json")) and
+              "write-back cache" not in r.stderr, "the same write with -e: no warning")
         # IOR's wr/rd: from the first transfer's start to the last one's end; IOPS = transfers / wr/rd.
         res0 = json.load(open(f"{tmp}/a.json"))
         w0 = res0["ior"][0]
