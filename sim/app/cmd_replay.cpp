@@ -646,57 +646,6 @@ bool all_ranks_files_of(const Args& a, const trace::Trace& tr)
   return flag(a, "--latency-all") || (a.command == "replay" && !rank0_trace);
 }
 
-// The names of the latency files a run of `w` writes in its latency directory, as write_mdreal_latency_files,
-// write_mdworkbench_latency_files and write_mdtest_latency_files name them from the phases' samples (one file per
-// rank, phase and operation kind the rank does in it): what --check, which simulates nothing, compares the directory
-// with, to warn of the files the run would leave there as a run does.
-std::set<std::string> latency_file_names(const ReplayWorkload& w, ReportFormat format, const std::string& prefix,
-                                         bool all_ranks)
-{
-  std::set<std::string> names;
-  const int M = w.ranks(), N = std::min(M, std::max(1, w.trace().ranks));  // rank m replays stream m mod N
-  for (int p = 0; p < w.phase_count(); ++p) {
-    std::vector<std::array<uint64_t, trace::kTraceOpCount>> counts;
-    for (int r = 0; r < N; ++r)
-      counts.push_back(w.kind_counts(r, p));
-    const auto& c = [&](int r) -> const std::array<uint64_t, trace::kTraceOpCount>& {
-      return counts[static_cast<size_t>(r % N)];
-    };
-    const bool bench = w.trace().phases[static_cast<size_t>(p)].kind == trace::PhaseKind::Benchmark;
-    const std::string iter = std::to_string(w.phase_iteration(p));
-    std::string phase = w.phase_name(p);
-    if (format == ReportFormat::Mdtest) {
-      char rank[16];
-      for (int r = 0; r < M; ++r)
-        if (std::any_of(c(r).begin(), c(r).end(), [](uint64_t n) { return n > 0; })) {
-          std::snprintf(rank, sizeof rank, "%05d", r);
-          names.insert(prefix + "-" + phase + "-" + rank + ".csv");
-        }
-      continue;
-    }
-    std::replace(phase.begin(), phase.end(), ' ', '_');
-    bool empty = true;  // a benchmark iteration without objects: md-workbench still writes its four files
-    for (int r = 0; r < N; ++r)
-      for (uint64_t n : c(r))
-        empty &= n == 0;
-    for (int k = 0; k < trace::kTraceOpCount; ++k) {
-      const std::string name = bench ? trace::trace_op_name(static_cast<trace::TraceOp>(k)) : phase;
-      if (format == ReportFormat::MdReal2017) {
-        for (int r = 0; r < M; ++r)
-          if (c(r)[static_cast<size_t>(k)] > 0)
-            names.insert(prefix + "-" + iter + "-" + name + "-" + std::to_string(r) + ".csv");
-        continue;
-      }
-      bool rows = false;
-      for (int r = 0; r < (all_ranks ? N : 1); ++r)
-        rows |= c(r)[static_cast<size_t>(k)] > 0;
-      if (rows || (bench && empty))
-        names.insert(prefix + "-0.00-" + iter + "-" + name + (all_ranks ? "-all" : "") + ".csv");
-    }
-  }
-  return names;
-}
-
 void warn_no_samples_max(const Args& a, const trace::Trace& tr, ReportFormat format)
 {
   if (format == ReportFormat::MdReal2017 && flag(a, "--no-samples") && !flag(a, "--quiet") && prints_max(a, tr))

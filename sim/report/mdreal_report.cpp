@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cmath>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -133,6 +134,33 @@ std::string mdreal_phase_line(const MdrealPhase& p, bool with_max)
   return buf;
 }
 
+namespace {
+
+// The phase part of an md-real-io or md-workbench latency file's name: the operation kind's in a benchmark iteration
+// (stat, read, create, delete), else the phase's, spaces as '_'.
+std::string latency_file_phase_part(PhaseKind kind, const std::string& phase, int op_kind)
+{
+  std::string name = kind == PhaseKind::Benchmark ? trace::trace_op_name(static_cast<TraceOp>(op_kind)) : phase;
+  std::replace(name.begin(), name.end(), ' ', '_');
+  return name;
+}
+
+}  // namespace
+
+std::string mdreal_latency_file_name(const std::string& prefix, PhaseKind kind, const std::string& phase,
+                                     int iteration, int op_kind, int rank)
+{
+  return prefix + "-" + std::to_string(iteration) + "-" + latency_file_phase_part(kind, phase, op_kind) + "-" +
+         std::to_string(rank) + ".csv";
+}
+
+std::string mdworkbench_latency_file_name(const std::string& prefix, PhaseKind kind, const std::string& phase,
+                                          int iteration, int op_kind, bool all_ranks)
+{
+  return prefix + "-0.00-" + std::to_string(iteration) + "-" + latency_file_phase_part(kind, phase, op_kind) +
+         (all_ranks ? "-all" : "") + ".csv";
+}
+
 void write_mdreal_latency_files(const std::string& dir, const std::string& prefix, const std::vector<MdrealPhase>& phases,
                                 int ranks)
 {
@@ -151,10 +179,7 @@ void write_mdreal_latency_files(const std::string& dir, const std::string& prefi
         const auto& body = text[static_cast<size_t>(r)][static_cast<size_t>(k)];
         if (body.empty())
           continue;
-        std::string name = ph.kind == PhaseKind::Benchmark ? trace::trace_op_name(static_cast<TraceOp>(k)) : ph.name;
-        std::replace(name.begin(), name.end(), ' ', '_');
-        write_file_atomic(dir + "/" + prefix + "-" + std::to_string(ph.iteration) + "-" + name + "-" +
-                              std::to_string(r) + ".csv",
+        write_file_atomic(dir + "/" + mdreal_latency_file_name(prefix, ph.kind, ph.name, ph.iteration, k, r),
                           "time,runtime\n" + body);
       }
   }
@@ -372,11 +397,9 @@ void write_mdworkbench_latency_files(const std::string& dir, const std::string& 
       std::string body = latency_body(ph.samples, k, all_ranks ? -1 : 0);
       if (body.empty() && !empty_iteration)
         continue;
-      std::string name = ph.kind == PhaseKind::Benchmark ? trace::trace_op_name(static_cast<TraceOp>(k)) : ph.name;
-      std::replace(name.begin(), name.end(), ' ', '_');
-      write_file_atomic(dir + "/" + prefix + "-0.00-" + std::to_string(ph.iteration) + "-" + name +
-                            (all_ranks ? "-all" : "") + ".csv",
-                        "time,runtime\n" + body);
+      write_file_atomic(
+          dir + "/" + mdworkbench_latency_file_name(prefix, ph.kind, ph.name, ph.iteration, k, all_ranks),
+          "time,runtime\n" + body);
     }
   }
 }
@@ -394,6 +417,49 @@ void write_mdtest_latency_files(const std::string& dir, const std::string& prefi
       if (!text[static_cast<size_t>(r)].empty())
         write_mdtest_perop_file(dir, prefix, ph.name, static_cast<uint32_t>(r), text[static_cast<size_t>(r)]);
   }
+}
+
+std::set<std::string> latency_file_names(const ReplayWorkload& w, ReportFormat format, const std::string& prefix,
+                                         bool all_ranks)
+{
+  std::set<std::string> names;
+  const int M = w.ranks(), N = std::min(M, std::max(1, w.trace().ranks));  // rank m replays stream m mod N
+  for (int p = 0; p < w.phase_count(); ++p) {
+    std::vector<std::array<uint64_t, trace::kTraceOpCount>> counts;
+    for (int r = 0; r < N; ++r)
+      counts.push_back(w.kind_counts(r, p));
+    const auto& c = [&](int r) -> const std::array<uint64_t, trace::kTraceOpCount>& {
+      return counts[static_cast<size_t>(r % N)];
+    };
+    const PhaseKind kind = w.trace().phases[static_cast<size_t>(p)].kind;
+    const bool bench = kind == PhaseKind::Benchmark;
+    const int iter = w.phase_iteration(p);
+    const std::string phase = w.phase_name(p);
+    if (format == ReportFormat::Mdtest) {
+      for (int r = 0; r < M; ++r)
+        if (std::any_of(c(r).begin(), c(r).end(), [](uint64_t n) { return n > 0; }))
+          names.insert(mdtest_perop_file_name(prefix, phase, static_cast<uint32_t>(r)));
+      continue;
+    }
+    bool empty = true;  // a benchmark iteration without objects: md-workbench still writes its four files
+    for (int r = 0; r < N; ++r)
+      for (uint64_t n : c(r))
+        empty &= n == 0;
+    for (int k = 0; k < trace::kTraceOpCount; ++k) {
+      if (format == ReportFormat::MdReal2017) {
+        for (int r = 0; r < M; ++r)
+          if (c(r)[static_cast<size_t>(k)] > 0)
+            names.insert(mdreal_latency_file_name(prefix, kind, phase, iter, k, r));
+        continue;
+      }
+      bool rows = false;
+      for (int r = 0; r < (all_ranks ? N : 1); ++r)
+        rows |= c(r)[static_cast<size_t>(k)] > 0;
+      if (rows || (bench && empty))
+        names.insert(mdworkbench_latency_file_name(prefix, kind, phase, iter, k, all_ranks));
+    }
+  }
+  return names;
 }
 
 std::string mdtest_summary_of(const std::vector<MdrealPhase>& phases)

@@ -7,6 +7,7 @@
 #include "workload/replay.hpp"
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,24 @@ void write_mdworkbench_latency_files(const std::string& dir, const std::string& 
 // (tp = bytes / runtime: the object size for creation, read and removal, 1 for stat, as mdtest writes them).
 void write_mdtest_latency_files(const std::string& dir, const std::string& prefix, const std::vector<MdrealPhase>& ph,
                                 int ranks, double object_size_B);
+
+// The latency files' names, each built in one place: the writers above write under them and latency_file_names
+// predicts them. <name> is the operation kind's (stat, read, create, delete; op_kind a trace::TraceOp) in a benchmark
+// iteration, else the phase's, spaces as '_'. md-real-io 2017: "<prefix>-<iteration>-<name>-<rank>.csv";
+// md-workbench: "<prefix>-0.00-<iteration>-<name>.csv" of rank 0, "<prefix>-0.00-<iteration>-<name>-all.csv" with
+// all_ranks; mdtest: mdtest_perop_file_name (report/outputs.hpp).
+std::string mdreal_latency_file_name(const std::string& prefix, trace::PhaseKind kind, const std::string& phase,
+                                     int iteration, int op_kind, int rank);
+std::string mdworkbench_latency_file_name(const std::string& prefix, trace::PhaseKind kind, const std::string& phase,
+                                          int iteration, int op_kind, bool all_ranks);
+
+// The names of the latency files a run of `w` in `format` writes in its latency directory, as the writers above name
+// them from the phases' samples (one file per rank, phase and operation kind the rank does in it; md-workbench's
+// four files of a benchmark iteration without objects), predicted from the workload's operation counts: what
+// replay --check, which simulates nothing, compares the directory with, to warn of the files the run would leave
+// there as a run does. all_ranks: md-workbench's -all files (write_mdworkbench_latency_files).
+std::set<std::string> latency_file_names(const ReplayWorkload& w, ReportFormat format, const std::string& prefix,
+                                         bool all_ranks);
 
 // mdtest's SUMMARY table of the phases (items / phase time).
 std::string mdtest_summary_of(const std::vector<MdrealPhase>& ph);

@@ -495,12 +495,17 @@ void append_mdtest_perop_row(std::string& rows, double start_s, double runtime_s
   rows += buf;
 }
 
-void write_mdtest_perop_file(const std::string& dir, const std::string& prefix, const std::string& phase,
-                             uint32_t rank, const std::string& rows)
+std::string mdtest_perop_file_name(const std::string& prefix, const std::string& phase, uint32_t rank)
 {
   char r[16];
   std::snprintf(r, sizeof r, "%05u", rank);
-  write_file_atomic(dir + "/" + prefix + "-" + phase + "-" + r + ".csv", "time,runtime,tp\n" + rows);
+  return prefix + "-" + phase + "-" + r + ".csv";
+}
+
+void write_mdtest_perop_file(const std::string& dir, const std::string& prefix, const std::string& phase,
+                             uint32_t rank, const std::string& rows)
+{
+  write_file_atomic(dir + "/" + mdtest_perop_file_name(prefix, phase, rank), "time,runtime,tp\n" + rows);
 }
 
 void write_mdtest_perop_files(const std::string& dir, const std::string& prefix, const RunRecords& records,

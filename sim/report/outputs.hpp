@@ -110,6 +110,9 @@ void write_latency_files(const std::string& dir, const std::string& prefix, cons
 // mdtest counts 1 byte for a stat) appended to `rows`, and the file of one phase and rank,
 // "<prefix>-<phase>-<rank %05d>.csv". Replays of mdtest traces and synthetic mdtest runs both write through these.
 void append_mdtest_perop_row(std::string& rows, double start_s, double runtime_s, double size_B);
+// That file's name, "<prefix>-<phase>-<rank %05d>.csv" (the phase's name as it is, spaces kept: "File creation"), the
+// one place it is built: write_mdtest_perop_file writes it, latency_file_names (replay --check) predicts it.
+std::string mdtest_perop_file_name(const std::string& prefix, const std::string& phase, uint32_t rank);
 void write_mdtest_perop_file(const std::string& dir, const std::string& prefix, const std::string& phase,
                              uint32_t rank, const std::string& rows);
 // mdtest --savePerOpDataCSV files of a synthetic mdtest run: "<prefix>-<phase name>-<rank %05d>.csv" with
