@@ -65,7 +65,8 @@ const char* kUsage =
     "  replay       replay a recorded md-real-io / md-workbench / mdtest trace, Darshan DXT dump or IOR per-op\n"
     "               files at any rank count\n"
     "  mdworkbench  md-workbench from its parameters (-I -P -D -R -S --offset)\n"
-    "  ior          IOR's write/read phases from its own options (-t -b -s -F -w -r -e -i), LMT-like OST samples\n"
+    "  ior          IOR's write/read phases from its own options (-t -b -s -F -w -r -e -i), LMT-like OST samples;\n"
+    "               --ranks LIST --csv FILE: bandwidth over rank counts (--vary: a platform field's values too)\n"
     "  find         a parallel find (pfind, IO500's find phase) over mdtest's trees or directories of given sizes\n"
     "  version      print the version\n"
     "errors in inputs: one message naming the file, line or field; exit status 2\n";

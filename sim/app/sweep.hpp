@@ -1,6 +1,6 @@
 // A simulation repeated over several rank counts, one child process per point (SimGrid allows one engine per
-// process), at most `jobs` at a time: pfsim sweep (workload files), and pfsim replay / mdworkbench with a rank list
-// and --csv. The table and its configuration file land together, or neither (sim/app/sweep.cpp).
+// process), at most `jobs` at a time: pfsim sweep (workload files), and pfsim replay / mdworkbench / find / ior with a
+// rank list and --csv. The table and its configuration file land together, or neither (sim/app/sweep.cpp).
 #pragma once
 #include "config/platform_config.hpp"
 
