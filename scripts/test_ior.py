@@ -8,6 +8,10 @@
   files went to (-F: one file per rank, spread by oss.placement).
 - Same inputs: byte-identical --out and --lmt.
 - Bad options and platform fields: exit status 2, one line naming the option or field, no output file.
+- A sweep (--ranks LIST --csv FILE): each row (rank count, access, repetition) is the single run's bandwidth and total
+  time; over --vary oss.count the bandwidth of one node's 8 file-per-process writers is min(OSTs x 355.8 MiB/s, the
+  node's 2 GB/s link), the platform's two figures (nersc-grace-lmt.json: oss.disk_write, network.client_link); --jobs 1
+  and 2 give the same files; bad lists: exit 2, nothing written.
 usage: test_ior.py PATH/TO/pfsim
 """
 import csv
@@ -327,7 +331,124 @@ def main():
             lines = r.stderr.strip().splitlines()
             check(r.returncode == 2 and len(lines) == 1 and name in lines[0] and not os.path.exists(out) and
                   not os.path.exists(f"{tmp}/bad.csv"), f"{' '.join(extra)}: exit 2 naming {name} ({lines[-1:]})")
+        sweep_checks(pfsim, tmp, real_json)
     check.finish("ior")
+
+
+def printed_rows(stdout):
+    """IOR's Results rows of a single run's stdout: (access, iteration) -> (bw, total) as printed (strings)."""
+    rows = {}
+    for line in block(stdout, "access    bw")[2:]:
+        f = line.split()
+        rows[(f[0], int(f[-1]))] = (f[1], f[-2])
+    return rows
+
+
+def close_to_printed(value, printed):
+    """`value` (the CSV's) rounds to `printed` (IOR's text: as many decimals as it shows), within half its last digit
+    and the CSV's own rounding."""
+    decimals = len(printed.split(".")[1]) if "." in printed else 0
+    return abs(value - float(printed)) <= 0.5 * 10 ** -decimals + 5e-4
+
+
+def sweep_checks(pfsim, tmp, real_json):
+    # A sweep's rows are the single runs at each rank count (bandwidth and total time, to the printed precision and to
+    # the --out JSON's digits), and its stdout is the table alone.
+    args = ["-t", "1m", "-b", "16m", "-F", "-w", "-r", "-e", "-C", "-i", "2", "--set", "clients.ranks_per_node=2"]
+    r = run(pfsim, args + ["--ranks", "2,4,6", "--csv", f"{tmp}/s.csv"])
+    check(r.returncode == 0, f"ior --ranks 2,4,6 --csv runs ({r.stderr.strip()[-300:]})")
+    table = open(f"{tmp}/s.csv").read()
+    check(r.stdout == table and "IOR" not in r.stdout, "a sweep's stdout is its table, without IOR's text output")
+    rows = list(csv.DictReader(table.splitlines()))
+    check(list(rows[0].keys()) == ["ranks", "nodes", "phase", "iteration", "items", "time_s", "rate", "p50_s", "p99_s",
+                                   "bw_MiBps"], f"the sweep's columns: pfsim sweep's and bw_MiBps ({list(rows[0])})")
+    meta = json.load(open(f"{tmp}/s.csv.json"))
+    for k, ranks in enumerate([2, 4, 6]):
+        single = run(pfsim, args + ["--ranks", str(ranks), "--out", f"{tmp}/single{ranks}.json"])
+        out = json.load(open(f"{tmp}/single{ranks}.json"))
+        printed = printed_rows(single.stdout)
+        mine = [x for x in rows if x["ranks"] == str(ranks)]
+        keys = [(x["phase"], int(x["iteration"])) for x in mine]
+        check(keys == [("write", 0), ("read", 0), ("write", 1), ("read", 1)] and list(printed) == keys,
+              f"{ranks} ranks: a row per access and repetition, in IOR's order ({keys})")
+        same_print = all(close_to_printed(float(x["bw_MiBps"]), printed[key][0]) and
+                         close_to_printed(float(x["time_s"]), printed[key][1]) for x, key in zip(mine, keys))
+        same_json = all(x["bw_MiBps"] == f"{e['bwMiB']:.3f}" and x["time_s"] == f"{e['totalTime']:.6f}" and
+                        x["nodes"] == str(out["run"]["nodes"]) for x, e in zip(mine, out["ior"]))
+        check(single.returncode == 0 and same_print and same_json,
+              f"{ranks} ranks: the rows' bw_MiBps and time_s are the single run's bw(MiB/s) and total(s) "
+              f"({[(x['bw_MiBps'], x['time_s']) for x in mine]} against {list(printed.values())})")
+        check(meta["points"][k]["ior"] == out["ior"] and meta["points"][k]["run"] == out["run"],
+              f"{ranks} ranks: the point's \"ior\" in FILE.json is the single run's --out \"ior\"")
+    check(meta["ranks"] == [2, 4, 6] and meta["inputs"]["options"]["--ranks"] == "2,4,6" and
+          meta["workload"]["generator"] == "ior" and "ranks" not in meta["workload"],
+          "FILE.json states the sweep's rank list and the IOR workload without one rank count")
+    # --jobs 1 and 2: the same table and configuration file.
+    r2 = run(pfsim, args + ["--ranks", "2,4,6", "--csv", f"{tmp}/s2.csv", "--jobs", "2", "--quiet"])
+    check(r2.returncode == 0 and r2.stdout == "" and open(f"{tmp}/s2.csv").read() == table and
+          json.load(open(f"{tmp}/s2.csv.json")) == meta, "--jobs 2 gives the same CSV and FILE.json as --jobs 1")
+
+    # --vary oss.count: one node's 8 ranks writing a file each (one stripe, dealt round robin over the OSTs), with an
+    # fsync, write min(OSTs x oss.disk_write, network.client_link): 355.8 MiB/s per OST (nersc-grace-lmt.json), the
+    # node's link 2 GB/s = 1,907.35 MiB/s. Rising with the OSTs, then flat at the link.
+    counts = [1, 2, 4, 8, 16]
+    r = run(pfsim, ["--ranks", "8", "--ranks-per-node", "8", "-F", "-w", "-e", "-t", "4m", "-b", "128m", "--quiet",
+                    "--vary", "oss.count=" + ",".join(map(str, counts)), "--csv", f"{tmp}/v.csv", "--jobs", "2"])
+    rows = list(csv.DictReader(open(f"{tmp}/v.csv"))) if r.returncode == 0 else []
+    bw = [float(x["bw_MiBps"]) for x in rows]
+    bound = [min(k * 355.8, 2e9 / 1048576) for k in counts]
+    check(len(rows) == len(counts) and [x["oss.count"] for x in rows] == [str(k) for k in counts] and
+          all(0.97 * b <= v <= 1.001 * b for v, b in zip(bw, bound)),
+          f"--vary oss.count=1,2,4,8,16: bandwidth within 3% below min(OSTs x 355.8, 1907.35) MiB/s ({bw} against "
+          f"{[round(b, 1) for b in bound]}; {r.stderr.strip()[-200:]})")
+    check(len(bw) == 5 and bw[0] < bw[1] < bw[2] < bw[3] and abs(bw[4] - bw[3]) < 1e-3 * bw[3],
+          "the bandwidth rises with the OSTs until the node's link bounds it (8 and 16 OSTs the same)")
+
+    # --from with a list: the recorded test at each rank count, compared point by point.
+    r = run(pfsim, ["--from", real_json, "--ranks", "2,4", "--csv", f"{tmp}/f.csv", "--quiet"])
+    single = run(pfsim, ["--from", real_json, "--ranks", "4", "--out", f"{tmp}/f4.json", "--quiet"])
+    meta = json.load(open(f"{tmp}/f.csv.json")) if r.returncode == 0 else {"points": [{}, {}]}
+    check(r.returncode == 0 and single.returncode == 0 and
+          meta["points"][1].get("ior") == json.load(open(f"{tmp}/f4.json"))["ior"] and
+          meta["points"][1].get("compared_with", {}).get("tasks") == 2 and
+          "4 ranks: write, iteration 0: measured 835.77" in r.stderr,
+          f"--from SUMMARY --ranks 2,4 --csv: the recorded test at each rank count, compared ({r.stderr[-300:]})")
+
+    # A warning that holds at every rank count is said once, not by every point.
+    r = run(pfsim, ["--ranks", "1,2,3", "-w", "-t", "1m", "-b", "8m", "--set", "clients.page_cache_copy=0",
+                    "--csv", f"{tmp}/w.csv", "--quiet"])
+    check(r.returncode == 0 and r.stderr.count("writes return once their pages are in the write-back cache") == 1,
+          f"a sweep's platform warning is printed once ({r.stderr.count('writes return once')} times)")
+
+    # Bad lists and options: exit 2, one line naming the problem, nothing written.
+    tmp = os.path.join(tmp, "bad-sweeps")
+    os.mkdir(tmp)
+    bad = [
+        (["--ranks", "2,4"], "--csv"),
+        (["--ranks", "2,2", "--csv", f"{tmp}/b.csv"], "twice"),
+        (["--ranks", "2,x", "--csv", f"{tmp}/b.csv"], "--ranks"),
+        (["--ranks", "2,", "--csv", f"{tmp}/b.csv"], "--ranks"),
+        (["--ranks", "0,2", "--csv", f"{tmp}/b.csv"], "--ranks"),
+        (["--ranks", "", "--csv", f"{tmp}/b.csv"], "--ranks"),
+        (["--ranks", "2,4", "--csv", f"{tmp}/b.csv", "--out", f"{tmp}/b.json"], "--out"),
+        (["--ranks", "2,4", "--csv", f"{tmp}/b.csv", "--lmt", f"{tmp}/b.lmt"], "--lmt"),
+        (["--ranks", "2,4", "--csv", f"{tmp}/b.csv", "-O", "summaryFormat=JSON"], "-O"),
+        (["--ranks", "2,4", "--csv", f"{tmp}/b.csv", "--jobs", "0"], "--jobs"),
+        (["--ranks", "2,4", "--csv", f"{tmp}/b.csv", "--vary", "oss.count=4"], "--vary"),
+        (["--ranks", "2,4", "--csv", f"{tmp}/b.csv", "--vary", "oss.count=1,0"], "oss.count"),
+        (["--ranks", "2,4", "--csv", f"{tmp}/b.csv", "-t", "3m"], "-b"),
+        (["--ranks", "2", "--jobs", "2", "--out", f"{tmp}/b.json"], "--jobs"),
+        (["--ranks", "2", "--vary", "oss.count=1,2", "--out", f"{tmp}/b.json"], "--vary"),
+    ]
+    for extra, name in bad:
+        r = run(pfsim, extra + ["-w", "-b", "4m"] + (["--results-dir", f"{tmp}/rd"] if "--csv" in extra else []))
+        lines = r.stderr.strip().splitlines()
+        written = [f for f in ("b.csv", "b.csv.json", "b.json", "b.lmt", "rd") if os.path.exists(f"{tmp}/{f}")]
+        check(r.returncode == 2 and len(lines) == 1 and name in lines[0] and not written,
+              f"{' '.join(extra)}: exit 2 naming {name}, nothing written ({lines[-1:]}, {written})")
+    r = subprocess.run([pfsim, "ior", "--help"], capture_output=True, text=True)
+    check(all(o in r.stdout for o in ("--csv FILE", "--jobs J", "--results-dir DIR", "--vary PATH")),
+          "pfsim ior --help lists the sweep's options")
 
 
 if __name__ == "__main__":

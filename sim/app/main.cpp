@@ -5,6 +5,7 @@
 //   pfsim mdtest    --platform P.json --ranks N -n 5000 [-u] [-F|-D] [-w B] [-e B] [-i I] [...]
 //   pfsim metabench --platform P.json --ranks N --files F [--dir-mode unique|shared] [...]
 //   pfsim ior       --platform P.json --ranks N -t 4m -b 4g [-s S] [-F] [-w] [-r] [-e] [-i I] [--lmt L.csv] [...]
+//   pfsim ior       --platform P.json --ranks 8,16,32 --csv S.csv [--vary oss.count=1,2,4] [--jobs 2] -t 4m -b 4g [...]
 // Common: --ranks-per-node K, --seed S, --set mds.threads.max=64 (override a platform field), --verbose,
 // --log=... (SimGrid logging). Errors in inputs: one message naming file and field, exit status 2.
 #include "app/commands.hpp"
@@ -28,6 +29,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <tuple>
@@ -63,7 +65,8 @@ const char* kUsage =
     "  replay       replay a recorded md-real-io / md-workbench / mdtest trace, Darshan DXT dump or IOR per-op\n"
     "               files at any rank count\n"
     "  mdworkbench  md-workbench from its parameters (-I -P -D -R -S --offset)\n"
-    "  ior          IOR's write/read phases from its own options (-t -b -s -F -w -r -e -i), LMT-like OST samples\n"
+    "  ior          IOR's write/read phases from its own options (-t -b -s -F -w -r -e -i), LMT-like OST samples;\n"
+    "               --ranks LIST --csv FILE: bandwidth over rank counts (--vary: a platform field's values too)\n"
     "  find         a parallel find (pfind, IO500's find phase) over mdtest's trees or directories of given sizes\n"
     "  version      print the version\n"
     "errors in inputs: one message naming the file, line or field; exit status 2\n";
@@ -176,7 +179,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--results-dir", true, "DIR keep every sweep point's results JSON"},
         {"--vary", true, "PATH=V1,V2,... a sweep over one platform field's values too"}}},
       {"ior",
-       {{"--ranks", true, "N MPI ranks (required)"},
+       {{"--ranks", true, "N MPI ranks (required unless --from; a comma-separated list with --csv)"},
         {"-t", true, "BYTES transfer size, k/m/g suffixes (default 256k)"},
         {"-b", true, "BYTES block size: each rank's contiguous bytes per segment, a multiple of -t (default 1m)"},
         {"-s", true, "N segments (default 1)"},
@@ -201,7 +204,15 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--out", true, "FILE results JSON (per-OST data counters and RPC sizes in \"servers\"); its directory must exist"},
         {"--lmt", true, "FILE LMT-like samples: bytes each OST wrote and read per oss.sample_interval (CSV)"},
         {"--rank-times", false, "each rank's time in every phase in --out (\"ior\"[].rank_times_s), for per-pair "
-                                "bandwidths"}}},
+                                "bandwidths"},
+        {"--csv", true, "FILE a sweep: --ranks LIST (comma-separated), one IOR run per rank count, one row per phase "
+                        "(write/read) and repetition with its time_s (IOR's total) and bw_MiBps (IOR's bwMiB); "
+                        "FILE.json: every point's results (\"ior\": IOR's Results) and the effective configuration; "
+                        "IOR's own output is not printed (no --out, --lmt, -O)"},
+        {"--jobs", true, "J sweep points simulated in parallel (default 1)"},
+        {"--results-dir", true, "DIR keep every sweep point's results JSON"},
+        {"--vary", true, "PATH=V1,V2,... a sweep over one platform field's values too (e.g. oss.count=1,2,4,8): "
+                         "the table's first column is PATH"}}},
   };
   auto it = m.find(cmd);
   if (it == m.end())
@@ -988,53 +999,67 @@ int cmd_find(const Cli& c)
   return 0;
 }
 
-int cmd_ior(const Cli& c)
+// IOR's warnings about its options on this platform (the same at every rank count): the bulk-load law past its data,
+// -e without a write-back cache, a write phase that times write() into the cache.
+std::vector<std::string> ior_warnings(const pfsim::config::PlatformConfig& platform, const pfsim::IorOptions& io)
 {
-  const auto summary_out = ior_summary_output(c);
-  pfsim::app::check_output_file("-O summaryFile", summary_out.file);
-  pfsim::app::check_distinct_outputs({{"--out", opt(c, "--out")}, {"--lmt", opt(c, "--lmt")},
-                                      {"-O summaryFile", summary_out.file}});
-  pfsim::app::check_outputs_spare_inputs({{"-O summaryFile", summary_out.file, false, "", ""},
-                                          {"--out", opt(c, "--out"), false, "", ""},
-                                          {"--lmt", opt(c, "--lmt"), false, "", ""}},
-                                         {{"the IOR summary", opt(c, "--from")},
-                                          {"the platform file", opt(c, "--platform")}});
-  check_output_paths(c);
-  auto platform = platform_of(c);
-  std::optional<pfsim::IorSummary> from;
-  if (c.opts.count("--from"))
-    from = pfsim::read_ior_summary(c.opts.at("--from"));
-  pfsim::IorOptions io = ior_options(c, from ? &*from : nullptr);
+  std::vector<std::string> out;
+  if (auto w = pfsim::app::bulk_load_law_warning(platform, io.read, io.write); !w.empty())
+    out.push_back(w);
+  if (io.fsync && platform.clients.max_dirty_B <= 0)
+    out.push_back("-e (fsync) waits for the write-back cache, and clients.max_dirty_mb is 0 (writes wait for their "
+                  "RPCs): it changes nothing");
+  // As real IOR without -e: the write phase then times copies into the page cache, here free of cost.
+  if (io.write && !io.fsync && platform.clients.max_dirty_B > 0 && platform.clients.page_cache_copy_Bps <= 0)
+    out.push_back("writes return once their pages are in the write-back cache (clients.max_dirty_mb " +
+                  std::to_string(static_cast<long long>(platform.clients.max_dirty_B / 1048576)) +
+                  ") and clients.page_cache_copy is not set (a copy costs nothing): without -e the write bandwidth is "
+                  "the cache's, not the OSTs' (-e, or --set clients.max_dirty_mb=0)");
+  return out;
+}
+
+// One IOR run at the rank count of c's --ranks (else the recorded one of `from`), ready to simulate: its workload and
+// run options (ior_warnings among their warnings).
+struct IorRun {
+  std::unique_ptr<pfsim::IorWorkload> workload;
+  pfsim::RunOptions options;
+  bool reorder = false;  // -C (typed or recorded)
+};
+
+IorRun ior_run(const Cli& c, const pfsim::config::PlatformConfig& platform, const pfsim::IorSummary* from)
+{
+  IorRun run;
+  pfsim::IorOptions io = ior_options(c, from);
   pfsim::WorkloadSpec spec;
   spec.ranks_per_node = static_cast<int>(
       opt_int(c, "--ranks-per-node", from ? std::min(from->tasks_per_node, io.ranks) : 0, 1,
               pfsim::app::kMaxRanksPerNode));
   // -C: IOR reads the data of the rank one node further (rank + tasks per node, with ranks placed in blocks; with the
   // cyclic placement the next rank is on the next node)
-  const bool reorder = has_flag(c, "-C") || (from && from->reorder);
-  if (reorder && io.read)
+  run.reorder = has_flag(c, "-C") || (from && from->reorder);
+  if (run.reorder && io.read)
     io.read_shift = platform.clients.placement == "cyclic"
                         ? 1
                         : (spec.ranks_per_node > 0 ? spec.ranks_per_node : platform.clients.ranks_per_node) % io.ranks;
-  pfsim::IorWorkload workload(io);
+  run.workload = std::make_unique<pfsim::IorWorkload>(io);
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
-  auto options = run_options(c, spec);
-  options.rank_times = has_flag(c, "--rank-times");
-  if (auto w = pfsim::app::bulk_load_law_warning(platform, io.read, io.write); !w.empty())
-    options.warnings.push_back(w);
-  if (workload.options().fsync && platform.clients.max_dirty_B <= 0)
-    options.warnings.push_back("-e (fsync) waits for the write-back cache, and clients.max_dirty_mb is 0 (writes wait "
-                               "for their RPCs): it changes nothing");
-  // As real IOR without -e: the write phase then times copies into the page cache, here free of cost.
-  if (workload.options().write && !workload.options().fsync && platform.clients.max_dirty_B > 0 &&
-      platform.clients.page_cache_copy_Bps <= 0)
-    options.warnings.push_back("writes return once their pages are in the write-back cache (clients.max_dirty_mb " +
-                               std::to_string(static_cast<long long>(platform.clients.max_dirty_B / 1048576)) +
-                               ") and clients.page_cache_copy is not set (a copy costs nothing): without -e the write "
-                               "bandwidth is the cache's, not the OSTs' (-e, or --set clients.max_dirty_mb=0)");
-  pfsim::RunRecords records;
-  pfsim::RunInfo info;
-  auto results = simulate(c, platform, workload, options, records, info);
+  run.options = run_options(c, spec);
+  run.options.rank_times = has_flag(c, "--rank-times");
+  for (auto& w : ior_warnings(platform, run.workload->options()))
+    run.options.warnings.push_back(std::move(w));
+  return run;
+}
+
+// Simulates `run` and returns its results JSON with IOR's own entries: "ior" (IOR's JSON Results, one per phase, as
+// "phases"), "ior_warnings" (a write phase above the OSTs' disks), "compared_with" (--from). `point`: a sweep point's
+// name, which begins its lines on stderr ("" for a single run).
+nlohmann::json ior_simulate(const Cli& c, const pfsim::config::PlatformConfig& platform, const IorRun& run,
+                            const pfsim::IorSummary* from, pfsim::RunRecords& records, pfsim::RunInfo& info,
+                            const std::string& point = "")
+{
+  const pfsim::IorWorkload& workload = *run.workload;
+  auto results = simulate(c, platform, workload, run.options, records, info);
+  const std::string at = point.empty() ? "" : point + ": ";
   nlohmann::json ior = nlohmann::json::array();
   size_t phase = 0;
   for (const auto& r : pfsim::ior_results(records, workload)) {
@@ -1043,7 +1068,7 @@ int cmd_ior(const Cli& c)
     entry["iteration"] = r.repetition;
     entry["mean_transfer_s"] = r.mean_transfer_s;
     ior.push_back(entry);
-    if (options.rank_times) {
+    if (run.options.rank_times) {
       const auto& ph = records.phases[phase];
       nlohmann::json t = nlohmann::json::array();
       for (double e : ph.rank_end_s)
@@ -1065,7 +1090,7 @@ int cmd_ior(const Cli& c)
                       "it times write() into the write-back cache (clients.max_dirty_mb), not the data reaching the "
                       "OSTs (-e, fsync, times that)", r.repetition, r.bw_MiBps, platform.oss.count, disks_MiBps);
         cache_warnings.push_back(w);
-        std::fprintf(stderr, "pfsim: warning: %s\n", w);
+        std::fprintf(stderr, "pfsim: warning: %s%s\n", at.c_str(), w);
       }
     if (!cache_warnings.empty())
       results["ior_warnings"] = cache_warnings;
@@ -1080,13 +1105,129 @@ int cmd_ior(const Cli& c)
           const double err = m.bw_MiBps > 0 ? r.bw_MiBps / m.bw_MiBps - 1 : 0.0;
           cmp.push_back({{"access", m.access}, {"iteration", m.iteration}, {"measured_bwMiB", m.bw_MiBps},
                          {"simulated_bwMiB", r.bw_MiBps}, {"error", err}});
-          std::fprintf(stderr, "pfsim: %s, iteration %d: measured %.2f MiB/s, simulated %.2f MiB/s (%+.1f%%)%s\n",
-                       m.access.c_str(), m.iteration, m.bw_MiBps, r.bw_MiBps, 100 * err,
+          std::fprintf(stderr, "pfsim: %s%s, iteration %d: measured %.2f MiB/s, simulated %.2f MiB/s (%+.1f%%)%s\n",
+                       at.c_str(), m.access.c_str(), m.iteration, m.bw_MiBps, r.bw_MiBps, 100 * err,
                        workload.ranks() != from->options.ranks ? " (at another task count)" : "");
         }
     results["compared_with"] = {{"file", opt(c, "--from")}, {"command_line", from->command_line},
                                 {"tasks", from->options.ranks}, {"results", cmp}};
   }
+  return results;
+}
+
+// pfsim ior --ranks LIST --csv FILE: one IOR run per rank count (and --vary value), as pfsim sweep's points; each row
+// of the table one phase (access and repetition) with IOR's bandwidth, FILE.json each point's IOR results.
+int ior_sweep(const Cli& c, const pfsim::config::PlatformConfig& platform, const pfsim::IorSummary* from)
+{
+  for (const char* o : {"--out", "--lmt"})
+    if (c.opts.count(o))
+      throw UsageError(std::string(o) + " is one run's; a sweep (--csv) writes every point's results to --csv "
+                       "FILE.json (and --results-dir)");
+  if (!c.ior_O.empty())
+    throw UsageError("-O " + c.ior_O.front() + " with --csv: a sweep writes its table, not IOR's summaries (each "
+                     "point's IOR results are in --csv FILE.json)");
+  auto [sweep, varied] = sweep_setup(c, from ? std::to_string(from->options.ranks) : "");
+  sweep.extra_header = ",bw_MiBps";
+  sweep.extra_fields = [](const nlohmann::json& j, size_t phase) {
+    char field[64];
+    std::snprintf(field, sizeof field, ",%.3f", j["ior"].at(phase)["bwMiB"].get<double>());
+    return std::string(field);
+  };
+  sweep.point_keys = {"ior", "ior_warnings", "compared_with"};
+  auto point_cli = [&](int r, int k) {
+    Cli point = c;  // each point's results state its own rank count, as a single run's --out would
+    point.opts["--ranks"] = std::to_string(r);
+    if (k >= 0) {
+      point.opts.erase("--vary");  // its value for this point is the last --set
+      point.sets.push_back(sweep.vary_path + "=" + sweep.vary_values[static_cast<size_t>(k)]);
+    }
+    return point;
+  };
+  auto platform_of_point = [&](int k) -> const pfsim::config::PlatformConfig& {
+    return k < 0 ? platform : varied[static_cast<size_t>(k)];
+  };
+  // Every point built and checked before the first one runs (a bad point is one error, exit 2); the warnings, the
+  // same at every rank count, said once (with the --vary values they hold for, when not all), not by every point.
+  std::vector<std::pair<std::string, std::vector<std::string>>> warned;  // a warning, the --vary values it holds for
+  for (int k = sweep.vary_values.empty() ? -1 : 0; k < static_cast<int>(sweep.vary_values.size()); ++k)
+    for (int r : sweep.ranks) {
+      const IorRun run = ior_run(point_cli(r, k), platform_of_point(k), from);
+      pfsim::check_before_run(platform_of_point(k), *run.workload, run.options);
+      for (const auto& w : run.options.warnings) {
+        auto it = std::find_if(warned.begin(), warned.end(), [&](const auto& x) { return x.first == w; });
+        if (it == warned.end())
+          it = warned.insert(warned.end(), {w, {}});
+        const std::string value = k < 0 ? "" : sweep.vary_values[static_cast<size_t>(k)];
+        if (k >= 0 && std::find(it->second.begin(), it->second.end(), value) == it->second.end())
+          it->second.push_back(value);
+      }
+    }
+  for (const auto& [w, values] : warned) {
+    std::string with;
+    if (!values.empty() && values.size() < sweep.vary_values.size())
+      for (const auto& v : values)
+        with += (with.empty() ? "with " + sweep.vary_path + "=" : ",") + v;
+    std::fprintf(stderr, "pfsim: warning: %s%s\n", with.empty() ? "" : (with + ": ").c_str(), w.c_str());
+  }
+  pfsim::app::run_sweep(
+      sweep,
+      [&](int r, int k) {
+        const Cli point = point_cli(r, k);
+        IorRun run = ior_run(point, platform_of_point(k), from);
+        run.options.warnings.clear();  // (said once, above)
+        pfsim::RunRecords records;
+        pfsim::RunInfo info;
+        const std::string name = std::to_string(r) + " ranks" +
+                                 (k < 0 ? "" : " with " + sweep.vary_path + "=" +
+                                                   sweep.vary_values[static_cast<size_t>(k)]);
+        return ior_simulate(point, platform_of_point(k), run, from, records, info, name);
+      },
+      [&](const nlohmann::json& first) {
+        nlohmann::json w = first["workload"];
+        w.erase("ranks");  // each point's ranks are in "ranks" and its "run"
+        return nlohmann::json{{"inputs", sweep_inputs(c, sweep, first)}, {"workload", w}};
+      });
+  return 0;
+}
+
+int cmd_ior(const Cli& c)
+{
+  const bool is_sweep = c.opts.count("--csv") > 0;
+  if (!is_sweep) {
+    if (c.opts.count("--ranks") && c.opts.at("--ranks").find(',') != std::string::npos)
+      throw UsageError("--ranks " + c.opts.at("--ranks") + ": a list of rank counts is a sweep: give --csv FILE");
+    for (const char* o : {"--jobs", "--results-dir", "--vary"})
+      if (c.opts.count(o))
+        throw UsageError(std::string(o) + " is a sweep's option: give --csv FILE (and --ranks LIST)");
+  }
+  if (!c.opts.count("--ranks") && !c.opts.count("--from"))
+    throw UsageError("ior needs --ranks N (MPI ranks; a comma-separated list with --csv)");
+  const auto summary_out = ior_summary_output(c);
+  pfsim::app::check_output_file("-O summaryFile", summary_out.file);
+  pfsim::app::check_distinct_outputs({{"--out", opt(c, "--out")}, {"--lmt", opt(c, "--lmt")},
+                                      {"-O summaryFile", summary_out.file}});
+  const std::string csv = opt(c, "--csv");
+  pfsim::app::check_outputs_spare_inputs({{"-O summaryFile", summary_out.file, false, "", ""},
+                                          {"--out", opt(c, "--out"), false, "", ""},
+                                          {"--lmt", opt(c, "--lmt"), false, "", ""},
+                                          {"--csv", csv, false, "", ""},
+                                          {"--csv (its configuration file)", csv.empty() ? csv : csv + ".json", false,
+                                           "", ""},
+                                          {"--results-dir", opt(c, "--results-dir"), true, "ranks-", ".json"}},
+                                         {{"the IOR summary", opt(c, "--from")},
+                                          {"the platform file", opt(c, "--platform")}});
+  check_output_paths(c);
+  auto platform = platform_of(c);
+  std::optional<pfsim::IorSummary> from;
+  if (c.opts.count("--from"))
+    from = pfsim::read_ior_summary(c.opts.at("--from"));
+  if (is_sweep)
+    return ior_sweep(c, platform, from ? &*from : nullptr);
+  const IorRun run = ior_run(c, platform, from ? &*from : nullptr);
+  const pfsim::IorWorkload& workload = *run.workload;
+  pfsim::RunRecords records;
+  pfsim::RunInfo info;
+  auto results = ior_simulate(c, platform, run, from ? &*from : nullptr, records, info);
   pfsim::OutputBatch batch;
   const nlohmann::json effective = {
       {"seed", results["seed"]}, {"inputs", results["inputs"]}, {"platform", results["platform"]}};
@@ -1105,7 +1246,7 @@ int cmd_ior(const Cli& c)
   ri.nodes = info.nodes;
   // IOR's tasks per node are the tasks on rank 0's node: fewer than the nodes' capacity when the run does not fill one.
   ri.ranks_per_node = std::min(info.ranks_per_node, info.ranks);
-  ri.reorder = reorder;
+  ri.reorder = run.reorder;
   ri.keep_file = has_flag(c, "-k");
   ri.effective = effective;
   if (!summary_out.file.empty())

@@ -64,9 +64,11 @@ std::vector<int> parse_rank_list(const std::string& option, const std::string& t
 // RPCs mixed (half creates, half closes: a p50 that was neither).
 const char* const kSweepCsvHeader = "ranks,nodes,phase,iteration,items,time_s,rate,p50_s,p99_s\n";
 
-std::string sweep_csv_rows(int ranks, const nlohmann::json& j)
+std::string sweep_csv_rows(int ranks, const nlohmann::json& j,
+                           const std::function<std::string(const nlohmann::json&, size_t)>& extra)
 {
   std::string out;
+  size_t index = 0;
   for (const auto& p : j["phases"]) {
     const auto& lat = p["latency"].contains("item") ? p["latency"]["item"] : p["latency"]["all"];
     char line[512];
@@ -75,6 +77,11 @@ std::string sweep_csv_rows(int ranks, const nlohmann::json& j)
                   static_cast<unsigned long long>(p["items"].get<uint64_t>()), p["time_s"].get<double>(),
                   p["rate_items_per_s"].get<double>(), lat["p50_s"].get<double>(), lat["p99_s"].get<double>());
     out += line;
+    if (extra) {  // the command's own columns, before the line's end
+      out.pop_back();
+      out += extra(j, index) + "\n";
+    }
+    ++index;
   }
   return out;
 }
@@ -381,11 +388,15 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, in
 
   const bool vary = !spec.vary_values.empty();
   std::string table = (vary ? csv_field(spec.vary_path) + "," : std::string()) + kSweepCsvHeader;
+  if (!spec.extra_header.empty()) {  // the command's own columns, before the header's line end
+    table.pop_back();
+    table += spec.extra_header + "\n";
+  }
   nlohmann::json meta = nlohmann::json::object();
   nlohmann::json pts = nlohmann::json::array();
   for (const Point& pt : points) {
     auto j = config::load_json_file(point_file(pt));
-    const std::string rows = sweep_csv_rows(pt.ranks, j);
+    const std::string rows = sweep_csv_rows(pt.ranks, j, spec.extra_header.empty() ? nullptr : spec.extra_fields);
     // The point's value as its effective platform holds it (base units: 200us is 0.0002; a string unquoted), so that
     // the column plots; the text as given when the platform does not hold the path as a number or a string.
     std::string effective;
@@ -424,6 +435,9 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, in
       meta.update(sweep_fields(j));  // the sweep's "inputs" (its rank list) and "workload"
     }
     pts.push_back({{"run", j["run"]}, {"phases", j["phases"]}, {"servers", j["servers"]}});
+    for (const auto& key : spec.point_keys)
+      if (j.contains(key))
+        pts.back()[key] = j[key];
     if (vary) {  // each value's own platform
       pts.back()["vary"] = {{"path", spec.vary_path},
                             {"value", spec.vary_values[static_cast<size_t>(pt.k)]},

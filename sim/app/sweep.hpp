@@ -1,6 +1,6 @@
 // A simulation repeated over several rank counts, one child process per point (SimGrid allows one engine per
-// process), at most `jobs` at a time: pfsim sweep (workload files), and pfsim replay / mdworkbench with a rank list
-// and --csv. The table and its configuration file land together, or neither (sim/app/sweep.cpp).
+// process), at most `jobs` at a time: pfsim sweep (workload files), and pfsim replay / mdworkbench / find / ior with a
+// rank list and --csv. The table and its configuration file land together, or neither (sim/app/sweep.cpp).
 #pragma once
 #include "config/platform_config.hpp"
 
@@ -25,12 +25,20 @@ struct SweepSpec {
   std::string results_dir;  // keep every point's results JSON there as ranks-<r>.json ("" = a temporary directory)
   std::string csv;          // the table; csv + ".json" holds the effective configuration and every point's results
   bool quiet = false;       // else the table is printed on stdout too
+  // A command's own columns after the common ones (pfsim ior's bw_MiBps): their header (",name,...") and each row's
+  // values (",v,..."), from the point's results and the row's index in its "phases"; none when extra_header is empty.
+  std::string extra_header;
+  std::function<std::string(const nlohmann::json& results, size_t phase)> extra_fields;
+  // More of each point's results kept in csv.json's "points" when the point has them (pfsim ior's "ior").
+  std::vector<std::string> point_keys;
 };
 
 // The sweep table's header and one point's rows (one per phase): ranks, nodes, phase, iteration, items, time_s,
-// rate, p50_s, p99_s (of the phase's items, the tool's operations, when the results have them).
+// rate, p50_s, p99_s (of the phase's items, the tool's operations, when the results have them), then `extra`'s
+// fields when given (SweepSpec::extra_fields; the header's extra columns are the caller's).
 extern const char* const kSweepCsvHeader;
-std::string sweep_csv_rows(int ranks, const nlohmann::json& results);
+std::string sweep_csv_rows(int ranks, const nlohmann::json& results,
+                           const std::function<std::string(const nlohmann::json&, size_t)>& extra = nullptr);
 
 // "PATH=V1,V2,...": the field's path and its values (scalars: numbers, booleans, bare strings such as 200us; at least
 // two, no repeats); invalid_argument naming `option` otherwise.
@@ -47,7 +55,8 @@ std::vector<config::PlatformConfig> vary_platforms(const std::string& file, cons
 // count, as a single run's --out would). After a failure no new point starts, the running ones are waited for, no
 // table is written, and runtime_error is thrown (a --results-dir keeps the finished points' results, each complete).
 // Then writes the table and `csv`.json: {pfsim_version, build, seed, platform, the fields of sweep_fields(first
-// point's results): "inputs" (with the sweep's rank list) and "workload", ranks, points: [{run, phases, servers}]}.
+// point's results): "inputs" (with the sweep's rank list) and "workload", ranks, points: [{run, phases, servers and
+// the spec's point_keys}]}.
 void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, int)>& point,
                const std::function<nlohmann::json(const nlohmann::json&)>& sweep_fields);
 
