@@ -1036,6 +1036,8 @@ fi
 # pfsim find (IO500's pfind): its tree options, and a control that the same command line with a good tree runs.
 expect_error find-no-ranks "--ranks" -- find --platform "$good_platform" --mdtest-easy 2:10
 expect_error find-no-tree "--mdtest-easy" "--dirs" -- find --platform "$good_platform" --ranks 2
+expect_error find-jobs-no-csv "--jobs is a sweep's option" "--csv FILE" -- \
+  find --platform "$good_platform" --ranks 2 --mdtest-easy 2:10 --jobs 2
 expect_error find-easy-zero-tasks "--mdtest-easy 0:5" "TASKS:FILES" -- \
   find --platform "$good_platform" --ranks 2 --mdtest-easy 0:5
 expect_error find-hard-no-files "--mdtest-hard 5:" "TASKS:FILES" -- \

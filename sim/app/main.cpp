@@ -955,6 +955,10 @@ int cmd_find(const Cli& c)
   check_output_paths(c);
   pfsim::app::check_outputs_spare_inputs({{"--out", opt(c, "--out"), false, "", ""}},
                                          {{"the platform file", opt(c, "--platform")}});
+  if (!c.opts.count("--csv"))  // (helper-113: find ignored them without a word, where ior refuses them)
+    for (const char* o : {"--jobs", "--results-dir", "--vary"})
+      if (c.opts.count(o))
+        throw UsageError(std::string(o) + " is a sweep's option: give --csv FILE (and --ranks LIST)");
   auto platform = platform_of(c);
   if (c.opts.count("--csv")) {  // a sweep over rank counts (and --vary), as pfsim sweep's
     if (c.opts.count("--out"))
