@@ -66,6 +66,17 @@ def unit_interval(s):
     return _float_where(s, lambda v: 0.0 <= v <= 1.0, "a number between 0 and 1")
 
 
+def read_measured_json(prog, path, root):
+    """A validation case's measured values (JSON) and how errors name the file (relative to ROOT when inside it); a
+    file that cannot be read or is not JSON is one error line, exit status 2."""
+    where = os.path.relpath(path, root) if path.startswith(root + os.sep) else path
+    try:
+        with open(path) as f:
+            return json.load(f), where
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        fail(prog, f"{where}: cannot read the measured values: {getattr(e, 'strerror', None) or e}")
+
+
 def json_number(prog, where, doc, keys, minimum=None, above=None, whole=False):
     """The number at KEYS (a tuple of object keys, or list indices) in DOC, the JSON read from WHERE; a missing field,
     a value that is no JSON number (a string, true, null), not whole when WHOLE, below MINIMUM or not above ABOVE (a

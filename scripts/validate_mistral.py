@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_common import (Parser, check_spares_inputs, is_executable_file, json_number, output_problem,  # noqa: E402
-                        pfsim_error_line, stop_on_signals, stopped_signal, write_atomic)
+                        read_measured_json, pfsim_error_line, stop_on_signals, stopped_signal, write_atomic)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = "/work/shared/data/mistral-mdrealio"
@@ -170,12 +170,7 @@ def phase_rates(results):
 
 def load_measured(path):
     """measured.json's runs, every rate a point divides by checked (a number > 0) naming its field; exit 2 if not."""
-    where = os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else path
-    try:
-        with open(path) as f:
-            doc = json.load(f)
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        die(f"{where}: cannot read the measured values: {getattr(e, 'strerror', None) or e}")
+    doc, where = read_measured_json(PROG, path, ROOT)
     for run in ("50", "100"):
         for phase in ("precreate", "cleanup"):
             json_number(PROG, where, doc, ("runs", run, "mdreal", phase, "obj_per_s"), above=0)

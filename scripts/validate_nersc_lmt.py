@@ -29,7 +29,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_common import (Parser, check_output, is_executable_file, json_number, plot_destination,  # noqa: E402
-                        run_pfsim, stop_on_signals, stopped_signal, write_atomic)
+                        read_measured_json, run_pfsim, stop_on_signals, stopped_signal, write_atomic)
 
 PROG = "validate_nersc_lmt"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -49,12 +49,7 @@ def die(msg, status=2):
 
 def load_measured():
     """The measured values, each checked (a number; > 0 where a relative error or a time divides by it)."""
-    where = os.path.relpath(MEASURED, ROOT) if MEASURED.startswith(ROOT + os.sep) else MEASURED
-    try:
-        with open(MEASURED) as f:
-            m = json.load(f)
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        die(f"{where}: cannot read the measured values: {getattr(e, 'strerror', None) or e}")
+    m, where = read_measured_json(PROG, MEASURED, ROOT)
     out = {"ior": json_number(PROG, where, m, ("ior_write_MiB_per_s", "value"), above=0),
            "interior": json_number(PROG, where, m, ("lmt_interior_sample_MiB_per_s", "value"), above=0),
            "interval": json_number(PROG, where, m, ("lmt_sample_interval_s", "value"), above=0),
