@@ -230,6 +230,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       c.fail("readahead_mb", "expected 0 (no read-ahead) or at least one RPC (max_pages_per_rpc x 4 KiB = " +
                                  std::to_string(4096.0 * cc.max_pages_per_rpc / 1048576.0) +
                                  " MiB): read-ahead requests whole RPCs");
+    cc.readahead_window = c.choice("readahead_window", cc.readahead_window, {"lustre", "linux"});
     if (cc.readahead_B > 0 && cc.readahead_node_B < cc.readahead_B)
       c.fail("readahead_node_mb", "expected at least readahead_mb (" + std::to_string(cc.readahead_B / 1048576.0) +
                                       "): the node's read-ahead holds at least one file's window");
@@ -646,6 +647,7 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"max_cached_mb", c.max_cached_B / 1048576.0},
         {"readahead_mb", c.readahead_B / 1048576.0},
         {"readahead_node_mb", c.readahead_node_B / 1048576.0},
+        {"readahead_window", c.readahead_window},
         {"load_delay", load_delay_json(c.load_delay)}}},
       {"mds",
        {{"count", m.count},

@@ -166,11 +166,18 @@ struct ClientConfig {
   // 64, 1.8 40). 0 (default): none, every read waits for its own RPCs. Above 0 (at least one RPC): from a rank's
   // second read that starts where its previous read of the same object ended, the client also requests the pages
   // ahead of the read, in whole RPCs of max_pages_per_rpc, up to a window of what the stream has read so far (at most
-  // readahead_mb), never past the object's end (known for IOR's files and replayed I/O traces), into the node's
-  // read-ahead pages; a later read of the node waits only for those still in transit. "readahead_node_mb"
-  // (max_read_ahead_mb): the node's read-ahead pages in transit, over all its ranks (default: readahead_mb).
+  // readahead_mb; bounded as readahead_window says), never past the object's end (known for IOR's files and replayed
+  // I/O traces), into the node's read-ahead pages; a later read of the node waits only for those still in transit.
+  // "readahead_node_mb" (max_read_ahead_mb): the node's read-ahead pages in transit, over all its ranks (default:
+  // readahead_mb), taken first come (ll_ra_count_get).
   double readahead_B = 0;
   double readahead_node_B = 0;
+  // "readahead_window": where a stream's window ends. "lustre" (default): at most readahead_mb past where the read
+  // began, as llite's (ras_set_start, then ll_readahead to ras_window_start + ras_window_pages): a stream's pages in
+  // transit, its read's included, are at most readahead_mb, and a node whose readahead_node_mb is ranks x readahead_mb
+  // holds every stream's window. "linux": up to the window past the read's end (the model before helper-115; Linux's
+  // page-cache read-ahead, the CephFS kernel client's, keeps one to two windows ahead of the reader).
+  std::string readahead_window = "lustre";
   double request_size_B = 512;         // "request_size": metadata request on the wire
   double reply_size_B = 1024;          // "reply_size": metadata reply on the wire
   LoadDelayConfig load_delay;          // "load_delay": off by default

@@ -557,6 +557,16 @@ TEST_CASE("clients.shared_file_writes and the object servers' per-object order a
   CHECK(j["oss"]["parallel_write_latency"].get<double>() == Approx(5e-3));
 }
 
+TEST_CASE("clients.readahead_window: lustre by default, linux on request, anything else named", "[config]")
+{
+  CHECK(parse_platform(json::object(), "p.json").clients.readahead_window == "lustre");
+  auto p = parse_platform({{"clients", {{"readahead_mb", 8}, {"readahead_window", "linux"}}}}, "p.json");
+  CHECK(p.clients.readahead_window == "linux");
+  CHECK(pfsim::config::to_json(p)["clients"]["readahead_window"] == "linux");
+  CHECK_THAT(error_of({{"clients", {{"readahead_window", "llite"}}}}),
+             Catch::Contains("clients.readahead_window") && Catch::Contains("lustre"));
+}
+
 TEST_CASE("network.reply_senders: without a value, 16 per 10 us of one-way latency (at least 16, at most 4096)", "[config]")
 {
   CHECK(parse_platform(json::object(), "p.json").network.reply_senders == 16);  // 1 + 1 us

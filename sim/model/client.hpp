@@ -154,12 +154,14 @@ private:
     bool flushing = false;
     double copy_done_s = 0;
     bool cache_read = false;  // the current step is a read the node's page cache serves (decided in begin_op)
-    // Read-ahead (clients.readahead_mb): the rank's stream of sequential reads of ra_object: where its next read
-    // began (ra_start) and continues (ra_next), how far it has requested pages ahead (ra_end), its sequential reads
-    // so far (ra_reads); the read-ahead RPCs the current read waits for (ra_waiting); whether the read needs no RPC of
-    // its own (ra_served).
+    // Read-ahead (clients.readahead_mb): the rank's stream of sequential reads of ra_object: where it began
+    // (ra_start), where its current read began (ra_read: with readahead_window "lustre" its window ends at most
+    // readahead_mb past it) and where its next read continues (ra_next), how far it has requested pages ahead
+    // (ra_end), its sequential reads so far (ra_reads); the read-ahead RPCs the current read waits for (ra_waiting);
+    // whether the read needs no RPC of its own (ra_served).
     uint64_t ra_object = UINT64_MAX;
     uint64_t ra_start = 0;
+    uint64_t ra_read = 0;
     uint64_t ra_next = 0;
     uint64_t ra_end = 0;
     uint32_t ra_reads = 0;
