@@ -534,6 +534,11 @@ struct IorStdout {
   uint64_t transfer_B = 0;  // 0: not stated exactly
   long long tasks = -1;     // -1: not stated
   size_t tasks_line = 0;
+  long long segments = -1;     // -s, else the Options' segments; -1: not stated
+  long long repetitions = -1;  // -i, else the Options' repetitions; -1: not stated
+  // The Options' own values, for a command line that contradicts them (an edited or assembled file)
+  uint64_t options_block_B = 0;
+  long long options_segments = -1, options_repetitions = -1;
 };
 
 // The value after "key :" on an IOR Options line ("tasks               : 2"), "" if the line is not that key's.
@@ -626,10 +631,18 @@ std::optional<IorStdout> find_ior_stdout(const fs::path& dir, const std::string&
         }
       } else if (const auto a = options_value(line, "access"); !a.empty() && s.access.empty()) {
         s.access = a;
-      } else if (const auto b = options_value(line, "blocksize"); !b.empty() && s.block_B == 0) {
-        s.block_B = exact_ior_size(b);
+      } else if (const auto b = options_value(line, "blocksize"); !b.empty() && s.options_block_B == 0) {
+        s.options_block_B = exact_ior_size(b);
       } else if (const auto x = options_value(line, "xfersize"); !x.empty() && s.transfer_B == 0) {
         s.transfer_B = exact_ior_size(x);
+      } else if (const auto g = options_value(line, "segments"); !g.empty() && s.options_segments < 0) {
+        long long v = 0;
+        if (parse_int(g, v) && v > 0)
+          s.options_segments = v;
+      } else if (const auto i = options_value(line, "repetitions"); !i.empty() && s.options_repetitions < 0) {
+        long long v = 0;
+        if (parse_int(i, v) && v > 0)
+          s.options_repetitions = v;
       }
     }
     if (reading)
@@ -645,17 +658,50 @@ std::optional<IorStdout> find_ior_stdout(const fs::path& dir, const std::string&
     // only when -w runs alone; without -w and -r IOR runs both (the read's files remain).
     const auto has = [&](const char* f) { return command_flag(r.command, f); };
     r.write = has("-w") && !has("-r") && !has("-W") && !has("-R");
-    r.file_per_proc = has("-F") || r.access == "file-per-process";
-    for (auto [flag, value] : {std::pair<const char*, uint64_t*>{"-b", &r.block_B}, {"-t", &r.transfer_B}}) {
+    const std::string at = r.file + ":" + std::to_string(r.command_line) + ": ";
+    uint64_t cmd_block = 0;
+    for (auto [flag, value] : {std::pair<const char*, uint64_t*>{"-b", &cmd_block}, {"-t", &r.transfer_B}}) {
       const std::string arg = command_option(r.command, flag);
       if (arg.empty())
         continue;
       const long double v = ior_size_arg(arg);
       if (v <= 0 || v > static_cast<long double>(units::kMaxSizeB))
-        throw ConfigError(r.file + ":" + std::to_string(r.command_line) + ": " + flag + " " + arg + ": expected IOR's "
-                          "size (an integer with an optional k, m, g, t or p suffix) up to 1e15 bytes");
+        throw ConfigError(at + flag + " " + arg + ": expected IOR's size (an integer with an optional k, m, g, t or p "
+                          "suffix) up to 1e15 bytes");
       *value = static_cast<uint64_t>(v);
     }
+    long long cmd_segments = -1, cmd_repetitions = -1;
+    for (auto [flag, value] : {std::pair<const char*, long long*>{"-s", &cmd_segments}, {"-i", &cmd_repetitions}}) {
+      const std::string arg = command_option(r.command, flag);
+      long long v = 0;
+      if (arg.empty())
+        continue;
+      if (!parse_int(arg, v) || v <= 0)
+        throw ConfigError(at + flag + " " + arg + ": expected a whole number >= 1");
+      *value = v;
+    }
+    // IOR prints its Options from the values it ran (a script or -O may set them too): they are used; a command line
+    // that contradicts them is an edited or assembled file, said.
+    const bool access_known = r.access == "file-per-process" || r.access == "single-shared-file";
+    r.file_per_proc = access_known ? r.access == "file-per-process" : has("-F");
+    r.block_B = r.options_block_B > 0 ? r.options_block_B : cmd_block;
+    r.segments = r.options_segments > 0 ? r.options_segments : cmd_segments;
+    r.repetitions = r.options_repetitions > 0 ? r.options_repetitions : cmd_repetitions;
+    std::vector<std::string> disagree;
+    if (r.options_block_B > 0 && cmd_block > 0 && cmd_block != r.options_block_B)
+      disagree.push_back("the block size (-b " + std::to_string(cmd_block) + ", blocksize " +
+                         std::to_string(r.options_block_B) + " bytes)");
+    if (r.options_segments > 0 && cmd_segments > 0 && cmd_segments != r.options_segments)
+      disagree.push_back("the segments (-s " + std::to_string(cmd_segments) + ", segments " +
+                         std::to_string(r.options_segments) + ")");
+    if (r.options_repetitions > 0 && cmd_repetitions > 0 && cmd_repetitions != r.options_repetitions)
+      disagree.push_back("the repetitions (-i " + std::to_string(cmd_repetitions) + ", repetitions " +
+                         std::to_string(r.options_repetitions) + ")");
+    if (access_known && has("-F") != r.file_per_proc)
+      disagree.push_back(std::string("the file mode (") + (has("-F") ? "-F" : "no -F") + ", access " + r.access + ")");
+    for (const auto& d : disagree)
+      warnings.push_back(at + "the command line and the Options below it disagree on " + d + ": an edited or assembled "
+                         "IOR output? The Options, what IOR ran, are used");
     found = r;
   }
   return found;
@@ -730,6 +776,16 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
                         std::to_string(sout->tasks_line) + " states " + std::to_string(sout->tasks) + " tasks; files "
                         "of ranks 0.." + std::to_string(top_rank) + " found)");
     }
+  }
+  // ... and its repetitions (-i) are the <rep> files expected
+  if (sout && sout->repetitions > 0 && !files.empty() && files.rbegin()->first + 1 != sout->repetitions) {
+    const long long have = files.rbegin()->first + 1;
+    char name[48];
+    std::snprintf(name, sizeof name, "-%lld-%05d.csv", have < sout->repetitions ? have : sout->repetitions, 0);
+    throw ConfigError((dir / (prefix + name)).string() + ": " +
+                      (have < sout->repetitions ? "missing" : "a repetition beyond the run's") + " (" + sout->file +
+                      ":" + std::to_string(sout->command_line) + " states " + std::to_string(sout->repetitions) +
+                      " repetitions (-i); files of repetitions 0.." + std::to_string(have - 1) + " found)");
   }
   const bool write = options.write.value_or(true);
   if (sout)
@@ -867,6 +923,21 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
       partial += rows[i][r].size() % per_block != 0;
       layout.segments = std::max<uint64_t>(layout.segments, (rows[i][r].size() + per_block - 1) / per_block);
     }
+  // The stdout's segments (-s): a rank's file holds at most segments x block / transfer transfers (fewer: a
+  // stonewalled run, IOR -D); more is another run's stdout (helper-116: -s 1 beside files of 2 segments passed)
+  if (sout && sout->segments > 0) {
+    const std::string seg_at = stdout_at + ": the run's " + std::to_string(sout->segments) + " segment" +
+                               (sout->segments == 1 ? "" : "s") + " (-s or segments) of " + std::to_string(block) +
+                               " bytes";
+    if (layout.segments > static_cast<uint64_t>(sout->segments))
+      throw ConfigError(seg_at + " hold " + std::to_string(static_cast<uint64_t>(sout->segments) * per_block) +
+                        " transfers of " + std::to_string(transfer) + " bytes per rank, but a rank's per-op file holds " +
+                        std::to_string(most_rows) + ": expected the stdout of the run that wrote them");
+    if (most_rows < static_cast<uint64_t>(sout->segments) * per_block)
+      t.warnings.push_back(seg_at + " would be " + std::to_string(static_cast<uint64_t>(sout->segments) * per_block) +
+                           " transfers per rank; the per-op files hold at most " + std::to_string(most_rows) +
+                           " (a stonewalled run, IOR -D?)");
+  }
   if (static_cast<double>(layout.segments) * static_cast<double>(block) *
           (options.file_per_proc ? 1.0 : static_cast<double>(ranks)) > units::kMaxSizeB)
     throw ConfigError(path + ": " + std::to_string(layout.segments) + " segments of " + std::to_string(block) +

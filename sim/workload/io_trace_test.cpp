@@ -328,6 +328,30 @@ TEST_CASE("IOR per-op: the run's stdout states the rank files and contradicts no
   CHECK_THAT(error_of([&] { loaded(stdout_with("-t 256k", "-t 128k")); }),
              Catch::Contains("stdout.txt:3: the run's transfer size 131072 bytes (-t or xfersize), but the per-op "
                              "files' transfers are 262144 bytes"));
+  // helper-116: the segments and repetitions it states against the files; a command line against its own Options
+  auto both = [&](const std::string& a, const std::string& b, const std::string& c, const std::string& d) {
+    std::string x = stdout_with(a, b);
+    x.replace(x.find(c), c.size(), d);
+    return x;
+  };
+  const auto seg_cmd = loaded(stdout_with("-s 2", "-s 1"));  // Options still say 2 segments: used, and said
+  CHECK(seg_cmd.ior->segments == 2);
+  CHECK(std::any_of(seg_cmd.warnings.begin(), seg_cmd.warnings.end(), [](const std::string& w) {
+    return w.find("disagree on the segments (-s 1, segments 2)") != std::string::npos;
+  }));
+  CHECK_THAT(error_of([&] { loaded(both("-s 2", "-s 1", "segments            : 2", "segments            : 1")); }),
+             Catch::Contains("stdout.txt:3: the run's 1 segment (-s or segments) of 1048576 bytes hold 4 transfers of "
+                             "262144 bytes per rank, but a rank's per-op file holds 8"));
+  const auto stonewalled = loaded(both("-s 2", "-s 4", "segments            : 2", "segments            : 4"));
+  CHECK_THAT(stonewalled.warnings.back(), Catch::Contains("the per-op files hold at most 8 (a stonewalled run"));
+  CHECK_THAT(error_of([&] { loaded(both("-i 1", "-i 2", "repetitions         : 1", "repetitions         : 2")); }),
+             Catch::Contains("ior-read-perop-1-00000.csv: missing (") &&
+                 Catch::Contains("stdout.txt:3 states 2 repetitions (-i); files of repetitions 0..0 found)"));
+  const auto mixed = loaded(stdout_with("-r -C -F", "-r -C"));  // Options still say file-per-process
+  CHECK(std::any_of(mixed.warnings.begin(), mixed.warnings.end(), [](const std::string& w) {
+    return w.find("disagree on the file mode (no -F, access file-per-process)") != std::string::npos;
+  }));
+  CHECK(mixed.ior->file_per_proc);  // the Options' access: what IOR ran
 }
 
 TEST_CASE("DXT errors: one message naming the file and line and what was expected", "[iotrace]")
