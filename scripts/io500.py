@@ -203,6 +203,12 @@ _INI_OPTION = re.compile(r"\s*([0-9A-Za-z_.-]+)\s*=\s*([^#;]*?)\s*(\s[#;].*)?")
 _INI_EMPTY = re.compile(r"\s*([#;].*)?")
 
 
+class Config(dict):
+    """{section: {option: value}}, with `lines`: where each (section, option) was given ("config.ini:12"), for the
+    errors found after reading (sizes)."""
+    lines = {}
+
+
 def read_config(path):
     """IO500's config.ini -> {section: {option: value}}, names lower-case as IO500 matches them (strcasecmp), and the
     options given a value that pfsim does not model. Errors name the file and line."""
@@ -231,6 +237,8 @@ def read_config(path):
             fail(PROG, f"{path}:{n}: expected '[section]', 'option = value' or a comment, as IO500 reads its config, "
                        f"got '{line.strip()[:60]}'")
     check_options(out, path, lines)
+    out = Config(out)
+    out.lines = {k: f"{path}:{n}" for k, n in lines.items()}
     # api = POSIX is what pfsim models; any other interface, and every option pfsim does not read, is said.
     ignored = sorted(f"[{sec}] {k} = {v}" for sec, opts in out.items() for k, v in opts.items()
                      if (sec, k) not in USED and not (k == "api" and v.upper() == "POSIX"))
@@ -339,7 +347,8 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
             exe, n = exes[phase]
             v = parse(option_after(exe, flag, result_path, n, section), f"{result_path}:{n}: {flag}")
         elif config.get(section, {}).get(option, "") != "":
-            v = parse(config[section][option], f"{where}: [{section}] {shown}")
+            at = getattr(config, "lines", {}).get((section, option), where)
+            v = parse(config[section][option], f"{at}: [{section}] {shown}")
             if cap is not None and v > cap:
                 if cap_all:
                     notes.append(f"[{section}] {shown} {v} capped at {cap} (--cap-all)")
@@ -356,7 +365,8 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
                 notes.append(f"[{section}] {shown} not given: IO500's default {default} capped at {v} (stonewalling, "
                              "which ends IO500's phases, is not modelled)")
         if v <= 0:
-            fail(PROG, f"{where}: [{section}] {shown}: expected a positive size or count, got {v}")
+            at = getattr(config, "lines", {}).get((section, option), where)
+            fail(PROG, f"{at}: [{section}] {shown}: expected a positive size or count, got {v}")
         s[key] = v
     # A block the cap set (not the config nor a command line) is IOR's: a whole number of transfers (helper-109: a 5m
     # transferSize without a blockSize was refused, 256m not being a multiple of it)
@@ -366,7 +376,8 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
                      f"transferSize {s['easy_xfer']}")
         s["easy_block"] = v
     if s["easy_block"] % s["easy_xfer"]:
-        fail(PROG, f"{where}: [ior-easy] blockSize {s['easy_block']} is not a multiple of transferSize {s['easy_xfer']}")
+        at = getattr(config, "lines", {}).get(("ior-easy", "blocksize"), where)
+        fail(PROG, f"{at}: [ior-easy] blockSize {s['easy_block']} is not a multiple of transferSize {s['easy_xfer']}")
     return s, notes
 
 

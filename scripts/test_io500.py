@@ -223,7 +223,11 @@ def main():
                            # indented line to the value above, without a line number)
                            ("[mdtest-easy]\nn: 50\n", "b.ini:2: expected '[section]', 'option = value' or a comment"),
                            ("n = 50\n", "b.ini:1: n = 50: an option outside a section"),
-                           ("[ior-easy]\n\nblockSze = 4m\n", "b.ini:3: [ior-easy] blocksze = 4m: unknown option")):
+                           ("[ior-easy]\n\nblockSze = 4m\n", "b.ini:3: [ior-easy] blocksze = 4m: unknown option"),
+                           # helper-116: the sizes' errors name the line too
+                           ("[ior-easy]\nblockSize = 4x\n", "b.ini:2: [ior-easy] blockSize: expected a size"),
+                           ("[ior-easy]\ntransferSize = 2m\nblockSize = 3m\n",
+                            "b.ini:3: [ior-easy] blockSize 3145728 is not a multiple")):
             bad_ini = os.path.join(tmp, "b.ini")
             with open(bad_ini, "w") as f:
                 f.write(text)
