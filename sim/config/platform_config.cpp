@@ -549,6 +549,7 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       auto& sc = oc.stragglers;
       sc.enabled = st.boolean("enabled", false);
       sc.mean_normal_s = st.duration_s("mean_normal", sc.mean_normal_s);
+      sc.normal_shape = static_cast<int>(st.integer("normal_shape", sc.normal_shape, 1, 1000));
       sc.mean_slow_s = st.duration_s("mean_slow", sc.mean_slow_s);
       // A period shorter than a bulk RPC's time at the disk is not what the process describes (periods of seconds to
       // minutes), and each period costs memory and time: at least 1 ms.
@@ -719,6 +720,7 @@ nlohmann::json to_json(const PlatformConfig& p)
         {"stragglers",
          {{"enabled", p.oss.stragglers.enabled},
           {"mean_normal", p.oss.stragglers.mean_normal_s},
+          {"normal_shape", p.oss.stragglers.normal_shape},
           {"mean_slow", p.oss.stragglers.mean_slow_s},
           {"slow_bandwidth_min", p.oss.stragglers.slow_bandwidth_min},
           {"slow_bandwidth_max", p.oss.stragglers.slow_bandwidth_max}}}}},

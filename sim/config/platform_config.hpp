@@ -395,6 +395,9 @@ struct OssConfig {
   struct Stragglers {
     bool enabled = false;
     double mean_normal_s = 150;
+    // "normal_shape" k: a normal period is Erlang-k (the sum of k exponential phases of mean mean_normal / k): 1 is
+    // exponential; larger k, less variable (P(> x) falls faster past the mean)
+    int normal_shape = 1;
     double mean_slow_s = 37;
     double slow_bandwidth_min = 0.4;
     double slow_bandwidth_max = 0.6;

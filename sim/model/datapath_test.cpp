@@ -864,6 +864,29 @@ TEST_CASE("stragglers: over many OSTs and a long run, the time spent slow is mea
   CHECK(periods == Approx(64 * r.end_s / 200).epsilon(0.15));
 }
 
+TEST_CASE("stragglers: Erlang-7 normal periods keep the mean, so the slow share and the cycles per OST stay",
+          "[datapath][stragglers]")
+{
+  // normal_shape 7: a normal period is 7 phases of 160 / 7 s. The slow share (20%) and the slow periods per OST (one
+  // per 200 s cycle) are those of the exponential process: a phase mean not divided by 7 would give 7 x longer
+  // cycles (a share of 3.4%, 366 periods).
+  json p = platform(64, 8, 0, 1);
+  p["oss"]["stragglers"] = {{"enabled", true}, {"mean_normal", 160.0}, {"normal_shape", 7}, {"mean_slow", 40.0}};
+  pfsim::IorOptions o = ior(1048576, 1048576);
+  o.repetitions = 2;
+  o.delay_s = 4000;
+  auto r = run(p, o);
+  double slow = 0;
+  uint64_t periods = 0;
+  for (int i = 0; i < 64; ++i) {
+    slow += oss(r, i).straggler_slow_s / r.end_s;
+    periods += oss(r, i).straggler_periods;
+  }
+  INFO("mean slow share " << slow / 64 << ", slow periods " << periods);
+  CHECK(slow / 64 == Approx(0.2).margin(0.05));
+  CHECK(periods == Approx(64 * r.end_s / 200).epsilon(0.1));
+}
+
 TEST_CASE("1 MiB transfers on a file striped over 4 OSTs: each transfer is one RPC to its own stripe's OST",
           "[datapath]")
 {

@@ -655,7 +655,16 @@ void OssServer::extend_periods(double until)
       start = periods_.back().end;
     }
     const double mean = slow ? s.mean_slow_s : s.mean_normal_s;
-    const double length = -mean * std::log1p(-uniform());
+    double length = 0;
+    if (slow || s.normal_shape == 1) {
+      length = -mean * std::log1p(-uniform());
+    } else {  // Erlang-k: k exponential phases; at time 0 the stationary state is in a phase uniform over the k
+      int phases = s.normal_shape;
+      if (periods_.empty())
+        phases = 1 + std::min(s.normal_shape - 1, static_cast<int>(uniform() * s.normal_shape));
+      for (int k = 0; k < phases; ++k)
+        length += -(mean / s.normal_shape) * std::log1p(-uniform());
+    }
     const double factor =
         slow ? s.slow_bandwidth_min + (s.slow_bandwidth_max - s.slow_bandwidth_min) * uniform() : 1.0;
     periods_.push_back({start, start + length, std::min(factor, 1.0 - 1e-12)});
