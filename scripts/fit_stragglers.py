@@ -3,8 +3,8 @@
 platform file.
 
 The process (docs/configuration.md, oss.stragglers): each OST alternates between normal periods and slow ones, both
-exponentially distributed (means mean_normal, mean_slow; normal ones Erlang-k with normal_shape k), independently of the others; in a slow period its bandwidth
-is a fraction drawn uniformly in [slow_bandwidth_min, slow_bandwidth_max].
+exponentially distributed (means mean_normal, mean_slow; the normal ones Erlang-k with normal_shape k), independently
+of the others; in a slow period its bandwidth is a fraction drawn uniformly in [slow_bandwidth_min, slow_bandwidth_max].
 
 The observations (validation/titan-stragglers/measured.json) and how each sets a parameter:
 1. "96% of 32 MB slow targets return to normal within 2 minutes": P(slow period < 120 s) = 0.96, so
