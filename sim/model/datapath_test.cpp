@@ -15,6 +15,7 @@
 #include <fstream>
 #include <numeric>
 #include <utility>
+#include <tuple>
 
 namespace {
 
@@ -839,13 +840,12 @@ TEST_CASE("stragglers: an OST slow all the time at half its bandwidth serves at 
   CHECK(oss(r, 0).straggler_slow_s == Approx(r.end_s));
 }
 
-TEST_CASE("stragglers: over many OSTs and a long run, the time spent slow is mean_slow / (mean_normal + mean_slow)",
-          "[datapath][stragglers]")
+// 64 OSTs with this straggler block over two phases 4,000 s apart (about 8,000 s): the sum of their slow shares of the
+// run, their slow periods, and the run's end.
+static std::tuple<double, uint64_t, double> stragglers_over_64_osts(const json& stragglers)
 {
-  // 64 OSTs over 8,000 s with periods of 40 s (slow) and 160 s (normal): 20% slow. Each OST's slow share over 8,000 s
-  // is a renewal-reward average of ~40 cycles; the mean over 64 OSTs has a standard deviation of about 0.015.
   json p = platform(64, 8, 0, 1);
-  p["oss"]["stragglers"] = {{"enabled", true}, {"mean_normal", 160.0}, {"mean_slow", 40.0}};
+  p["oss"]["stragglers"] = stragglers;
   pfsim::IorOptions o = ior(1048576, 1048576);
   o.repetitions = 2;
   o.delay_s = 4000;
@@ -856,12 +856,22 @@ TEST_CASE("stragglers: over many OSTs and a long run, the time spent slow is mea
     slow += oss(r, i).straggler_slow_s / r.end_s;
     periods += oss(r, i).straggler_periods;
   }
+  return {slow, periods, r.end_s};
+}
+
+TEST_CASE("stragglers: over many OSTs and a long run, the time spent slow is mean_slow / (mean_normal + mean_slow)",
+          "[datapath][stragglers]")
+{
+  // 64 OSTs over 8,000 s with periods of 40 s (slow) and 160 s (normal): 20% slow. Each OST's slow share over 8,000 s
+  // is a renewal-reward average of ~40 cycles; the mean over 64 OSTs has a standard deviation of about 0.015.
+  const auto [slow, periods, end_s] = stragglers_over_64_osts({{"enabled", true}, {"mean_normal", 160.0},
+                                                                {"mean_slow", 40.0}});
   INFO("mean slow share " << slow / 64 << ", slow periods " << periods);
-  CHECK(r.end_s > 4000);
+  CHECK(end_s > 4000);
   CHECK(slow / 64 == Approx(0.2).margin(0.06));
   // About one slow period per 200 s cycle and OST (-d 4000 before each of the 2 phases: about 8,000 s):
   // 64 x 8000 / 200 = 2560.
-  CHECK(periods == Approx(64 * r.end_s / 200).epsilon(0.15));
+  CHECK(periods == Approx(64 * end_s / 200).epsilon(0.15));
 }
 
 TEST_CASE("stragglers: Erlang-7 normal periods keep the mean, so the slow share and the cycles per OST stay",
@@ -870,21 +880,11 @@ TEST_CASE("stragglers: Erlang-7 normal periods keep the mean, so the slow share 
   // normal_shape 7: a normal period is 7 phases of 160 / 7 s. The slow share (20%) and the slow periods per OST (one
   // per 200 s cycle) are those of the exponential process: a phase mean not divided by 7 would give 7 x longer
   // cycles (a share of 3.4%, 366 periods).
-  json p = platform(64, 8, 0, 1);
-  p["oss"]["stragglers"] = {{"enabled", true}, {"mean_normal", 160.0}, {"normal_shape", 7}, {"mean_slow", 40.0}};
-  pfsim::IorOptions o = ior(1048576, 1048576);
-  o.repetitions = 2;
-  o.delay_s = 4000;
-  auto r = run(p, o);
-  double slow = 0;
-  uint64_t periods = 0;
-  for (int i = 0; i < 64; ++i) {
-    slow += oss(r, i).straggler_slow_s / r.end_s;
-    periods += oss(r, i).straggler_periods;
-  }
+  const auto [slow, periods, end_s] = stragglers_over_64_osts(
+      {{"enabled", true}, {"mean_normal", 160.0}, {"normal_shape", 7}, {"mean_slow", 40.0}});
   INFO("mean slow share " << slow / 64 << ", slow periods " << periods);
   CHECK(slow / 64 == Approx(0.2).margin(0.05));
-  CHECK(periods == Approx(64 * r.end_s / 200).epsilon(0.1));
+  CHECK(periods == Approx(64 * end_s / 200).epsilon(0.1));
 }
 
 TEST_CASE("1 MiB transfers on a file striped over 4 OSTs: each transfer is one RPC to its own stripe's OST",
