@@ -14,8 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
-#include <utility>
 #include <tuple>
+#include <utility>
 
 namespace {
 
