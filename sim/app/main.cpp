@@ -948,6 +948,32 @@ nlohmann::json find_point(const Cli& c, const pfsim::config::PlatformConfig& pla
   return results;
 }
 
+// pfsim find's and pfsim ior's one run or sweep: with --csv a sweep, which --out does not serve; without, one run,
+// for which a rank list or a sweep option is refused.
+void check_run_or_sweep(const Cli& c)
+{
+  if (c.opts.count("--csv")) {
+    if (c.opts.count("--out"))
+      throw UsageError("--out is one run's results; a sweep (--csv) writes every point's to --csv FILE.json "
+                       "(and --results-dir)");
+    return;
+  }
+  if (c.opts.count("--ranks") && c.opts.at("--ranks").find(',') != std::string::npos)
+    throw UsageError("--ranks " + c.opts.at("--ranks") + ": a list of rank counts is a sweep: give --csv FILE");
+  for (const char* o : {"--jobs", "--results-dir", "--vary"})
+    if (c.opts.count(o))
+      throw UsageError(std::string(o) + " is a sweep's option: give --csv FILE (and --ranks LIST)");
+}
+
+// FILE.json's header of a find or ior sweep: its inputs and the first point's workload (each point's ranks are in
+// "ranks" and its "run").
+nlohmann::json point_sweep_header(const Cli& c, const pfsim::app::SweepSpec& sweep, const nlohmann::json& first)
+{
+  nlohmann::json w = first["workload"];
+  w.erase("ranks");
+  return nlohmann::json{{"inputs", sweep_inputs(c, sweep, first)}, {"workload", w}};
+}
+
 int cmd_find(const Cli& c)
 {
   if (!c.opts.count("--ranks"))
@@ -955,15 +981,9 @@ int cmd_find(const Cli& c)
   check_output_paths(c);
   pfsim::app::check_outputs_spare_inputs({{"--out", opt(c, "--out"), false, "", ""}},
                                          {{"the platform file", opt(c, "--platform")}});
-  if (!c.opts.count("--csv"))  // (helper-113: find ignored them without a word, where ior refuses them)
-    for (const char* o : {"--jobs", "--results-dir", "--vary"})
-      if (c.opts.count(o))
-        throw UsageError(std::string(o) + " is a sweep's option: give --csv FILE (and --ranks LIST)");
+  check_run_or_sweep(c);  // (helper-113: find ignored the sweep options without --csv, where ior refuses them)
   auto platform = platform_of(c);
   if (c.opts.count("--csv")) {  // a sweep over rank counts (and --vary), as pfsim sweep's
-    if (c.opts.count("--out"))
-      throw UsageError("--out is one run's results; a sweep (--csv) writes every point's to --csv FILE.json "
-                       "(and --results-dir)");
     auto [sweep, varied] = sweep_setup(c);
     find_params(c, platform, sweep.ranks.front());  // the trees and options checked once, before any point runs
     pfsim::app::run_sweep(
@@ -976,15 +996,9 @@ int cmd_find(const Cli& c)
           point.sets.push_back(sweep.vary_path + "=" + sweep.vary_values[static_cast<size_t>(k)]);
           return find_point(point, varied[static_cast<size_t>(k)], r);
         },
-        [&](const nlohmann::json& first) {
-          nlohmann::json w = first["workload"];
-          w.erase("ranks");  // each point's ranks are in "ranks" and its "run"
-          return nlohmann::json{{"inputs", sweep_inputs(c, sweep, first)}, {"workload", w}};
-        });
+        [&](const nlohmann::json& first) { return point_sweep_header(c, sweep, first); });
     return 0;
   }
-  if (c.opts.at("--ranks").find(',') != std::string::npos)
-    throw UsageError("--ranks " + c.opts.at("--ranks") + ": a list of rank counts is a sweep: give --csv FILE");
   const int ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
   auto results = find_point(c, platform, ranks);
   const auto& f = results["find"];
@@ -1123,10 +1137,9 @@ nlohmann::json ior_simulate(const Cli& c, const pfsim::config::PlatformConfig& p
 // of the table one phase (access and repetition) with IOR's bandwidth, FILE.json each point's IOR results.
 int ior_sweep(const Cli& c, const pfsim::config::PlatformConfig& platform, const pfsim::IorSummary* from)
 {
-  for (const char* o : {"--out", "--lmt"})
-    if (c.opts.count(o))
-      throw UsageError(std::string(o) + " is one run's; a sweep (--csv) writes every point's results to --csv "
-                       "FILE.json (and --results-dir)");
+  if (c.opts.count("--lmt"))  // (--out: check_run_or_sweep)
+    throw UsageError("--lmt is one run's; a sweep (--csv) writes every point's results to --csv FILE.json (and "
+                     "--results-dir)");
   if (!c.ior_O.empty())
     throw UsageError("-O " + c.ior_O.front() + " with --csv: a sweep writes its table, not IOR's summaries (each "
                      "point's IOR results are in --csv FILE.json)");
@@ -1186,24 +1199,13 @@ int ior_sweep(const Cli& c, const pfsim::config::PlatformConfig& platform, const
                                                    sweep.vary_values[static_cast<size_t>(k)]);
         return ior_simulate(point, platform_of_point(k), run, from, records, info, name);
       },
-      [&](const nlohmann::json& first) {
-        nlohmann::json w = first["workload"];
-        w.erase("ranks");  // each point's ranks are in "ranks" and its "run"
-        return nlohmann::json{{"inputs", sweep_inputs(c, sweep, first)}, {"workload", w}};
-      });
+      [&](const nlohmann::json& first) { return point_sweep_header(c, sweep, first); });
   return 0;
 }
 
 int cmd_ior(const Cli& c)
 {
-  const bool is_sweep = c.opts.count("--csv") > 0;
-  if (!is_sweep) {
-    if (c.opts.count("--ranks") && c.opts.at("--ranks").find(',') != std::string::npos)
-      throw UsageError("--ranks " + c.opts.at("--ranks") + ": a list of rank counts is a sweep: give --csv FILE");
-    for (const char* o : {"--jobs", "--results-dir", "--vary"})
-      if (c.opts.count(o))
-        throw UsageError(std::string(o) + " is a sweep's option: give --csv FILE (and --ranks LIST)");
-  }
+  check_run_or_sweep(c);
   if (!c.opts.count("--ranks") && !c.opts.count("--from"))
     throw UsageError("ior needs --ranks N (MPI ranks; a comma-separated list with --csv)");
   const auto summary_out = ior_summary_output(c);
@@ -1225,7 +1227,7 @@ int cmd_ior(const Cli& c)
   std::optional<pfsim::IorSummary> from;
   if (c.opts.count("--from"))
     from = pfsim::read_ior_summary(c.opts.at("--from"));
-  if (is_sweep)
+  if (c.opts.count("--csv"))
     return ior_sweep(c, platform, from ? &*from : nullptr);
   const IorRun run = ior_run(c, platform, from ? &*from : nullptr);
   const pfsim::IorWorkload& workload = *run.workload;

@@ -766,26 +766,22 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
     options.file_per_proc = sout->file_per_proc;
     if (options.block_B == 0)
       options.block_B = sout->block_B;
-    // Every rank writes its per-op file: the tasks it states are the files expected.
-    if (sout->tasks > 0 && !files.empty() && top_rank + 1 != sout->tasks) {
+    // Every rank writes its per-op file at each repetition: the tasks and repetitions (-i) it states are the files
+    // expected. A count `found` (files of 0..found-1) against the `stated` one: the first file missing or beyond.
+    auto expect = [&](long long found, long long stated, size_t line, const char* what, bool rank) {
+      if (stated <= 0 || files.empty() || found == stated)
+        return;
+      const long long first = std::min(found, stated);
       char name[48];
-      std::snprintf(name, sizeof name, "-%lld-%05lld.csv", files.begin()->first,
-                    top_rank + 1 < sout->tasks ? top_rank + 1 : sout->tasks);
-      throw ConfigError((dir / (prefix + name)).string() + ": " +
-                        (top_rank + 1 < sout->tasks ? "missing" : "a rank beyond the run's") + " (" + sout->file + ":" +
-                        std::to_string(sout->tasks_line) + " states " + std::to_string(sout->tasks) + " tasks; files "
-                        "of ranks 0.." + std::to_string(top_rank) + " found)");
-    }
-  }
-  // ... and its repetitions (-i) are the <rep> files expected
-  if (sout && sout->repetitions > 0 && !files.empty() && files.rbegin()->first + 1 != sout->repetitions) {
-    const long long have = files.rbegin()->first + 1;
-    char name[48];
-    std::snprintf(name, sizeof name, "-%lld-%05d.csv", have < sout->repetitions ? have : sout->repetitions, 0);
-    throw ConfigError((dir / (prefix + name)).string() + ": " +
-                      (have < sout->repetitions ? "missing" : "a repetition beyond the run's") + " (" + sout->file +
-                      ":" + std::to_string(sout->command_line) + " states " + std::to_string(sout->repetitions) +
-                      " repetitions (-i); files of repetitions 0.." + std::to_string(have - 1) + " found)");
+      std::snprintf(name, sizeof name, "-%lld-%05lld.csv", rank ? files.begin()->first : first, rank ? first : 0LL);
+      throw ConfigError((dir / (prefix + name)).string() + ": " + (found < stated ? "missing" : "beyond the run's") +
+                        " (" + sout->file + ":" + std::to_string(line) + " states " + std::to_string(stated) + " " +
+                        what + "; files of " + (rank ? "ranks" : "repetitions") + " 0.." + std::to_string(found - 1) +
+                        " found)");
+    };
+    expect(top_rank + 1, sout->tasks, sout->tasks_line, "tasks", true);
+    expect(files.empty() ? 0 : files.rbegin()->first + 1, sout->repetitions, sout->command_line, "repetitions (-i)",
+           false);
   }
   const bool write = options.write.value_or(true);
   if (sout)

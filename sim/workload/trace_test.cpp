@@ -65,6 +65,13 @@ struct TempDir {
     REQUIRE(at != std::string::npos);
     return text.substr(0, at) + insertion + text.substr(at);
   }
+  // `text` without the first `piece` (which it must hold)
+  static std::string removed(const std::string& text, const std::string& piece)
+  {
+    const auto at = text.find(piece);
+    REQUIRE(at != std::string::npos);
+    return text.substr(0, at) + text.substr(at + piece.size());
+  }
 };
 
 // A valid 2-rank md-real-io 2017 trace: precreate 2, one benchmark iteration of 1 object, cleanup 2.
@@ -483,10 +490,7 @@ TEST_CASE("md-real-io recorded without --latency-all (rank 0's files only) impor
     fs::remove(d.path / (std::string("lat-") + k + "-1.csv"));
   CHECK_THAT(error_of(d.str()), Catch::Contains("lat-0-precreate-1.csv: missing file") &&
                                     Catch::Contains("states 2 ranks, but no phase has a file of rank 1"));
-  const std::string text = d.read("stdout.txt");
-  const auto at = text.find("\tlatency-all\n");
-  REQUIRE(at != std::string::npos);
-  d.write("stdout.txt", text.substr(0, at) + text.substr(at + 13));
+  d.write("stdout.txt", TempDir::removed(d.read("stdout.txt"), "\tlatency-all\n"));
   Trace t = load_trace(d.str());
   CHECK(t.format == "md-real-io-2017");
   CHECK(t.ranks == 1);
@@ -1917,26 +1921,18 @@ TEST_CASE("an output naming other latency files than the trace's is said to be m
   w.write("stdout.txt", TempDir::inserted(text, "\"--process-reports\"", "\"--latency-all\" "));
   CHECK(said(load_trace(w.str()), "had --latency-all, which writes only -all files"));
   // An Args line without -L: that run wrote no latency files.
-  const auto L = text.find(" \"-L=lat\"");
-  REQUIRE(L != std::string::npos);
-  w.write("stdout.txt", text.substr(0, L) + text.substr(L + 9));
+  w.write("stdout.txt", TempDir::removed(text, " \"-L=lat\""));
   CHECK(said(load_trace(w.str()), "stdout.txt:1: the output's run had no -L, so it wrote no latency files"));
   // md-workbench's -all files beside an Args line without --latency-all (that run wrote rank 0's -L files).
   TempDir a;
   a.copy_files(kToolOutputs + "/md-workbench-ior/run2-latency-all");
-  const std::string all_text = a.read("stdout.txt");
-  const auto all = all_text.find(" \"--latency-all\"");
-  REQUIRE(all != std::string::npos);
-  a.write("stdout.txt", all_text.substr(0, all) + all_text.substr(all + 16));
+  a.write("stdout.txt", TempDir::removed(a.read("stdout.txt"), " \"--latency-all\""));
   CHECK(said(load_trace(a.str()), "stdout.txt:1: the output's run had no --latency-all, which writes rank 0's -L "
                                   "files only, but these are -all files"));
   // md-real-io: every rank's files beside an option block without latency-all (with which rank 0 alone keeps them).
   TempDir r;
   r.copy_files(kToolOutputs + "/md-real-io-2017");
-  const std::string r_text = r.read("stdout.txt");
-  const auto la = r_text.find("\tlatency-all\n");
-  REQUIRE(la != std::string::npos);
-  r.write("stdout.txt", r_text.substr(0, la) + r_text.substr(la + 13));
+  r.write("stdout.txt", TempDir::removed(r.read("stdout.txt"), "\tlatency-all\n"));
   CHECK(said(load_trace(r.str()), "stdout.txt:5: the output's run had no latency-all, with which md-real-io keeps rank "
                                   "0's latency files only, but these are the files of 2 ranks"));
   // The real outputs state what their files are: none of these.
