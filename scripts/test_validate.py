@@ -3,13 +3,14 @@
 
 1. A tiny sweep case (metabench, 64 files, 2 and 4 ranks, a variant, two measurements at 4 ranks) runs: exit 0, one
    point per measured row and metric, the plot and the simulated CSVs written, --json ending in a newline.
-2. Each malformed case (case.json structure, a script that is a string or not a program, a metrics phase the
+2. Each malformed case (case.json structure, a script that is a string or not a program, a script whose --check
+   refuses its own measured data, a metrics phase the
    workload does not run, a variant without a name, a measured row with extra fields, a row given twice, a nodes
    column that disagrees with the ranks per node) is refused before anything runs: exit status 2, one error line
    naming the file and the field or line, no --json and nothing in --out. Each malformed case is run after a good
    sweep case, which must not run either.
 3. validate_nersc_lmt.py, validate_spartan.py and validate_titan_stragglers.py refuse --plot p.xyz and p.ps before
-   their runs (one line, exit 2, nothing written).
+   their runs (one line, exit 2, nothing written); every validation script's --check exits 0 and writes nothing.
 4. validate_mistral.py's measured rates (0, a string, missing) are one error line naming the field.
 Never the long lu1695 sweeps. Takes a few seconds."""
 import copy
@@ -55,7 +56,7 @@ def run(pfsim, cases_dir, out, js, names=()):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
 
 
-def bad_cases():
+def bad_cases(tmp):
     """(name, case, measured CSV, needles the error line must hold)."""
     def case_with(**kw):
         c = copy.deepcopy(CASE)
@@ -68,6 +69,13 @@ def bad_cases():
     no_name = copy.deepcopy(CASE)
     del no_name["variants"][0]["name"]
     script_str = {"name": "s", "script": "python3 scripts/validate_nersc_lmt.py"}
+    # A script case whose own measured data is bad: its --check says so, and validate refuses before any case runs.
+    bad_script = os.path.join(tmp, "validate_bad_measured.py")
+    with open(bad_script, "w") as f:
+        f.write("import sys\n"
+                "if '--check' in sys.argv:\n"
+                "    sys.exit('validate_bad: error: measured.json: runs.50.rate: expected a number > 0, got 0')\n"
+                "sys.exit('validate_bad: ran its case although its measured data is bad')\n")
     return [
         ("series-not-object", case_with(series=[1, CASE["series"][0]]), MEASURED, ["case.json", "series[0]", "got 1"]),
         ("series-empty", case_with(series=[]), MEASURED, ["case.json", "series", "non-empty list"]),
@@ -83,6 +91,8 @@ def bad_cases():
          ["case.json", "script", "nonexist_binary_xyz", "not found"]),
         ("script-no-file", {"name": "s", "script": ["python3", "scripts/no_such_validation.py"]}, MEASURED,
          ["case.json", "scripts/no_such_validation.py"]),
+        ("script-check", {"name": "s", "script": ["python3", bad_script]}, MEASURED,
+         ["case.json", "script", "--check failed (exit status 1)", "runs.50.rate", "expected a number > 0"]),
         ("metrics-phase", case_with(metrics={"create": "creates", "stats": "stats"}), MEASURED,
          ["case.json", "metrics", "'stats'", "workload.json"]),
         ("variant-no-name", no_name, MEASURED, ["case.json", "variants[0]", "'name'"]),
@@ -122,7 +132,7 @@ def main():
             check(not [n for n in os.listdir(out) if n.startswith(".")], "no staging folder left")
 
         # 2. Each malformed case, after a good one ("a" sorts first), is refused before anything runs.
-        for name, case, measured, needles in bad_cases():
+        for name, case, measured, needles in bad_cases(tmp):
             cases = os.path.join(tmp, "cases-" + name)
             write_case(cases, "a-good", CASE)
             write_case(cases, "bad", case, measured)
@@ -147,6 +157,16 @@ def main():
                 check(r.returncode == 2 and len(lines) == 1 and f"--plot {os.path.join(tmp, name)}" in lines[0] and
                       ".png" in lines[0] and not os.path.exists(js) and not os.path.exists(os.path.join(tmp, name)),
                       f"{script} --plot {name}: exit {r.returncode}, {r.stderr.strip()!r}")
+
+        # 3b. Every validation script's --check (what validate runs first) reads its inputs, simulates nothing and
+        #     writes nothing: exit 0 within seconds, no --json.
+        for script in ("validate_mistral.py", "validate_nersc_lmt.py", "validate_spartan.py",
+                       "validate_titan_stragglers.py"):
+            js = os.path.join(tmp, "check.json")
+            r = subprocess.run([sys.executable, os.path.join(HERE, script), "--pfsim", pfsim, "--json", js, "--check"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+            check(r.returncode == 0 and not os.path.exists(js) and "Traceback" not in r.stderr,
+                  f"{script} --check: exit {r.returncode}, {r.stderr.strip()[-300:]!r}")
 
         # 4. validate_mistral.py's measured values (copies of measured.json): a rate it divides by that is 0, a
         #    string or missing is one line naming the field, exit 2 (0 was a NaN error, a string a traceback).

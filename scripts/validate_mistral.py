@@ -239,6 +239,7 @@ def main():
     ap.add_argument("--population", choices=("active_ranks", "md_ops_in_flight"), default=None,
                     help="refit both platforms with this load-law population (scripts/fit_mdrealio.py "
                          "--population) instead of replaying platforms/mistral-lustre02.json")
+    ap.add_argument("--check", action="store_true", help="check the inputs (measured data, platforms, output paths, the pfsim binary) and exit 0 without simulating; scripts/validate runs this for every script case before the first case runs")
     a = ap.parse_args()
     cases = []
     for c in a.cases.split(","):
@@ -265,6 +266,8 @@ def main():
     for arch in ("results-5-7217624.tar.xz", "results-10-7217628.tar.xz"):
         if not os.path.exists(os.path.join(DATA, arch)):
             die(f"{DATA}/{arch}: missing")
+    if a.check:
+        return 0
     scratch = None
     if not a.work:
         scratch = a.work = tempfile.mkdtemp(prefix="pfsim-validate-mistral-")

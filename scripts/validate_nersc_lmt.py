@@ -214,6 +214,7 @@ def main():
     g.add_argument("--plots", help="a folder for the plot (nersc-lmt.png), as scripts/validate passes it")
     ap.add_argument("--work", help="scratch folder, kept (default: a temporary folder, removed at the end)")
     ap.add_argument("--strict", action="store_true", help="exit status 1 when a point is out of tolerance")
+    ap.add_argument("--check", action="store_true", help="check the inputs (measured data, platforms, output paths, the pfsim binary) and exit 0 without simulating; scripts/validate runs this for every script case before the first case runs")
     a = ap.parse_args()
 
     plot_out = plot_destination(PROG, a.plots, a.plot, DEFAULT_PLOT, "nersc-lmt.png")
@@ -229,6 +230,8 @@ def main():
     if not os.path.isfile(PLATFORM):
         die(f"{PLATFORM}: missing")
     m = load_measured()
+    if a.check:
+        return 0
     offset_s = m["interval"] - m["idle"]  # the first sample: 2.27 s idle, then the write from t = 0
 
     scratch = None

@@ -57,6 +57,7 @@ def main():
     ap.add_argument("--scale", type=positive_int, default=4,
                     help="files per task = K x the calibration's (spartan_model.FIT_FILES; default 4)")
     ap.add_argument("--strict", action="store_true", help="exit status 1 when a point is out of tolerance")
+    ap.add_argument("--check", action="store_true", help="check the inputs (measured data, platforms, output paths, the pfsim binary) and exit 0 without simulating; scripts/validate runs this for every script case before the first case runs")
     a = ap.parse_args()
 
     plot_out = plot_destination(PROG, a.plots, a.plot, DEFAULT_PLOT, "spartan-cephfs.png")
@@ -69,6 +70,8 @@ def main():
     platform = S.load(a.platform, PROG)
     pool_platform = {"nlsas": platform, "ssd": S.load(a.ssd_platform, PROG)}
     rows = S.read_measured(prog=PROG)
+    if a.check:
+        return 0
     files = {k: a.scale * v for k, v in S.FIT_FILES.items()}
     build = os.path.dirname(os.path.abspath(a.pfsim))
     # One set of runs serves both pools: the platform is the same, only the measured rows differ.

@@ -155,6 +155,7 @@ def main():
     g.add_argument("--plots", help="a folder for titan-stragglers.png (scripts/validate passes it)")
     ap.add_argument("--work", help="scratch folder, kept (default: a temporary one, removed)")
     ap.add_argument("--strict", action="store_true")
+    ap.add_argument("--check", action="store_true", help="check the inputs (measured data, platforms, output paths, the pfsim binary) and exit 0 without simulating; scripts/validate runs this for every script case before the first case runs")
     a = ap.parse_args()
     global SEED
     SEED = a.seed
@@ -190,6 +191,8 @@ def main():
                 raise ValueError(f"{k}: expected a number in [0, 1], got {v!r}")
     except (OSError, ValueError, KeyError, TypeError) as e:
         die(f"cannot read {os.path.relpath(MEASURED, ROOT)} or the platform's oss.stragglers: {e}")
+    if a.check:
+        return 0
 
     scratch = None
     try:
