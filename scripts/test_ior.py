@@ -332,7 +332,29 @@ def main():
             check(r.returncode == 2 and len(lines) == 1 and name in lines[0] and not os.path.exists(out) and
                   not os.path.exists(f"{tmp}/bad.csv"), f"{' '.join(extra)}: exit 2 naming {name} ({lines[-1:]})")
         sweep_checks(pfsim, tmp, real_json)
+        placement_seed_checks(pfsim, tmp)
     check.finish("ior")
+
+
+def placement_seed_checks(pfsim, tmp):
+    """oss.placement "object" (CephFS's CRUSH) is a draw per --seed: seed 1 is the default run, seeds 2 and 3 put the
+    same 16 files' objects on other OSDs (per-OSS served counts differ), so that sweeps can be averaged over seeds."""
+    platform = os.path.join(ROOT, "platforms", "spartan-cephfs-fitted.json")
+    served = {}
+    for seed in (None, 1, 2, 3):
+        out = f"{tmp}/seed-{seed}.json"
+        r = subprocess.run([pfsim, "ior", "--platform", platform, "--ranks", "16", "--ranks-per-node", "16", "-F",
+                            "-t", "1m", "-b", "16m", "-w", "-e", "--out", out] +
+                           ([] if seed is None else ["--seed", str(seed)]), capture_output=True, text=True)
+        check(r.returncode == 0, f"ior on the CephFS platform, seed {seed} ({r.stderr.strip()[-200:]})")
+        if r.returncode:
+            return
+        res = json.load(open(out))
+        served[seed] = [s["served"] for s in res["servers"] if s["name"].startswith("oss-")]
+    check(served[None] == served[1], "seed 1 is the default run's placement")
+    check(served[2] != served[1] and served[3] != served[1] and served[2] != served[3],
+          f"seeds 1, 2 and 3 place the objects differently (served per OSD: {served[1][:6]}..., {served[2][:6]}...)")
+    check(sum(served[2]) == sum(served[1]), "every seed serves the same RPCs in all")
 
 
 def printed_rows(stdout):

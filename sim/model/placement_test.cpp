@@ -28,7 +28,8 @@ struct Outcome {
   std::vector<uint64_t> served_by_oss;  // data RPCs per OSS
 };
 
-Outcome run(const std::string& placement, int stripe_count = 1, int oss_count = kOss, double file_B = kFile_B)
+Outcome run(const std::string& placement, int stripe_count = 1, int oss_count = kOss, double file_B = kFile_B,
+            uint64_t seed = 1)
 {
   json fast = {{"bandwidth", 1e13}, {"latency", 1e-6}};
   json p = {
@@ -56,6 +57,7 @@ Outcome run(const std::string& placement, int stripe_count = 1, int oss_count = 
   pfsim::SyntheticWorkload workload(pfsim::mdtest_params(o));
   pfsim::RunOptions opts;
   opts.ranks_per_node = kRanks;
+  opts.seed = seed;
   opts.simgrid_args.push_back("--log=root.thres:warning");
   auto rec = pfsim::run_simulation(platform, workload, opts);
   Outcome out;
@@ -83,6 +85,23 @@ TEST_CASE("object placement spreads one node's files over every OSS: X = K B N /
   CHECK(r.write_Bps == Approx(expected).epsilon(0.03));
   // The hash is uniform: 2,560 writes and reads (File read phase, -e 0: no read RPCs) over 8 OSSes, 320 expected,
   // binomial sd 16.7: every OSS within 5 sd.
+  uint64_t total = 0;
+  for (uint64_t n : r.served_by_oss) {
+    total += n;
+    CHECK(n > 320 - 84);
+    CHECK(n < 320 + 84);
+  }
+  CHECK(total == uint64_t{kRanks} * kFilesPerRank);
+}
+
+TEST_CASE("object placement with seed 3 is another uniform draw: X = K B N / (N + K - 1)", "[placement]")
+{
+  // The draw is the seed's (seed 1 is the placement of the test above; scripts/test_ior.py checks that seeds move a
+  // run's files to other OSSes): any seed's placement is uniform, so the closed form holds for each.
+  const double expected = kOss * kDisk_Bps * kRanks / (kRanks + kOss - 1.0);
+  const Outcome r = run("object", 1, kOss, kFile_B, 3);
+  INFO("write rate " << r.write_Bps / 1e6 << " MB/s, K B N / (N + K - 1) = " << expected / 1e6 << " MB/s");
+  CHECK(r.write_Bps == Approx(expected).epsilon(0.03));
   uint64_t total = 0;
   for (uint64_t n : r.served_by_oss) {
     total += n;
