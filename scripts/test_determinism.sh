@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Same inputs and seed must give byte-identical outputs (results JSON, latency files, sweep CSV); a
+# Same inputs and seed must give byte-identical outputs (results JSON, latency files, sweep CSV, the tools' stdout); a
 # different seed must change a run that samples service times.
 case "${1:-}" in
   -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
@@ -39,6 +39,16 @@ if [ -d "$trace" ]; then
   cmp "$tmp/r1.json" "$tmp/r2.json" || { echo "FAIL: replay results differ between two identical runs"; exit 1; }
   diff -r "$tmp/r1-lat" "$tmp/r2-lat" >/dev/null || { echo "FAIL: replay latency files differ"; exit 1; }
 fi
+# The tools' own stdout (md-workbench of IOR 4.x and of 2019, md-real-io 2017), dates and node map included: twice the
+# same, byte for byte (its dates are the simulated clock's, not the machine's).
+for fmt in mdworkbench mdworkbench2019 mdreal2017; do
+  for k in 1 2; do
+    "$pfsim" mdworkbench --platform "$root/platforms/mistral-lustre02.json" --ranks 6 --ranks-per-node 4 -I 3 -P 6 -D 2 \
+      -R 1 --process-reports --output-format "$fmt" >"$tmp/$fmt-$k.txt" 2>/dev/null
+  done
+  grep -q "^Total runtime: .* time: " "$tmp/$fmt-1.txt" || { echo "FAIL: $fmt stdout has no Total runtime line"; exit 1; }
+  cmp "$tmp/$fmt-1.txt" "$tmp/$fmt-2.txt" || { echo "FAIL: $fmt stdout differs between two identical runs"; exit 1; }
+done
 # A data-path replay (Darshan DXT, md-workbench's small files, rescaled to 10 ranks): twice the same results JSON and
 # table.
 dxt="$root/../shared/data/tool-outputs/darshan-dxt/own-runs/mdw.dxt.txt"

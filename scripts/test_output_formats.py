@@ -11,6 +11,7 @@ For each real tool output in ../shared/data/tool-outputs (md-real-io 2017, IOR m
     operation (the same analysis reads real and simulated runs).
 usage: test_output_formats.py PATH/TO/pfsim
 """
+import difflib
 import glob
 import json
 import os
@@ -44,6 +45,46 @@ def imported(pfsim, path):
     r = run(pfsim, ["replay", path, "--platform", PLATFORM, "--max-ops-per-phase", "1"])
     m = re.search(r"imported (\S+) trace .*: (\d+) ranks?, (\d+) phases, (\d+) operations", r.stderr)
     return (m.group(1), int(m.group(2)), int(m.group(4))) if m else (None, 0, 0)
+
+
+DATE_RE = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"
+
+
+def line_kinds(text):
+    """The kind of every line of md-workbench's / md-real-io's stdout, one parser for the real tools' and pfsim's: what
+    a script reading the output depends on (labels, fields, their order, number formats: '<.2>' a number with two
+    decimals, '<.4e>' with four and an exponent, '<i>' an integer), not the values. The Args line is one kind (its
+    options are the run's); option-block lines keep their key and value type (integers printed "%d ", strings as they
+    are)."""
+    kinds = []
+    for line in text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") + ["<no end of line>"]:
+        if line.startswith("Args: "):
+            kinds.append("Args" if re.fullmatch(r'Args: \S+( "[^"]*")*', line) else "Args <malformed> " + line)
+            continue
+        m = re.fullmatch(r"\t([\w-]+)=(.*)", line)
+        if m:
+            v = m.group(2)
+            kinds.append("\t%s=<%s>" % (m.group(1), "int " if re.fullmatch(r"-?\d+ ", v) else
+                                         "float " if re.fullmatch(r"-?\d+\.\d{6} ", v) else
+                                         "str" if not v.endswith(" ") else "? " + v))
+            continue
+        s = re.sub(DATE_RE, "<date>", line)
+        s = re.sub(r"\(version: [^)]*\)", "(version: <v>)", s)
+        s = re.sub(r"^Nodemap: [01]+$", "Nodemap: <bits>", s)
+        s = re.sub(r"^\d+: ", "<rank>: ", s)
+        s = re.sub(r"\d+(?:\.(\d+))?(e[+-]\d+)?",
+                   lambda n: "<%s%s>" % ("." + str(len(n.group(1))) if n.group(1) else "i", "e" if n.group(2) else ""), s)
+        kinds.append(s)
+    return kinds
+
+
+def kinds_diff(real, sim):
+    """'' when `sim` has the line kinds of `real` in the same order, else the first lines that differ."""
+    a, b = line_kinds(real), line_kinds(sim)
+    if a == b:
+        return ""
+    d = [l for l in difflib.unified_diff(a, b, "real", "pfsim", n=0, lineterm="") if not l.startswith("@@")]
+    return " | ".join(d[2:8])[:600]
 
 
 def count_rows(files):
@@ -196,13 +237,48 @@ def main():
         check(all(x in block and x in real for x in ("latency=lat", "latency-all", "process-reports")) and
               keys == [k for k in real_keys if k in keys],
               f"md-real-io option block lists its output options in md-real-io's order: {block}")
-    # Both tools end with "Total runtime: <s>s time: <date>"; pfsim prints it without the date (a simulation has none).
-    for trace in ("md-real-io-2017", os.path.join("md-workbench-ior", "run2-latency-all")):
-        real_last = open(os.path.join(DATA, trace, "stdout.txt")).read().splitlines()[-1]
-        sim_last = run(pfsim, ["replay", os.path.join(DATA, trace), "--platform", PLATFORM]).stdout.splitlines()[-1]
-        check(re.match(r"^Total runtime: \d+s time: ", real_last) is not None and
-              re.match(r"^Total runtime: \d+s$", sim_last) is not None,
-              f"{trace}: the last line is the tool's 'Total runtime' line ('{sim_last}' for '{real_last}')")
+    # Every line the real tools print, in their order: the real stdout of each generation and pfsim's output of the same
+    # run (its replay at the recorded 2 ranks, and pfsim mdworkbench with the recorded options) read by one parser
+    # (line_kinds) give the same line kinds, line for line: Args, Nodemap, banner with its date, option block,
+    # root-dir, phase and per-rank lines with their fields and number formats, Total runtime with its date.
+    gens = (("md-workbench-ior/run1-L-process-reports", "mdworkbench", ["--process-reports"]),
+            ("md-workbench-ior/run2-latency-all", "mdworkbench", ["--latency-all"]),
+            ("md-workbench-standalone-2019", "mdworkbench2019",
+             ["--latency-all", "--process-reports", "-i=posix", "--", "-D=/scratch/data"]),
+            ("md-real-io-2017", "mdreal2017", ["--process-reports", "--", "-D=/scratch/data"]))
+    for trace, fmt, gen_args in gens:
+        real = open(os.path.join(DATA, trace, "stdout.txt")).read()
+        lat = os.path.join(tmp, "kinds-" + fmt + "-" + os.path.basename(trace))
+        replay = run(pfsim, ["replay", os.path.join(DATA, trace), "--platform", PLATFORM, "--latency-dir", lat,
+                             "--latency-prefix", "lat"])
+        gen = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "2", "-I", "20", "-P", "40", "-D", "2",
+                          "-R", "2", "-S", "3901", "--output-format", fmt, "-L=" + lat + "-gen/lat"] + gen_args)
+        for what, out in (("replay", replay.stdout), ("pfsim mdworkbench", gen.stdout)):
+            diff = kinds_diff(real, out)
+            check(not diff, f"{trace} ({fmt}): {what} prints the real stdout's line kinds in its order"
+                            + (": " + diff if diff else f" ({len(line_kinds(real))} lines)"))
+        # The dates are the simulated clock's: the start at the epoch, the end floor(simulated seconds) later.
+        end = float(re.search(r"([\d.]+) s simulated", replay.stderr).group(1))
+        dates = re.findall(DATE_RE, replay.stdout)
+        check(dates == ["1970-01-01 00:00:00", "1970-01-01 00:00:%02d" % int(end)],
+              f"{trace}: simulated dates {dates} (start, end at {end} s)")
+        check(replay.stdout == run(pfsim, ["replay", os.path.join(DATA, trace), "--platform", PLATFORM,
+                                           "--latency-dir", lat, "--latency-prefix", "lat"]).stdout,
+              f"{trace}: stdout byte-identical across two runs")
+    # The Nodemap is the simulated placement: 1 for each rank on rank 0's node (10 ranks, 4 per node).
+    for placement, bits in (("block", "1111000000"), ("cyclic", "1001001001")):
+        out = run(pfsim, ["mdworkbench", "--platform", PLATFORM, "--ranks", "10", "--ranks-per-node", "4", "-I", "2",
+                          "-P", "2", "-D", "1", "-R", "1", "--set", "clients.placement=" + placement]).stdout
+        check(re.search(r"^Nodemap: (\d+)$", out, re.M).group(1) == bits,
+              f"Nodemap of 10 ranks, 4 per node, {placement} placement: {bits}")
+    # The 2019 tool's quantile position round(q n + 0.49) lies past the last of n < 100 values for q99: the real tool
+    # prints what follows in memory (0.0000e+00 on its phase lines), pfsim 0.0000e+00.
+    real_q99 = [m.split(", ")[5] for m in re.findall(r" read\(([^)]*)\)", open(os.path.join(
+        DATA, "md-workbench-standalone-2019", "stdout.txt")).read()) if True]
+    sim = run(pfsim, ["replay", os.path.join(DATA, "md-workbench-standalone-2019"), "--platform", PLATFORM]).stdout
+    sim_q99 = [m.split(", ")[5] for m in re.findall(r"^benchmark .* read\(([^)]*)\)", sim, re.M)]
+    check("0.0000e+00s" in real_q99 and sim_q99 == ["0.0000e+00s"] * 2,
+          f"md-workbench 2019: q99 of 80 reads past the array, 0.0000e+00s ({sim_q99}; real {real_q99})")
     # ... and stdout begins as the tool's does (md-workbench's "Args:", md-real-io's "MD-REAL-IO total objects:"):
     # what pfsim ran is said on stderr, so a script that reads the real tools' first line reads pfsim's too.
     for trace in ("md-real-io-2017", os.path.join("md-workbench-ior", "run2-latency-all")):

@@ -3,9 +3,10 @@
 //                   [--no-samples] [--max-ops-per-phase K] [--ranks-per-node K] [--seed S] [--set path=value] [--quiet] [--verbose]
 // pfsim mdworkbench --platform P.json --ranks N -I 1000 -P 5000 -D 1 -R 3 -S 3900 [--offset 1] [same outputs]
 //
-// Both print md-real-io's phase lines ("benchmark 17.9s 11156.8 iops/s 50000 obj 2789.2 obj/s 20.7 Mib/s
-// (0 errs)"), optionally write md-real-io latency files and a results JSON (effective platform, workload,
-// seed, per-phase rates and per-operation latencies).
+// Both print the stdout of the tool generation chosen (--output-format: md-real-io 2017, IOR 4.x's or the 2019
+// standalone md-workbench; mdtest for mdtest traces) line for line, from its banner to "Total runtime: ... time: ..."
+// (docs/architecture.md, "The tools' own output"), optionally write that tool's latency files and a results JSON
+// (effective platform, workload, seed, per-phase rates and per-operation latencies).
 #include "app/commands.hpp"
 #include "app/sweep.hpp"
 #include "config/platform_config.hpp"
@@ -18,6 +19,7 @@
 #include "workload/trace.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -67,8 +69,10 @@ const std::vector<OptSpec> kCommonOpts{
     {"--latency-prefix", true, "NAME prefix of the latency files (default mdreal, lat or mdtest-perop by format)"},
     {"-L", true, "PREFIX the tools' own form of the two above (md-workbench and md-real-io -L=PREFIX): latency files "
                  "PREFIX-...csv, i.e. --latency-dir <PREFIX's directory, . if none> --latency-prefix <its last part>"},
-    {"--output-format", true, "F mdreal2017|mdworkbench|mdtest: phase lines and latency files of that tool "
-                              "(default: the trace's own; md-workbench for mdworkbench)"},
+    {"--output-format", true, "F mdreal2017|mdworkbench|mdworkbench2019|mdtest: phase lines and latency files of that "
+                              "tool (mdworkbench: IOR 4.x's md-workbench; mdworkbench2019: the standalone md-workbench "
+                              "of 2019) (default: the trace's own, as its saved stdout tells; md-workbench (IOR 4.x) for "
+                              "mdworkbench)"},
     {"--latency-all", false, "md-workbench format: one <op>-all.csv of every rank instead of rank 0's files "
                              "(the default for a replayed trace that holds every rank's latencies; pfsim "
                              "mdworkbench, like md-workbench -L, writes rank 0's)"},
@@ -187,7 +191,8 @@ void print_help(const std::string& cmd)
     for (const auto& o : *list) {
       std::string h = o.help, arg;
       if (cmd != "replay" && std::string(o.name) == "--output-format")  // the generator has no trace, nor mdtest phases
-        h = "F mdreal2017|mdworkbench: phase lines and latency files of that tool (default mdworkbench)";
+        h = "F mdreal2017|mdworkbench|mdworkbench2019: phase lines and latency files of that tool (md-real-io 2017, "
+            "IOR 4.x's md-workbench, the standalone md-workbench of 2019; default mdworkbench)";
       if (o.value) {
         auto sp = h.find(' ');
         arg = " " + h.substr(0, sp);
@@ -506,13 +511,46 @@ nlohmann::json simulated_params_json(const SimulatedParams& s, const ReplayWorkl
           {"object_size_B", p.object_size_B}, {"offset", p.offset}, {"read_only", s.read_only}};
 }
 
-// `extra_args`: md-workbench's output options as its Args line lists them ("-L=lat", "--latency-all", ...).
-// `lead`: options recorded without effect that the tool's own line would show (-a POSIX, -o PATH).
-std::string tool_header(ReportFormat format, const SimulatedParams& s, const ReplayWorkload& w,
-                        const std::vector<std::string>& extra_args, const std::map<std::string, std::string>& lead)
+// What the tools print before their phase lines besides the simulated parameters.
+struct HeaderContext {
+  std::vector<std::string> extra_args;  // md-workbench's output options as its Args line lists them ("-L=lat", ...)
+  // Options recorded without effect that the tool's own lines show: -a POSIX, -o PATH (IOR 4.x), -i IFACE (standalone)
+  std::map<std::string, std::string> lead;
+  std::vector<std::string> interface_options;  // the standalone tools' interface options after "--" (-D=DIR)
+  std::string latency;                         // md-real-io's and the standalone md-workbench's -L prefix ("": none)
+  bool latency_all = false, process_reports = false;
+  std::array<bool, 3> phases_run{true, true, true};  // precreate, benchmark, cleanup (the -1 -2 -3 the tools list)
+  std::vector<int> node_of_rank;                     // the simulated placement, for IOR's Nodemap
+  // md-real-io 2017: the later build (64ab18e, ../shared/data/tool-outputs/md-real-io-2017) lists stonewall-timer and
+  // run-info-file too; the Mistral recordings' (5044ecc) does not.
+  bool later_2017_build = false;
+};
+
+// The POSIX interface's root directory as md-real-io and the standalone md-workbench list it ("root-dir=DIR" after the
+// option block): its -D=DIR or --root-dir=DIR after "--", else the plugin's default "out".
+std::string root_dir_of(const std::vector<std::string>& interface_options)
 {
+  std::string dir = "out";
+  for (const auto& x : interface_options)
+    for (const char* key : {"-D=", "--root-dir="})
+      if (x.rfind(key, 0) == 0)
+        dir = x.substr(std::string(key).size());
+  return dir;
+}
+
+// The tool's lines before its first phase line (as a file of the trace's own form: pfsim replay reads -I, -P, -D, -R,
+// -S and the offset back from them):
+//   md-workbench (IOR 4.x)   Args: md-workbench "-I=20" ... / Nodemap: 11 / MD-Workbench total objects: ... time: ...
+//   md-workbench 2019        Args: md-workbench ... / MD-Workbench total objects: ... time: ... / md-real-io's option
+//                            block (the tool's option table order, "key=value " for integers) / root-dir=DIR / blank
+//   md-real-io 2017          MD-REAL-IO total objects: ... time: ... / its option block / root-dir=DIR / blank
+// "time:" is simulated_date(0); "WARNING: num > precreate ..." follows the banner when -I > -P, as in the tools. Without
+// the parameters (a trace whose counts do not give them) only the Nodemap, which needs none.
+std::string tool_header(ReportFormat format, const SimulatedParams& s, const ReplayWorkload& w, const HeaderContext& c)
+{
+  const std::string nodemap = format == ReportFormat::MdWorkbench ? nodemap_line(c.node_of_rank) : "";
   if (!s.valid)
-    return {};
+    return nodemap;
   const auto& p = w.trace().params;
   const int64_t P = s.P, I = s.I;
   const uint64_t d = s.D;
@@ -523,45 +561,102 @@ std::string tool_header(ReportFormat format, const SimulatedParams& s, const Rep
   const double workingset_MiB = ranks * static_cast<double>(d) * static_cast<double>(P) * p.object_size_B / 1048576.0;
   char size[32], totals[160];
   std::snprintf(size, sizeof size, "%.15g", p.object_size_B);
-  std::snprintf(totals, sizeof totals, " total objects: %.0f workingset size: %.3f MiB (version: pfsim)\n", objects,
-                workingset_MiB);
+  std::snprintf(totals, sizeof totals, " total objects: %.0f workingset size: %.3f MiB (version: pfsim) time: %s\n",
+                objects, workingset_MiB, simulated_date(0).c_str());
+  const std::string warning = I > P ? kNumOverPrecreateWarning : "";
+  const std::string interface = c.lead.count("-i") ? c.lead.at("-i") : "posix";
   std::ostringstream o;
-  if (format == ReportFormat::MdWorkbench) {
+  if (is_mdworkbench(format)) {
     o << "Args: md-workbench ";
-    for (const char* api : {"-a", "-o"})  // IOR 4.x's md-workbench, typed first in its real command lines
-      if (lead.count(api) != 0)
-        o << "\"" << api << "\" \"" << lead.at(api) << "\" ";
+    if (format == ReportFormat::MdWorkbench) {
+      for (const char* api : {"-a", "-o"})  // IOR 4.x's md-workbench, typed first in its real command lines
+        if (c.lead.count(api) != 0)
+          o << "\"" << api << "\" \"" << c.lead.at(api) << "\" ";
+    } else if (c.lead.count("-i") != 0) {  // the standalone tool's interface (its real command lines: "-i=posix" first)
+      o << "\"-i=" << interface << "\" ";
+    }
     o << "\"-I=" << I << "\" \"-P=" << P << "\" \"-D=" << d << "\" \"-R=" << R << "\" \"-S=" << size
       << "\" \"--offset=" << p.offset << "\"" << (read_only ? " \"--read-only\"" : "");
-    for (const auto& x : extra_args)
+    for (const auto& x : c.extra_args)
       o << " \"" << x << "\"";
-    o << "\n"
-      << "MD-Workbench" << totals;
-  } else {
-    // md-real-io prints its options in this order; the output options as the real one's do (-L=lat --latency-all
-    // --process-reports: "latency=lat", "latency-all", "process-reports").
-    std::string latency;
-    bool reports = false;
-    for (const auto& x : extra_args) {
-      if (x.rfind("-L=", 0) == 0)
-        latency = x.substr(3);
-      reports |= x == "--process-reports";
+    if (format == ReportFormat::MdWorkbench2019 && !c.interface_options.empty()) {
+      o << " \"--\"";
+      for (const auto& x : c.interface_options)
+        o << " \"" << x << "\"";
     }
-    // The block of the Mistral recordings' md-real-io (5044ecc): the interface and the free-memory limits (none in
-    // the model) are printed as that tool prints its defaults, and so are the three phases, which always run.
-    o << "MD-REAL-IO" << totals << "\toffset=" << p.offset << " \n\tinterface=posix\n\tobj-per-proc=" << I << " \n";
-    if (!latency.empty())
-      o << "\tlatency=" << latency << "\n";
-    o << "\tprecreate-per-set=" << P << " \n\tdata-sets=" << d << " \n\tlim-free-mem=0 \n\tlim-free-mem-phase=0 \n"
-      << "\tobject-size=" << size << " \n\titerations=" << R << " \n";
-    if (!latency.empty())
-      o << "\tlatency-all\n";
-    o << "\trun-precreate\n\trun-benchmark\n\trun-cleanup\n";
-    if (reports)
-      o << "\tprocess-reports\n";
-    o << "\n";
+    o << "\n" << nodemap << "MD-Workbench" << totals << warning;
+    if (format == ReportFormat::MdWorkbench)
+      return o.str();
+  } else {
+    o << "MD-REAL-IO" << totals << warning;
   }
+  // md-real-io's and the standalone md-workbench's option block (print_current_options): the options with a value in
+  // the tool's table order ("%d " integers, strings as they are, an unset one "=NULL" in 2019's), then the flags set.
+  // The interface and the free-memory limits (none in the model) as the tools print their defaults; the phases run
+  // (-1 -2 -3, all without them) as "run-..." flags. The output options as the real ones show them (-L=lat
+  // --latency-all --process-reports: "latency=lat", "latency-all", "process-reports").
+  const bool y2019 = format == ReportFormat::MdWorkbench2019;
+  o << "\toffset=" << p.offset << " \n\tinterface=" << interface << "\n\tobj-per-proc=" << I << " \n";
+  if (!c.latency.empty() || y2019)
+    o << "\tlatency=" << (c.latency.empty() ? "NULL" : c.latency) << "\n";
+  o << "\tprecreate-per-set=" << P << " \n\tdata-sets=" << d << " \n\tlim-free-mem=0 \n\tlim-free-mem-phase=0 \n"
+    << "\tobject-size=" << size << " \n\titerations=" << R << " \n";
+  if (y2019)
+    o << "\twaiting-time=0.000000 \n";
+  if (y2019 || c.later_2017_build)
+    o << "\tstonewall-timer=0 \n";
+  if (y2019)
+    o << "\tstart-item=0\n";
+  if (y2019 || c.later_2017_build)
+    o << "\trun-info-file=mdtest.status\n";
+  if (c.latency_all)
+    o << "\tlatency-all\n";
+  for (int k = 0; k < 3; ++k)
+    if (c.phases_run[static_cast<size_t>(k)])
+      o << (k == 0 ? "\trun-precreate\n" : k == 1 ? "\trun-benchmark\n" : "\trun-cleanup\n");
+  if (read_only)
+    o << "\tread-only\n";
+  if (c.process_reports)
+    o << "\tprocess-reports\n";
+  // then the interface's options (the POSIX plugin's root directory), each block ended by a blank line
+  o << "\n\troot-dir=" << root_dir_of(c.interface_options) << "\n\n";
   return o.str();
+}
+
+// The header's context of a run: the output options its Args line lists (`output_args`), the interface options, the
+// phases run, the simulated placement of the ranks.
+HeaderContext header_context(const Args& a, const trace::Trace& t, const ReplayWorkload& w, const RunInfo& info,
+                             const config::PlatformConfig& platform, ReportFormat format,
+                             const std::vector<std::string>& output_args, bool later_2017_build)
+{
+  HeaderContext c;
+  c.extra_args = output_args;
+  c.lead = a.opts;
+  c.interface_options = a.backend;
+  c.later_2017_build = later_2017_build;
+  for (const auto& x : output_args) {
+    if (x.rfind("-L=", 0) == 0)
+      c.latency = x.substr(3);
+    c.latency_all |= x == "--latency-all";
+    c.process_reports |= x == "--process-reports";
+  }
+  // md-real-io 2017 files are every rank's (its latency-all); md-workbench's as --latency-all says
+  if (format == ReportFormat::MdReal2017)
+    c.latency_all = !c.latency.empty();
+  if (a.command == "mdworkbench" && (flag(a, "-1") || flag(a, "-2") || flag(a, "-3"))) {
+    c.phases_run = {flag(a, "-1"), flag(a, "-2"), flag(a, "-3")};
+  } else if (a.command != "mdworkbench") {  // a replay runs the recorded phases
+    c.phases_run = {false, false, false};
+    static_assert(static_cast<int>(trace::PhaseKind::Precreate) == 0 && static_cast<int>(trace::PhaseKind::Cleanup) == 2,
+                  "phases_run is indexed by the phase kind");
+    for (const auto& ph : t.phases)
+      if (ph.kind != trace::PhaseKind::Other)
+        c.phases_run[static_cast<size_t>(ph.kind)] = true;
+  }
+  const bool cyclic = platform.clients.placement == "cyclic";
+  for (int r = 0; r < w.ranks(); ++r)
+    c.node_of_rank.push_back(node_of_rank(r, info.nodes, info.ranks_per_node, cyclic));
+  return c;
 }
 
 config::PlatformConfig platform_of(const Args& a)
@@ -595,12 +690,12 @@ ReportFormat check_run_options(const Args& a, const std::string& trace_format, R
     if (!opt(a, "--latency-dir").empty())
       throw std::invalid_argument("--latency-dir needs per-operation samples (drop --no-samples)");
     // (a sweep, --csv, prints its table, not phase lines)
-    if (known && format == ReportFormat::MdWorkbench && !flag(a, "--quiet") && !a.opts.count("--csv"))
+    if (known && is_mdworkbench(format) && !flag(a, "--quiet") && !a.opts.count("--csv"))
       throw std::invalid_argument("--no-samples: md-workbench's phase lines (per-process times, op-max, latency "
                                   "lists) need per-operation samples; drop --no-samples, or add --quiet or "
                                   "--output-format mdreal2017");
   }
-  if (known && flag(a, "--latency-all") && format != ReportFormat::MdWorkbench)
+  if (known && flag(a, "--latency-all") && !is_mdworkbench(format))
     throw std::invalid_argument(std::string("--latency-all: md-workbench's one file of every rank; this run writes ") +
                                 report_format_name(format) + " files (use --output-format mdworkbench)");
   if (known && flag(a, "--process-reports") && format == ReportFormat::Mdtest)
@@ -612,8 +707,8 @@ ReportFormat check_run_options(const Args& a, const std::string& trace_format, R
 // The latency files' name prefix: --latency-prefix, else the one the output format's tool uses.
 std::string latency_prefix(const Args& a, ReportFormat format)
 {
-  return opt(a, "--latency-prefix", format == ReportFormat::MdReal2017    ? "mdreal"
-                                    : format == ReportFormat::MdWorkbench ? "lat"
+  return opt(a, "--latency-prefix", format == ReportFormat::MdReal2017 ? "mdreal"
+                                    : is_mdworkbench(format)          ? "lat"
                                                                           : "mdtest-perop");
 }
 
@@ -817,6 +912,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         write_mdreal_latency_files(lat_dir, prefix, phases, w.ranks());
         break;
       case ReportFormat::MdWorkbench:
+      case ReportFormat::MdWorkbench2019:
         // A trace with every rank's latencies (md-real-io 2017, --latency-all, mdtest) gives every rank's back;
         // an -L trace (rank 0 only) gives rank 0's files, and so does pfsim mdworkbench, as md-workbench -L does.
         write_mdworkbench_latency_files(
@@ -848,7 +944,8 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     // the latency directory's mdreal.txt or stdout.txt, as the real tools' output is, describes the trace the
     // latency files form: pfsim replay then reads -D, -S and the offset back instead of assuming them.
     if (format != ReportFormat::Mdtest)
-      std::cout << tool_header(format, simulated, w, mdw_output_args, a.opts);
+      std::cout << tool_header(format, simulated, w,
+                               header_context(a, t, w, info, platform, format, mdw_output_args, with_max));
     if (format == ReportFormat::Mdtest)
       std::cout << mdtest_command_line(w, lat_dir.empty() ? std::string() : prefix, info.nodes) << mdtest_summary_of(phases);
     for (const auto& p : phases)
@@ -857,15 +954,15 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
         if (process_reports)
           std::cout << mdreal_rank_lines(p, w.ranks(), with_max);
       }
-      else if (format == ReportFormat::MdWorkbench) {
-        std::cout << mdworkbench_phase_line(p, w.ranks()) << "\n";
+      else if (is_mdworkbench(format)) {
+        std::cout << mdworkbench_phase_line(p, w.ranks(), format) << "\n";
         if (process_reports)
-          std::cout << mdworkbench_rank_lines(p, w.ranks());
+          std::cout << mdworkbench_rank_lines(p, w.ranks(), format);
       }
-    // Both tools end with "Total runtime: 73s time: 2017-07-09 00:55:17"; a simulation has no date, so the line
-    // stops after the (simulated) runtime, rounded as the tools round it.
+    // Both tools end with "Total runtime: 73s time: 2017-07-09 00:55:17": the simulated runtime, rounded as the tools
+    // round it, and the simulated clock as a date (simulated_date).
     if (format != ReportFormat::Mdtest)
-      std::cout << "Total runtime: " << static_cast<long long>(std::llround(records.end_s)) << "s\n";
+      std::cout << total_runtime_line(records.end_s);
   }
   return 0;
 }
@@ -964,7 +1061,7 @@ int cmd_replay(int argc, char** argv)
   }
   if (check_only) {
     std::fputs(note.c_str(), stderr);
-    const ReportFormat f = check_run_options(a, tr->format, report_format_of_trace(tr->format));
+    const ReportFormat f = check_run_options(a, tr->format, report_format_of_trace(tr->format, tr->output_generation));
     for (int r : ranks) {  // what the replay builds before it simulates (rank mapping, limits, residual floors)
       ReplayOptions rr = ro;
       rr.ranks = r;
@@ -994,8 +1091,8 @@ int cmd_replay(int argc, char** argv)
   }
   const nlohmann::json recorded = {{"trace", a.positional[0]}, {"platform_file", opt(a, "--platform")}};
   if (a.opts.count("--csv"))
-    return sweep(a, *platform, tr, ro, ranks, recorded, report_format_of_trace(tr->format), note);
-  return run(a, *platform, tr, ro, recorded, report_format_of_trace(tr->format), note);
+    return sweep(a, *platform, tr, ro, ranks, recorded, report_format_of_trace(tr->format, tr->output_generation), note);
+  return run(a, *platform, tr, ro, recorded, report_format_of_trace(tr->format, tr->output_generation), note);
 }
 
 int cmd_mdworkbench(int argc, char** argv)

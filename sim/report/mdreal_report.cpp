@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdio>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -191,9 +192,12 @@ ReportFormat parse_report_format(const std::string& name)
     return ReportFormat::MdReal2017;
   if (name == "mdworkbench")
     return ReportFormat::MdWorkbench;
+  if (name == "mdworkbench2019")
+    return ReportFormat::MdWorkbench2019;
   if (name == "mdtest")
     return ReportFormat::Mdtest;
-  throw std::invalid_argument("--output-format: expected mdreal2017, mdworkbench or mdtest, got \"" + name + "\"");
+  throw std::invalid_argument("--output-format: expected mdreal2017, mdworkbench, mdworkbench2019 or mdtest, got \"" +
+                              name + "\"");
 }
 
 const char* report_format_name(ReportFormat f)
@@ -203,35 +207,70 @@ const char* report_format_name(ReportFormat f)
       return "mdreal2017";
     case ReportFormat::MdWorkbench:
       return "mdworkbench";
+    case ReportFormat::MdWorkbench2019:
+      return "mdworkbench2019";
     case ReportFormat::Mdtest:
       return "mdtest";
   }
   return "?";
 }
 
-ReportFormat report_format_of_trace(const std::string& trace_format)
+ReportFormat report_format_of_trace(const std::string& trace_format, const std::string& output_generation)
 {
   if (trace_format == "mdtest-perop")
     return ReportFormat::Mdtest;
   if (trace_format.rfind("md-workbench", 0) == 0)
-    return ReportFormat::MdWorkbench;
+    return output_generation == "md-workbench-2019" ? ReportFormat::MdWorkbench2019 : ReportFormat::MdWorkbench;
   return ReportFormat::MdReal2017;
+}
+
+std::string simulated_date(double t_s)
+{
+  const auto t = static_cast<std::time_t>(std::floor(std::max(0.0, t_s)));
+  std::tm tm{};
+  gmtime_r(&t, &tm);  // UTC: the same text whatever the machine's time zone
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return buf;
+}
+
+std::string total_runtime_line(double end_s)
+{
+  return "Total runtime: " + std::to_string(std::llround(end_s)) + "s time: " + simulated_date(end_s) + "\n";
+}
+
+std::string nodemap_line(const std::vector<int>& node_of_rank)
+{
+  std::string out = "Nodemap: ";
+  for (int node : node_of_rank)
+    out += node == node_of_rank.front() ? '1' : '0';
+  return out + "\n";
 }
 
 namespace {
 
-// md-workbench's summary of one operation kind: min, q1, median, q3, q90, q99, max, where the quantile q is
-// the sorted value at round(q (n - 1) + 0.49) and the median averages the middle two of an even count.
-std::array<double, 7> workbench_stats(std::vector<float> v)
+// md-workbench's summary of one operation kind: min, q1, median, q3, q90, q99, max; the median averages the middle two
+// of an even count. The quantile q is the sorted value at round(q (n - 1) + 0.49) (IOR 4.x) or at round(q n + 0.49)
+// (2019 standalone; a position past the last value reads memory past the array there: 0 here).
+std::array<double, 7> workbench_stats(std::vector<float> v, ReportFormat format)
 {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
-  auto q = [&](double f) {
-    auto pos = static_cast<size_t>(std::lround(f * static_cast<double>(n - 1) + 0.49));
+  const bool standalone = format == ReportFormat::MdWorkbench2019;
+  // As the tools compute it: a float quantile times an int count, a float product (0.99 x 99 is 98.01000214 in float,
+  // 98.00999999999999 in double: positions 99 and 98), then + 0.49 in double and round().
+  auto q = [&](float f) {
+    const float product = f * static_cast<float>(standalone ? n : n - 1);
+    auto pos = static_cast<size_t>(std::lround(static_cast<double>(product) + 0.49));
+    if (standalone && pos >= n)
+      return 0.0;
     return static_cast<double>(v[std::min(pos, n - 1)]);
   };
-  double median = n % 2 == 0 ? (static_cast<double>(v[n / 2]) + v[n / 2 - 1]) / 2.0 : v[n / 2];
-  return {v.front(), q(0.25), median, q(0.75), q(0.90), q(0.99), v.back()};
+  // (the two floats summed in float, halved in double; the 2019 tool keeps its statistics in floats)
+  double median = n % 2 == 0 ? static_cast<double>(v[n / 2] + v[n / 2 - 1]) / 2.0 : v[n / 2];
+  if (standalone)
+    median = static_cast<float>(median);
+  return {v.front(), q(0.25f), median, q(0.75f), q(0.90f), q(0.99f), v.back()};
 }
 
 // Per-rank phase time: from the phase start to the end of the rank's last step.
@@ -264,7 +303,8 @@ namespace {
 // md-workbench rank does the same work).
 using ByKind = std::array<std::vector<float>, trace::kTraceOpCount>;  // latencies per operation kind
 
-std::string mdworkbench_line_tail(const MdrealPhase& p, int ranks, bool one_rank, double time_s, ByKind& by_kind)
+std::string mdworkbench_line_tail(const MdrealPhase& p, int ranks, bool one_rank, double time_s, ByKind& by_kind,
+                                  ReportFormat format)
 {
   const double t = time_s > 0 ? time_s : 1e-12;
   const double share = one_rank ? 1.0 / std::max(ranks, 1) : 1.0;
@@ -299,7 +339,7 @@ std::string mdworkbench_line_tail(const MdrealPhase& p, int ranks, bool one_rank
     auto& v = by_kind[static_cast<size_t>(k)];
     if (v.empty())
       continue;
-    auto st = workbench_stats(v);
+    auto st = workbench_stats(v, format);
     std::snprintf(buf, sizeof buf, " %s(%.4es, %.4es, %.4es, %.4es, %.4es, %.4es, %.4es)", trace::trace_op_name(k), st[0],
                   st[1], st[2], st[3], st[4], st[5], st[6]);
     o << buf;
@@ -317,7 +357,7 @@ std::string workbench_phase_name(const MdrealPhase& p)
 
 }  // namespace
 
-std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks)
+std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks, ReportFormat format)
 {
   auto rt = rank_times(p, ranks);
   double mn = *std::min_element(rt.begin(), rt.end());
@@ -331,12 +371,15 @@ std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks)
     var += (x - mean) * (x - mean);
   double sd = rt.size() > 1 ? std::sqrt(var / static_cast<double>(rt.size() - 1)) : 0.0;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%s process max:%.2fs min:%.2fs mean: %.2fs balance:%.1f stddev:%.1f ",
+  std::snprintf(buf, sizeof buf,
+                format == ReportFormat::MdWorkbench2019
+                    ? "%s process max:%.2fs min:%.1fs mean: %.1fs balance:%.1f stddev:%.1f "
+                    : "%s process max:%.2fs min:%.2fs mean: %.2fs balance:%.1f stddev:%.1f ",
                 workbench_phase_name(p).c_str(), p.time_s, mn, mean, mx > 0 ? mn / mx * 100.0 : 100.0, sd);
   ByKind by_kind;
   for (const auto& smp : p.samples)
     by_kind[smp.op].push_back(smp.runtime_s);
-  return buf + mdworkbench_line_tail(p, ranks, false, p.time_s, by_kind);
+  return buf + mdworkbench_line_tail(p, ranks, false, p.time_s, by_kind, format);
 }
 
 std::string mdreal_rank_lines(const MdrealPhase& p, int ranks, bool with_max)
@@ -366,7 +409,7 @@ std::string mdreal_rank_lines(const MdrealPhase& p, int ranks, bool with_max)
   return out;
 }
 
-std::string mdworkbench_rank_lines(const MdrealPhase& p, int ranks)
+std::string mdworkbench_rank_lines(const MdrealPhase& p, int ranks, ReportFormat format)
 {
   auto rt = rank_times(p, ranks);
   // One pass over the samples, bucketed by rank (not one pass per rank: a replay may have millions of each).
@@ -379,7 +422,7 @@ std::string mdworkbench_rank_lines(const MdrealPhase& p, int ranks)
   for (int r = 0; r < ranks; ++r) {
     const double t = rt[static_cast<size_t>(r)];
     std::snprintf(buf, sizeof buf, "%d: %s process max:%.2fs ", r, workbench_phase_name(p).c_str(), t);
-    out += buf + mdworkbench_line_tail(p, ranks, true, t, by_rank[static_cast<size_t>(r)]) + "\n";
+    out += buf + mdworkbench_line_tail(p, ranks, true, t, by_rank[static_cast<size_t>(r)], format) + "\n";
     by_rank[static_cast<size_t>(r)] = ByKind{};  // freed as soon as printed
   }
   return out;

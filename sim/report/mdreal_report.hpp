@@ -53,23 +53,44 @@ void write_mdreal_latency_files(const std::string& dir, const std::string& prefi
                                 int ranks);
 
 // The output generation a replay reports in: md-real-io 2017 ("benchmark 17.9s ... (0 errs)", per-rank latency
-// files), IOR 4.x / 2019 md-workbench ("benchmark process max:... read(min, q1, median, q3, q90, q99, max)",
-// lat-0.00-<iter>-<op>[-all].csv), or mdtest (SUMMARY table, <prefix>-<Phase>-<rank %05d>.csv "time,runtime,tp").
-enum class ReportFormat { MdReal2017, MdWorkbench, Mdtest };
-// "mdreal2017", "mdworkbench", "mdtest"; throws std::invalid_argument naming the accepted values.
+// files), IOR 4.x's md-workbench ("Nodemap: 11", "benchmark process max:... read(min, q1, median, q3, q90, q99, max)",
+// lat-0.00-<iter>-<op>[-all].csv), the standalone md-workbench of 2019 (the same phase lines and files; md-real-io's
+// option block instead of the Nodemap, min and mean with one decimal, its own quantile rule), or mdtest (SUMMARY
+// table, <prefix>-<Phase>-<rank %05d>.csv "time,runtime,tp").
+enum class ReportFormat { MdReal2017, MdWorkbench, MdWorkbench2019, Mdtest };
+// "mdreal2017", "mdworkbench", "mdworkbench2019", "mdtest"; throws std::invalid_argument naming the accepted values.
 ReportFormat parse_report_format(const std::string& name);
 const char* report_format_name(ReportFormat f);
+// Either md-workbench generation (the "process max:" lines and md-workbench's latency files).
+inline bool is_mdworkbench(ReportFormat f) { return f == ReportFormat::MdWorkbench || f == ReportFormat::MdWorkbench2019; }
 // The format a trace's own tool writes (trace::Trace::format: "md-real-io-2017", "md-workbench-all",
-// "md-workbench-rank0", "mdtest-perop").
-ReportFormat report_format_of_trace(const std::string& trace_format);
+// "md-workbench-rank0", "mdtest-perop"); an md-workbench trace whose saved stdout is the standalone 2019 tool's
+// (trace::Trace::output_generation "md-workbench-2019") in that generation's form, else in IOR 4.x's.
+ReportFormat report_format_of_trace(const std::string& trace_format, const std::string& output_generation = "");
 
-// md-workbench's phase line (IOR 4.x and standalone 2019 generation, print_global form): per-rank phase times
-// (max, min, mean, balance = min/max x 100, sample stddev), rates, throughput, op-max and, per operation kind,
-// (min, q1, median, q3, q90, q99, max) with md-workbench's quantile rule.
-std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks);
+// md-workbench's phase line (print_global form): per-rank phase times (max, min, mean, balance = min/max x 100, sample
+// stddev), rates, throughput, op-max and, per operation kind, (min, q1, median, q3, q90, q99, max). `format`: IOR 4.x's
+// (min and mean "%.2fs"; the quantile q is the sorted value at round(q (n - 1) + 0.49)) or the 2019 standalone tool's
+// (min and mean "%.1fs"; at round(q n + 0.49), which for small n (q99: n < 100) lies past the last value: the real
+// tool prints whatever memory follows there (mostly 0.0000e+00, some 2.3694e-38), pfsim prints 0.0000e+00).
+std::string mdworkbench_phase_line(const MdrealPhase& p, int ranks, ReportFormat format = ReportFormat::MdWorkbench);
 // md-workbench --process-reports: one line per rank after the phase line ("0: precreate process max:0.01s
 // rate:... (0 errs) create(...)"), each with that rank's time, rates and operation statistics (needs samples).
-std::string mdworkbench_rank_lines(const MdrealPhase& p, int ranks);
+std::string mdworkbench_rank_lines(const MdrealPhase& p, int ranks, ReportFormat format = ReportFormat::MdWorkbench);
+
+// The tools' wall-clock dates ("time: 2017-07-09 00:54:04" after the banner and the Total runtime) have no meaning in a
+// simulation: pfsim prints the simulated clock as a date from the Unix epoch, "1970-01-01 00:00:00" at the start and
+// the date t_s (floored to whole seconds, as time() is) later at the end: deterministic, and clearly not a real date.
+std::string simulated_date(double t_s);
+// The tools' last line, "Total runtime: 73s time: 2017-07-09 00:55:17" (md-real-io 2017 and both md-workbench
+// generations): the simulated runtime rounded to seconds and simulated_date(end_s), with its end of line.
+std::string total_runtime_line(double end_s);
+// IOR's "Nodemap: 1100" (QueryNodeMapping): one digit per rank, 1 for a rank on rank 0's node, else 0; `node_of_rank`
+// gives each rank's simulated client node. With its end of line.
+std::string nodemap_line(const std::vector<int>& node_of_rank);
+// md-workbench's and md-real-io's warning after the banner when -I > -P (the benchmark may find no object to read).
+constexpr const char* kNumOverPrecreateWarning =
+    "WARNING: num > precreate, this may cause the situation that no objects are available to read\n";
 // md-real-io 2017's per-rank lines ("0: precreate 0.0s ... (0 errs)", its --process-reports): each rank's share of
 // the counts over its own phase time (the end of its last operation), with its slowest operation when with_max.
 std::string mdreal_rank_lines(const MdrealPhase& p, int ranks, bool with_max);

@@ -504,6 +504,12 @@ struct HeaderInfo {
   std::string latency, latency_at;
   std::string latency_all_at;
   bool args_latency = false;  // md-workbench's Args line has -L (without it the run wrote no latency files)
+  // What tells the tool generation apart (Trace::output_generation): the banner ("MD-REAL-IO", "MD-Workbench"), an
+  // option block ("\tinterface=posix": md-real-io and the standalone md-workbench print one, IOR's does not), the
+  // interface option of the Args line (standalone: -i / --interface; IOR's: -a / --api).
+  std::string banner;
+  bool option_block = false;
+  bool args_interface = false, args_api = false;
 };
 
 
@@ -676,6 +682,10 @@ void read_args_line(const std::string& file, size_t n, const std::string& rest, 
       h.read_only_at = h.args_at;
     if (o && o->long_name && std::string(o->long_name) == "latency-all")
       h.latency_all_at = h.args_at;
+    if (o && o->short_name == 'i')
+      h.args_interface = true;
+    if (o && o->short_name == 'a')
+      h.args_api = true;
     if (o && (o->short_name == '1' || o->short_name == '2' || o->short_name == '3')) {  // -1 -2 -3: phases run
       h.run_phases = std::max(h.run_phases, 0) | (1 << (o->short_name - '1'));
       h.run_phases_at = h.args_at;
@@ -773,12 +783,16 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
         set_param(p, h, key->second, to_int(file, n, k, v), file, n);
       else if (k == "stonewall-timer")
         h.stonewall = to_int(file, n, k, v) > 0;
-      else if (k == "latency") {
+      else if (k == "latency" && v != "NULL") {  // (the 2019 tool's block lists an unset -L as latency=NULL)
         h.latency = v;
         h.latency_at = at();
-      }
+      } else if (k == "interface")
+        h.option_block = true;
       continue;
     }
+    for (const char* banner : {"MD-REAL-IO ", "MD-Workbench "})
+      if (h.banner.empty() && s.rfind(banner, 0) == 0)
+        h.banner = trim(banner);
     std::smatch m;
     if (std::regex_search(s, m, total_re) && h.total_objects == 0) {
       h.total_objects = to_u64(file, n, "total objects", m[1]);
@@ -850,6 +864,20 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
   if (n == 0)  // (an output cut to nothing, or a placeholder: what it would state must not be assumed silently)
     fail(file, 1, "empty file (expected the tool's saved output: md-real-io's parameter lines or md-workbench's Args "
                   "line and phase lines; remove it to replay with the parameters assumed)");
+}
+
+// The tool generation whose output the headers are (Trace::output_generation), "" when they do not tell.
+std::string output_generation(const HeaderInfo& h)
+{
+  if (h.banner == "MD-REAL-IO")
+    return "md-real-io-2017";
+  if (h.banner.empty() && h.args_at.empty())
+    return "";
+  if (h.nodemap > 0 || h.args_api)
+    return "md-workbench-ior";
+  if (h.option_block || h.args_interface)
+    return "md-workbench-2019";
+  return "";
 }
 
 // ---------------------------------------------------------------------------------------- building
@@ -1623,6 +1651,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   std::string stated_by, disagree;
   const int stated = header_ranks(t, h, known, stated_by, disagree);
   t.process_reports = h.report_ranks > 0;
+  t.output_generation = output_generation(h);
   if (!disagree.empty())
     t.warnings.push_back(dir + ": the headers disagree on the rank count: " + stated_by + " states " +
                          std::to_string(stated) + ", " + disagree + "; used " + std::to_string(stated));

@@ -131,6 +131,11 @@ struct Trace {
   int recorded_ranks = 0;  // ranks of the recorded run: = ranks, or what the header states for -L files (rank 0's
                            // stream only); the replay's default rank count
   bool process_reports = false;  // the recorded stdout has md-workbench's per-rank lines (--process-reports)
+  // Which tool generation printed the saved stdout (mdreal.txt, stdout.txt), told by its lines: "md-real-io-2017"
+  // (the MD-REAL-IO banner), "md-workbench-2019" (the standalone md-workbench: its MD-Workbench banner followed by
+  // md-real-io's "\tinterface=..." option block, or -i / --interface on its Args line), "md-workbench-ior" (IOR 4.x's:
+  // a "Nodemap:" line, or -a / --api on its Args line); "" when no header says. A replay reports in that form.
+  std::string output_generation;
   bool shared_dir = false;  // mdtest without -u (its "Command line used"): every rank's files in one directory
   // mdtest -N S (its "Command line used"; 0: the default): the File stat, read and removal phases work on the files of
   // rank r + S, r + 2S and r + 3S (mod the ranks), mdtest's stat_name, read_name and rm_name.

@@ -1178,6 +1178,38 @@ TEST_CASE("md-workbench -L files: the run's rank count comes from the header and
   CHECK_THAT(load_trace(d.str()).warnings.back(), Catch::Contains("no stdout.txt states the run's rank count"));
 }
 
+TEST_CASE("the tool generation that printed a trace's stdout: IOR 4.x md-workbench, 2019 standalone, md-real-io 2017",
+          "[trace]")
+{
+  // The real outputs: IOR's has a Nodemap line, the 2019 tool md-real-io's option block, md-real-io its banner.
+  CHECK(load_trace(kToolOutputs + "/md-workbench-ior/run1-L-process-reports").output_generation == "md-workbench-ior");
+  CHECK(load_trace(kToolOutputs + "/md-workbench-ior/run2-latency-all").output_generation == "md-workbench-ior");
+  CHECK(load_trace(kToolOutputs + "/md-workbench-standalone-2019").output_generation == "md-workbench-2019");
+  CHECK(load_trace(kToolOutputs + "/md-real-io-2017").output_generation == "md-real-io-2017");
+  // Without those lines the Args line's interface option tells (-a: IOR's, -i: the standalone tool's); with neither, no
+  // header says, and no stdout.txt says nothing either.
+  TempDir d;
+  for (const auto& e : fs::directory_iterator(kToolOutputs + "/md-workbench-ior/run2-latency-all"))
+    if (e.path().extension() == ".csv")
+      fs::copy_file(e.path(), d.path / e.path().filename());
+  const std::string args = "\"-I=20\" \"-P=40\" \"-D=2\" \"-R=2\" \"-S=3901\" \"-L=lat\" \"--latency-all\"\n";
+  d.write("stdout.txt", "Args: md-workbench \"-a\" \"POSIX\" " + args);
+  CHECK(load_trace(d.str()).output_generation == "md-workbench-ior");
+  d.write("stdout.txt", "Args: md-workbench \"-i=posix\" " + args);
+  CHECK(load_trace(d.str()).output_generation == "md-workbench-2019");
+  d.write("stdout.txt", "Args: md-workbench " + args);
+  CHECK(load_trace(d.str()).output_generation.empty());
+  // the 2019 tool's "latency=NULL" (no -L) names no latency files: no warning that the files are another run's
+  d.write("stdout.txt", "Args: md-workbench " + args + "MD-Workbench total objects: 320 workingset size: 0.595 MiB\n"
+                        "\toffset=1 \n\tinterface=posix\n\tlatency=NULL\n");
+  const Trace null_latency = load_trace(d.str());
+  CHECK(null_latency.output_generation == "md-workbench-2019");
+  for (const auto& w : null_latency.warnings)
+    CHECK_THAT(w, !Catch::Contains("another run"));
+  fs::remove(d.path / "stdout.txt");
+  CHECK(load_trace(d.str()).output_generation.empty());
+}
+
 TEST_CASE("a rank or iteration number too large for the importer is an error naming the file", "[trace]")
 {
   TempDir d;
