@@ -1941,6 +1941,49 @@ TEST_CASE("an output naming other latency files than the trace's is said to be m
     CHECK_FALSE(said(load_trace(kToolOutputs + d), "had no"));
 }
 
+TEST_CASE("md-real-io: an option block whose latency= is empty or missing is said to be maybe another run's", "[trace]")
+{
+  // md-real-io lists every option in its block, -L's prefix as latency= (empty without -L): beside latency files,
+  // such a block is of a run that wrote none, as md-workbench's Args line without -L (a warning; its parameters used).
+  TempDir r;
+  r.copy_files(kToolOutputs + "/md-real-io-2017");
+  const std::string text = r.read("stdout.txt");
+  CHECK_FALSE(any_contains(load_trace(r.str()).warnings, "had no -L"));
+  const std::string then = ", so it wrote no latency files, but these are lat-* latency files: it may be another run's "
+                           "output (its parameters are used)";
+  SECTION("no latency= line")
+  {
+    r.write("stdout.txt", TempDir::removed(text, "\tlatency=lat\n"));
+    const Trace t = load_trace(r.str());
+    CHECK(t.params.obj_per_proc == 20);
+    CHECK(any_contains(t.warnings, r.str() + "/stdout.txt:2: the output's run had no -L (its option block has no "
+                                             "latency= line)" + then));
+  }
+  SECTION("latency= empty, as md-real-io prints it without -L")
+  {
+    edit(r, "stdout.txt", "\tlatency=lat\n", "\tlatency=\n");
+    const Trace t = load_trace(r.str());
+    CHECK(t.params.obj_per_proc == 20);
+    CHECK(any_contains(t.warnings, r.str() + "/stdout.txt:5: the output's run had no -L (its option block's latency= "
+                                             "is empty)" + then));
+  }
+  SECTION("a recorded mdreal.txt (after md-real-io's banner line) as the Mistral runs', and a hand-written block")
+  {
+    TempDir m;
+    write_small_mdreal(m);
+    const std::string block = m.read("mdreal.txt");
+    CHECK_FALSE(any_contains(load_trace(m.str()).warnings, "had no -L"));  // parameters alone: no statement of -L
+    const std::string banner = "MD-REAL-IO total objects: 6 workingset size: 0.022 MiB (version: 5044ecc@master) "
+                               "time: 2017-07-09 00:54:04\n";
+    m.write("mdreal.txt", banner + block + "\tlatency=/home/dkrz/k202079/results-5-7217624/mdreal\n\tlatency-all\n");
+    CHECK(load_trace(m.str()).warnings.empty());
+    m.write("mdreal.txt", banner + block + "\tlatency-all\n");
+    CHECK(any_contains(load_trace(m.str()).warnings, m.str() + "/mdreal.txt:2: the output's run had no -L (its option "
+                                                     "block has no latency= line), so it wrote no latency files, but "
+                                                     "these are mdreal-* latency files"));
+  }
+}
+
 TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest files with and without tp: errors", "[trace]")
 {
   TempDir d;
