@@ -1,6 +1,7 @@
 #include "workload/trace.hpp"
 
 #include "config/reader.hpp"
+#include "test_util.hpp"
 #include "workload/replay.hpp"
 
 #include <catch2/catch.hpp>
@@ -20,59 +21,12 @@
 namespace fs = std::filesystem;
 using pfsim::config::ConfigError;
 using namespace pfsim::trace;
+using pfsim::test::TempDir;
 
 namespace {
 
 const std::string kToolOutputs = "/work/shared/data/tool-outputs";
 const std::string kMistral = "/work/shared/data/mistral-mdrealio";
-
-// A fresh temporary directory per test.
-struct TempDir {
-  fs::path path;
-  TempDir()
-  {
-    char tmpl[] = "/tmp/pfsim-trace-test-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  void write(const std::string& name, const std::string& text) const { std::ofstream(path / name) << text; }
-  // Cuts a file to its first `lines` lines (a truncated trace file).
-  void keep_lines(const std::string& name, int lines) const
-  {
-    std::ifstream in(path / name);
-    std::string line, out;
-    for (int i = 0; i < lines && std::getline(in, line); ++i)
-      out += line + "\n";
-    in.close();
-    write(name, out);
-  }
-  std::string str() const { return path.string(); }
-  // Copies every file of a real run's directory here; the text of one of them.
-  void copy_files(const std::string& dir) const
-  {
-    for (const auto& e : fs::directory_iterator(dir))
-      fs::copy(e.path(), path / e.path().filename());
-  }
-  std::string read(const std::string& name) const
-  {
-    std::ifstream in(path / name);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  }
-  // `text` with `insertion` before the first `needle` in it (which must be there: an edited real file).
-  static std::string inserted(const std::string& text, const std::string& needle, const std::string& insertion)
-  {
-    const auto at = text.find(needle);
-    REQUIRE(at != std::string::npos);
-    return text.substr(0, at) + insertion + text.substr(at);
-  }
-  // `text` without the first `piece` (which it must hold)
-  static std::string removed(const std::string& text, const std::string& piece)
-  {
-    const auto at = text.find(piece);
-    REQUIRE(at != std::string::npos);
-    return text.substr(0, at) + text.substr(at + piece.size());
-  }
-};
 
 // A valid 2-rank md-real-io 2017 trace: precreate 2, one benchmark iteration of 1 object, cleanup 2.
 void write_small_mdreal(const TempDir& d)
