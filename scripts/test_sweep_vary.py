@@ -12,6 +12,9 @@
    values that give the same platform, 200us and 0.0002s, are one point twice). md-workbench (and replay) sweeps take
    --vary as well, each point the single run with that --set; without --csv it is refused. The table's JSON records the sweep's own --set and --vary; a duration's column is
    in seconds.
+4. A warning about a --vary value names the --vary and the value, not the --set it is applied as (a bare number read
+   in seconds: "--vary mds.service.create=500,20us, value 500: ..."), in pfsim sweep and pfsim ior alike; a --vary of
+   clients.ranks_per_node that the workload file's ranks_per_node overrides is said to change nothing.
 
 usage: test_sweep_vary.py PATH/TO/pfsim
 """
@@ -112,6 +115,28 @@ def main():
         b = subprocess.run(mdw + ["--ranks", "4", "--vary", "mds.cores=1,4"], capture_output=True, text=True)
         check(b.returncode == 2 and "--vary is an option of a sweep" in b.stderr,
               f"--vary without --csv: refused ({b.stderr.strip()[-160:]})")
+        # 4: warnings about a value name the --vary and the value.
+        tiny = os.path.join(tmp, "tiny.json")
+        with open(tiny, "w") as f:
+            json.dump({"generator": "metabench", "ranks": 4, "ranks_per_node": 4, "seed": 1,
+                       "metabench": {"files": 16, "dir_mode": "unique", "phases": ["create"]}}, f)
+        vary = "mds.service.create=500,20us"
+        want = f"pfsim: warning: --vary {vary}, value 500: a number without a unit is read in s (500 s)"
+        for cmd in ([pfsim, "sweep", "--workload", tiny, "--ranks", "4"],
+                    [pfsim, "ior", "--ranks", "2", "-t", "1m", "-b", "1m"]):
+            b = subprocess.run(cmd + ["--platform", PLATFORM, "--csv", os.path.join(tmp, "w.csv"), "--quiet", "--vary",
+                                      vary], capture_output=True, text=True)
+            warned = [x for x in b.stderr.splitlines() if "warning" in x]
+            check(b.returncode == 0 and len(warned) == 1 and warned[0].startswith(want) and "--set" not in b.stderr,
+                  f"pfsim {cmd[1]} --vary {vary}: one warning, naming the --vary and the value 500, not a --set "
+                  f"({b.returncode}: {warned})")
+        b = subprocess.run([pfsim, "sweep", "--workload", tiny, "--ranks", "4", "--platform", PLATFORM, "--csv",
+                            os.path.join(tmp, "rpn.csv"), "--quiet", "--vary", "clients.ranks_per_node=1,2"],
+                           capture_output=True, text=True)
+        check(b.returncode == 0 and f"pfsim: warning: --vary clients.ranks_per_node=1,2 changes nothing: the workload "
+              f"file {tiny} gives ranks_per_node 4, which applies at every point" in b.stderr,
+              f"--vary of clients.ranks_per_node under the workload's ranks_per_node: said to change nothing "
+              f"({b.stderr.strip()[-200:]})")
     check.finish("sweep_vary")
 
 

@@ -24,8 +24,11 @@ inline constexpr const char* kVersion = "0.1.0";
 // file); a bad path or value is a ConfigError naming the --set (exit status 2). An object value is merged into the
 // object at its path (its fields override, the others stay, a null field is removed); any other value replaces. (sim/app/platform_cli.cpp)
 nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets);
-// The platform file with its --set overrides; an error in an overridden field names the --set.
+// The platform file with its --set overrides; an error in an overridden field names the --set. Its warnings (a
+// warning about an override names the --set: "--set PATH=VALUE: ...") are printed on stderr.
 config::PlatformConfig load_platform(const std::string& file, const std::vector<std::string>& sets);
+// The same, its warnings left in the result's `warnings` for the caller to print (--vary names its values in them).
+config::PlatformConfig load_platform_unprinted(const std::string& file, const std::vector<std::string>& sets);
 // A bulk I/O run (IOR, a replayed IOR or DXT trace) on a platform whose clients.load_delay has a law for read or
 // write: that law (fitted on a metadata tool's small objects, e.g. Mistral's md-real-io 3.9 KB reads) delays each
 // read() / write() call of the run whatever its size. The warning's text, or "" when none applies.

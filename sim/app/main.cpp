@@ -1275,6 +1275,11 @@ int cmd_sweep(const Cli& c)
   auto platform = platform_of(c);
   auto spec = workload_of(c);
   auto [sweep, varied] = sweep_setup(c, std::to_string(spec.params.ranks));
+  // The workload's ranks_per_node beats the platform's at every point, as workload_of says of a --set of it.
+  if (sweep.vary_path == "clients.ranks_per_node" && spec.ranks_per_node > 0 && !c.opts.count("--ranks-per-node"))
+    std::cerr << "pfsim: warning: --vary " << c.opts.at("--vary") << " changes nothing: the workload file "
+              << opt(c, "--workload") << " gives ranks_per_node " << spec.ranks_per_node
+              << ", which applies at every point (--ranks-per-node K overrides it)\n";
   pfsim::app::run_sweep(
       sweep,
       [&](int r, int k) {

@@ -187,6 +187,14 @@ std::string bulk_load_law_warning(const config::PlatformConfig& platform, bool r
 
 config::PlatformConfig load_platform(const std::string& file, const std::vector<std::string>& sets)
 {
+  auto platform = load_platform_unprinted(file, sets);
+  for (const auto& w : platform.warnings)
+    std::cerr << "pfsim: warning: " << w << "\n";
+  return platform;
+}
+
+config::PlatformConfig load_platform_unprinted(const std::string& file, const std::vector<std::string>& sets)
+{
   auto j = config::load_json_file(file);
   std::vector<std::string> set_warnings;
   for (size_t i = 0; i < sets.size(); ++i) {  // one at a time: a --set sees the field as the earlier ones left it
@@ -240,8 +248,6 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
       platform.warnings.push_back(std::move(w));
     for (auto& w : set_warnings)
       platform.warnings.push_back(std::move(w));
-    for (const auto& w : platform.warnings)
-      std::cerr << "pfsim: warning: " << w << "\n";
     return platform;
   } catch (const config::ConfigError& e) {
     // Name the --set override at fault: the last one (it overrides the earlier ones) whose path is the field or

@@ -127,14 +127,17 @@ std::vector<config::PlatformConfig> vary_platforms(const std::string& file, cons
     std::vector<std::string> with = sets;
     const std::string set = spec.vary_path + "=" + v;
     with.push_back(set);
+    // An error, or a warning, about the value's override ("--set PATH=V: ...") is named as the --vary value the user
+    // typed; any other error of the value's platform is said to be the value's.
+    const std::string head = "--set " + set + ": ", named = "--vary " + vary_text + ", value " + v + ": ";
     try {
-      out.push_back(load_platform(file, with));
-    } catch (const config::ConfigError& e) {  // named as the --vary value the user typed
-      std::string why = e.what();
-      if (why.rfind("--set " + set + ": ", 0) == 0)
-        why = why.substr(8 + set.size());
-      throw config::ConfigError("--vary " + vary_text + ", value " + v + ": " + why);
+      out.push_back(load_platform_unprinted(file, with));
+    } catch (const config::ConfigError& e) {
+      const std::string why = e.what();
+      throw config::ConfigError(named + (why.rfind(head, 0) == 0 ? why.substr(head.size()) : why));
     }
+    for (const auto& w : out.back().warnings)
+      std::cerr << "pfsim: warning: " << (w.rfind(head, 0) == 0 ? named + w.substr(head.size()) : w) << "\n";
     effective.push_back(config::effective_json(out.back(), 0).dump());
     for (size_t k = 0; k + 1 < effective.size(); ++k)
       if (effective[k] == effective.back())

@@ -46,7 +46,8 @@ std::pair<std::string, std::vector<std::string>> parse_vary(const std::string& o
 
 // --vary's platforms: `file` with `sets` and then PATH=value for each value, loaded and checked before any point runs.
 // config::ConfigError naming the --vary value (`vary_text`, as typed) that is wrong; std::invalid_argument when two
-// values give the same platform (the same point twice).
+// values give the same platform (the same point twice). Each value's platform warnings go to stderr, those about the
+// value named as it ("--vary PATH=V1,V2, value V1: ...", not as the --set it is applied as).
 std::vector<config::PlatformConfig> vary_platforms(const std::string& file, const std::vector<std::string>& sets,
                                                    const SweepSpec& spec, const std::string& vary_text);
 

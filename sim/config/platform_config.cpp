@@ -560,11 +560,15 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
       sc.slow_bandwidth_min = st.number("slow_bandwidth_min", sc.slow_bandwidth_min, 1e-6, 1);
       sc.slow_bandwidth_max = st.number("slow_bandwidth_max", sc.slow_bandwidth_max, 1e-6, 1);
       if (sc.slow_bandwidth_max < sc.slow_bandwidth_min) {  // (the field given names the error: helper-87)
+        const std::string values =
+            "slow_bandwidth_min is " + short_number(sc.slow_bandwidth_min) +
+            (st.has("slow_bandwidth_min") ? "" : " (its default)") + " and slow_bandwidth_max is " +
+            short_number(sc.slow_bandwidth_max) + (st.has("slow_bandwidth_max") ? "" : ", its default");
         if (!st.has("slow_bandwidth_max"))
-          st.fail("slow_bandwidth_min", "expected at most slow_bandwidth_max (" +
-                                            std::to_string(sc.slow_bandwidth_max) + ", its default)");
-        st.fail("slow_bandwidth_max", "expected at least slow_bandwidth_min (" +
-                                          std::to_string(sc.slow_bandwidth_min) + ")");
+          st.fail("slow_bandwidth_min", "expected slow_bandwidth_min <= slow_bandwidth_max; " + values +
+                                            " (lower min or give a larger max)");
+        st.fail("slow_bandwidth_max", "expected slow_bandwidth_max >= slow_bandwidth_min; " + values +
+                                          " (raise max or lower min)");
       }
       st.finish();
     }

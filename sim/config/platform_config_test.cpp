@@ -130,6 +130,30 @@ TEST_CASE("threads.max below threads.min is rejected", "[config]")
   CHECK(parse_platform({{"mds", {{"threads", {{"min", 24}}}}}}, "ok.json").mds.threads.max == 24);
 }
 
+TEST_CASE("oss.stragglers: a slow_bandwidth_max below slow_bandwidth_min names both fields and their values", "[config]")
+{
+  auto stragglers = [](const json& fields) {
+    json b = fields;
+    b["enabled"] = true;
+    return error_of({{"oss", {{"stragglers", b}}}});
+  };
+  // Both given: the max is named, with both values.
+  CHECK(stragglers({{"slow_bandwidth_min", 0.5}, {"slow_bandwidth_max", 0.3}}) ==
+        "bad-platform.json: field 'oss.stragglers.slow_bandwidth_max': expected slow_bandwidth_max >= "
+        "slow_bandwidth_min; slow_bandwidth_min is 0.5 and slow_bandwidth_max is 0.3 (raise max or lower min)");
+  // One given against the other's default (0.4 and 0.6): the one given is named, the default said as such.
+  CHECK(stragglers({{"slow_bandwidth_max", 0.25}}) ==
+        "bad-platform.json: field 'oss.stragglers.slow_bandwidth_max': expected slow_bandwidth_max >= "
+        "slow_bandwidth_min; slow_bandwidth_min is 0.4 (its default) and slow_bandwidth_max is 0.25 (raise max or "
+        "lower min)");
+  CHECK(stragglers({{"slow_bandwidth_min", 0.75}}) ==
+        "bad-platform.json: field 'oss.stragglers.slow_bandwidth_min': expected slow_bandwidth_min <= "
+        "slow_bandwidth_max; slow_bandwidth_min is 0.75 and slow_bandwidth_max is 0.6, its default (lower min or "
+        "give a larger max)");
+  // Equal is one factor for every slow period.
+  CHECK(stragglers({{"slow_bandwidth_min", 0.5}, {"slow_bandwidth_max", 0.5}}).empty());
+}
+
 TEST_CASE("values with units are converted on reading", "[config]")
 {
   auto p = parse_platform({{"network", {{"client_link", {{"bandwidth", "10Gbps"}, {"latency", "1.5us"}}}}},

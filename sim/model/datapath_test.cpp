@@ -2,6 +2,7 @@
 // into bulk RPCs, checked against the pipeline's closed forms. One simulation per TEST_CASE.
 #include "config/platform_config.hpp"
 #include "model/simulation.hpp"
+#include "test_util.hpp"
 #include "workload/io_replay.hpp"
 #include "workload/io_trace.hpp"
 #include "workload/ior.hpp"
@@ -1057,9 +1058,8 @@ pfsim::RunRecords replay_dxt(const std::vector<std::string>& rows0, const std::v
 pfsim::RunRecords replay_dxt_on(const json& p, const std::vector<std::string>& rows0,
                                 const std::vector<std::string>& rows1)
 {
-  char dir[] = "/tmp/pfsim-datapath-test-XXXXXX";
-  REQUIRE(::mkdtemp(dir) != nullptr);
-  const std::string path = std::string(dir) + "/t.dxt.txt";
+  const pfsim::test::TempDir dir;
+  const std::string path = dir.str() + "/t.dxt.txt";
   {
     std::ofstream f(path);
     f << "# darshan log version: 3.41\n# exe: test\n# nprocs: 2\n# run time: 2.0\n";
@@ -1075,7 +1075,6 @@ pfsim::RunRecords replay_dxt_on(const json& p, const std::vector<std::string>& r
     }
   }
   auto trace = std::make_shared<const pfsim::iotrace::IoTrace>(pfsim::iotrace::load_dxt(path));
-  std::filesystem::remove_all(dir);
   pfsim::IoReplayWorkload w(trace, 2);
   auto platform = pfsim::config::parse_platform(p, "test");
   pfsim::RunOptions opts;

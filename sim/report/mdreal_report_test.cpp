@@ -6,6 +6,7 @@
 #include "config/platform_config.hpp"
 #include "model/simulation.hpp"
 #include "report/outputs.hpp"
+#include "test_util.hpp"
 #include "workload/replay.hpp"
 #include "workload/synthetic.hpp"
 #include "workload/trace.hpp"
@@ -21,20 +22,11 @@
 
 namespace fs = std::filesystem;
 using pfsim::ReportFormat;
+using pfsim::test::TempDir;
 
 namespace {
 
 const std::string kToolOutputs = "/work/shared/data/tool-outputs";
-
-struct TempDir {
-  fs::path path;
-  TempDir()
-  {
-    char tmpl[] = "/tmp/pfsim-latency-names-test-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 std::set<std::string> files_in(const fs::path& dir)
 {

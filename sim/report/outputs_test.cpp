@@ -1,6 +1,8 @@
 // Output files: a run's outputs land together or not at all (OutputBatch over AtomicFile).
 #include "report/outputs.hpp"
 
+#include "test_util.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <csignal>
@@ -13,22 +15,11 @@
 
 namespace fs = std::filesystem;
 
-namespace {
-struct Dir {
-  fs::path path;
-  Dir()
-  {
-    char tmpl[] = "/tmp/pfsim-outputs-test-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~Dir() { fs::remove_all(path); }
-  size_t entries() const { return static_cast<size_t>(std::distance(fs::directory_iterator(path), fs::directory_iterator())); }
-};
-}  // namespace
+using pfsim::test::TempDir;
 
 TEST_CASE("output batch: files appear only at commit / a batch ended by an error leaves nothing", "[outputs]")
 {
-  Dir d;
+  TempDir d;
   const std::string a = (d.path / "a.csv").string(), b = (d.path / "b.json").string();
   SECTION("committed: both files in place, no temporary left")
   {
@@ -63,7 +54,7 @@ TEST_CASE("output batch: files appear only at commit / a batch ended by an error
 TEST_CASE("a run killed while its outputs are written (SIGTERM, SIGINT) leaves no temporary file", "[outputs]")
 {
   for (int sig : {SIGTERM, SIGINT}) {
-    Dir d;
+    TempDir d;
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {  // the child: a batch of two written files and one being written, then the signal

@@ -6,6 +6,7 @@
 #include "config/reader.hpp"
 #include "model/simulation.hpp"
 #include "report/io_report.hpp"
+#include "test_util.hpp"
 #include "workload/io_replay.hpp"
 
 #include <catch2/catch.hpp>
@@ -21,6 +22,7 @@
 namespace fs = std::filesystem;
 using pfsim::config::ConfigError;
 using namespace pfsim::iotrace;
+using pfsim::test::TempDir;
 
 namespace {
 
@@ -29,21 +31,6 @@ const std::string kDxt = kToolOutputs + "/darshan-dxt";
 const std::string kIor = kToolOutputs + "/ior";
 const std::string kTraces = std::string(PFSIM_SOURCE_DIR) + "/traces";
 constexpr uint64_t kKiB = 1024;
-
-struct TempDir {
-  fs::path path;
-  TempDir()
-  {
-    char tmpl[] = "/tmp/pfsim-iotrace-test-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const
-  {
-    std::ofstream(path / name) << text;
-    return (path / name).string();
-  }
-};
 
 std::vector<const IoStep*> of(const IoTrace& t, int rank, IoOp op)
 {

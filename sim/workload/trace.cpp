@@ -510,6 +510,10 @@ struct HeaderInfo {
   std::string banner;
   bool option_block = false;
   bool args_interface = false, args_api = false;
+  // "file:line" of the first line of a recorded md-real-io option block: the "\tkey=value" lines after its
+  // "MD-REAL-IO total objects: ..." line, which list every option, -L's prefix as "latency=" (empty without -L).
+  // "" = none read (a block written by hand, without that line, states only what it has).
+  std::string options_at;
 };
 
 
@@ -752,6 +756,7 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
   size_t n = 0;
   auto& p = t.params;
   auto at = [&] { return file + ":" + std::to_string(n); };
+  bool mdreal_banner = false;  // md-real-io's "MD-REAL-IO total objects: ..." line read: its option block follows
   while (std::getline(in, line)) {
     if (++n == 1)
       strip_bom(line);
@@ -763,6 +768,8 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
       read_args_line(file, n, s.substr(5), p, h);
       continue;
     }
+    if (s.rfind("MD-REAL-IO ", 0) == 0)
+      mdreal_banner = true;
     if (s == "latency-all") {  // md-real-io's option block: --latency-all (every rank kept its latency files)
       h.latency_all_at = at();
       continue;
@@ -775,6 +782,8 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
     auto eq = s.find('=');
     if (eq != std::string::npos && s.find(' ') == std::string::npos) {
       std::string k = s.substr(0, eq), v = s.substr(eq + 1);
+      if (mdreal_banner && h.options_at.empty())
+        h.options_at = at();
       static const std::map<std::string, int> keys = {
           {"obj-per-proc", HeaderInfo::kI}, {"precreate-per-set", HeaderInfo::kP}, {"data-sets", HeaderInfo::kD},
           {"iterations", HeaderInfo::kR},   {"object-size", HeaderInfo::kS},       {"offset", HeaderInfo::kO}};
@@ -1311,6 +1320,16 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   else if (L.format == "md-workbench-all" && !h.args_at.empty() && h.latency_all_at.empty())
     t.warnings.push_back(h.args_at + ": the output's run had no --latency-all, which writes rank 0's -L files only, "
                          "but these are -all files: it may be another run's output (its parameters are used)");
+  // A recorded md-real-io option block lists every option, -L's prefix as "latency=" (empty without -L): one whose
+  // latency= is empty, or that has none, is of a run that wrote no latency files, as an Args line without -L.
+  if (L.format == "md-real-io-2017" && h.args_at.empty() && (!h.options_at.empty() || !h.latency_at.empty()) &&
+      h.latency.empty())
+    t.warnings.push_back((h.latency_at.empty() ? h.options_at + ": the output's run had no -L (its option block has no "
+                                                                "latency= line)"
+                                               : h.latency_at + ": the output's run had no -L (its option block's "
+                                                                "latency= is empty)") +
+                         ", so it wrote no latency files, but these are " + L.prefix +
+                         "-* latency files: it may be another run's output (its parameters are used)");
   // Who leaves a parameter unstated, for the warnings that assume it: no header, or the headers read (an md-workbench
   // stdout.txt without its Args line states none of md-workbench's options).
   std::string unstated;

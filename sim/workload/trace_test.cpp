@@ -1,6 +1,7 @@
 #include "workload/trace.hpp"
 
 #include "config/reader.hpp"
+#include "test_util.hpp"
 #include "workload/replay.hpp"
 
 #include <catch2/catch.hpp>
@@ -20,59 +21,12 @@
 namespace fs = std::filesystem;
 using pfsim::config::ConfigError;
 using namespace pfsim::trace;
+using pfsim::test::TempDir;
 
 namespace {
 
 const std::string kToolOutputs = "/work/shared/data/tool-outputs";
 const std::string kMistral = "/work/shared/data/mistral-mdrealio";
-
-// A fresh temporary directory per test.
-struct TempDir {
-  fs::path path;
-  TempDir()
-  {
-    char tmpl[] = "/tmp/pfsim-trace-test-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  void write(const std::string& name, const std::string& text) const { std::ofstream(path / name) << text; }
-  // Cuts a file to its first `lines` lines (a truncated trace file).
-  void keep_lines(const std::string& name, int lines) const
-  {
-    std::ifstream in(path / name);
-    std::string line, out;
-    for (int i = 0; i < lines && std::getline(in, line); ++i)
-      out += line + "\n";
-    in.close();
-    write(name, out);
-  }
-  std::string str() const { return path.string(); }
-  // Copies every file of a real run's directory here; the text of one of them.
-  void copy_files(const std::string& dir) const
-  {
-    for (const auto& e : fs::directory_iterator(dir))
-      fs::copy(e.path(), path / e.path().filename());
-  }
-  std::string read(const std::string& name) const
-  {
-    std::ifstream in(path / name);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  }
-  // `text` with `insertion` before the first `needle` in it (which must be there: an edited real file).
-  static std::string inserted(const std::string& text, const std::string& needle, const std::string& insertion)
-  {
-    const auto at = text.find(needle);
-    REQUIRE(at != std::string::npos);
-    return text.substr(0, at) + insertion + text.substr(at);
-  }
-  // `text` without the first `piece` (which it must hold)
-  static std::string removed(const std::string& text, const std::string& piece)
-  {
-    const auto at = text.find(piece);
-    REQUIRE(at != std::string::npos);
-    return text.substr(0, at) + text.substr(at + piece.size());
-  }
-};
 
 // A valid 2-rank md-real-io 2017 trace: precreate 2, one benchmark iteration of 1 object, cleanup 2.
 void write_small_mdreal(const TempDir& d)
@@ -1971,6 +1925,49 @@ TEST_CASE("an output naming other latency files than the trace's is said to be m
   for (const char* d : {"/md-real-io-2017", "/md-workbench-ior/run1-L-process-reports",
                         "/md-workbench-ior/run2-latency-all", "/md-workbench-standalone-2019"})
     CHECK_FALSE(said(load_trace(kToolOutputs + d), "had no"));
+}
+
+TEST_CASE("md-real-io: an option block whose latency= is empty or missing is said to be maybe another run's", "[trace]")
+{
+  // md-real-io lists every option in its block, -L's prefix as latency= (empty without -L): beside latency files,
+  // such a block is of a run that wrote none, as md-workbench's Args line without -L (a warning; its parameters used).
+  TempDir r;
+  r.copy_files(kToolOutputs + "/md-real-io-2017");
+  const std::string text = r.read("stdout.txt");
+  CHECK_FALSE(any_contains(load_trace(r.str()).warnings, "had no -L"));
+  const std::string then = ", so it wrote no latency files, but these are lat-* latency files: it may be another run's "
+                           "output (its parameters are used)";
+  SECTION("no latency= line")
+  {
+    r.write("stdout.txt", TempDir::removed(text, "\tlatency=lat\n"));
+    const Trace t = load_trace(r.str());
+    CHECK(t.params.obj_per_proc == 20);
+    CHECK(any_contains(t.warnings, r.str() + "/stdout.txt:2: the output's run had no -L (its option block has no "
+                                             "latency= line)" + then));
+  }
+  SECTION("latency= empty, as md-real-io prints it without -L")
+  {
+    edit(r, "stdout.txt", "\tlatency=lat\n", "\tlatency=\n");
+    const Trace t = load_trace(r.str());
+    CHECK(t.params.obj_per_proc == 20);
+    CHECK(any_contains(t.warnings, r.str() + "/stdout.txt:5: the output's run had no -L (its option block's latency= "
+                                             "is empty)" + then));
+  }
+  SECTION("a recorded mdreal.txt (after md-real-io's banner line) as the Mistral runs', and a hand-written block")
+  {
+    TempDir m;
+    write_small_mdreal(m);
+    const std::string block = m.read("mdreal.txt");
+    CHECK_FALSE(any_contains(load_trace(m.str()).warnings, "had no -L"));  // parameters alone: no statement of -L
+    const std::string banner = "MD-REAL-IO total objects: 6 workingset size: 0.022 MiB (version: 5044ecc@master) "
+                               "time: 2017-07-09 00:54:04\n";
+    m.write("mdreal.txt", banner + block + "\tlatency=/home/dkrz/k202079/results-5-7217624/mdreal\n\tlatency-all\n");
+    CHECK(load_trace(m.str()).warnings.empty());
+    m.write("mdreal.txt", banner + block + "\tlatency-all\n");
+    CHECK(any_contains(load_trace(m.str()).warnings, m.str() + "/mdreal.txt:2: the output's run had no -L (its option "
+                                                     "block has no latency= line), so it wrote no latency files, but "
+                                                     "these are mdreal-* latency files"));
+  }
 }
 
 TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest files with and without tp: errors", "[trace]")

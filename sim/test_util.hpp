@@ -1,0 +1,84 @@
+// Test-only helpers shared by the *_test.cpp files (not part of pfsim_core).
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+
+namespace pfsim::test {
+
+// A fresh temporary directory per test (/tmp/pfsim-test-XXXXXX), removed with everything in it at the end of its
+// scope; the files of a test's trace or outputs are written, read and edited there.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir()
+  {
+    char tmpl[] = "/tmp/pfsim-test-XXXXXX";
+    if (::mkdtemp(tmpl) == nullptr)
+      throw std::runtime_error("cannot create a temporary directory /tmp/pfsim-test-XXXXXX");
+    path = tmpl;
+  }
+  ~TempDir()
+  {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  std::string str() const { return path.string(); }
+  // Writes `text` to file `name` here; its path.
+  std::string write(const std::string& name, const std::string& text) const
+  {
+    std::ofstream(path / name) << text;
+    return (path / name).string();
+  }
+  // The text of file `name` here ("" when there is none).
+  std::string read(const std::string& name) const
+  {
+    std::ifstream in(path / name);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+  // Cuts a file to its first `lines` lines (a truncated trace file).
+  void keep_lines(const std::string& name, int lines) const
+  {
+    std::ifstream in(path / name);
+    std::string line, out;
+    for (int i = 0; i < lines && std::getline(in, line); ++i)
+      out += line + "\n";
+    in.close();
+    write(name, out);
+  }
+  // Copies every file of a real run's directory here.
+  void copy_files(const std::string& dir) const
+  {
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      std::filesystem::copy(e.path(), path / e.path().filename());
+  }
+  // The number of entries here.
+  size_t entries() const
+  {
+    return static_cast<size_t>(
+        std::distance(std::filesystem::directory_iterator(path), std::filesystem::directory_iterator()));
+  }
+  // `text` with `insertion` before the first `needle` in it (which must be there: an edited real file).
+  static std::string inserted(const std::string& text, const std::string& needle, const std::string& insertion)
+  {
+    const auto at = text.find(needle);
+    REQUIRE(at != std::string::npos);
+    return text.substr(0, at) + insertion + text.substr(at);
+  }
+  // `text` without the first `piece` (which it must hold).
+  static std::string removed(const std::string& text, const std::string& piece)
+  {
+    const auto at = text.find(piece);
+    REQUIRE(at != std::string::npos);
+    return text.substr(0, at) + text.substr(at + piece.size());
+  }
+};
+
+}  // namespace pfsim::test
