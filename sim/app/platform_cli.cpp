@@ -1,6 +1,7 @@
 #include "app/commands.hpp"
 #include "config/reader.hpp"
 #include "config/units.hpp"
+#include "report/outputs.hpp"
 
 #include <cctype>
 #include <algorithm>
@@ -316,6 +317,7 @@ bool can_create_in(const fs::path& dir)
   std::string probe = (dir / ".pfsim-probe-XXXXXX").string();
   std::vector<char> name(probe.begin(), probe.end());
   name.push_back('\0');
+  SignalsBlocked hold;  // a signal between the creation and the removal would leave the probe (helper-120)
   int fd = ::mkstemp(name.data());
   if (fd < 0)
     return false;  // errno says why

@@ -65,21 +65,21 @@ void remove_temps_and_die(int sig)
   std::raise(sig);
 }
 
-class SignalsBlocked {
-public:
-  SignalsBlocked()
-  {
-    sigset_t s;
-    sigemptyset(&s);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP})
-      sigaddset(&s, sig);
-    pthread_sigmask(SIG_BLOCK, &s, &old_);
-  }
-  ~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+}  // namespace
 
-private:
-  sigset_t old_;
-};
+SignalsBlocked::SignalsBlocked()
+{
+  static_assert(sizeof(sigset_t) <= sizeof old_, "SignalsBlocked::old_ holds a sigset_t");
+  sigset_t s;
+  sigemptyset(&s);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    sigaddset(&s, sig);
+  pthread_sigmask(SIG_BLOCK, &s, reinterpret_cast<sigset_t*>(old_));
+}
+
+SignalsBlocked::~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, reinterpret_cast<sigset_t*>(old_), nullptr); }
+
+namespace {
 
 void track_temp(const std::string& tmp)
 {
@@ -211,10 +211,13 @@ OutputBatch::~OutputBatch()
 
 OutputBatch* OutputBatch::current() { return current_batch; }
 
+void (*OutputBatch::after_rename_for_test)() = nullptr;
+
 void OutputBatch::commit()
 {
   current_batch = previous_;
   done_ = true;
+  SignalsBlocked hold;  // all renamed or none: a signal meanwhile is delivered when they are
   for (size_t i = 0; i < files_.size(); ++i) {
     if (std::rename(files_[i].first.c_str(), files_[i].second.c_str()) != 0) {
       const int err = errno;
@@ -223,6 +226,8 @@ void OutputBatch::commit()
       throw std::runtime_error(files_[i].second + ": cannot rename temporary file into place" + os_reason(err));
     }
     untrack_temp(files_[i].first);
+    if (after_rename_for_test != nullptr)
+      after_rename_for_test();
   }
 }
 

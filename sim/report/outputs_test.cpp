@@ -51,6 +51,38 @@ TEST_CASE("output batch: files appear only at commit / a batch ended by an error
   }
 }
 
+TEST_CASE("a signal during the renames of a batch: every output in place, then the signal's death", "[outputs]")
+{
+  // helper-120: a SIGTERM between two renames left some latency files under their final names and removed the rest.
+  // The renames now run with the signals held back: the signal raised after the first rename is delivered after
+  // the last one, so the child dies of it with all three files in place and no temporary.
+  for (int sig : {SIGTERM, SIGINT}) {
+    TempDir d;
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      for (int s : {SIGINT, SIGTERM, SIGHUP})
+        std::signal(s, SIG_DFL);
+      static int the_signal = 0;
+      the_signal = sig;
+      pfsim::OutputBatch::after_rename_for_test = [] { std::raise(the_signal); };
+      pfsim::OutputBatch batch;
+      for (const char* n : {"a.csv", "b.csv", "c.json"})
+        pfsim::write_file_atomic((d.path / n).string(), "x\n");
+      batch.commit();
+      ::_exit(0);  // not reached: the held-back signal ends the process when commit() returns
+    }
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    INFO("signal " << sig);
+    CHECK((WIFSIGNALED(status) && WTERMSIG(status) == sig));
+    CHECK(fs::exists(d.path / "a.csv"));
+    CHECK(fs::exists(d.path / "b.csv"));
+    CHECK(fs::exists(d.path / "c.json"));
+    CHECK(d.entries() == 3);
+  }
+}
+
 TEST_CASE("a run killed while its outputs are written (SIGTERM, SIGINT) leaves no temporary file", "[outputs]")
 {
   for (int sig : {SIGTERM, SIGINT}) {
