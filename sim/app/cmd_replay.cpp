@@ -76,7 +76,7 @@ const std::vector<OptSpec> kCommonOpts{
     {"--latency-all", false, "md-workbench format: one <op>-all.csv of every rank instead of rank 0's files "
                              "(the default for a replayed trace that holds every rank's latencies; pfsim "
                              "mdworkbench, like md-workbench -L, writes rank 0's)"},
-    {"--no-samples", false, "(for data-path traces: see above) keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway); --out then has per-RPC percentiles only, from histograms of constant size (within 0.14%); not with --latency-dir, nor with md-workbench phase lines (add --quiet or --output-format mdreal2017), and md-real-io lines lose 'max'"},
+    {"--no-samples", false, "(for data-path traces: see above) keep no per-operation samples (16 B per operation; without --out, --latency-dir or an md-workbench/mdtest format none are kept anyway, unless the recorded md-real-io lines carry 'max'); --out then has per-RPC percentiles only, from histograms of constant size (within 0.14%); not with --latency-dir, nor with md-workbench phase lines (add --quiet or --output-format mdreal2017), and md-real-io lines lose 'max'"},
     {"--process-reports", false, "md-workbench and md-real-io formats: after each phase line, one line per rank "
                                  "(\"0: precreate process max:...\", \"0: precreate 0.0s ...\"), as the tools' "
                                  "--process-reports print them (the default for a trace whose recorded output has "
