@@ -38,6 +38,11 @@ usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--f
                       command line with the sizes run, its ERROR INVALID lines, score, t_delta; --from reads it back)
                       and config.ini (the config run) there (temporary names, each renamed when complete; the
                       directory created if missing, as IO500 creates its resultdir); never the --from directory's files
+  --json FILE         the phases, scores and comparison, and the effective configuration: "config" (seed, ranks,
+                      ranks per node, --set, caps, the config as read with IO500's defaults of the options pfsim uses
+                      filled in and named; [find] nproc null: every task) and "pfsim" (version, build, the effective
+                      platform as its runs' results report it, each run's command line and what its platform changes);
+                      the same inputs write the same bytes
 [INVALID] is marked as IO500 marks it: a write phase that ran less than stonewall-time or than the minimum write
 runtime (300 s, 30 s with [global] scc = TRUE), a score of 0, and on the score line also stonewall-time != 300.
 pfsim runs each phase's whole count, so a count that ends before the stonewall is [INVALID], as in IO500.
@@ -156,6 +161,54 @@ USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "f
             "ior-easy-write", "ior-easy-read", "mdtest-easy-write", "mdtest-easy-stat", "mdtest-easy-delete",
             "ior-hard-write", "ior-hard-read", "mdtest-hard-write", "mdtest-hard-stat", "mdtest-hard-read",
             "mdtest-hard-delete")}
+
+
+# IO500's defaults of the options pfsim uses (src/main.c, phase_*.c option tables), for the JSON's effective config;
+# [find] nproc has none (every task runs pfind).
+IO500_DEFAULTS = {("ior-easy", "transfersize"): DEFAULTS["transferSize"], ("ior-easy", "blocksize"): DEFAULTS["blockSize"],
+                  ("ior-easy", "fileperproc"): "TRUE", ("ior-hard", "segmentcount"): str(DEFAULTS["segmentCount"]),
+                  ("mdtest-easy", "n"): str(DEFAULTS["easy_n"]), ("mdtest-hard", "n"): str(DEFAULTS["hard_n"]),
+                  ("debug", "stonewall-time"): "300", ("global", "datadir"): "./datafiles",
+                  ("global", "resultdir"): "./results", ("global", "scc"): "FALSE", ("find", "nproc"): None}
+IO500_DEFAULTS.update({(sec, opt): "TRUE" for sec, opt in sorted(USED) if opt == "run"})
+
+
+def effective_config(config):
+    """The config as read with IO500's defaults of the options pfsim uses filled in: ({section: {option: value}},
+    sorted; ["[section] option" filled from the defaults])."""
+    out = {sec: dict(opts) for sec, opts in config.items()}
+    filled = []
+    for (sec, opt), v in sorted(IO500_DEFAULTS.items()):
+        if opt not in out.get(sec, {}):
+            out.setdefault(sec, {})[opt] = v
+            filled.append(f"[{sec}] {opt}")
+    return {sec: dict(sorted(out[sec].items())) for sec in sorted(out)}, filled
+
+
+def json_diff(a, b, prefix=""):
+    """{dotted path: b's value} where b differs from a (a field only in a: None)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = {}
+        for k in sorted(set(a) | set(b)):
+            out.update(json_diff(a.get(k), b.get(k), f"{prefix}{k}."))
+        return out
+    return {} if a == b else {prefix[:-1]: b}
+
+
+def pfsim_record(runs, pfsim_bin):
+    """pfsim as its runs' results JSON report it: version, build, the effective platform (of the first run that adds
+    no --set of its own), and each run's command line, ranks, nodes, ranks per node and how its platform differs
+    (mdtest-hard's clients.max_cached_mb=0). Without a run, the version from `pfsim version` and no platform."""
+    if not runs:
+        v = subprocess.run([pfsim_bin, "version"], capture_output=True, text=True)
+        version = v.stdout.split()[-1] if v.returncode == 0 and v.stdout.split() else "unknown"
+        return {"version": version, "build": None, "platform": None, "runs": {}}
+    ref = next((r for _, args, r in runs.values() if "--set" not in args), next(iter(runs.values()))[2])
+    return {"version": ref.get("pfsim_version"), "build": ref.get("build"), "platform": ref.get("platform"),
+            "runs": {g: {"command": cmd, "ranks": r["run"]["ranks"], "nodes": r["run"]["nodes"],
+                         "ranks_per_node": r["run"]["ranks_per_node"],
+                         "platform_differs": json_diff(ref.get("platform"), r.get("platform"))}
+                     for g, (cmd, _, r) in runs.items()}}
 
 
 def flag(config, section, option, default):
@@ -382,7 +435,8 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
 
 
 def run_tool(pfsim, common, kind, args, tmp):
-    """One pfsim run; returns (its results JSON, its warning lines)."""
+    """One pfsim run; returns (its results JSON, its warning lines, its command line as "pfsim TOOL ...", without
+    the temporary --out and --quiet)."""
     out = os.path.join(tmp, kind + ".json")
     tool = "ior" if kind.startswith("ior") else "find" if kind == "find" else "mdtest"
     if "--ranks" in args:  # the run's own process count ([find] nproc) replaces the job's
@@ -391,7 +445,8 @@ def run_tool(pfsim, common, kind, args, tmp):
     cmd = [pfsim, tool] + common + args + ["--quiet", "--out", out]
     r = run_pfsim(PROG, cmd)
     with open(out) as f:
-        return json.load(f), [l for l in (r.stderr or "").splitlines() if "warning" in l]
+        return (json.load(f), [l for l in (r.stderr or "").splitlines() if "warning" in l],
+                shlex.join(["pfsim", tool] + common + args))
 
 
 GROUPS = ("mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard", "find")
@@ -432,8 +487,9 @@ def simulate(pfsim, common, s, jobs, config):
     does not run it); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
     others start. Returns ({phase: (score, time)}, skipped groups, notes): notes["find"] holds the simulated find's
     processes, files found and files examined (result.txt's nproc, found and total-files), notes["why"] why a phase
-    whose run is not FALSE did not run (the summary's "not run (...)")."""
-    notes = {"find": {}, "why": {}}
+    whose run is not FALSE did not run (the summary's "not run (...)"), notes["runs"] each group run's (command line,
+    its own arguments, results JSON), in GROUPS order."""
+    notes = {"find": {}, "why": {}, "runs": {}}
     fpp = flag(config, "ior-easy", "fileperproc", "TRUE")
     runs = {
         "mdtest-easy": ["-n", str(s["easy_n"]), "-u", "-F"],
@@ -468,8 +524,9 @@ def simulate(pfsim, common, s, jobs, config):
             results.append(run_group(first))
             with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
                 results += list(ex.map(run_group, rest))
-    res = {g: r for g, r, _ in results}
-    warnings = [line for _, _, w in results for line in w]
+    res = {g: r for g, r, _, _ in results}
+    notes["runs"] = {g: (cmd, runs[g], r) for g, r, _, cmd in sorted(results, key=lambda x: GROUPS.index(x[0]))}
+    warnings = [line for _, _, w, _ in results for line in w]
     for w in dict.fromkeys(warnings):  # each once, in order
         print(w, file=sys.stderr)
     out = {}
@@ -729,8 +786,16 @@ def main():
     if n_md < 8:
         print(f"{PROG}: note: the IOPS score is over the {n_md} metadata phases simulated (IO500's over 8)",
               file=sys.stderr)
+    options, filled = effective_config(config)
+    ran = pfsim_record(run_notes["runs"], pfsim)
     report = {"tasks": ranks, "sizes": sizes, "notes": notes, "not_modelled": ignored, "skipped": skipped,
               "platform": a.platform, "sets": sets,
+              # the effective configuration: what reruns this run, and the platform pfsim simulated
+              "config": {"seed": a.seed, "ranks": ranks,
+                         "ranks_per_node": next(iter(ran["runs"].values()))["ranks_per_node"] if ran["runs"] else rpn,
+                         "sets": sets, "caps": dict(caps, all=a.cap_all),
+                         "io500": {"file": cfg_path, "options": options, "defaults": filled}},
+              "pfsim": ran,
               "phases": {n: {"score": sim[n][0], "unit": u, "time_s": sim[n][1], "valid": n not in invalid,
                              "invalid_because": invalid.get(n, [])} for n, u, _, _ in PHASES if n in sim},
               "score": {"bandwidth_GiBps": bw, "iops_kiops": md, "iops_phases": n_md, "total": math.sqrt(bw * md),

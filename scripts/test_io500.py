@@ -4,7 +4,9 @@
 1. IO500's config-tiny.ini (shared/data/tool-outputs/io500) at 4 tasks on the Spartan platform: 12 [RESULT] lines in
    IO500's format ("[RESULT] %20s %15.6f unit : time %.3f seconds") in IO500's order, and a [SCORE ] line whose
    bandwidth and IOPS are the geometric means of the printed values (4 ior, 7 mdtest phases and find) and TOTAL their
-   geometric mean; result_summary.txt in --out-dir holds the same text.
+   geometric mean; result_summary.txt in --out-dir holds the same text. The --json report records the effective
+   configuration (seed, ranks, ranks per node, --set, the config with IO500's defaults, pfsim's version, build and
+   effective platform: the one pfsim mdtest --out reports), byte-identical across two identical runs.
 2. The mdtest-easy-write score is `pfsim mdtest -n 2000 -u -F` run directly (its File creation rate / 1000); the find
    score is `pfsim find` on the tree the run leaves with the config's [find] nproc = 1, and that tree, for the real run
    of standard-results (2 tasks, -n 2000), holds its result.txt's total-files (8,003) and found (58); pfsim's own
@@ -86,6 +88,25 @@ def main():
               f"score = geometric means of the lines: bw {bw:.6f}, IOPS {md:.6f} (line: {m.group(0) if m else None})")
         summary = os.path.join(tmp, "result_summary.txt")
         check(os.path.isfile(summary) and open(summary).read() == r.stdout, "result_summary.txt holds the same text")
+        # The JSON records its effective configuration (helper-121: the platform path and the sets only): the seed,
+        # ranks, ranks per node, the config as read with IO500's defaults filled in, pfsim's version and build, and
+        # the effective platform pfsim reported (checked against pfsim's own --out in 2).
+        rep1 = json.load(open(os.path.join(tmp, "r.json"))) if r.returncode == 0 else {}
+        cfg1, sim1 = rep1.get("config", {}), rep1.get("pfsim", {})
+        io1 = cfg1.get("io500", {}).get("options", {})
+        version = subprocess.run([pfsim, "version"], capture_output=True, text=True).stdout.split()[-1]
+        check(cfg1.get("seed") == 1 and cfg1.get("ranks") == 4 and cfg1.get("ranks_per_node") == 2 and
+              cfg1.get("sets") == [] and io1.get("ior-easy", {}).get("blocksize") == "64m" and
+              io1.get("ior-easy", {}).get("fileperproc") == "TRUE" and io1.get("debug", {}).get("stonewall-time") == "1"
+              and "[ior-easy] fileperproc" in cfg1.get("io500", {}).get("defaults", []) and
+              "[ior-easy] blocksize" not in cfg1.get("io500", {}).get("defaults", []),
+              f"the JSON's config: seed 1, 4 ranks, 2 per node, no --set, config-tiny as read (blockSize 64m, "
+              f"stonewall-time 1) with IO500's defaults filled in and named (filePerProc TRUE) (got {cfg1})")
+        check(sim1.get("version") == version and len(sim1.get("build", {}).get("commit", "")) >= 12 and
+              sim1.get("platform", {}).get("clients", {}).get("ranks_per_node") == 2 and
+              sorted(sim1.get("runs", {})) == sorted(["mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard", "find"]),
+              f"the JSON's pfsim: version {version}, its build, the effective platform (2 ranks per node) and each "
+              f"run (got {str(sim1)[:200]})")
         # result.txt in IO500's layout: --from reads pfsim's own result directory back, the same sizes, the same
         # scores (the same ranks per node given again), every error 0.
         again = os.path.join(tmp, "again.json")
@@ -99,7 +120,20 @@ def main():
         # ... and at the --set it recorded (helper-86: ignored, the IOR phases -55% to -74% with no note)
         setdir = os.path.join(tmp, "withset")
         r4 = run([os.path.join(data, "config-tiny.ini"), "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node", "2",
-                  "--set", "mds.cores=2", "--out-dir", setdir], build)
+                  "--set", "mds.cores=2", "--out-dir", setdir, "--json", os.path.join(tmp, "set.json")], build)
+        rep4 = json.load(open(os.path.join(tmp, "set.json"))) if r4.returncode == 0 else {}
+        check(rep4.get("config", {}).get("sets") == ["mds.cores=2"] and
+              rep4.get("pfsim", {}).get("platform", {}).get("mds", {}).get("cores") == 2,
+              f"--set mds.cores=2 is in the JSON's sets and its effective platform (mds.cores "
+              f"{rep4.get('pfsim', {}).get('platform', {}).get('mds', {}).get('cores')})")
+        # The same run twice: byte-identical JSON (nothing of the moment: no temporary path, no wall time).
+        twice = []
+        for k in (1, 2):
+            rk = run([os.path.join(data, "config-tiny.ini"), "--platform", PLATFORM, "--ranks", "2", "--seed", "3",
+                      "--json", os.path.join(tmp, f"twice{k}.json")], build)
+            twice.append(open(os.path.join(tmp, f"twice{k}.json"), "rb").read() if rk.returncode == 0 else b"")
+        check(twice[0] != b"" and twice[0] == twice[1] and json.loads(twice[0]).get("config", {}).get("seed") == 3,
+              "the same run twice writes byte-identical JSON, with its seed 3")
         again4 = os.path.join(tmp, "again4.json")
         r5 = run(["--from", setdir, "--platform", PLATFORM, "--json", again4], build)
         rows5 = json.load(open(again4)).get("compared_with", {}).get("phases", []) if r5.returncode == 0 else []
@@ -122,6 +156,8 @@ def main():
         subprocess.run([pfsim, "mdtest", "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node", "2", "-n", "2000",
                         "-u", "-F", "--quiet", "--out", out], check=True, capture_output=True)
         direct = {p["name"]: p["rate_items_per_s"] for p in json.load(open(out))["phases"]}["File creation"] / 1000
+        check(sim1.get("platform") == json.load(open(out))["platform"],
+              "the JSON's effective platform is the one pfsim mdtest --out reports for the same platform and placement")
         check(abs(vals.get("mdtest-easy-write", 0) / direct - 1) < 1e-6,
               f"mdtest-easy-write {vals.get('mdtest-easy-write')} = pfsim mdtest -n 2000 -u -F {direct:.6f}")
         # find: config-tiny's [find] nproc = 1 over what the 4 tasks left (mdtest -n 2000 twice, IOR -F's 4 files of
