@@ -298,6 +298,12 @@ def read_config(path):
     return out, ignored
 
 
+def config_line(config, cfg_path, section, option):
+    """Where the config gives (section, option): "config.ini:12" (read_config's lines), else the file or "the
+    defaults"."""
+    return getattr(config, "lines", {}).get((section, option), cfg_path or "the defaults")
+
+
 def read_result_dir(d):
     """An IO500 result directory: procs, each phase's exe command line and score from result.txt, the summary's
     scores from result_summary.txt, and the config (config.ini)."""
@@ -383,7 +389,6 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
     """The sizes of each tool run: from the result directory's command lines when given, else the config, else
     IO500's defaults capped (notes say which). Every size is checked here, before any simulation."""
     notes = []
-    where = cfg_path or "the defaults"
     # (key, phase whose command line gives it, flag, section, option, default, cap, parser)
     table = [("easy_xfer", "ior-easy-write", "-t", "ior-easy", "transfersize", DEFAULTS["transferSize"], None, parse_size),
              ("easy_block", "ior-easy-write", "-b", "ior-easy", "blocksize", DEFAULTS["blockSize"], caps["block"],
@@ -400,7 +405,7 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
             exe, n = exes[phase]
             v = parse(option_after(exe, flag, result_path, n, section), f"{result_path}:{n}: {flag}")
         elif config.get(section, {}).get(option, "") != "":
-            at = getattr(config, "lines", {}).get((section, option), where)
+            at = config_line(config, cfg_path, section, option)
             v = parse(config[section][option], f"{at}: [{section}] {shown}")
             if cap is not None and v > cap:
                 if cap_all:
@@ -418,7 +423,7 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
                 notes.append(f"[{section}] {shown} not given: IO500's default {default} capped at {v} (stonewalling, "
                              "which ends IO500's phases, is not modelled)")
         if v <= 0:
-            at = getattr(config, "lines", {}).get((section, option), where)
+            at = config_line(config, cfg_path, section, option)
             fail(PROG, f"{at}: [{section}] {shown}: expected a positive size or count, got {v}")
         s[key] = v
     # A block the cap set (not the config nor a command line) is IOR's: a whole number of transfers (helper-109: a 5m
@@ -429,7 +434,7 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
                      f"transferSize {s['easy_xfer']}")
         s["easy_block"] = v
     if s["easy_block"] % s["easy_xfer"]:
-        at = getattr(config, "lines", {}).get(("ior-easy", "blocksize"), where)
+        at = config_line(config, cfg_path, "ior-easy", "blocksize")
         fail(PROG, f"{at}: [ior-easy] blockSize {s['easy_block']} is not a multiple of transferSize {s['easy_xfer']}")
     return s, notes
 
@@ -735,14 +740,16 @@ def main():
             check_output(PROG, opt, path, inputs)
     nproc = config.get("find", {}).get("nproc", "")
     if flag(config, "find", "run", "TRUE") and nproc != "" and \
-            parse_count(nproc, f"{cfg_path or 'the config'}: [find] nproc") < 1:
-        fail(PROG, f"{cfg_path or 'the config'}: [find] nproc: expected at least 1 process, got {nproc}")
+            parse_count(nproc, f"{config_line(config, cfg_path, 'find', 'nproc')}: [find] nproc") < 1:
+        fail(PROG, f"{config_line(config, cfg_path, 'find', 'nproc')}: [find] nproc: expected at least 1 process, "
+                   f"got {nproc}")
     sizes, notes = sizes_from(config, cfg_path, result["exes"] if result else {}, result["path"] if result else "",
                               caps, a.cap_all)
     stonewall = config.get("debug", {}).get("stonewall-time", "300")
     stonewall_s = as_float(stonewall)
     if not math.isfinite(stonewall_s) or stonewall_s < 0:
-        fail(PROG, f"{cfg_path}: [debug] stonewall-time: expected seconds, got '{stonewall}'")
+        fail(PROG, f"{config_line(config, cfg_path, 'debug', 'stonewall-time')}: [debug] stonewall-time: expected "
+                   f"seconds, 0 or more, got '{stonewall}'")
     for n in notes:
         print(f"{PROG}: note: {n}", file=sys.stderr)
     for n in ignored:

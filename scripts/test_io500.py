@@ -263,7 +263,10 @@ def main():
                            # helper-116: the sizes' errors name the line too
                            ("[ior-easy]\nblockSize = 4x\n", "b.ini:2: [ior-easy] blockSize: expected a size"),
                            ("[ior-easy]\ntransferSize = 2m\nblockSize = 3m\n",
-                            "b.ini:3: [ior-easy] blockSize 3145728 is not a multiple")):
+                            "b.ini:3: [ior-easy] blockSize 3145728 is not a multiple"),
+                           # helper-121: the checks made after reading name the line too
+                           ("[debug]\n\nstonewall-time = -5\n", "b.ini:3: [debug] stonewall-time: expected"),
+                           ("[find]\nnproc = 0\n", "b.ini:2: [find] nproc: expected at least 1")):
             bad_ini = os.path.join(tmp, "b.ini")
             with open(bad_ini, "w") as f:
                 f.write(text)
