@@ -29,7 +29,9 @@ said on stderr (not modelled). Sizes must be whole numbers (IOR's k/m/g suffixes
 A size the config gives beyond --cap-* is run whole (a warning says so) unless --cap-all.
 
 usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--from RESULT_DIR] [--out-dir DIR]
-                [--json FILE] [--set PATH=VALUE ...] [--build DIR] [--jobs N] [--cap-all]
+                [--json FILE] [--set PATH=VALUE ...] [--seed S] [--build DIR] [--jobs N] [--cap-all]
+  --seed S            pfsim's --seed, passed to every run: what pfsim takes, an integer from 0 to 2^63 - 1 (0 is a
+                      seed like any other; default 1)
   --from RESULT_DIR   an IO500 result directory (result.txt, config.ini or config*.ini): runs its task count
                       (result.txt [run] procs) with the sizes of its phases' command lines (result.txt exe =), and
                       compares each phase's simulated score with the measured one (with --ranks N other than procs:
@@ -63,8 +65,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import (Parser, check_output, fail, is_executable_file, positive_int, run_pfsim,  # noqa: E402
-                        stop_on_signals, stopped_signal, write_atomic, write_atomic_all)
+from cli_common import (Parser, check_output, fail, is_executable_file, pfsim_seed, positive_int,  # noqa: E402
+                        run_pfsim, stop_on_signals, stopped_signal, write_atomic, write_atomic_all)
 
 PROG = "io500"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -673,7 +675,8 @@ def main():
     ap.add_argument("--out-dir", help="write result_summary.txt there")
     ap.add_argument("--json", help="write the phases, scores and comparison as JSON")
     ap.add_argument("--set", action="append", default=[], help="platform override PATH=VALUE (repeatable)")
-    ap.add_argument("--seed", type=positive_int, default=1, help="random seed (default 1)")
+    ap.add_argument("--seed", type=pfsim_seed, default=1,
+                    help="pfsim's random seed, 0 to 2^63 - 1 as pfsim takes it (default 1)")
     ap.add_argument("--jobs", type=positive_int, default=2, help="pfsim runs at once (default 2)")
     ap.add_argument("--cap-files", type=positive_int, default=2000,
                     help="mdtest files per task when the config gives none (default 2000)")

@@ -18,6 +18,7 @@
 5. The --from directory's files are inputs: --out-dir into it is refused and its result_summary.txt kept.
 6. IO500's config rules: section and option names in any case, inline comments, run = FALSE skips a group (said in
    the summary), an unknown section, a size of 0, a file count with a suffix and a binary file are errors (exit 2).
+   --seed takes pfsim's range, 0 to 2^63 - 1 (0 runs, -1 and 2^63 are refused).
 7. [INVALID] as IO500 marks it (1: the write phases and the score of a 1 s stonewall; the rules on their own), and
    result.txt in IO500's layout that --from reads back with errors of 0.
 """
@@ -248,6 +249,18 @@ def main():
               "ior-hard-write" not in rep.get("phases", {}) and
               re.search(r"ior-easy-read +GiB/s : not run", r.stdout) is not None,
               f"[ior-easy-read] run = FALSE and [ior-hard] run = 0: those phases not run ({r.stderr.strip()[-160:]})")
+        # --seed takes what pfsim's --seed takes, 0 included (helper-121: refused while pfsim accepts it)
+        seeds = {}
+        for seed in ("0", "-1", "9223372036854775808"):
+            seeds[seed] = run([os.path.join(tmp, "off.ini"), "--platform", PLATFORM, "--ranks", "2", "--seed", seed,
+                               "--json", os.path.join(tmp, "seed.json")], build)
+        rep0 = json.load(open(os.path.join(tmp, "seed.json"))) if seeds["0"].returncode == 0 else {}
+        check(rep0.get("config", {}).get("seed") == 0 and "--seed 0 " in
+              rep0.get("pfsim", {}).get("runs", {}).get("mdtest-easy", {}).get("command", ""),
+              f"--seed 0 runs, as pfsim --seed 0 does ({seeds['0'].stderr.strip()[-160:]})")
+        check(all(seeds[x].returncode == 2 and "--seed: expected an integer in [0, 9223372036854775807], got "
+                  f"'{x}'" in seeds[x].stderr for x in ("-1", "9223372036854775808")),
+              f"--seed -1 and 2^63: exit 2, pfsim's range ({seeds['-1'].stderr.strip()})")
         for text, what in (("[ior-easyy]\nblockSize = 4m\n", "not an IO500 section"),
                            ("[ior-easy]\ntransferSize = 0\n", "expected a positive size"),
                            ("[mdtest-easy]\nn = 2k\n", "[mdtest-easy] n: expected a whole number"),
