@@ -22,7 +22,8 @@ The sizes come from the config's [ior-easy] transferSize/blockSize, [ior-hard] s
 be days of simulation: a size the config does not give is IO500's default capped at --cap-* (said on stderr).
 
 The config is read as IO500 reads it (its grammar, errors naming the line): section and option names in any case,
-'#' and ';' comments, an option without a value left at its default, an unknown section or an option its section does
+'#' and ';' comments, an option without a value left at its default, an option given twice at its last value (a
+warning names both lines), an unknown section or an option its section does
 not declare an error (IO500's option tables), booleans TRUE/FALSE/1/0 and integers checked as IO500 checks them. Of its options pfsim uses the sizes above, [ior-easy] filePerProc, each
 group's run and each phase's own run (a phase left out is printed as not run); any other option given a value is
 said on stderr (not modelled). Sizes must be whole numbers (IOR's k/m/g suffixes for bytes).
@@ -252,7 +253,8 @@ def read_text(path, what):
 # "key = value" (key of letters, digits, '_', '.', '-'; a value holds no '#' nor ';'), an empty or comment line ('#' or
 # ';' first); a comment may follow white space on the first two. Anything else stops
 # IO500 ("unexpected content"), and here. An option with an empty value is skipped, as IO500 skips it (its default
-# holds).
+# holds). An option given twice in a section (or in the section given twice) takes its last value, as IO500 assigns
+# each line in turn; here with a warning naming both lines.
 _INI_SECTION = re.compile(r"\s*\[\s*([0-9A-Za-z_-]+)\s*\]\s*(\s[#;].*)?")
 _INI_OPTION = re.compile(r"\s*([0-9A-Za-z_.-]+)\s*=\s*([^#;]*?)\s*(\s[#;].*)?")
 _INI_EMPTY = re.compile(r"\s*([#;].*)?")
@@ -267,7 +269,7 @@ class Config(dict):
 def read_config(path):
     """IO500's config.ini -> {section: {option: value}}, names lower-case as IO500 matches them (strcasecmp), and the
     options given a value that pfsim does not model. Errors name the file and line."""
-    out, lines, sec = {}, {}, None
+    out, lines, given, sec = {}, {}, {}, None  # given: each option's key as written and value, for a repeat's warning
     for n, line in enumerate(read_text(path, "an IO500 config.ini").split("\n"), start=1):
         line = line.rstrip("\r")
         m = _INI_SECTION.fullmatch(line)
@@ -285,8 +287,13 @@ def read_config(path):
                 continue  # IO500 skips an option without a value: its default holds
             if sec is None:
                 fail(PROG, f"{path}:{n}: {m.group(1)} = {value}: an option outside a section (IO500 stops on it too)")
+            if (sec, key) in lines:  # IO500 assigns each line in turn: the last value holds
+                k0, v0 = given[(sec, key)]
+                print(f"{PROG}: warning: {path}:{n}: [{sec}] {m.group(1)} = {value}: given again (line "
+                      f"{lines[(sec, key)]}: {k0} = {v0}); the last value is used, as IO500 uses it", file=sys.stderr)
             out[sec][key] = value
             lines[(sec, key)] = n
+            given[(sec, key)] = (m.group(1), value)
             continue
         if not _INI_EMPTY.fullmatch(line):
             fail(PROG, f"{path}:{n}: expected '[section]', 'option = value' or a comment, as IO500 reads its config, "

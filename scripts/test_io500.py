@@ -18,6 +18,7 @@
 5. The --from directory's files are inputs: --out-dir into it is refused and its result_summary.txt kept.
 6. IO500's config rules: section and option names in any case, inline comments, run = FALSE skips a group (said in
    the summary), an unknown section, a size of 0, a file count with a suffix and a binary file are errors (exit 2).
+   An option given twice: the last value, as IO500, and a warning naming both lines.
    --seed takes pfsim's range, 0 to 2^63 - 1 (0 runs, -1 and 2^63 are refused).
 7. [INVALID] as IO500 marks it (1: the write phases and the score of a 1 s stonewall; the rules on their own), and
    result.txt in IO500's layout that --from reads back with errors of 0.
@@ -249,6 +250,15 @@ def main():
               "ior-hard-write" not in rep.get("phases", {}) and
               re.search(r"ior-easy-read +GiB/s : not run", r.stdout) is not None,
               f"[ior-easy-read] run = FALSE and [ior-hard] run = 0: those phases not run ({r.stderr.strip()[-160:]})")
+        # An option given twice in a section: IO500 keeps the last value (src/ini-parse.c assigns each line in
+        # turn), and so does this script, with a warning naming both lines (helper-121: used silently).
+        r, rep = run_config("dup", "[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n[mdtest-easy]\nn = 100\n"
+                                   "[mdtest-hard]\nn = 100\n[ior-hard]\nsegmentCount = 10\n[IOR-easy]\nTRANSFERSIZE = 2m\n")
+        check(rep.get("sizes", {}).get("easy_xfer") == 2 << 20 and
+              "dup.ini:11: [ior-easy] TRANSFERSIZE = 2m: given again (line 2: transferSize = 1m); the last value is "
+              "used, as IO500 uses it" in r.stderr,
+              f"transferSize given twice (lines 2 and 11): the last used, a warning naming both lines "
+              f"({r.stderr.strip()[:300]})")
         # --seed takes what pfsim's --seed takes, 0 included (helper-121: refused while pfsim accepts it)
         seeds = {}
         for seed in ("0", "-1", "9223372036854775808"):
