@@ -19,7 +19,9 @@ modelled, and said:
   - the phases in between (timestamp, the extended mode's md-workbench and rnd4K phases).
 The sizes come from the config's [ior-easy] transferSize/blockSize, [ior-hard] segmentCount, [mdtest-easy] n and
 [mdtest-hard] n. IO500's defaults (a 9920000m block, 1,000,000 files per task) rely on stonewalling to end and would
-be days of simulation: a size the config does not give is IO500's default capped at --cap-* (said on stderr).
+be days of simulation: a size the config does not give is IO500's default capped at --cap-* (said on stderr). A cap is
+never exceeded: a capped block is rounded down to whole transfers, and a --cap-block below one transferSize is refused
+(exit 2; the transfer is IO500's access pattern, not shrunk).
 
 The config is read as IO500 reads it (its grammar, errors naming the line): section and option names in any case,
 '#' and ';' comments, an option without a value left at its default, an option given twice at its last value (a
@@ -394,9 +396,11 @@ def parse_count(text, what):
     return int(text)
 
 
-def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
+def sizes_from(config, cfg_path, exes, result_path, caps, cap_all, cap_text=None):
     """The sizes of each tool run: from the result directory's command lines when given, else the config, else
-    IO500's defaults capped (notes say which). Every size is checked here, before any simulation."""
+    IO500's defaults capped (notes say which). Every size is checked here, before any simulation. `cap_text`: the
+    --cap-block as typed, for its error."""
+    cap_text = cap_text or str(caps["block"])
     notes = []
     # (key, phase whose command line gives it, flag, section, option, default, cap, parser)
     table = [("easy_xfer", "ior-easy-write", "-t", "ior-easy", "transfersize", DEFAULTS["transferSize"], None, parse_size),
@@ -436,10 +440,18 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
             fail(PROG, f"{at}: [{section}] {shown}: expected a positive size or count, got {v}")
         s[key] = v
     # A block the cap set (not the config nor a command line) is IOR's: a whole number of transfers (helper-109: a 5m
-    # transferSize without a blockSize was refused, 256m not being a multiple of it)
+    # transferSize without a blockSize was refused, 256m not being a multiple of it), rounded down: a cap is never
+    # exceeded (helper-121: 512k was rounded up to a 1m transfer). Not one transfer within the cap: refused (the
+    # transfer is IO500's access pattern, not a size to shrink).
     if "easy_block" in capped and s["easy_block"] % s["easy_xfer"]:
-        v = max(s["easy_xfer"], s["easy_block"] // s["easy_xfer"] * s["easy_xfer"])
-        notes.append(f"[ior-easy] blockSize {s['easy_block']} (the cap) rounded to {v}, a whole number of "
+        v = s["easy_block"] // s["easy_xfer"] * s["easy_xfer"]
+        if v == 0:
+            given_at = (config_line(config, cfg_path, "ior-easy", "transfersize")
+                        if ("ior-easy", "transfersize") in getattr(config, "lines", {}) else "IO500's default")
+            fail(PROG, f"--cap-block {cap_text}: {s['easy_block']} bytes is less than one transferSize "
+                       f"({s['easy_xfer']}, {given_at}): a block is "
+                       f"whole transfers and a cap is never exceeded; give --cap-block {s['easy_xfer']} or more")
+        notes.append(f"[ior-easy] blockSize {s['easy_block']} (the cap) rounded down to {v}, a whole number of "
                      f"transferSize {s['easy_xfer']}")
         s["easy_block"] = v
     if s["easy_block"] % s["easy_xfer"]:
@@ -687,7 +699,9 @@ def main():
     ap.add_argument("--jobs", type=positive_int, default=2, help="pfsim runs at once (default 2)")
     ap.add_argument("--cap-files", type=positive_int, default=2000,
                     help="mdtest files per task when the config gives none (default 2000)")
-    ap.add_argument("--cap-block", default="256m", help="ior-easy block per task when the config gives none")
+    ap.add_argument("--cap-block", default="256m",
+                    help="ior-easy block per task when the config gives none (default 256m; rounded down to whole "
+                         "transfers, at least one)")
     ap.add_argument("--cap-segments", type=positive_int, default=2000,
                     help="ior-hard segments when the config gives none (default 2000)")
     ap.add_argument("--cap-all", action="store_true", help="cap the sizes the config gives too")
@@ -754,7 +768,7 @@ def main():
         fail(PROG, f"{config_line(config, cfg_path, 'find', 'nproc')}: [find] nproc: expected at least 1 process, "
                    f"got {nproc}")
     sizes, notes = sizes_from(config, cfg_path, result["exes"] if result else {}, result["path"] if result else "",
-                              caps, a.cap_all)
+                              caps, a.cap_all, a.cap_block)
     stonewall = config.get("debug", {}).get("stonewall-time", "300")
     stonewall_s = as_float(stonewall)
     if not math.isfinite(stonewall_s) or stonewall_s < 0:

@@ -20,7 +20,8 @@
    the summary), an unknown section, a size of 0, a file count with a suffix and a binary file are errors (exit 2).
    An option given twice: the last value, as IO500, and a warning naming both lines.
    --seed takes pfsim's range, 0 to 2^63 - 1 (0 runs, -1 and 2^63 are refused).
-7. [INVALID] as IO500 marks it (1: the write phases and the score of a 1 s stonewall; the rules on their own), and
+7. A capped block is whole transfers, rounded down, never above the cap: refused when not one transfer fits.
+   [INVALID] as IO500 marks it (1: the write phases and the score of a 1 s stonewall; the rules on their own), and
    result.txt in IO500's layout that --from reads back with errors of 0.
 """
 import json
@@ -318,6 +319,22 @@ def main():
         check(sizes["easy_xfer"] == 5 << 20 and sizes["easy_block"] == 255 << 20 and any("rounded" in n for n in notes),
               f"no blockSize with transferSize 5m: the 256m cap rounded to 255m, a whole number of transfers "
               f"(got {sizes})")
+        # A cap is never exceeded (helper-121: --cap-block 512k --cap-all capped a 4m block at 524288, then rounded it
+        # up to a whole 1m transfer, 1048576): rounded down to whole transfers, refused when not one fits.
+        config, _ = io500.read_config(ini)  # transferSize 5m (line 2)
+        config["ior-easy"]["blocksize"] = "20m"
+        sizes, notes = io500.sizes_from(config, ini, {}, None, {"files": 100, "block": 12 << 20, "segments": 100}, True)
+        check(sizes["easy_block"] == 10 << 20 and any("rounded down" in n for n in notes),
+              f"blockSize 20m capped at 12m (--cap-all) with transferSize 5m: 10m, two transfers (got {sizes}, {notes})")
+        for cfg_text, args in (("[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n", ["--cap-all"]),
+                               ("[ior-easy]\ntransferSize = 1m\n", [])):
+            with open(ini, "w") as f:
+                f.write(cfg_text)
+            r = run([ini, "--platform", PLATFORM, "--ranks", "2", "--cap-block", "512k"] + args, build)
+            check(r.returncode == 2 and "--cap-block 512k: 524288 bytes is less than one transferSize (1048576, "
+                  in r.stderr and "e.ini:2)" in r.stderr and r.stdout == "",
+                  f"--cap-block 512k {' '.join(args)} with transferSize 1m: exit 2 before any run, the cap named "
+                  f"({r.returncode}: {r.stderr.strip()})")
     sim = {"ior-easy-write": (1.0, 301.0), "ior-easy-read": (1.0, 2.0), "mdtest-easy-write": (5.0, 299.0)}
     inv, run_inv = io500.validity(sim, 300, 300)
     check(list(inv) == ["mdtest-easy-write"] and not run_inv,
