@@ -49,7 +49,8 @@ usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--f
                       platform as its runs' results report it, each run's command line and what its platform changes);
                       the same inputs write the same bytes
 [INVALID] is marked as IO500 marks it: a write phase that ran less than stonewall-time or than the minimum write
-runtime (300 s, 30 s with [global] scc = TRUE), a score of 0, and on the score line also stonewall-time != 300.
+runtime (300 s, 30 s with [global] scc = TRUE), a score of 0, and on the score line also stonewall-time != 300 and
+a total score of 0 (every bandwidth or every metadata phase off, or one of them scored 0).
 pfsim runs each phase's whole count, so a count that ends before the stonewall is [INVALID], as in IO500.
 The IOR phases and mdtest-hard-read rest on the platform's data servers; on platforms/spartan-cephfs-fitted.json only
 the mdtest-easy/hard create, stat and delete phases are validated (docs/spartan-cephfs.md).
@@ -589,7 +590,8 @@ def validity(sim, stonewall_s, minwrite_s):
     """IO500's validity rules (src/main.c, phase_dbg.c): a write phase (IO500 checks its stonewall) is INVALID when it
     ran less than stonewall-time or less than the minimum write runtime (300 s; 30 s with [global] scc), any phase
     with a score of 0; the run is INVALID when one of its phases is or stonewall-time is not 300 s. pfsim runs every
-    phase's whole count (no stonewalling), so a count that ends before the stonewall is INVALID as IO500 marks it.
+    phase's whole count (no stonewalling), so a count that ends before the stonewall is INVALID as IO500 marks it;
+    so is a run whose score is 0 (a group's phases all off, or one of them scored 0).
     Returns ({phase: [reasons]}, [run-level reasons])."""
     phases = {}
     for name, (v, t) in sim.items():
@@ -604,6 +606,17 @@ def validity(sim, stonewall_s, minwrite_s):
         if why:
             phases[name] = why
     run = [f"stonewall-time {stonewall_s:g}s != 300s"] if stonewall_s != 300 else []
+    # The score, sqrt(bandwidth x IOPS), is 0 when a group's geometric mean is: a phase of it scored 0, or none of
+    # its phases ran (every phase run = FALSE; helper-121: TOTAL 0.000000 was not marked).
+    zero = []
+    for group, label in (("bw", "bandwidth"), ("md", "metadata")):
+        scores = [sim[n][0] for n, _, g, _ in PHASES if g == group and n in sim]
+        if not scores:
+            zero.append(f"no {label} phase ran")
+        elif geo(scores) == 0:
+            zero.append(f"a {label} phase scored 0")
+    if zero:
+        run.append(f"Resulting score shouldn't be 0.0 ({'; '.join(zero)})")
     return phases, run
 
 

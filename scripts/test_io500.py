@@ -20,6 +20,7 @@
    the summary), an unknown section, a size of 0, a file count with a suffix and a binary file are errors (exit 2).
    An option given twice: the last value, as IO500, and a warning naming both lines.
    --seed takes pfsim's range, 0 to 2^63 - 1 (0 runs, -1 and 2^63 are refused).
+   Every phase off: TOTAL 0 [INVALID], as IO500 marks a score of 0.
 7. A capped block is whole transfers, rounded down, never above the cap: refused when not one transfer fits.
    [INVALID] as IO500 marks it (1: the write phases and the score of a 1 s stonewall; the rules on their own), and
    result.txt in IO500's layout that --from reads back with errors of 0.
@@ -251,6 +252,16 @@ def main():
               "ior-hard-write" not in rep.get("phases", {}) and
               re.search(r"ior-easy-read +GiB/s : not run", r.stdout) is not None,
               f"[ior-easy-read] run = FALSE and [ior-hard] run = 0: those phases not run ({r.stderr.strip()[-160:]})")
+        # Every phase off: the score is 0, which IO500 marks [INVALID] (helper-121: TOTAL 0.000000 unmarked); the JSON
+        # says why and records no platform (pfsim never ran).
+        r, rep = run_config("none", "".join(f"[{g}]\nrun = FALSE\n" for g in ("ior-easy", "ior-hard", "mdtest-easy",
+                                                                             "mdtest-hard", "find")))
+        check(r.returncode == 0 and re.search(r"^\[SCORE \] .* TOTAL 0\.000000 \[INVALID\]$", r.stdout, re.M) and
+              rep.get("score", {}).get("valid") is False and
+              "Resulting score shouldn't be 0.0" in " ".join(rep.get("score", {}).get("invalid_because", [])) and
+              rep.get("pfsim", {}).get("platform", 1) is None,
+              f"every phase run = FALSE: TOTAL 0 marked [INVALID], the reason in the JSON ({r.stdout.strip()[-90:]}; "
+              f"{r.stderr.strip()[-200:]})")
         # An option given twice in a section: IO500 keeps the last value (src/ini-parse.c assigns each line in
         # turn), and so does this script, with a warning naming both lines (helper-121: used silently).
         r, rep = run_config("dup", "[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n[mdtest-easy]\nn = 100\n"
@@ -339,8 +350,13 @@ def main():
     inv, run_inv = io500.validity(sim, 300, 300)
     check(list(inv) == ["mdtest-easy-write"] and not run_inv,
           f"stonewall 300: a 301 s write valid, a 299 s write INVALID, a 2 s read valid (got {inv}, {run_inv})")
+    inv, run_inv = io500.validity({"mdtest-easy-stat": (5.0, 9.0)}, 300, 300)
+    check(not inv and run_inv == ["Resulting score shouldn't be 0.0 (no bandwidth phase ran)"],
+          f"only a metadata phase: the bandwidth score and the total are 0, the run INVALID (got {inv}, {run_inv})")
     inv, run_inv = io500.validity({"ior-easy-write": (1.0, 40.0), "ior-hard-read": (0.0, 9.0)}, 30, 30)
-    check(list(inv) == ["ior-hard-read"] and run_inv == ["stonewall-time 30s != 300s"],
+    check(list(inv) == ["ior-hard-read"] and run_inv == ["stonewall-time 30s != 300s",
+                                                         "Resulting score shouldn't be 0.0 (a bandwidth phase scored 0; "
+                                                         "no metadata phase ran)"],
           f"scc (30 s minimum) with stonewall 30: a 40 s write valid, a score of 0 INVALID, the run INVALID "
           f"(got {inv}, {run_inv})")
     check.finish("io500")
