@@ -133,8 +133,10 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                       "heading \"ms/op\")"},
         {"-N", true, "STRIDE mdtest's rank shift (default 0): rank r stats rank r + N's items, reads r + 2N's files "
                      "and removes r + 3N's (mdtest's stat_name, read_name, rm_name), with -u in that rank's "
-                     "directory (mdtest's unique_*_dir names shift by one more stride; the files are the same); "
-                     "N = ranks per node reads another node's data, not the page cache's (clients.max_cached_mb)"},
+                     "directory (mdtest's unique_*_dir names shift by one more stride; the files are the same), all "
+                     "mod the ranks; N = ranks per node stats another node's items, but the read's 2N wraps round: "
+                     "with 2 nodes a rank reads its own files (the page cache's, clients.max_cached_mb), from 3 "
+                     "nodes on the node two further's"},
         {"--savePerOpDataCSV", true, "PREFIX mdtest's own form of --latency-dir/--latency-prefix: the files "
                                      "PREFIX-<phase>-<rank %05d>.csv", true},
         // Recorded and printed in "Command line used", no effect on what is simulated (so that the recorded command
