@@ -52,8 +52,9 @@ usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--f
 runtime (300 s, 30 s with [global] scc = TRUE), a score of 0, and on the score line also stonewall-time != 300 and
 a total score of 0 (every bandwidth or every metadata phase off, or one of them scored 0).
 pfsim runs each phase's whole count, so a count that ends before the stonewall is [INVALID], as in IO500.
-The IOR phases and mdtest-hard-read rest on the platform's data servers; on platforms/spartan-cephfs-fitted.json only
-the mdtest-easy/hard create, stat and delete phases are validated (docs/spartan-cephfs.md).
+The IOR phases and mdtest-hard-read rest on the platform's data servers; on platforms/spartan-cephfs-fitted.json (and
+-ssd) every phase is compared with Spartan's measurements, the data side fitted to five IOR points per pool
+(docs/spartan-cephfs.md sections 4, 7 and 8).
 Exit status 0; 2 on bad input (one message naming the file and line or option); pfsim's status when a run fails.
 """
 import argparse
