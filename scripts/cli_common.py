@@ -1,7 +1,7 @@
 """Input checks shared by the scripts: one error line and exit status 2 on bad input, no traceback.
 
 Parser        argparse.ArgumentParser whose errors are ONE line ("PROG: error: MESSAGE") with exit status 2
-positive_int, non_negative_float, finite_float, unit_interval: argparse `type=` converters
+positive_int, pfsim_seed, non_negative_float, finite_float, unit_interval: argparse `type=` converters
 check_output(prog, option, path): call before long work; exits 2 when PATH cannot be written as a file
 json_number(prog, where, doc, keys, ...): a number of a JSON file, or one error line naming the field
 plot_format_problem(path): why a plot file name is not .png, .pdf or .svg (None when it is)
@@ -34,6 +34,18 @@ def positive_int(s):
         raise argparse.ArgumentTypeError(f"expected a positive integer, got '{s}'")
     if v < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got '{s}'")
+    return v
+
+
+def pfsim_seed(s):
+    """pfsim's --seed as pfsim takes it: an integer from 0 to 2^63 - 1 (each a draw of its own, 0 included)."""
+    top = 2 ** 63 - 1
+    try:
+        v = int(s)
+    except ValueError:
+        v = -1
+    if not 0 <= v <= top or not s.strip().lstrip("+").isdigit():
+        raise argparse.ArgumentTypeError(f"expected an integer in [0, {top}], got '{s}'")
     return v
 
 

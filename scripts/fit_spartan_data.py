@@ -27,6 +27,7 @@ its 3,901 bytes through the fitted read latency).
 --pool nlsas (default) writes the fitted values into platforms/spartan-cephfs.json and spartan-cephfs-fitted.json
 (the metadata fit, scripts/calibrate_spartan.py, starts from the first and keeps them); --pool ssd writes
 platforms/spartan-cephfs-ssd.json: the metadata fit's platform with the SSD pool's 16 OSD nodes and its own data fit.
+Each fitted and fixed value gets its source, and the "oss" source names the pool and quotes the values written.
 Report: validation/spartan-cephfs/fit-data[-ssd].json. 30-60 s on 2 cores.
 
 usage: fit_spartan_data.py [--pool nlsas|ssd] [--jobs N] [--build DIR] [--report FILE] [--check]
@@ -79,6 +80,29 @@ STEPS = [
 ]
 TOL = 0.005
 assert {(st[4], st[5]) for st in STEPS} == S.IOR_FITTED, "spartan_model.IOR_FITTED must name the points STEPS fit"
+# The pool as the "oss" source describes it, before the fitted values (oss_source).
+POOLS = {
+    "nlsas": "The NL-SAS data pool as 36 OSD nodes (seed 001: 36 NL-SAS nodes of 16 drives, 3x replicated), each one "
+             "data server",
+    "ssd": "The SSD data pool as 16 OSD nodes (seed 001: 8 SAS SSDs each, erasure code 4+2; see oss.count), each one "
+           "data server",
+}
+
+
+def oss_source(pool, platform, report):
+    """The "oss" source: where its data values come from, with the values this fit wrote (so that a refit writes a
+    text that holds)."""
+    v = {k: get(platform, "oss." + k) for k in ("disk_write", "disk_read", "object_serial_write",
+                                                "parallel_read_latency")}
+    before = (" (not the 16 x ~150 MB/s / 3 = 800 MB/s per node that the drives gave before the fit)"
+              if pool == "nlsas" else "")
+    return (f"{POOLS[pool]}. Its data values are fitted by scripts/fit_spartan_data.py --pool {pool} to seed 001's IOR "
+            f"columns (report {report}; each field's own source): disk_write {v['disk_write']} and disk_read "
+            f"{v['disk_read']} per OSD node, the pool's share with replication or erasure coding included{before}; "
+            f"object_serial_write {v['object_serial_write']}, a small synchronous write's time on its object; "
+            f"parallel_read_latency {v['parallel_read_latency']}, a read's time at its OSD, which mdtest-hard's "
+            "3901-byte reads pay too. The IOR phases and mdtest-hard-read are validated against seed 001 "
+            "(validation/spartan-cephfs, docs/spartan-cephfs.md section 7).")
 
 
 def get(p, path):
@@ -205,6 +229,7 @@ def main():
         platform.setdefault("sources", {})[st[0]] = (
             f"Fitted by scripts/fit_spartan_data.py --pool {a.pool} to seed 001's {st[4]} at {st[5]} "
             f"({res['measured_GiBps']} GiB/s): {st[7]}. Report: {os.path.relpath(report_path, S.ROOT)}.")
+    platform["sources"]["oss"] = oss_source(a.pool, platform, os.path.relpath(report_path, S.ROOT))
     files = []
     for out in outputs:
         if a.pool == "nlsas":
@@ -216,6 +241,7 @@ def main():
             for path in list(fixed) + [st[0] for st in STEPS]:
                 put(target, path, get(platform, path))
                 target.setdefault("sources", {})[path] = platform["sources"][path]
+            target["sources"]["oss"] = platform["sources"]["oss"]
         else:
             target = platform
             target["name"] = "spartan-cephfs-ssd"

@@ -19,17 +19,22 @@ modelled, and said:
   - the phases in between (timestamp, the extended mode's md-workbench and rnd4K phases).
 The sizes come from the config's [ior-easy] transferSize/blockSize, [ior-hard] segmentCount, [mdtest-easy] n and
 [mdtest-hard] n. IO500's defaults (a 9920000m block, 1,000,000 files per task) rely on stonewalling to end and would
-be days of simulation: a size the config does not give is IO500's default capped at --cap-* (said on stderr).
+be days of simulation: a size the config does not give is IO500's default capped at --cap-* (said on stderr). A cap is
+never exceeded: a capped block is rounded down to whole transfers, and a --cap-block below one transferSize is refused
+(exit 2; the transfer is IO500's access pattern, not shrunk).
 
 The config is read as IO500 reads it (its grammar, errors naming the line): section and option names in any case,
-'#' and ';' comments, an option without a value left at its default, an unknown section or an option its section does
+'#' and ';' comments, an option without a value left at its default, an option given twice at its last value (a
+warning names both lines), an unknown section or an option its section does
 not declare an error (IO500's option tables), booleans TRUE/FALSE/1/0 and integers checked as IO500 checks them. Of its options pfsim uses the sizes above, [ior-easy] filePerProc, each
 group's run and each phase's own run (a phase left out is printed as not run); any other option given a value is
 said on stderr (not modelled). Sizes must be whole numbers (IOR's k/m/g suffixes for bytes).
 A size the config gives beyond --cap-* is run whole (a warning says so) unless --cap-all.
 
 usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--from RESULT_DIR] [--out-dir DIR]
-                [--json FILE] [--set PATH=VALUE ...] [--build DIR] [--jobs N] [--cap-all]
+                [--json FILE] [--set PATH=VALUE ...] [--seed S] [--build DIR] [--jobs N] [--cap-all]
+  --seed S            pfsim's --seed, passed to every run: what pfsim takes, an integer from 0 to 2^63 - 1 (0 is a
+                      seed like any other; default 1)
   --from RESULT_DIR   an IO500 result directory (result.txt, config.ini or config*.ini): runs its task count
                       (result.txt [run] procs) with the sizes of its phases' command lines (result.txt exe =), and
                       compares each phase's simulated score with the measured one (with --ranks N other than procs:
@@ -38,11 +43,18 @@ usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--f
                       command line with the sizes run, its ERROR INVALID lines, score, t_delta; --from reads it back)
                       and config.ini (the config run) there (temporary names, each renamed when complete; the
                       directory created if missing, as IO500 creates its resultdir); never the --from directory's files
+  --json FILE         the phases, scores and comparison, and the effective configuration: "config" (seed, ranks,
+                      ranks per node, --set, caps, the config as read with IO500's defaults of the options pfsim uses
+                      filled in and named; [find] nproc null: every task) and "pfsim" (version, build, the effective
+                      platform as its runs' results report it, each run's command line and what its platform changes);
+                      the same inputs write the same bytes
 [INVALID] is marked as IO500 marks it: a write phase that ran less than stonewall-time or than the minimum write
-runtime (300 s, 30 s with [global] scc = TRUE), a score of 0, and on the score line also stonewall-time != 300.
+runtime (300 s, 30 s with [global] scc = TRUE), a score of 0, and on the score line also stonewall-time != 300 and
+a total score of 0 (every bandwidth or every metadata phase off, or one of them scored 0).
 pfsim runs each phase's whole count, so a count that ends before the stonewall is [INVALID], as in IO500.
-The IOR phases and mdtest-hard-read rest on the platform's data servers; on platforms/spartan-cephfs-fitted.json only
-the mdtest-easy/hard create, stat and delete phases are validated (docs/spartan-cephfs.md).
+The IOR phases and mdtest-hard-read rest on the platform's data servers; on platforms/spartan-cephfs-fitted.json (and
+-ssd) every phase is compared with Spartan's measurements, the data side fitted to five IOR points per pool
+(docs/spartan-cephfs.md sections 4, 7 and 8).
 Exit status 0; 2 on bad input (one message naming the file and line or option); pfsim's status when a run fails.
 """
 import argparse
@@ -58,8 +70,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import (Parser, check_output, fail, is_executable_file, positive_int, run_pfsim,  # noqa: E402
-                        stop_on_signals, stopped_signal, write_atomic, write_atomic_all)
+from cli_common import (Parser, check_output, fail, is_executable_file, pfsim_seed, positive_int,  # noqa: E402
+                        run_pfsim, stop_on_signals, stopped_signal, write_atomic, write_atomic_all)
 
 PROG = "io500"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -158,6 +170,54 @@ USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "f
             "mdtest-hard-delete")}
 
 
+# IO500's defaults of the options pfsim uses (src/main.c, phase_*.c option tables), for the JSON's effective config;
+# [find] nproc has none (every task runs pfind).
+IO500_DEFAULTS = {("ior-easy", "transfersize"): DEFAULTS["transferSize"], ("ior-easy", "blocksize"): DEFAULTS["blockSize"],
+                  ("ior-easy", "fileperproc"): "TRUE", ("ior-hard", "segmentcount"): str(DEFAULTS["segmentCount"]),
+                  ("mdtest-easy", "n"): str(DEFAULTS["easy_n"]), ("mdtest-hard", "n"): str(DEFAULTS["hard_n"]),
+                  ("debug", "stonewall-time"): "300", ("global", "datadir"): "./datafiles",
+                  ("global", "resultdir"): "./results", ("global", "scc"): "FALSE", ("find", "nproc"): None}
+IO500_DEFAULTS.update({(sec, opt): "TRUE" for sec, opt in sorted(USED) if opt == "run"})
+
+
+def effective_config(config):
+    """The config as read with IO500's defaults of the options pfsim uses filled in: ({section: {option: value}},
+    sorted; ["[section] option" filled from the defaults])."""
+    out = {sec: dict(opts) for sec, opts in config.items()}
+    filled = []
+    for (sec, opt), v in sorted(IO500_DEFAULTS.items()):
+        if opt not in out.get(sec, {}):
+            out.setdefault(sec, {})[opt] = v
+            filled.append(f"[{sec}] {opt}")
+    return {sec: dict(sorted(out[sec].items())) for sec in sorted(out)}, filled
+
+
+def json_diff(a, b, prefix=""):
+    """{dotted path: b's value} where b differs from a (a field only in a: None)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = {}
+        for k in sorted(set(a) | set(b)):
+            out.update(json_diff(a.get(k), b.get(k), f"{prefix}{k}."))
+        return out
+    return {} if a == b else {prefix[:-1]: b}
+
+
+def pfsim_record(runs, pfsim_bin):
+    """pfsim as its runs' results JSON report it: version, build, the effective platform (of the first run that adds
+    no --set of its own), and each run's command line, ranks, nodes, ranks per node and how its platform differs
+    (mdtest-hard's clients.max_cached_mb=0). Without a run, the version from `pfsim version` and no platform."""
+    if not runs:
+        v = subprocess.run([pfsim_bin, "version"], capture_output=True, text=True)
+        version = v.stdout.split()[-1] if v.returncode == 0 and v.stdout.split() else "unknown"
+        return {"version": version, "build": None, "platform": None, "runs": {}}
+    ref = next((r for _, args, r in runs.values() if "--set" not in args), next(iter(runs.values()))[2])
+    return {"version": ref.get("pfsim_version"), "build": ref.get("build"), "platform": ref.get("platform"),
+            "runs": {g: {"command": cmd, "ranks": r["run"]["ranks"], "nodes": r["run"]["nodes"],
+                         "ranks_per_node": r["run"]["ranks_per_node"],
+                         "platform_differs": json_diff(ref.get("platform"), r.get("platform"))}
+                     for g, (cmd, _, r) in runs.items()}}
+
+
 def flag(config, section, option, default):
     """An IO500 INI_BOOL, TRUE or FALSE in any case, or 1 / 0 (read_config has refused any other value)."""
     return config.get(section, {}).get(option, default).strip().lower() in ("true", "1")
@@ -197,7 +257,8 @@ def read_text(path, what):
 # "key = value" (key of letters, digits, '_', '.', '-'; a value holds no '#' nor ';'), an empty or comment line ('#' or
 # ';' first); a comment may follow white space on the first two. Anything else stops
 # IO500 ("unexpected content"), and here. An option with an empty value is skipped, as IO500 skips it (its default
-# holds).
+# holds). An option given twice in a section (or in the section given twice) takes its last value, as IO500 assigns
+# each line in turn; here with a warning naming both lines.
 _INI_SECTION = re.compile(r"\s*\[\s*([0-9A-Za-z_-]+)\s*\]\s*(\s[#;].*)?")
 _INI_OPTION = re.compile(r"\s*([0-9A-Za-z_.-]+)\s*=\s*([^#;]*?)\s*(\s[#;].*)?")
 _INI_EMPTY = re.compile(r"\s*([#;].*)?")
@@ -212,7 +273,7 @@ class Config(dict):
 def read_config(path):
     """IO500's config.ini -> {section: {option: value}}, names lower-case as IO500 matches them (strcasecmp), and the
     options given a value that pfsim does not model. Errors name the file and line."""
-    out, lines, sec = {}, {}, None
+    out, lines, given, sec = {}, {}, {}, None  # given: each option's key as written and value, for a repeat's warning
     for n, line in enumerate(read_text(path, "an IO500 config.ini").split("\n"), start=1):
         line = line.rstrip("\r")
         m = _INI_SECTION.fullmatch(line)
@@ -230,8 +291,13 @@ def read_config(path):
                 continue  # IO500 skips an option without a value: its default holds
             if sec is None:
                 fail(PROG, f"{path}:{n}: {m.group(1)} = {value}: an option outside a section (IO500 stops on it too)")
+            if (sec, key) in lines:  # IO500 assigns each line in turn: the last value holds
+                k0, v0 = given[(sec, key)]
+                print(f"{PROG}: warning: {path}:{n}: [{sec}] {m.group(1)} = {value}: given again (line "
+                      f"{lines[(sec, key)]}: {k0} = {v0}); the last value is used, as IO500 uses it", file=sys.stderr)
             out[sec][key] = value
             lines[(sec, key)] = n
+            given[(sec, key)] = (m.group(1), value)
             continue
         if not _INI_EMPTY.fullmatch(line):
             fail(PROG, f"{path}:{n}: expected '[section]', 'option = value' or a comment, as IO500 reads its config, "
@@ -243,6 +309,12 @@ def read_config(path):
     ignored = sorted(f"[{sec}] {k} = {v}" for sec, opts in out.items() for k, v in opts.items()
                      if (sec, k) not in USED and not (k == "api" and v.upper() == "POSIX"))
     return out, ignored
+
+
+def config_line(config, cfg_path, section, option):
+    """Where the config gives (section, option): "config.ini:12" (read_config's lines), else the file or "the
+    defaults"."""
+    return getattr(config, "lines", {}).get((section, option), cfg_path or "the defaults")
 
 
 def read_result_dir(d):
@@ -326,11 +398,12 @@ def parse_count(text, what):
     return int(text)
 
 
-def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
+def sizes_from(config, cfg_path, exes, result_path, caps, cap_all, cap_text=None):
     """The sizes of each tool run: from the result directory's command lines when given, else the config, else
-    IO500's defaults capped (notes say which). Every size is checked here, before any simulation."""
+    IO500's defaults capped (notes say which). Every size is checked here, before any simulation. `cap_text`: the
+    --cap-block as typed, for its error."""
+    cap_text = cap_text or str(caps["block"])
     notes = []
-    where = cfg_path or "the defaults"
     # (key, phase whose command line gives it, flag, section, option, default, cap, parser)
     table = [("easy_xfer", "ior-easy-write", "-t", "ior-easy", "transfersize", DEFAULTS["transferSize"], None, parse_size),
              ("easy_block", "ior-easy-write", "-b", "ior-easy", "blocksize", DEFAULTS["blockSize"], caps["block"],
@@ -347,7 +420,7 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
             exe, n = exes[phase]
             v = parse(option_after(exe, flag, result_path, n, section), f"{result_path}:{n}: {flag}")
         elif config.get(section, {}).get(option, "") != "":
-            at = getattr(config, "lines", {}).get((section, option), where)
+            at = config_line(config, cfg_path, section, option)
             v = parse(config[section][option], f"{at}: [{section}] {shown}")
             if cap is not None and v > cap:
                 if cap_all:
@@ -365,24 +438,33 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all):
                 notes.append(f"[{section}] {shown} not given: IO500's default {default} capped at {v} (stonewalling, "
                              "which ends IO500's phases, is not modelled)")
         if v <= 0:
-            at = getattr(config, "lines", {}).get((section, option), where)
+            at = config_line(config, cfg_path, section, option)
             fail(PROG, f"{at}: [{section}] {shown}: expected a positive size or count, got {v}")
         s[key] = v
     # A block the cap set (not the config nor a command line) is IOR's: a whole number of transfers (helper-109: a 5m
-    # transferSize without a blockSize was refused, 256m not being a multiple of it)
+    # transferSize without a blockSize was refused, 256m not being a multiple of it), rounded down: a cap is never
+    # exceeded (helper-121: 512k was rounded up to a 1m transfer). Not one transfer within the cap: refused (the
+    # transfer is IO500's access pattern, not a size to shrink).
     if "easy_block" in capped and s["easy_block"] % s["easy_xfer"]:
-        v = max(s["easy_xfer"], s["easy_block"] // s["easy_xfer"] * s["easy_xfer"])
-        notes.append(f"[ior-easy] blockSize {s['easy_block']} (the cap) rounded to {v}, a whole number of "
+        v = s["easy_block"] // s["easy_xfer"] * s["easy_xfer"]
+        if v == 0:
+            given_at = (config_line(config, cfg_path, "ior-easy", "transfersize")
+                        if ("ior-easy", "transfersize") in getattr(config, "lines", {}) else "IO500's default")
+            fail(PROG, f"--cap-block {cap_text}: {s['easy_block']} bytes is less than one transferSize "
+                       f"({s['easy_xfer']}, {given_at}): a block is "
+                       f"whole transfers and a cap is never exceeded; give --cap-block {s['easy_xfer']} or more")
+        notes.append(f"[ior-easy] blockSize {s['easy_block']} (the cap) rounded down to {v}, a whole number of "
                      f"transferSize {s['easy_xfer']}")
         s["easy_block"] = v
     if s["easy_block"] % s["easy_xfer"]:
-        at = getattr(config, "lines", {}).get(("ior-easy", "blocksize"), where)
+        at = config_line(config, cfg_path, "ior-easy", "blocksize")
         fail(PROG, f"{at}: [ior-easy] blockSize {s['easy_block']} is not a multiple of transferSize {s['easy_xfer']}")
     return s, notes
 
 
 def run_tool(pfsim, common, kind, args, tmp):
-    """One pfsim run; returns (its results JSON, its warning lines)."""
+    """One pfsim run; returns (its results JSON, its warning lines, its command line as "pfsim TOOL ...", without
+    the temporary --out and --quiet)."""
     out = os.path.join(tmp, kind + ".json")
     tool = "ior" if kind.startswith("ior") else "find" if kind == "find" else "mdtest"
     if "--ranks" in args:  # the run's own process count ([find] nproc) replaces the job's
@@ -391,7 +473,8 @@ def run_tool(pfsim, common, kind, args, tmp):
     cmd = [pfsim, tool] + common + args + ["--quiet", "--out", out]
     r = run_pfsim(PROG, cmd)
     with open(out) as f:
-        return json.load(f), [l for l in (r.stderr or "").splitlines() if "warning" in l]
+        return (json.load(f), [l for l in (r.stderr or "").splitlines() if "warning" in l],
+                shlex.join(["pfsim", tool] + common + args))
 
 
 GROUPS = ("mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard", "find")
@@ -432,8 +515,9 @@ def simulate(pfsim, common, s, jobs, config):
     does not run it); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
     others start. Returns ({phase: (score, time)}, skipped groups, notes): notes["find"] holds the simulated find's
     processes, files found and files examined (result.txt's nproc, found and total-files), notes["why"] why a phase
-    whose run is not FALSE did not run (the summary's "not run (...)")."""
-    notes = {"find": {}, "why": {}}
+    whose run is not FALSE did not run (the summary's "not run (...)"), notes["runs"] each group run's (command line,
+    its own arguments, results JSON), in GROUPS order."""
+    notes = {"find": {}, "why": {}, "runs": {}}
     fpp = flag(config, "ior-easy", "fileperproc", "TRUE")
     runs = {
         "mdtest-easy": ["-n", str(s["easy_n"]), "-u", "-F"],
@@ -468,8 +552,9 @@ def simulate(pfsim, common, s, jobs, config):
             results.append(run_group(first))
             with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
                 results += list(ex.map(run_group, rest))
-    res = {g: r for g, r, _ in results}
-    warnings = [line for _, _, w in results for line in w]
+    res = {g: r for g, r, _, _ in results}
+    notes["runs"] = {g: (cmd, runs[g], r) for g, r, _, cmd in sorted(results, key=lambda x: GROUPS.index(x[0]))}
+    warnings = [line for _, _, w, _ in results for line in w]
     for w in dict.fromkeys(warnings):  # each once, in order
         print(w, file=sys.stderr)
     out = {}
@@ -506,7 +591,8 @@ def validity(sim, stonewall_s, minwrite_s):
     """IO500's validity rules (src/main.c, phase_dbg.c): a write phase (IO500 checks its stonewall) is INVALID when it
     ran less than stonewall-time or less than the minimum write runtime (300 s; 30 s with [global] scc), any phase
     with a score of 0; the run is INVALID when one of its phases is or stonewall-time is not 300 s. pfsim runs every
-    phase's whole count (no stonewalling), so a count that ends before the stonewall is INVALID as IO500 marks it.
+    phase's whole count (no stonewalling), so a count that ends before the stonewall is INVALID as IO500 marks it;
+    so is a run whose score is 0 (a group's phases all off, or one of them scored 0).
     Returns ({phase: [reasons]}, [run-level reasons])."""
     phases = {}
     for name, (v, t) in sim.items():
@@ -521,6 +607,17 @@ def validity(sim, stonewall_s, minwrite_s):
         if why:
             phases[name] = why
     run = [f"stonewall-time {stonewall_s:g}s != 300s"] if stonewall_s != 300 else []
+    # The score, sqrt(bandwidth x IOPS), is 0 when a group's geometric mean is: a phase of it scored 0, or none of
+    # its phases ran (every phase run = FALSE; helper-121: TOTAL 0.000000 was not marked).
+    zero = []
+    for group, label in (("bw", "bandwidth"), ("md", "metadata")):
+        scores = [sim[n][0] for n, _, g, _ in PHASES if g == group and n in sim]
+        if not scores:
+            zero.append(f"no {label} phase ran")
+        elif geo(scores) == 0:
+            zero.append(f"a {label} phase scored 0")
+    if zero:
+        run.append(f"Resulting score shouldn't be 0.0 ({'; '.join(zero)})")
     return phases, run
 
 
@@ -611,11 +708,14 @@ def main():
     ap.add_argument("--out-dir", help="write result_summary.txt there")
     ap.add_argument("--json", help="write the phases, scores and comparison as JSON")
     ap.add_argument("--set", action="append", default=[], help="platform override PATH=VALUE (repeatable)")
-    ap.add_argument("--seed", type=positive_int, default=1, help="random seed (default 1)")
+    ap.add_argument("--seed", type=pfsim_seed, default=1,
+                    help="pfsim's random seed, 0 to 2^63 - 1 as pfsim takes it (default 1)")
     ap.add_argument("--jobs", type=positive_int, default=2, help="pfsim runs at once (default 2)")
     ap.add_argument("--cap-files", type=positive_int, default=2000,
                     help="mdtest files per task when the config gives none (default 2000)")
-    ap.add_argument("--cap-block", default="256m", help="ior-easy block per task when the config gives none")
+    ap.add_argument("--cap-block", default="256m",
+                    help="ior-easy block per task when the config gives none (default 256m; rounded down to whole "
+                         "transfers, at least one)")
     ap.add_argument("--cap-segments", type=positive_int, default=2000,
                     help="ior-hard segments when the config gives none (default 2000)")
     ap.add_argument("--cap-all", action="store_true", help="cap the sizes the config gives too")
@@ -678,14 +778,16 @@ def main():
             check_output(PROG, opt, path, inputs)
     nproc = config.get("find", {}).get("nproc", "")
     if flag(config, "find", "run", "TRUE") and nproc != "" and \
-            parse_count(nproc, f"{cfg_path or 'the config'}: [find] nproc") < 1:
-        fail(PROG, f"{cfg_path or 'the config'}: [find] nproc: expected at least 1 process, got {nproc}")
+            parse_count(nproc, f"{config_line(config, cfg_path, 'find', 'nproc')}: [find] nproc") < 1:
+        fail(PROG, f"{config_line(config, cfg_path, 'find', 'nproc')}: [find] nproc: expected at least 1 process, "
+                   f"got {nproc}")
     sizes, notes = sizes_from(config, cfg_path, result["exes"] if result else {}, result["path"] if result else "",
-                              caps, a.cap_all)
+                              caps, a.cap_all, a.cap_block)
     stonewall = config.get("debug", {}).get("stonewall-time", "300")
     stonewall_s = as_float(stonewall)
     if not math.isfinite(stonewall_s) or stonewall_s < 0:
-        fail(PROG, f"{cfg_path}: [debug] stonewall-time: expected seconds, got '{stonewall}'")
+        fail(PROG, f"{config_line(config, cfg_path, 'debug', 'stonewall-time')}: [debug] stonewall-time: expected "
+                   f"seconds, 0 or more, got '{stonewall}'")
     for n in notes:
         print(f"{PROG}: note: {n}", file=sys.stderr)
     for n in ignored:
@@ -729,8 +831,16 @@ def main():
     if n_md < 8:
         print(f"{PROG}: note: the IOPS score is over the {n_md} metadata phases simulated (IO500's over 8)",
               file=sys.stderr)
+    options, filled = effective_config(config)
+    ran = pfsim_record(run_notes["runs"], pfsim)
     report = {"tasks": ranks, "sizes": sizes, "notes": notes, "not_modelled": ignored, "skipped": skipped,
               "platform": a.platform, "sets": sets,
+              # the effective configuration: what reruns this run, and the platform pfsim simulated
+              "config": {"seed": a.seed, "ranks": ranks,
+                         "ranks_per_node": next(iter(ran["runs"].values()))["ranks_per_node"] if ran["runs"] else rpn,
+                         "sets": sets, "caps": dict(caps, all=a.cap_all),
+                         "io500": {"file": cfg_path, "options": options, "defaults": filled}},
+              "pfsim": ran,
               "phases": {n: {"score": sim[n][0], "unit": u, "time_s": sim[n][1], "valid": n not in invalid,
                              "invalid_because": invalid.get(n, [])} for n, u, _, _ in PHASES if n in sim},
               "score": {"bandwidth_GiBps": bw, "iops_kiops": md, "iops_phases": n_md, "total": math.sqrt(bw * md),

@@ -6,8 +6,11 @@ IO500 (io-500-dev, 2019) runs mdtest twice:
   mdtest hard: `mdtest -n N -t -w 3901 -e 3901 -F -N 1`: 3901-byte files in ONE shared directory
                ("hard" write / stat / read / delete).
 pfsim runs them as `pfsim mdtest -n N -u -F` and `pfsim mdtest -n N -F -w 3901 -e 3901`. -L (leaf only) and -t
-(unique directory by time) only change directory names; -N 1 (a task stats the files of the task on the next node)
-makes every stat go to the MDS on the real system, which pfsim's clients always do (they cache no attributes)."""
+(unique directory by time) only change directory names; -N 1 (task r stats task r + 1's files, reads r + 2's and
+removes r + 3's, mdtest's shifts: another node's only with one task per node or at a node's last tasks, and the read
+with 2 tasks wraps round to a task's own) is left out: pfsim's stats always go to the MDS (its clients cache no
+attributes) and the platform has no page cache (clients.max_cached_mb 0, the default), so no read is served from
+memory."""
 import csv
 import json
 import math

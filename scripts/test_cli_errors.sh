@@ -832,6 +832,17 @@ else
   failures=$((failures + 1))
 fi
 
+# mdtest -N's help says what the shifts do with N = ranks per node (helper-121: "N = ranks per node reads another
+# node's data", where the read's 2N wraps round to the rank's own files on 2 nodes)
+"$pfsim" mdtest --help >"$tmp/mdtest-help.txt" 2>&1
+if grep -q -- "-N STRIDE.*with 2 nodes a rank reads its own files" "$tmp/mdtest-help.txt" &&
+   ! grep -q "N = ranks per node reads another node's data" "$tmp/mdtest-help.txt"; then
+  echo "ok   mdtest-N-help"
+else
+  echo "FAIL mdtest-N-help: $(grep -- "-N STRIDE" "$tmp/mdtest-help.txt")"
+  failures=$((failures + 1))
+fi
+
 # No output may replace an input of the run: refused before the run, the input left as it was.
 cp "$good_platform" "$tmp/plat-in.json"
 cp -r "$tool_outputs/md-real-io-2017" "$tmp/trace-in"

@@ -4,7 +4,9 @@
 1. IO500's config-tiny.ini (shared/data/tool-outputs/io500) at 4 tasks on the Spartan platform: 12 [RESULT] lines in
    IO500's format ("[RESULT] %20s %15.6f unit : time %.3f seconds") in IO500's order, and a [SCORE ] line whose
    bandwidth and IOPS are the geometric means of the printed values (4 ior, 7 mdtest phases and find) and TOTAL their
-   geometric mean; result_summary.txt in --out-dir holds the same text.
+   geometric mean; result_summary.txt in --out-dir holds the same text. The --json report records the effective
+   configuration (seed, ranks, ranks per node, --set, the config with IO500's defaults, pfsim's version, build and
+   effective platform: the one pfsim mdtest --out reports), byte-identical across two identical runs.
 2. The mdtest-easy-write score is `pfsim mdtest -n 2000 -u -F` run directly (its File creation rate / 1000); the find
    score is `pfsim find` on the tree the run leaves with the config's [find] nproc = 1, and that tree, for the real run
    of standard-results (2 tasks, -n 2000), holds its result.txt's total-files (8,003) and found (58); pfsim's own
@@ -16,7 +18,11 @@
 5. The --from directory's files are inputs: --out-dir into it is refused and its result_summary.txt kept.
 6. IO500's config rules: section and option names in any case, inline comments, run = FALSE skips a group (said in
    the summary), an unknown section, a size of 0, a file count with a suffix and a binary file are errors (exit 2).
-7. [INVALID] as IO500 marks it (1: the write phases and the score of a 1 s stonewall; the rules on their own), and
+   An option given twice: the last value, as IO500, and a warning naming both lines.
+   --seed takes pfsim's range, 0 to 2^63 - 1 (0 runs, -1 and 2^63 are refused).
+   Every phase off: TOTAL 0 [INVALID], as IO500 marks a score of 0.
+7. A capped block is whole transfers, rounded down, never above the cap: refused when not one transfer fits.
+   [INVALID] as IO500 marks it (1: the write phases and the score of a 1 s stonewall; the rules on their own), and
    result.txt in IO500's layout that --from reads back with errors of 0.
 """
 import json
@@ -86,6 +92,25 @@ def main():
               f"score = geometric means of the lines: bw {bw:.6f}, IOPS {md:.6f} (line: {m.group(0) if m else None})")
         summary = os.path.join(tmp, "result_summary.txt")
         check(os.path.isfile(summary) and open(summary).read() == r.stdout, "result_summary.txt holds the same text")
+        # The JSON records its effective configuration (helper-121: the platform path and the sets only): the seed,
+        # ranks, ranks per node, the config as read with IO500's defaults filled in, pfsim's version and build, and
+        # the effective platform pfsim reported (checked against pfsim's own --out in 2).
+        rep1 = json.load(open(os.path.join(tmp, "r.json"))) if r.returncode == 0 else {}
+        cfg1, sim1 = rep1.get("config", {}), rep1.get("pfsim", {})
+        io1 = cfg1.get("io500", {}).get("options", {})
+        version = subprocess.run([pfsim, "version"], capture_output=True, text=True).stdout.split()[-1]
+        check(cfg1.get("seed") == 1 and cfg1.get("ranks") == 4 and cfg1.get("ranks_per_node") == 2 and
+              cfg1.get("sets") == [] and io1.get("ior-easy", {}).get("blocksize") == "64m" and
+              io1.get("ior-easy", {}).get("fileperproc") == "TRUE" and io1.get("debug", {}).get("stonewall-time") == "1"
+              and "[ior-easy] fileperproc" in cfg1.get("io500", {}).get("defaults", []) and
+              "[ior-easy] blocksize" not in cfg1.get("io500", {}).get("defaults", []),
+              f"the JSON's config: seed 1, 4 ranks, 2 per node, no --set, config-tiny as read (blockSize 64m, "
+              f"stonewall-time 1) with IO500's defaults filled in and named (filePerProc TRUE) (got {cfg1})")
+        check(sim1.get("version") == version and len(sim1.get("build", {}).get("commit", "")) >= 12 and
+              sim1.get("platform", {}).get("clients", {}).get("ranks_per_node") == 2 and
+              sorted(sim1.get("runs", {})) == sorted(["mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard", "find"]),
+              f"the JSON's pfsim: version {version}, its build, the effective platform (2 ranks per node) and each "
+              f"run (got {str(sim1)[:200]})")
         # result.txt in IO500's layout: --from reads pfsim's own result directory back, the same sizes, the same
         # scores (the same ranks per node given again), every error 0.
         again = os.path.join(tmp, "again.json")
@@ -99,7 +124,20 @@ def main():
         # ... and at the --set it recorded (helper-86: ignored, the IOR phases -55% to -74% with no note)
         setdir = os.path.join(tmp, "withset")
         r4 = run([os.path.join(data, "config-tiny.ini"), "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node", "2",
-                  "--set", "mds.cores=2", "--out-dir", setdir], build)
+                  "--set", "mds.cores=2", "--out-dir", setdir, "--json", os.path.join(tmp, "set.json")], build)
+        rep4 = json.load(open(os.path.join(tmp, "set.json"))) if r4.returncode == 0 else {}
+        check(rep4.get("config", {}).get("sets") == ["mds.cores=2"] and
+              rep4.get("pfsim", {}).get("platform", {}).get("mds", {}).get("cores") == 2,
+              f"--set mds.cores=2 is in the JSON's sets and its effective platform (mds.cores "
+              f"{rep4.get('pfsim', {}).get('platform', {}).get('mds', {}).get('cores')})")
+        # The same run twice: byte-identical JSON (nothing of the moment: no temporary path, no wall time).
+        twice = []
+        for k in (1, 2):
+            rk = run([os.path.join(data, "config-tiny.ini"), "--platform", PLATFORM, "--ranks", "2", "--seed", "3",
+                      "--json", os.path.join(tmp, f"twice{k}.json")], build)
+            twice.append(open(os.path.join(tmp, f"twice{k}.json"), "rb").read() if rk.returncode == 0 else b"")
+        check(twice[0] != b"" and twice[0] == twice[1] and json.loads(twice[0]).get("config", {}).get("seed") == 3,
+              "the same run twice writes byte-identical JSON, with its seed 3")
         again4 = os.path.join(tmp, "again4.json")
         r5 = run(["--from", setdir, "--platform", PLATFORM, "--json", again4], build)
         rows5 = json.load(open(again4)).get("compared_with", {}).get("phases", []) if r5.returncode == 0 else []
@@ -122,6 +160,8 @@ def main():
         subprocess.run([pfsim, "mdtest", "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node", "2", "-n", "2000",
                         "-u", "-F", "--quiet", "--out", out], check=True, capture_output=True)
         direct = {p["name"]: p["rate_items_per_s"] for p in json.load(open(out))["phases"]}["File creation"] / 1000
+        check(sim1.get("platform") == json.load(open(out))["platform"],
+              "the JSON's effective platform is the one pfsim mdtest --out reports for the same platform and placement")
         check(abs(vals.get("mdtest-easy-write", 0) / direct - 1) < 1e-6,
               f"mdtest-easy-write {vals.get('mdtest-easy-write')} = pfsim mdtest -n 2000 -u -F {direct:.6f}")
         # find: config-tiny's [find] nproc = 1 over what the 4 tasks left (mdtest -n 2000 twice, IOR -F's 4 files of
@@ -212,6 +252,37 @@ def main():
               "ior-hard-write" not in rep.get("phases", {}) and
               re.search(r"ior-easy-read +GiB/s : not run", r.stdout) is not None,
               f"[ior-easy-read] run = FALSE and [ior-hard] run = 0: those phases not run ({r.stderr.strip()[-160:]})")
+        # Every phase off: the score is 0, which IO500 marks [INVALID] (helper-121: TOTAL 0.000000 unmarked); the JSON
+        # says why and records no platform (pfsim never ran).
+        r, rep = run_config("none", "".join(f"[{g}]\nrun = FALSE\n" for g in ("ior-easy", "ior-hard", "mdtest-easy",
+                                                                             "mdtest-hard", "find")))
+        check(r.returncode == 0 and re.search(r"^\[SCORE \] .* TOTAL 0\.000000 \[INVALID\]$", r.stdout, re.M) and
+              rep.get("score", {}).get("valid") is False and
+              "Resulting score shouldn't be 0.0" in " ".join(rep.get("score", {}).get("invalid_because", [])) and
+              rep.get("pfsim", {}).get("platform", 1) is None,
+              f"every phase run = FALSE: TOTAL 0 marked [INVALID], the reason in the JSON ({r.stdout.strip()[-90:]}; "
+              f"{r.stderr.strip()[-200:]})")
+        # An option given twice in a section: IO500 keeps the last value (src/ini-parse.c assigns each line in
+        # turn), and so does this script, with a warning naming both lines (helper-121: used silently).
+        r, rep = run_config("dup", "[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n[mdtest-easy]\nn = 100\n"
+                                   "[mdtest-hard]\nn = 100\n[ior-hard]\nsegmentCount = 10\n[IOR-easy]\nTRANSFERSIZE = 2m\n")
+        check(rep.get("sizes", {}).get("easy_xfer") == 2 << 20 and
+              "dup.ini:11: [ior-easy] TRANSFERSIZE = 2m: given again (line 2: transferSize = 1m); the last value is "
+              "used, as IO500 uses it" in r.stderr,
+              f"transferSize given twice (lines 2 and 11): the last used, a warning naming both lines "
+              f"({r.stderr.strip()[:300]})")
+        # --seed takes what pfsim's --seed takes, 0 included (helper-121: refused while pfsim accepts it)
+        seeds = {}
+        for seed in ("0", "-1", "9223372036854775808"):
+            seeds[seed] = run([os.path.join(tmp, "off.ini"), "--platform", PLATFORM, "--ranks", "2", "--seed", seed,
+                               "--json", os.path.join(tmp, "seed.json")], build)
+        rep0 = json.load(open(os.path.join(tmp, "seed.json"))) if seeds["0"].returncode == 0 else {}
+        check(rep0.get("config", {}).get("seed") == 0 and "--seed 0 " in
+              rep0.get("pfsim", {}).get("runs", {}).get("mdtest-easy", {}).get("command", ""),
+              f"--seed 0 runs, as pfsim --seed 0 does ({seeds['0'].stderr.strip()[-160:]})")
+        check(all(seeds[x].returncode == 2 and "--seed: expected an integer in [0, 9223372036854775807], got "
+                  f"'{x}'" in seeds[x].stderr for x in ("-1", "9223372036854775808")),
+              f"--seed -1 and 2^63: exit 2, pfsim's range ({seeds['-1'].stderr.strip()})")
         for text, what in (("[ior-easyy]\nblockSize = 4m\n", "not an IO500 section"),
                            ("[ior-easy]\ntransferSize = 0\n", "expected a positive size"),
                            ("[mdtest-easy]\nn = 2k\n", "[mdtest-easy] n: expected a whole number"),
@@ -227,7 +298,10 @@ def main():
                            # helper-116: the sizes' errors name the line too
                            ("[ior-easy]\nblockSize = 4x\n", "b.ini:2: [ior-easy] blockSize: expected a size"),
                            ("[ior-easy]\ntransferSize = 2m\nblockSize = 3m\n",
-                            "b.ini:3: [ior-easy] blockSize 3145728 is not a multiple")):
+                            "b.ini:3: [ior-easy] blockSize 3145728 is not a multiple"),
+                           # helper-121: the checks made after reading name the line too
+                           ("[debug]\n\nstonewall-time = -5\n", "b.ini:3: [debug] stonewall-time: expected"),
+                           ("[find]\nnproc = 0\n", "b.ini:2: [find] nproc: expected at least 1")):
             bad_ini = os.path.join(tmp, "b.ini")
             with open(bad_ini, "w") as f:
                 f.write(text)
@@ -256,12 +330,33 @@ def main():
         check(sizes["easy_xfer"] == 5 << 20 and sizes["easy_block"] == 255 << 20 and any("rounded" in n for n in notes),
               f"no blockSize with transferSize 5m: the 256m cap rounded to 255m, a whole number of transfers "
               f"(got {sizes})")
+        # A cap is never exceeded (helper-121: --cap-block 512k --cap-all capped a 4m block at 524288, then rounded it
+        # up to a whole 1m transfer, 1048576): rounded down to whole transfers, refused when not one fits.
+        config, _ = io500.read_config(ini)  # transferSize 5m (line 2)
+        config["ior-easy"]["blocksize"] = "20m"
+        sizes, notes = io500.sizes_from(config, ini, {}, None, {"files": 100, "block": 12 << 20, "segments": 100}, True)
+        check(sizes["easy_block"] == 10 << 20 and any("rounded down" in n for n in notes),
+              f"blockSize 20m capped at 12m (--cap-all) with transferSize 5m: 10m, two transfers (got {sizes}, {notes})")
+        for cfg_text, args in (("[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n", ["--cap-all"]),
+                               ("[ior-easy]\ntransferSize = 1m\n", [])):
+            with open(ini, "w") as f:
+                f.write(cfg_text)
+            r = run([ini, "--platform", PLATFORM, "--ranks", "2", "--cap-block", "512k"] + args, build)
+            check(r.returncode == 2 and "--cap-block 512k: 524288 bytes is less than one transferSize (1048576, "
+                  in r.stderr and "e.ini:2)" in r.stderr and r.stdout == "",
+                  f"--cap-block 512k {' '.join(args)} with transferSize 1m: exit 2 before any run, the cap named "
+                  f"({r.returncode}: {r.stderr.strip()})")
     sim = {"ior-easy-write": (1.0, 301.0), "ior-easy-read": (1.0, 2.0), "mdtest-easy-write": (5.0, 299.0)}
     inv, run_inv = io500.validity(sim, 300, 300)
     check(list(inv) == ["mdtest-easy-write"] and not run_inv,
           f"stonewall 300: a 301 s write valid, a 299 s write INVALID, a 2 s read valid (got {inv}, {run_inv})")
+    inv, run_inv = io500.validity({"mdtest-easy-stat": (5.0, 9.0)}, 300, 300)
+    check(not inv and run_inv == ["Resulting score shouldn't be 0.0 (no bandwidth phase ran)"],
+          f"only a metadata phase: the bandwidth score and the total are 0, the run INVALID (got {inv}, {run_inv})")
     inv, run_inv = io500.validity({"ior-easy-write": (1.0, 40.0), "ior-hard-read": (0.0, 9.0)}, 30, 30)
-    check(list(inv) == ["ior-hard-read"] and run_inv == ["stonewall-time 30s != 300s"],
+    check(list(inv) == ["ior-hard-read"] and run_inv == ["stonewall-time 30s != 300s",
+                                                         "Resulting score shouldn't be 0.0 (a bandwidth phase scored 0; "
+                                                         "no metadata phase ran)"],
           f"scc (30 s minimum) with stonewall 30: a 40 s write valid, a score of 0 INVALID, the run INVALID "
           f"(got {inv}, {run_inv})")
     check.finish("io500")

@@ -14,6 +14,8 @@ scripts/calibrate_spartan.py). usage: test_spartan.py PATH/TO/pfsim
    and mdtest-hard-read on each pool's platform), the fitted and predicted roles (the data side's fitted points, by
    scripts/fit_spartan_data.py, within 2% of measured), the points JSON and the plot written; a platform that is not JSON is an error (exit 2)
    that names the file, and nothing is written.
+   The three Spartan platforms' "oss" source is the text scripts/fit_spartan_data.py writes for their data values, and
+   no source calls the data phases not validated.
 3. calibrate_spartan.py refuses a wrong --x0 (exit 2) before any simulation.
 """
 import json
@@ -130,6 +132,21 @@ def main():
               all(ssd["clients"].get(k) == fitted["clients"].get(k) for k in meta_clients),
               "the SSD platform's metadata side (mds, network, client metadata fields) is the metadata fit's (else: "
               "python3 scripts/fit_spartan_data.py --pool ssd)")
+        # The sources say where the data values come from (helper-121: "oss" said 800 MB/s per node and an unmodelled
+        # read latency where the file holds the data fit's 194.744MBps and 6.64586ms, and the data phases were "not
+        # validated"): the "oss" source is the text fit_spartan_data.py writes for the values in the file.
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        import fit_spartan_data  # noqa: E402
+        base = json.load(open(os.path.join(ROOT, "platforms", "spartan-cephfs.json")))
+        for name, plat, pool in (("spartan-cephfs.json", base, "nlsas"), ("spartan-cephfs-fitted.json", fitted, "nlsas"),
+                                 ("spartan-cephfs-ssd.json", ssd, "ssd")):
+            report = "validation/spartan-cephfs/" + ("fit-data.json" if pool == "nlsas" else "fit-data-ssd.json")
+            src = plat.get("sources", {})
+            check(src.get("oss") == fit_spartan_data.oss_source(pool, plat, report) and
+                  not any("not validated" in t or "not modelled, so mdtest-hard-read" in t for t in src.values()),
+                  f"{name}: its oss source is fit_spartan_data.py's for its values ({plat['oss']['disk_write']}, "
+                  f"{plat['oss']['parallel_read_latency']}), no source says the data phases are not validated "
+                  f"(oss: {src.get('oss', '')[:120]})")
         # 3: calibrate's --x0 checked before any work.
         v = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "calibrate_spartan.py"), "--build",
                             os.path.dirname(pfsim), "--x0", "1,2,3", "--out", os.path.join(tmp, "f.json"),

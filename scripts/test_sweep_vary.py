@@ -16,6 +16,9 @@
    in seconds: "--vary mds.service.create=500,20us, value 500: ..."), in pfsim sweep and pfsim ior alike; a --vary of
    clients.ranks_per_node that the workload file's ranks_per_node overrides is said to change nothing.
 
+4. A point's warnings begin with the point's name ("640 ranks with mds.count=2: ", "100 ranks: "): pfsim sweep and
+   md-workbench sweeps past the Spartan platform's per-directory fit, and a replay sweep's --check.
+
 usage: test_sweep_vary.py PATH/TO/pfsim
 """
 import csv
@@ -137,6 +140,29 @@ def main():
               f"file {tiny} gives ranks_per_node 4, which applies at every point" in b.stderr,
               f"--vary of clients.ranks_per_node under the workload's ranks_per_node: said to change nothing "
               f"({b.stderr.strip()[-200:]})")
+        # 5: a point's warnings begin with its name (helper-121: the per-directory extrapolation warning of a sweep did
+        # not say which rank count it was about). On the Spartan platform (fitted up to 80 directories per MDS) mdtest
+        # -u warns above 160 per MDS: 640 ranks on 2 MDS, not 100 ranks nor 640 on 4; md-workbench -D 4 at 100 ranks
+        # (200 data sets per MDS), not 10.
+        spartan = os.path.join(ROOT, "platforms", "spartan-cephfs-fitted.json")
+        mdw_wl = os.path.join(tmp, "mdtest-u.json")
+        with open(mdw_wl, "w") as f:
+            json.dump({"generator": "mdtest", "ranks": 16, "seed": 1, "mdtest": {"n": 5, "u": True, "F": True}}, f)
+        runs = {"sweep": [pfsim, "sweep", "--platform", spartan, "--workload", mdw_wl, "--ranks", "100,640", "--vary",
+                          "mds.count=2,4", "--csv", os.path.join(tmp, "w.csv"), "--quiet"],
+                "mdworkbench": [pfsim, "mdworkbench", "--platform", spartan, "-I", "2", "-P", "4", "-D", "4", "--ranks",
+                                "10,100", "--csv", os.path.join(tmp, "mw.csv"), "--quiet"],
+                "replay --check": [pfsim, "replay", os.path.join(ROOT, "traces", "md-workbench-L"), "--platform",
+                                   spartan, "--ranks", "10,1000", "--csv", os.path.join(tmp, "r.csv"), "--check"]}
+        want = {"sweep": "pfsim: warning: 640 ranks with mds.count=2: mds.mechanisms.per_directory: ",
+                "mdworkbench": "pfsim: warning: 100 ranks: mds.mechanisms.per_directory: ",
+                "replay --check": "pfsim: warning: 1000 ranks: mds.mechanisms.per_directory: "}
+        for name, cmd in runs.items():
+            b = subprocess.run(cmd, capture_output=True, text=True)
+            warned = [x for x in b.stderr.splitlines() if "per_directory" in x]
+            check(b.returncode == 0 and len(warned) == 1 and warned[0].startswith(want[name]),
+                  f"pfsim {name} sweep: the one point past the per-directory fit warns with its name, "
+                  f"'{want[name]}...' (got {warned or b.stderr.strip()[-200:]})")
     check.finish("sweep_vary")
 
 

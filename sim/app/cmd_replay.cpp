@@ -842,8 +842,10 @@ int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr
       [&](int r, int k) {
         const ReplayWorkload& w = *workload_of.at(r);
         const config::PlatformConfig& pf = k < 0 ? platform : varied[static_cast<size_t>(k)];
+        RunOptions po = o;
+        po.point = sweep_point_name(spec, r, k);  // (its warnings name it)
         RunInfo info;
-        RunRecords records = run_simulation(pf, w, o, &info);
+        RunRecords records = run_simulation(pf, w, po, &info);
         std::fprintf(stderr, "pfsim: %d ranks on %d node(s), %.3f s simulated, %.2f s wall\n", info.ranks, info.nodes,
                      records.end_s, info.wall_s);
         auto phases = mdreal_phases(w, records);  // (takes the samples it regroups from records first)
@@ -1067,7 +1069,9 @@ int cmd_replay(int argc, char** argv)
       rr.ranks = r;
       ReplayWorkload w(tr, rr);
       if (platform) {
-        const RunOptions o = run_options_of(a, f, false);
+        RunOptions o = run_options_of(a, f, false);
+        if (ranks.size() > 1)  // (a sweep's check: each rank count's warnings name it, as its point's would)
+          o.point = sweep_point_name(SweepSpec{}, r, -1);
         check_before_run(*platform, w, o);
         std::fputs(run_warnings(*platform, w, o).c_str(), stderr);
       }

@@ -133,8 +133,10 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                       "heading \"ms/op\")"},
         {"-N", true, "STRIDE mdtest's rank shift (default 0): rank r stats rank r + N's items, reads r + 2N's files "
                      "and removes r + 3N's (mdtest's stat_name, read_name, rm_name), with -u in that rank's "
-                     "directory (mdtest's unique_*_dir names shift by one more stride; the files are the same); "
-                     "N = ranks per node reads another node's data, not the page cache's (clients.max_cached_mb)"},
+                     "directory (mdtest's unique_*_dir names shift by one more stride; the files are the same), all "
+                     "mod the ranks; N = ranks per node stats another node's items, but the read's 2N wraps round: "
+                     "with 2 nodes a rank reads its own files (the page cache's, clients.max_cached_mb), from 3 "
+                     "nodes on the node two further's"},
         {"--savePerOpDataCSV", true, "PREFIX mdtest's own form of --latency-dir/--latency-prefix: the files "
                                      "PREFIX-<phase>-<rank %05d>.csv", true},
         // Recorded and printed in "Command line used", no effect on what is simulated (so that the recorded command
@@ -534,12 +536,14 @@ nlohmann::json simulate(const Cli& c, const pfsim::config::PlatformConfig& platf
 
 // Runs one point and returns its results JSON (effective configuration included).
 nlohmann::json run_point(const Cli& c, const pfsim::config::PlatformConfig& platform, const pfsim::WorkloadSpec& spec,
-                         pfsim::RunRecords* keep = nullptr)
+                         pfsim::RunRecords* keep = nullptr, const std::string& point = "")
 {
   pfsim::SyntheticWorkload workload(spec.params);
   pfsim::RunRecords records;
   pfsim::RunInfo info;
-  auto out = simulate(c, platform, workload, run_options(c, spec), records, info);
+  auto options = run_options(c, spec);
+  options.point = point;  // (a sweep point's warnings name it)
+  auto out = simulate(c, platform, workload, options, records, info);
   if (keep)
     *keep = std::move(records);
   return out;
@@ -926,7 +930,8 @@ pfsim::FindParams find_params(const Cli& c, const pfsim::config::PlatformConfig&
 }
 
 // One pfsim find run at `ranks` ranks on `platform`: its results JSON with the "find" entry (files, stats, time, rate).
-nlohmann::json find_point(const Cli& c, const pfsim::config::PlatformConfig& platform, int ranks)
+nlohmann::json find_point(const Cli& c, const pfsim::config::PlatformConfig& platform, int ranks,
+                          const std::string& sweep_point = "")
 {
   Cli point = c;  // the results state their own rank count (a sweep point's too)
   point.opts["--ranks"] = std::to_string(ranks);
@@ -936,6 +941,7 @@ nlohmann::json find_point(const Cli& c, const pfsim::config::PlatformConfig& pla
   spec.ranks_per_node = p.ranks_per_node;
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
   auto options = run_options(c, spec);
+  options.point = sweep_point;  // (a sweep point's warnings name it)
   pfsim::RunRecords records;
   pfsim::RunInfo info;
   auto results = simulate(point, platform, workload, options, records, info);
@@ -989,12 +995,13 @@ int cmd_find(const Cli& c)
     pfsim::app::run_sweep(
         sweep,
         [&](int r, int k) {
+          const std::string name = pfsim::app::sweep_point_name(sweep, r, k);
           if (k < 0)
-            return find_point(c, platform, r);
+            return find_point(c, platform, r, name);
           Cli point = c;
           point.opts.erase("--vary");  // its value for this point is the last --set
           point.sets.push_back(sweep.vary_path + "=" + sweep.vary_values[static_cast<size_t>(k)]);
-          return find_point(point, varied[static_cast<size_t>(k)], r);
+          return find_point(point, varied[static_cast<size_t>(k)], r, name);
         },
         [&](const nlohmann::json& first) { return point_sweep_header(c, sweep, first); });
     return 0;
@@ -1192,12 +1199,10 @@ int ior_sweep(const Cli& c, const pfsim::config::PlatformConfig& platform, const
         const Cli point = point_cli(r, k);
         IorRun run = ior_run(point, platform_of_point(k), from);
         run.options.warnings.clear();  // (said once, above)
+        run.options.point = pfsim::app::sweep_point_name(sweep, r, k);
         pfsim::RunRecords records;
         pfsim::RunInfo info;
-        const std::string name = std::to_string(r) + " ranks" +
-                                 (k < 0 ? "" : " with " + sweep.vary_path + "=" +
-                                                   sweep.vary_values[static_cast<size_t>(k)]);
-        return ior_simulate(point, platform_of_point(k), run, from, records, info, name);
+        return ior_simulate(point, platform_of_point(k), run, from, records, info, run.options.point);
       },
       [&](const nlohmann::json& first) { return point_sweep_header(c, sweep, first); });
   return 0;
@@ -1287,10 +1292,12 @@ int cmd_sweep(const Cli& c)
         if (point.opts.count("--ranks"))
           point.opts["--ranks"] = std::to_string(r);
         if (k < 0)
-          return run_point(point, platform, pfsim::with_ranks(spec, r));
+          return run_point(point, platform, pfsim::with_ranks(spec, r), nullptr,
+                           pfsim::app::sweep_point_name(sweep, r, k));
         point.opts.erase("--vary");  // its value for this point is the last --set
         point.sets.push_back(sweep.vary_path + "=" + sweep.vary_values[static_cast<size_t>(k)]);
-        return run_point(point, varied[static_cast<size_t>(k)], pfsim::with_ranks(spec, r));
+        return run_point(point, varied[static_cast<size_t>(k)], pfsim::with_ranks(spec, r), nullptr,
+                         pfsim::app::sweep_point_name(sweep, r, k));
       },
       [&](const nlohmann::json& first) {
         // The workload as given (its own rank count); each point's ranks are in "ranks" and its "run".

@@ -224,6 +224,12 @@ struct DirLock {
 };
 }  // namespace
 
+std::string sweep_point_name(const SweepSpec& spec, int ranks, int k)
+{
+  return std::to_string(ranks) + " ranks" +
+         (k < 0 ? "" : " with " + spec.vary_path + "=" + spec.vary_values[static_cast<size_t>(k)]);
+}
+
 void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, int)>& point,
                const std::function<nlohmann::json(const nlohmann::json&)>& sweep_fields)
 {
@@ -253,10 +259,7 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, in
   auto point_file = [&](const Point& p) {
     return dir + "/ranks-" + std::to_string(p.ranks) + (p.k < 0 ? "" : "-vary" + std::to_string(p.k + 1)) + ".json";
   };
-  auto point_name = [&](const Point& p) {
-    return std::to_string(p.ranks) + " ranks" +
-           (p.k < 0 ? "" : " with " + spec.vary_path + "=" + spec.vary_values[static_cast<size_t>(p.k)]);
-  };
+  auto point_name = [&](const Point& p) { return sweep_point_name(spec, p.ranks, p.k); };
   // Points of an earlier sweep in a reused --results-dir that this one does not rewrite (a reader of ranks-*.json
   // would mix their configurations with this sweep's).
   const auto before = snapshot_output_dir("--results-dir", tmpdir.empty() ? dir : "", "ranks", ".json");

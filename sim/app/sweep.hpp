@@ -51,6 +51,10 @@ std::pair<std::string, std::vector<std::string>> parse_vary(const std::string& o
 std::vector<config::PlatformConfig> vary_platforms(const std::string& file, const std::vector<std::string>& sets,
                                                    const SweepSpec& spec, const std::string& vary_text);
 
+// A point's name in messages: "640 ranks", with --vary "640 ranks with PATH=VALUE" (k: the value's index, -1: none).
+// Its run's warnings begin with it (RunOptions::point).
+std::string sweep_point_name(const SweepSpec& spec, int ranks, int k);
+
 // Runs `point(r, k)` for every rank count r (and every --vary value k, value by value; k = -1 without one) in a child
 // process and keeps its results JSON (which states its own rank
 // count, as a single run's --out would). After a failure no new point starts, the running ones are waited for, no

@@ -114,10 +114,8 @@ nlohmann::json load_delay_json(const LoadDelayConfig& d)
 LinkConfig read_link(Reader r, const LinkConfig& d)
 {
   LinkConfig l;
-  l.bandwidth_Bps = r.bandwidth_Bps("bandwidth", d.bandwidth_Bps);
+  l.bandwidth_Bps = r.positive_bandwidth_Bps("bandwidth", d.bandwidth_Bps);
   l.latency_s = r.duration_s("latency", d.latency_s);
-  if (l.bandwidth_Bps <= 0)
-    r.fail("bandwidth", "expected a positive bandwidth");
   r.finish();
   return l;
 }
@@ -357,9 +355,9 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     mc.journal.bytes_per_update_B = jr.size_B("bytes_per_update", mc.journal.bytes_per_update_B);
     mc.journal.commit_interval_s = jr.duration_s("commit_interval", mc.journal.commit_interval_s);
     mc.journal.capacity_B = jr.size_B("capacity", mc.journal.capacity_B);
-    mc.journal.disk_write_Bps = jr.bandwidth_Bps("disk_write", mc.journal.disk_write_Bps);
-    if (mc.journal.enabled && mc.journal.disk_write_Bps <= 0)
-      jr.fail("disk_write", "expected a positive bandwidth");
+    // (a journal that is off writes nothing: 0 is its disk's "none")
+    mc.journal.disk_write_Bps = mc.journal.enabled ? jr.positive_bandwidth_Bps("disk_write", mc.journal.disk_write_Bps)
+                                                   : jr.bandwidth_Bps("disk_write", mc.journal.disk_write_Bps);
     if (mc.journal.enabled && mc.journal.capacity_B < mc.journal.bytes_per_update_B)
       jr.fail("capacity", "expected at least bytes_per_update");
     mc.journal.block_size_B = jr.size_B("block_size", mc.journal.block_size_B);
@@ -526,8 +524,8 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     oc.count = static_cast<int>(o.integer("count", oc.count, 1, 100000));
     oc.threads = static_cast<int>(o.integer("threads", oc.threads, 1, 100000));
     oc.rpc_service_s = o.duration_s("rpc_service", oc.rpc_service_s);
-    oc.disk_read_Bps = o.bandwidth_Bps("disk_read", oc.disk_read_Bps);
-    oc.disk_write_Bps = o.bandwidth_Bps("disk_write", oc.disk_write_Bps);
+    oc.disk_read_Bps = o.positive_bandwidth_Bps("disk_read", oc.disk_read_Bps);
+    oc.disk_write_Bps = o.positive_bandwidth_Bps("disk_write", oc.disk_write_Bps);
     oc.disk_read_latency_s = o.duration_s("disk_read_latency", oc.disk_read_latency_s);
     oc.disk_write_latency_s = o.duration_s("disk_write_latency", oc.disk_write_latency_s);
     oc.object_serial_read_s = o.duration_s("object_serial_read", oc.object_serial_read_s);
@@ -578,10 +576,6 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     oc.sample_offset_s = o.duration_s("sample_offset", oc.sample_offset_s);
     if (oc.sample_offset_s < 0 || oc.sample_offset_s >= oc.sample_interval_s)
       o.fail("sample_offset", "expected a duration in [0, sample_interval)");
-    if (oc.disk_read_Bps <= 0)
-      o.fail("disk_read", "expected a positive bandwidth");
-    if (oc.disk_write_Bps <= 0)
-      o.fail("disk_write", "expected a positive bandwidth");
     o.finish();
   }
   top.finish();

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -374,13 +375,38 @@ TEST_CASE("durations, sizes and bandwidths beyond what a run can simulate are ou
   CHECK_THAT(error_of({{"mds", {{"service", {{"stat", "1e400us"}}}}}}),
              Catch::Contains("mds.service.stat") && Catch::Contains("the number in \"1e400us\" is out of range"));
   CHECK_THAT(error_of({{"network", {{"client_link", {{"bandwidth", 1e-300}}}}}}),
-             Catch::Contains("network.client_link.bandwidth") && Catch::Contains("out of range"));
+             Catch::Contains("network.client_link.bandwidth") && Catch::Contains("at least 1 B/s"));
   CHECK_THAT(error_of({{"oss", {{"disk_read", "1e308Gbps"}}}}),
              Catch::Contains("oss.disk_read") && Catch::Contains("out of range"));
   // The bounds themselves are accepted.
   auto p = parse_platform({{"mds", {{"service", {{"stat", "1e9s"}}}}}, {"clients", {{"reply_size", 1e15}}}}, "ok.json");
   CHECK(p.mds.service_s[pfsim::Op::Stat] == Approx(1e9));
   CHECK(p.clients.reply_size_B == Approx(1e15));
+}
+
+TEST_CASE("a bandwidth's error states the rule its field enforces: positive for links and disks, 0 or more for "
+          "page_cache_copy", "[config]")
+{
+  // helper-121: oss.disk_write = -5MBps said "expected a non-negative bandwidth" and 0 "expected a positive bandwidth".
+  const std::vector<std::string> positive_fields = {"/oss/disk_write", "/oss/disk_read", "/network/client_link/bandwidth",
+                                                     "/mds/journal/disk_write"};
+  for (const auto& field : positive_fields)
+    for (const json value : {json("-5MBps"), json("0MBps"), json("-0Gbps"), json(-5), json(0), json("0.5Bps"), json(0.5)}) {
+      json j = {{"mds", {{"journal", {{"enabled", true}}}}}};  // (a journal's disk only when it is on)
+      j[json::json_pointer(field)] = value;
+      const std::string msg = error_of(j);
+      INFO(j.dump() << ": " << msg);
+      CHECK_THAT(msg, Catch::Contains("expected a positive bandwidth of at least 1 B/s (8 bps), got ") &&
+                          !Catch::Contains("non-negative") && !Catch::Contains("0 or at least"));
+    }
+  // 0 is page_cache_copy's "instantaneous" (and a disabled journal's unused disk): negatives alone are refused.
+  CHECK_THAT(error_of({{"clients", {{"page_cache_copy", "-5MBps"}}}}),
+             Catch::Contains("clients.page_cache_copy") && Catch::Contains("expected a non-negative bandwidth"));
+  CHECK_THAT(error_of({{"clients", {{"page_cache_copy", "0.5Bps"}}}}),
+             Catch::Contains("expected a bandwidth of 0 or at least 1 B/s"));
+  CHECK(parse_platform({{"clients", {{"page_cache_copy", "0MBps"}}}}, "p.json").clients.page_cache_copy_Bps == 0);
+  CHECK(parse_platform({{"mds", {{"journal", {{"enabled", false}, {"disk_write", 0}}}}}}, "p.json")
+            .mds.journal.disk_write_Bps == 0);
 }
 
 TEST_CASE("a quoted number without a unit is refused / a bare JSON number is in the base unit", "[config]")

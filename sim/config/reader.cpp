@@ -213,7 +213,8 @@ const nlohmann::json& Reader::get(const std::string& key)
 }
 
 template <class F, class C>
-double Reader::unit_value(const std::string& key, double fallback, bool required, F parse, C check, const char* what)
+double Reader::unit_value(const std::string& key, double fallback, bool required, F parse, C check, const char* what,
+                          bool positive)
 {
   if (!has(key)) {
     if (required)
@@ -224,7 +225,7 @@ double Reader::unit_value(const std::string& key, double fallback, bool required
   try {
     if (v.is_number()) {
       double x = v.get<double>();
-      if (!std::isfinite(x) || x < 0)
+      if (!std::isfinite(x) || (x < 0 && !positive))  // (a positive field's check refuses 0 and below)
         fail(key, std::string("expected a non-negative ") + what + ", got " + v.dump());
       return check(x);
     }
@@ -256,6 +257,11 @@ double Reader::bandwidth_Bps(const std::string& key, double fallback)
 {
   return unit_value(key, fallback, false, units::parse_bandwidth_Bps, units::check_bandwidth_Bps,
                     "bandwidth (e.g. \"10Gbps\")");
+}
+double Reader::positive_bandwidth_Bps(const std::string& key, double fallback)
+{
+  return unit_value(key, fallback, false, units::parse_positive_bandwidth_Bps, units::check_positive_bandwidth_Bps,
+                    "positive bandwidth (e.g. \"10Gbps\")", true);
 }
 double Reader::bandwidth_Bps(const std::string& key)
 {

@@ -42,6 +42,9 @@ public:
   double size_B(const std::string& key, double fallback);
   double bandwidth_Bps(const std::string& key, double fallback);
   double bandwidth_Bps(const std::string& key);
+  // A bandwidth that must be above 0 (a link, a disk that data crosses): 0 and negatives are refused alike,
+  // "expected a positive bandwidth of at least 1 B/s (8 bps)".
+  double positive_bandwidth_Bps(const std::string& key, double fallback);
   double frequency_Hz(const std::string& key, double fallback);
   double number(const std::string& key, double fallback, double min, double max);
   long long integer(const std::string& key, long long fallback, long long min, long long max);
@@ -67,7 +70,8 @@ public:
 private:
   const nlohmann::json& get(const std::string& key);
   template <class F, class C>
-  double unit_value(const std::string& key, double fallback, bool required, F parse, C check, const char* what);
+  double unit_value(const std::string& key, double fallback, bool required, F parse, C check, const char* what,
+                    bool positive = false);
 
   nlohmann::json node_;
   std::string file_;

@@ -94,9 +94,19 @@ const Quantity kFrequency{"frequency",
                           0,
                           ""};
 
-// The value (base unit) within the quantity's bounds, or invalid_argument; `shown` is the value as written.
-double check(const Quantity& q, double value, const std::string& shown)
+// What a field that refuses 0 expects: "expected a positive bandwidth of at least 1 B/s (8 bps)".
+std::string positive_expected(const Quantity& q)
 {
+  return std::string("expected a positive ") + q.what +
+         (q.min_positive > 0 ? std::string(" of at least ") + q.min_text : std::string());
+}
+
+// The value (base unit) within the quantity's bounds, or invalid_argument; `shown` is the value as written. With
+// `positive`, 0 and anything below the smallest non-zero value (negatives too) are refused as one rule.
+double check(const Quantity& q, double value, const std::string& shown, bool positive = false)
+{
+  if (positive && std::isfinite(value) && (value <= 0 || value < q.min_positive))
+    throw std::invalid_argument(positive_expected(q) + ", got " + shown);
   if (!std::isfinite(value) || (q.max > 0 && value > q.max))
     throw std::invalid_argument(shown + " is out of range: expected a " + q.what +
                                 (q.max > 0 ? std::string(" of at most ") + q.max_text : std::string(kDoubleRange)));
@@ -133,7 +143,7 @@ double scaled(const std::string& number, double value, double factor)
 // Splits "<number><suffix>" and scales by the suffix's factor. Throws std::invalid_argument naming what was
 // expected when the text is not a finite non-negative decimal number followed by a known suffix, or when the
 // value is out of the quantity's range.
-double parse_with(const std::string& text, const Quantity& q, bool bare_ok)
+double parse_with(const std::string& text, const Quantity& q, bool bare_ok, bool positive = false)
 {
   const std::string expected =
       std::string("expected a ") + q.what + " such as \"" + q.example + "\" (a decimal number and a unit)";
@@ -159,17 +169,19 @@ double parse_with(const std::string& text, const Quantity& q, bool bare_ok)
   while (!suffix.empty() && std::isspace(static_cast<unsigned char>(suffix.front())))
     suffix.erase(suffix.begin());
   if (!std::isfinite(value) || value < 0)
-    throw std::invalid_argument(std::string("expected a non-negative ") + q.what + ", got \"" + text + "\"");
+    throw std::invalid_argument((positive ? positive_expected(q) : std::string("expected a non-negative ") + q.what) +
+                                ", got \"" + text + "\"");
   if (suffix.empty()) {
     if (!bare_ok)
       throw std::invalid_argument(std::string("expected a ") + q.what + " with a unit, such as \"" + q.example +
                                   "\", got \"" + text + "\" (a number in " + q.base +
                                   " is written as a JSON number, without quotes)");
-    return check(q, value, "\"" + text + "\"");
+    return check(q, value, "\"" + text + "\"", positive);
   }
   for (const auto& [name, factor] : q.table)
     if (suffix == name)
-      return check(q, scaled(std::string(begin, static_cast<size_t>(end - begin)), value, factor), "\"" + text + "\"");
+      return check(q, scaled(std::string(begin, static_cast<size_t>(end - begin)), value, factor), "\"" + text + "\"",
+                   positive);
   std::string known;
   for (const auto& entry : q.table)
     known += std::string(known.empty() ? "" : ", ") + entry.first;
@@ -194,6 +206,11 @@ double parse_bandwidth_Bps(const std::string& text, bool bare_ok)
   return parse_with(text, kBandwidth, bare_ok);
 }
 
+double parse_positive_bandwidth_Bps(const std::string& text, bool bare_ok)
+{
+  return parse_with(text, kBandwidth, bare_ok, true);
+}
+
 double parse_frequency_Hz(const std::string& text, bool bare_ok)
 {
   return parse_with(text, kFrequency, bare_ok);
@@ -212,6 +229,11 @@ double check_size_B(double bytes)
 double check_bandwidth_Bps(double bytes_per_s)
 {
   return check(kBandwidth, bytes_per_s, json_number(bytes_per_s));
+}
+
+double check_positive_bandwidth_Bps(double bytes_per_s)
+{
+  return check(kBandwidth, bytes_per_s, json_number(bytes_per_s), true);
 }
 
 double check_frequency_Hz(double hz)

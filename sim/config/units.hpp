@@ -26,6 +26,9 @@ double parse_duration_s(const std::string& text, bool bare_ok = false);
 double parse_size_B(const std::string& text, bool bare_ok = false);
 // Bandwidths: "10Gbps" (bits), "1.25GBps" / "1GiBps" (bytes), "500MBps"; base unit bytes/s.
 double parse_bandwidth_Bps(const std::string& text, bool bare_ok = false);
+// The same for a field where 0 is no value (a link, a disk that data crosses): 0 is refused too, and every value
+// below the bound, negatives included, is refused with one rule, "expected a positive bandwidth of at least 1 B/s".
+double parse_positive_bandwidth_Bps(const std::string& text, bool bare_ok = false);
 // Frequencies / CPU speeds: "2.4GHz", "1e9Hz", "1Gf" (flop/s); base unit Hz.
 double parse_frequency_Hz(const std::string& text, bool bare_ok = false);
 
@@ -34,6 +37,7 @@ double parse_frequency_Hz(const std::string& text, bool bare_ok = false);
 double check_duration_s(double seconds);
 double check_size_B(double bytes);
 double check_bandwidth_Bps(double bytes_per_s);
+double check_positive_bandwidth_Bps(double bytes_per_s);
 double check_frequency_Hz(double hz);
 
 // A count or byte size as the tools' option parser reads it (IOR 4.x's, used by mdtest and md-workbench): digits with

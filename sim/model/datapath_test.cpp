@@ -491,6 +491,41 @@ TEST_CASE("client page cache, mdtest -N 1: File read works on rank r + 2's files
   CHECK(read_B(r) == 80 * 65536.0);
 }
 
+// mdtest -N = ranks per node (4), -n 20 -w -e 64 KiB on `nodes` nodes with a page cache: the File reads served from
+// memory. (helper-121: the help said N = ranks per node reads another node's data; the read moves 2N ranks.)
+uint64_t mdtest_stride_cache_reads(int nodes)
+{
+  pfsim::MdtestOptions o;
+  o.ranks = 4 * nodes;
+  o.items_per_rank = 20;
+  o.unique_dir = true;
+  o.files_only = true;
+  o.write_bytes = o.read_bytes = 65536;
+  o.stride = 4;
+  pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
+  json p = platform(2, 8, 0, 1);
+  p["clients"]["max_cached_mb"] = 1024;
+  p["mds"]["service"].update({{"stat", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6}, {"rmdir", 1e-6}});
+  auto platform = pfsim::config::parse_platform(p, "test");
+  pfsim::RunOptions opts;
+  opts.ranks_per_node = 4;
+  opts.simgrid_args.push_back("--log=root.thres:warning");
+  return pfsim::run_simulation(platform, w, opts).cache_reads;
+}
+
+TEST_CASE("client page cache, mdtest -N = ranks per node on 2 nodes: File read (2N) wraps round to the rank's own "
+          "files", "[datapath][cache]")
+{
+  // rank r reads rank (r + 8) mod 8's files, its own: all 8 x 20 from memory
+  CHECK(mdtest_stride_cache_reads(2) == 160);
+}
+
+TEST_CASE("client page cache, mdtest -N = ranks per node on 3 nodes: File read (2N) reads the node two further",
+          "[datapath][cache]")
+{
+  CHECK(mdtest_stride_cache_reads(3) == 0);
+}
+
 TEST_CASE("striped writes of 2 nodes: their connections share each client link and fill it (no RPC pile-up)",
           "[datapath]")
 {

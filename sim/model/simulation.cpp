@@ -140,10 +140,12 @@ void check_before_run(const config::PlatformConfig& platform, const Workload& wo
 
 std::string run_warnings(const config::PlatformConfig& platform, const Workload& workload, const RunOptions& options)
 {
+  // A sweep point's warnings begin with its name (helper-121: a sweep's lines did not say which point they were of).
+  const std::string head = "pfsim: warning: " + (options.point.empty() ? std::string() : options.point + ": ");
   std::string out;
   for (const auto& w : options.warnings)
-    out += "pfsim: warning: " + w + "\n";
-  char line[512];
+    out += head + w + "\n";
+  char line[1024];  // (a sweep point's name may begin it)
   // A run of hundreds of millions of the tool's operations is accepted (the parameters may be meant), but said: pfsim
   // simulates from about 20,000 (large trace replays) to 600,000 (metabench) of them per wall second on one core, so
   // 1e8 take 3 minutes to 1.4 hours.
@@ -168,9 +170,9 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
       return std::string(text);
     };
     const long double n = items + rpcs;
-    std::snprintf(line, sizeof line, "pfsim: warning: this run simulates %.3Lg of the tool's operations and bulk RPCs, "
+    std::snprintf(line, sizeof line, "%sthis run simulates %.3Lg of the tool's operations and bulk RPCs, "
                   "%s to %s of wall time at 0.6-0.02 million per second; --time-limit stops it only once that much "
-                  "simulated time has passed\n", n, span(n / 6e5L).c_str(), span(n / 2e4L).c_str());
+                  "simulated time has passed\n", head.c_str(), n, span(n / 6e5L).c_str(), span(n / 2e4L).c_str());
     out += line;
   }
 
@@ -186,9 +188,9 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
           used = workload.kinds_used();
         if (!(*used)[op])  // (helper-102: pfsim find warned about the create and unlink laws)
           continue;
-        std::snprintf(line, sizeof line, "pfsim: warning: clients.load_delay %s: fitted on populations up to %.0f; this "
+        std::snprintf(line, sizeof line, "%sclients.load_delay %s: fitted on populations up to %.0f; this "
                       "run of %d ranks reaches up to %.4gx that (more than twice), where the law's line (%.3g us + %.3g us x n) is an "
-                      "extrapolation\n", op_name(op), l.fitted_up_to, workload.ranks(), workload.ranks() / l.fitted_up_to,
+                      "extrapolation\n", head.c_str(), op_name(op), l.fitted_up_to, workload.ranks(), workload.ranks() / l.fitted_up_to,
                       l.base_s * 1e6, l.per_unit_s * 1e6);
         out += line;
       }
@@ -206,7 +208,7 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
     for (const char* block : {"mds.dir_lock", "mds.mechanisms.lock_callbacks"})
       if ((path == block || path.rfind(std::string(block) + ".", 0) == 0 || config::set_gives_field(s, block)) &&
           unshared()) {
-        out += "pfsim: warning: --set " + s + ": " + block + " acts only on directories that several ranks use, and "
+        out += head + "--set " + s + ": " + block + " acts only on directories that several ranks use, and "
                "this workload has none (each rank its own), so this changes nothing\n";
         break;
       }
@@ -220,18 +222,18 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   const auto& parts = platform.mds.partitions;
   const int counted = parts.enabled ? (nodes + parts.count - 1) / parts.count : nodes;
   if (pc.enabled && pc.fitted_up_to > 0 && counted > 2 * pc.fitted_up_to) {
-    std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.per_client: fitted on up to %.0f client nodes; "
+    std::snprintf(line, sizeof line, "%smds.mechanisms.per_client: fitted on up to %.0f client nodes; "
                   "this run has %d%s (more than twice: %.4gx), where its cost per client node is extrapolated "
                   "linearly\n",
-                  pc.fitted_up_to, counted, parts.enabled ? " per CPU partition" : "", counted / pc.fitted_up_to);
+                  head.c_str(), pc.fitted_up_to, counted, parts.enabled ? " per CPU partition" : "", counted / pc.fitted_up_to);
     out += line;
   }
   // CPU partitions bind client node n to partition n mod count (docs/mechanisms.md f): with fewer client nodes than
   // partitions, the partitions no node is bound to, and their cores and threads, serve nobody.
   if (parts.enabled && parts.count > nodes) {
-    std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.partitions: %d partitions for %d client node%s "
+    std::snprintf(line, sizeof line, "%smds.mechanisms.partitions: %d partitions for %d client node%s "
                   "(node n is bound to partition n mod %d): %d partition%s and their cores serve no client\n",
-                  parts.count, nodes, nodes == 1 ? "" : "s", parts.count, parts.count - nodes,
+                  head.c_str(), parts.count, nodes, nodes == 1 ? "" : "s", parts.count, parts.count - nodes,
                   parts.count - nodes == 1 ? "" : "s");
     out += line;
   }
@@ -245,9 +247,9 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
   const double dirs_per_mds = std::min(ranks_per_mds, static_cast<double>(segment ? pd.events_per_segment
                                                                                   : platform.mds.threads.max));
   if (pd.enabled && pd.fitted_up_to > 0 && dirs_per_mds > 2 * pd.fitted_up_to && workload.updates_own_dirs()) {
-    std::snprintf(line, sizeof line, "pfsim: warning: mds.mechanisms.per_directory: fitted on up to %.0f directories "
+    std::snprintf(line, sizeof line, "%smds.mechanisms.per_directory: fitted on up to %.0f directories "
                   "updated at once per MDS; this run can have %.0f (more than twice: %.4gx, %s), where its cost per directory "
-                  "is extrapolated linearly\n", pd.fitted_up_to, dirs_per_mds, dirs_per_mds / pd.fitted_up_to,
+                  "is extrapolated linearly\n", head.c_str(), pd.fitted_up_to, dirs_per_mds, dirs_per_mds / pd.fitted_up_to,
                   dirs_per_mds >= ranks_per_mds ? "the ranks' own directories"
                   : segment                     ? "one per update of a journal segment, events_per_segment"
                                                 : "one per MDS thread, mds.threads.max");

@@ -28,6 +28,9 @@ struct RunOptions {
   // The caller's warnings about this run ("pfsim: warning: " is prepended), printed with run_warnings' once every
   // check before the run has passed, so that a refused run says one thing.
   std::vector<std::string> warnings;
+  // A sweep point's name ("640 ranks", "640 ranks with oss.count=4"): begins each of the run's warnings, so that the
+  // lines of points that run side by side say which point they are of. "": a single run.
+  std::string point;
 };
 
 struct RunInfo {
