@@ -466,18 +466,17 @@ TEST_CASE("client page cache, md-workbench with the cyclic placement: rank r - 1
   CHECK(cached_mdworkbench(10, "cyclic").cache_reads == 80);
 }
 
-TEST_CASE("client page cache, mdtest -N 1: File read works on rank r + 2's files, half of them on the reader's node",
-          "[datapath][cache]")
+// mdtest -N `stride`, -n 20 -w -e 64 KiB, `ranks` ranks of 4 per node (block placement), with a 1 GiB page cache and
+// 1 us metadata services.
+pfsim::RunRecords mdtest_stride_run(int ranks, int stride)
 {
-  // 8 ranks, 4 per node (block placement), -n 20 -w -e 64 KiB: rank r reads the files rank r + 2 wrote. Ranks 0, 1, 4
-  // and 5 read their own node's (ranks 2, 3, 6, 7), served from memory; ranks 2, 3, 6 and 7 read the other node's.
   pfsim::MdtestOptions o;
-  o.ranks = 8;
+  o.ranks = ranks;
   o.items_per_rank = 20;
   o.unique_dir = true;
   o.files_only = true;
   o.write_bytes = o.read_bytes = 65536;
-  o.stride = 1;
+  o.stride = stride;
   pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
   json p = platform(2, 8, 0, 1);
   p["clients"]["max_cached_mb"] = 1024;
@@ -486,32 +485,22 @@ TEST_CASE("client page cache, mdtest -N 1: File read works on rank r + 2's files
   pfsim::RunOptions opts;
   opts.ranks_per_node = 4;
   opts.simgrid_args.push_back("--log=root.thres:warning");
-  auto r = pfsim::run_simulation(platform, w, opts);
+  return pfsim::run_simulation(platform, w, opts);
+}
+
+TEST_CASE("client page cache, mdtest -N 1: File read works on rank r + 2's files, half of them on the reader's node",
+          "[datapath][cache]")
+{
+  // 8 ranks, 4 per node (block placement), -n 20 -w -e 64 KiB: rank r reads the files rank r + 2 wrote. Ranks 0, 1, 4
+  // and 5 read their own node's (ranks 2, 3, 6, 7), served from memory; ranks 2, 3, 6 and 7 read the other node's.
+  auto r = mdtest_stride_run(8, 1);
   CHECK(r.cache_reads == 80);
   CHECK(read_B(r) == 80 * 65536.0);
 }
 
 // mdtest -N = ranks per node (4), -n 20 -w -e 64 KiB on `nodes` nodes with a page cache: the File reads served from
 // memory. (helper-121: the help said N = ranks per node reads another node's data; the read moves 2N ranks.)
-uint64_t mdtest_stride_cache_reads(int nodes)
-{
-  pfsim::MdtestOptions o;
-  o.ranks = 4 * nodes;
-  o.items_per_rank = 20;
-  o.unique_dir = true;
-  o.files_only = true;
-  o.write_bytes = o.read_bytes = 65536;
-  o.stride = 4;
-  pfsim::SyntheticWorkload w(pfsim::mdtest_params(o));
-  json p = platform(2, 8, 0, 1);
-  p["clients"]["max_cached_mb"] = 1024;
-  p["mds"]["service"].update({{"stat", 1e-6}, {"unlink", 1e-6}, {"mkdir", 1e-6}, {"rmdir", 1e-6}});
-  auto platform = pfsim::config::parse_platform(p, "test");
-  pfsim::RunOptions opts;
-  opts.ranks_per_node = 4;
-  opts.simgrid_args.push_back("--log=root.thres:warning");
-  return pfsim::run_simulation(platform, w, opts).cache_reads;
-}
+uint64_t mdtest_stride_cache_reads(int nodes) { return mdtest_stride_run(4 * nodes, 4).cache_reads; }
 
 TEST_CASE("client page cache, mdtest -N = ranks per node on 2 nodes: File read (2N) wraps round to the rank's own "
           "files", "[datapath][cache]")

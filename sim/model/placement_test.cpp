@@ -74,6 +74,19 @@ Outcome run(const std::string& placement, int stripe_count = 1, int oss_count = 
   return out;
 }
 
+// The hash is uniform: 2,560 writes and reads (File read phase, -e 0: no read RPCs) over 8 OSSes, 320 expected,
+// binomial sd 16.7: every OSS within 5 sd.
+void check_uniform(const Outcome& r)
+{
+  uint64_t total = 0;
+  for (uint64_t n : r.served_by_oss) {
+    total += n;
+    CHECK(n > 320 - 84);
+    CHECK(n < 320 + 84);
+  }
+  CHECK(total == uint64_t{kRanks} * kFilesPerRank);
+}
+
 }  // namespace
 
 TEST_CASE("object placement spreads one node's files over every OSS: X = K B N / (N + K - 1)", "[placement]")
@@ -83,15 +96,7 @@ TEST_CASE("object placement spreads one node's files over every OSS: X = K B N /
   INFO("write rate " << r.write_Bps / 1e6 << " MB/s, K B N / (N + K - 1) = " << expected / 1e6 << " MB/s");
   CHECK(r.write_Bps <= kOss * kDisk_Bps * (1 + 1e-9));
   CHECK(r.write_Bps == Approx(expected).epsilon(0.03));
-  // The hash is uniform: 2,560 writes and reads (File read phase, -e 0: no read RPCs) over 8 OSSes, 320 expected,
-  // binomial sd 16.7: every OSS within 5 sd.
-  uint64_t total = 0;
-  for (uint64_t n : r.served_by_oss) {
-    total += n;
-    CHECK(n > 320 - 84);
-    CHECK(n < 320 + 84);
-  }
-  CHECK(total == uint64_t{kRanks} * kFilesPerRank);
+  check_uniform(r);
 }
 
 TEST_CASE("object placement with seed 3 is another uniform draw: X = K B N / (N + K - 1)", "[placement]")
@@ -102,13 +107,7 @@ TEST_CASE("object placement with seed 3 is another uniform draw: X = K B N / (N 
   const Outcome r = run("object", 1, kOss, kFile_B, 3);
   INFO("write rate " << r.write_Bps / 1e6 << " MB/s, K B N / (N + K - 1) = " << expected / 1e6 << " MB/s");
   CHECK(r.write_Bps == Approx(expected).epsilon(0.03));
-  uint64_t total = 0;
-  for (uint64_t n : r.served_by_oss) {
-    total += n;
-    CHECK(n > 320 - 84);
-    CHECK(n < 320 + 84);
-  }
-  CHECK(total == uint64_t{kRanks} * kFilesPerRank);
+  check_uniform(r);
 }
 
 TEST_CASE("node placement sends all of a node's data to one OSS: X = B", "[placement]")
