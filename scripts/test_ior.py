@@ -226,11 +226,9 @@ def main():
             (lambda j: j["tests"][0]["Parameters"].pop("transferSize"), "tests[0].Parameters: no field \"transferSize\""),
             (lambda j: j["tests"][0]["Parameters"].update(transferSize=-1), "tests[0].Parameters.transferSize"),
             (lambda j: j["tests"][0]["Parameters"].update(api="MPIIO"), "tests[0].Parameters.api"),
-            (lambda j: j["tests"][0]["Parameters"].update(randomOffset=1), "tests[0].Parameters.randomOffset"),
             (lambda j: j["tests"][0]["Results"][1].update(bwMiB="fast"), "tests[0].Results[1].bwMiB"),
             (lambda j: j.update(tests=[]), "(top).tests"),
             (lambda j: j["tests"].append(j["tests"][0]), "(top).tests"),
-            (lambda j: j["tests"][0]["Parameters"].update(deadlineForStonewall=300), "deadlineForStonewall"),
             (lambda j: j["tests"][0]["Parameters"].update(reorderTasksRandom=1), "reorderTasksRandom"),
             (lambda j: j["tests"][0].update(Results=[]), "tests[0].Results"),
             (lambda j: j["tests"][0]["Parameters"].update(transferSize=2 ** 64 - 1), "tests[0].Parameters.transferSize"),
@@ -333,6 +331,8 @@ def main():
                   not os.path.exists(f"{tmp}/bad.csv"), f"{' '.join(extra)}: exit 2 naming {name} ({lines[-1:]})")
         sweep_checks(pfsim, tmp, real_json)
         placement_seed_checks(pfsim, tmp)
+        io500_checks(pfsim, tmp)
+        option_checks(pfsim, tmp, real_json)
     check.finish("ior")
 
 
@@ -355,6 +355,151 @@ def placement_seed_checks(pfsim, tmp):
     check(served[2] != served[1] and served[3] != served[1] and served[2] != served[3],
           f"seeds 1, 2 and 3 place the objects differently (served per OSD: {served[1][:6]}..., {served[2][:6]}...)")
     check(sum(served[2]) == sum(served[1]), "every seed serves the same RPCs in all")
+
+
+def io500_checks(pfsim, tmp):
+    """IO500's own IOR command lines (the "Command line" of ../shared/data/tool-outputs/io500/standard-results/*.txt,
+    IOR 4.1, 2 tasks on one node), run as typed in IO500's order with their paths moved under tmp: ior-easy-write,
+    ior-hard-write (-D 1 with stoneWallingWearOut: the stonewall line, the pairs in the status file), ior-easy-read and
+    ior-hard-read (-R; the status file's count), ior-rnd4K-easy-read (-z -z -D 1 -Q 2: random 4 KiB reads stopped at
+    1 s, IOR's size warnings and its 'Pairs' line); each writes saveRankPerformanceDetailsCSV in IOR's format."""
+    base = os.path.join(DATA, "io500", "standard-results")
+    root = os.path.join(tmp, "io500-run")
+    for d in ("results", "datafiles/ior-easy", "datafiles/ior-hard"):
+        os.makedirs(os.path.join(root, d))
+
+    def command(name):
+        line = next(l for l in open(os.path.join(base, name + ".txt")) if l.startswith("Command line"))
+        words = line.split(":", 1)[1].split()
+        assert words[0] == "./ior"
+        return [w.replace("/scratch/io500-run", root) for w in words[1:]]
+
+    def real(name):
+        return open(os.path.join(base, name + ".txt")).read()
+
+    stonewall_re = re.compile(r"^stonewalling pairs accessed min: \d+ max: \d+ -- min data: \d+\.\d GiB mean data: "
+                              r"\d+\.\d GiB time: \d+\.\ds$", re.M)
+    number = r"\d\.\d{10}e[+-]\d\d"
+    csv_row = re.compile(rf"^(write|read),[01],{number},{number},{number},{number}$")
+    real_csv = open(os.path.join(base, "ior-easy-write.csv")).read().splitlines()
+    out = {}
+    for name in ("ior-easy-write", "ior-hard-write", "ior-easy-read", "ior-hard-read", "ior-rnd4K-easy-read"):
+        r = run(pfsim, ["--ranks", "2", "--set", "clients.ranks_per_node=2", "--out", f"{tmp}/{name}.json"] +
+                command(name))
+        out[name] = r.stdout
+        check(r.returncode == 0, f"IO500's {name} command line runs as typed ({r.stderr.strip()[-300:]})")
+        if r.returncode:
+            continue
+        sim_opts = [l.split(":")[0].strip() for l in block(r.stdout, "api")]
+        real_opts = [l.split(":")[0].strip() for l in block(real(name), "api")]
+        check(sim_opts == real_opts, f"{name}: the Options block has the real run's keys ({sim_opts})")
+        check(len(stonewall_re.findall(r.stdout)) == len(stonewall_re.findall(real(name))),
+              f"{name}: the 'stonewalling pairs accessed' line where the real run prints it")
+        rows = open(os.path.join(root, "results", name + ".csv")).read().splitlines()
+        check(rows[0] == real_csv[0] and len(rows) == 3 and all(csv_row.match(x) for x in rows[1:]),
+              f"{name}: saveRankPerformanceDetailsCSV in IOR's format, a row per rank ({rows})")
+    status = lambda n: open(os.path.join(root, "results", n + ".stonewall")).read()
+    # ior-easy: 64 MiB per rank in 1 MiB, all before the 1 s deadline on this platform; ior-hard: 2000 segments
+    check(status("ior-easy") == "64" and status("ior-hard") == "2000",
+          f"the wear-out writes store their pairs in the status files, as IOR's '%lld' ({status('ior-easy')!r}, "
+          f"{status('ior-hard')!r})")
+    res = json.load(open(f"{tmp}/ior-easy-read.json"))
+    check(res["ior"][0]["bytes"] == 2 * 64 * 1048576 and res["workload"]["status_file_pairs"] == 64,
+          "ior-easy-read reads the status file's 64 pairs per rank")
+    rnd = json.load(open(f"{tmp}/ior-rnd4K-easy-read.json"))
+    entry = rnd["ior"][0]
+    expected = 2 * 10000000 * 4096
+    check(rnd["workload"]["random_offset"] == 2 and 0 < entry["bytes"] < expected and
+          entry["bytes"] == 2 * entry["stonewall"]["pairs_max"] * 4096 and 1.0 <= entry["totalTime"] < 1.1,
+          f"ior-rnd4K-easy-read: random 4 KiB reads stopped after 1 s, every rank on to the most pairs "
+          f"({entry['bytes']} of {expected} bytes, {entry['totalTime']} s)")
+    warn = lambda t: [l.split("=")[0] for l in t.splitlines() if l.startswith("WARNING")]
+    sim = out.get("ior-rnd4K-easy-read", "")
+    check(warn(sim) == warn(real("ior-rnd4K-easy-read")) and
+          f"WARNING: Using actual aggregate bytes moved = {int(entry['bytes'])}\n" in sim,
+          f"ior-rnd4K-easy-read: IOR's warnings of a size moved below the expected one ({warn(sim)})")
+    check("Pairs deadlineForStonewallingaccessed: 0" in sim and "ordering in a file  : random" in sim and
+          "task offset         : 2" in sim, "ior-rnd4K-easy-read: its 'Pairs' line, random ordering, task offset 2")
+
+
+def option_checks(pfsim, tmp, real_json):
+    """-Q with -C: the node whose data each rank reads, through the page cache (NERSC's clients.max_cached_mb holds
+    it): 5 ranks, 3 per node (0-2 on node 0, 3-4 on node 1), -F -b 4m -t 1m; with -Q N rank r reads rank
+    (r + 3N) mod 5's file: N = 1 leaves one rank on its own node (rank 2 reads rank 0's), N = 2 three (0->1, 1->2,
+    3->4), N = 0 all five: 4, 12 and 20 reads from the cache. -W's verification and -u's mkdirs are phases of their own,
+    not IOR results (the sweep's bw_MiBps empty there). Refused options name themselves and why; IOR's own checks of the
+    stonewall's and -z's options are exit 2 with IOR's words. --from reads -z and -D from a summary."""
+    for q, hits in ((1, 1), (2, 3), (0, 5)):
+        r = run(pfsim, ["--ranks", "5", "--ranks-per-node", "3", "-F", "-w", "-r", "-C", "-Q", str(q), "-t", "1m",
+                        "-b", "4m", "--out", f"{tmp}/q.json"])
+        res = json.load(open(f"{tmp}/q.json")) if r.returncode == 0 else {}
+        check(r.returncode == 0 and res["client_cache_reads"]["reads"] == 4 * hits and
+              res["workload"]["read_shift"] == 3 * q % 5,
+              f"-C -Q {q}: {hits} of 5 ranks read their own node's data ({res.get('client_cache_reads')})")
+    r = run(pfsim, ["--ranks", "4", "-F", "-u", "-W", "-w", "-r", "-g", "-Y", "-t", "1m", "-b", "4m",
+                    "--out", f"{tmp}/w.json"])
+    res = json.load(open(f"{tmp}/w.json")) if r.returncode == 0 else {"phases": [], "ior": []}
+    check(r.returncode == 0 and [p["name"] for p in res["phases"]] == ["mkdir", "write", "write-check", "read"] and
+          [e["access"] for e in res["ior"]] == ["write", "read"] and
+          [l.split()[0] for l in block(r.stdout, "access    bw")[2:]] == ["write", "read"],
+          f"-u -W: a mkdir and a write-check phase, untimed: IOR's rows are the write and the read "
+          f"({[p['name'] for p in res['phases']]})")
+    r = run(pfsim, ["--ranks", "2,4", "-F", "-W", "-w", "-t", "1m", "-b", "4m", "--csv", f"{tmp}/wc.csv", "--quiet"])
+    rows = list(csv.DictReader(open(f"{tmp}/wc.csv"))) if r.returncode == 0 else []
+    check([(x["phase"], x["bw_MiBps"] != "") for x in rows] == [("write", True), ("write-check", False)] * 2,
+          f"a sweep with -W: the write-check rows have no bw_MiBps ({[(x['phase'], x['bw_MiBps']) for x in rows]})")
+    for opt, name in ((["-c"], "-c"), (["-V"], "-V"), (["-J", "1m"], "-J"), (["-T", "1"], "-T"), (["-Z"], "-Z")):
+        r = run(pfsim, ["--ranks", "1", "--out", f"{tmp}/refused.json"] + opt)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and f"IOR option {name} (" in lines[0] and "not supported" in
+              lines[0] and not os.path.exists(f"{tmp}/refused.json"), f"{name}: refused by name, with why ({lines})")
+    ior_rules = [
+        (["-w", "-D", "1", "-O", "stoneWallingWearOut=1", "-O", f"stoneWallingStatusFile={tmp}/sw"],
+         "please use -k"),
+        (["-w", "-k", "-D", "1", "-O", f"stoneWallingStatusFile={tmp}/sw"], "only sensible for a write test"),
+        (["-w", "-O", "stoneWallingWearOut=1"], "only sensible when setting a stonewall deadline with -D"),
+        (["-r", "-R"], "use -G"),
+        (["-z", "-t", "1m", "-b", "1m"], "choose blocksize > transferSize"),
+        (["-z", "-C", "-w", "-r"], "single-shared-file"),
+        (["-z", "-z", "-w", "-F"], "-z -z"),
+        (["-l", "zebra"], "-l zebra"),
+        (["-O", "stoneWallingWearOut=2"], "stoneWallingWearOut=2"),
+        (["-D", "x"], "-D"),
+    ]
+    for extra, words in ior_rules:
+        r = run(pfsim, ["--ranks", "2", "--out", f"{tmp}/rule.json"] + extra)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and words in lines[0] and not os.path.exists(f"{tmp}/rule.json"),
+              f"{' '.join(extra)}: exit 2 with '{words}' ({lines})")
+    # The options that change nothing modelled are accepted and recorded: the same run with and without them
+    plain = ["--ranks", "2", "-w", "-t", "1m", "-b", "4m", "--out", f"{tmp}/plain.json"]
+    a = run(pfsim, plain)
+    b = run(pfsim, plain[:-1] + [f"{tmp}/extra.json", "-v", "-v", "-q", "-x", "-G=12345", "--dataPacketType=timestamp"])
+    ja = json.load(open(f"{tmp}/plain.json")) if a.returncode == 0 else {}
+    jb = json.load(open(f"{tmp}/extra.json")) if b.returncode == 0 else {}
+    check(b.returncode == 0 and ja["ior"] == jb["ior"] and jb["workload"]["params"]["v"] == 2 and
+          jb["workload"]["params"]["G"] == "12345" and jb["workload"]["params"]["l"] == "timestamp",
+          "-v -v -q -x -G= --dataPacketType=: recorded, the results unchanged")
+    # --from reads -z and -D (and the wear-out) from the recorded Parameters; pfsim's own summary reads back the same
+    real = json.load(open(real_json))
+    real["tests"][0]["Parameters"].update(randomOffset=1, deadlineForStonewall=1, stoneWallingWearOut=1)
+    with open(f"{tmp}/zd.json", "w") as f:
+        json.dump(real, f)
+    r = run(pfsim, ["--from", f"{tmp}/zd.json", "--out", f"{tmp}/fz.json", "-O", "summaryFormat=JSON",
+                    "-O", f"summaryFile={tmp}/fz-summary.json"])
+    res = json.load(open(f"{tmp}/fz.json")) if r.returncode == 0 else {"workload": {}}
+    w = res["workload"]
+    check(r.returncode == 0 and w.get("random_offset") == 1 and w.get("deadline_s") == 1 and w.get("wear_out"),
+          f"--from a summary with randomOffset 1, deadlineForStonewall 1, stoneWallingWearOut 1: run with them ({w})")
+    summary = json.load(open(f"{tmp}/fz-summary.json")) if r.returncode == 0 else {"tests": [{}]}
+    params, opts = summary["tests"][0].get("Parameters", {}), summary["tests"][0].get("Options", {})
+    check(params.get("randomOffset") == 1 and params.get("deadlineForStonewall") == 1 and
+          opts.get("ordering in a file") == "random" and opts.get("stonewallingTime") == 1 and
+          opts.get("stoneWallingWearOut") == 1, "pfsim's JSON summary records -z and -D as IOR's does")
+    r = run(pfsim, ["--from", f"{tmp}/fz-summary.json", "--out", f"{tmp}/fz2.json"])
+    w2 = json.load(open(f"{tmp}/fz2.json"))["workload"] if r.returncode == 0 else {}
+    check(r.returncode == 0 and all(w2.get(k) == w.get(k) for k in ("random_offset", "deadline_s", "wear_out")),
+          "... and reads back with --from to the same test")
 
 
 def printed_rows(stdout):

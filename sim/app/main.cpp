@@ -186,7 +186,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-b", true, "BYTES block size: each rank's contiguous bytes per segment, a multiple of -t (default 1m)"},
         {"-s", true, "N segments (default 1)"},
         {"-F", false, "file per process (default: one shared file)"},
-        {"-w", false, "write phase (with neither -w nor -r: both)"},
+        {"-w", false, "write phase (with none of -w -r -W -R: write and read, as IOR)"},
         {"-r", false, "read phase"},
         {"-e", false, "fsync after the writes: the close waits until the written data left the write-back cache"},
         {"-i", true, "N repetitions (default 1)"},
@@ -194,13 +194,44 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                      "time)"},
         {"-a", true, "API IOR's I/O interface: POSIX (the one modelled)"},
         {"-o", true, "PATH IOR's test file: recorded, printed, no effect"},
-        {"-C", false, "reorder tasks for the read: rank r reads the data of rank r + tasks per node (r + 1 with "
+        {"-C", false, "reorder tasks for the read: rank r reads the data of rank r + -Q x tasks per node (r + -Q with "
                       "clients.placement cyclic): another node's, not in its own page cache (clients.max_cached_mb)"},
         {"-k", false, "keep the file (without it IOR removes it after each repetition, the last one too: with a "
                       "write-back cache, the next repetition starts without its dirty pages, and those left at the "
                       "end are dropped, not written)"},
-        {"-O", true, "KEY=VALUE IOR's summaryFormat=JSON|default and summaryFile=FILE (repeatable): IOR's JSON summary "
-                     "to FILE, or to stdout instead of the text"},
+        {"-Q", true, "N with -C, read the data of the tasks N nodes on (IOR's taskPerNodeOffset; default 1: rank r "
+                     "reads rank r + N x tasks per node's, r + N with clients.placement cyclic)"},
+        {"-z", false, "random offsets (IOR 4's randomOffset): each block's transfers in a random order, the same in "
+                      "every segment (a shared file's segment dealt to the ranks at random, block / transfer each; "
+                      "not with -C); given twice (-z -z, reads only): each segment one whole block at a random place "
+                      "of the file (IOR 4.1). Drawn from --seed. Out of order, the client's writes merge into RPCs "
+                      "and its reads are read ahead only where they happen to follow each other"},
+        {"-D", true, "S stonewalling (deadlineForStonewalling): a rank starts no transfer S seconds after its first "
+                     "one began (the one in progress completes); the bandwidth is of the data moved. A read after a "
+                     "stonewalled write reads as many transfers as the rank wrote"},
+        {"-Y", false, "fsync after every write (fsyncPerWrite): every write synchronous, done when the OSTs have it"},
+        {"-R", false, "checkRead: the read phase verifies what it reads (IOR 4: the same reads, timed as the read; "
+                      "the comparison's CPU time is not modelled); runs the read phase without -r"},
+        {"-W", false, "checkWrite: after the write, every rank reads the data back to verify it, untimed and not one "
+                      "of IOR's results (a \"write-check\" phase in --out; with -C the tasks -Q + 1 nodes on)"},
+        {"-u", false, "uniqueDir: with -F each rank's file in a directory of its own, made before the first write "
+                      "(the MDS sees the mkdirs; untimed, a \"mkdir\" phase in --out)"},
+        {"-g", false, "intraTestBarriers: barriers after the open and before the close (in the phase's time)"},
+        {"-G", true, "N setTimeStampSignature: accepted and recorded, no effect (the data's pattern)"},
+        {"-l", true, "TYPE dataPacketType (offset, incompressible, timestamp, random): accepted and recorded, no "
+                     "effect"},
+        {"--dataPacketType", true, "TYPE as -l", true},
+        {"-v", false, "verbose (repeatable): accepted and recorded, no effect (pfsim prints IOR's default output)"},
+        {"-q", false, "quitOnError: accepted and recorded, no effect (a simulation finds no data errors)"},
+        {"-x", false, "singleXferAttempt: accepted and recorded, no effect (simulated transfers are never short)"},
+        {"-O", true, "KEY=VALUE IOR's directives (repeatable, or a comma list): summaryFormat=JSON|default and "
+                     "summaryFile=FILE (IOR's JSON summary to FILE, or to stdout instead of the text); "
+                     "stoneWallingWearOut=1 (with -D: once every rank has stopped, each goes on to the most "
+                     "transfers any rank did; IOR's 'stonewalling pairs accessed' line); "
+                     "stoneWallingWearOutIterations=N (every phase stops after N transfers per rank); "
+                     "stoneWallingStatusFile=FILE (with -k: a wear-out write stores its transfers per rank there "
+                     "at the end, a read stops after the count it finds there); "
+                     "saveRankPerformanceDetailsCSV=FILE (IOR's per-rank times and throughputs, CSV)"},
         {"--from", true, "FILE an IOR JSON summary (ior -O summaryFormat=JSON): run its test (its tasks, or --ranks) "
                          "and compare with its results (stderr, and \"compared_with\" in --out)"},
         {"--out", true, "FILE results JSON (per-OST data counters and RPC sizes in \"servers\"); its directory must exist"},
@@ -210,7 +241,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--csv", true, "FILE a sweep: --ranks LIST (comma-separated), one IOR run per rank count, one row per phase "
                         "(write/read) and repetition with its time_s (IOR's total) and bw_MiBps (IOR's bwMiB); "
                         "FILE.json: every point's results (\"ior\": IOR's Results) and the effective configuration; "
-                        "IOR's own output is not printed (no --out, --lmt, -O)"},
+                        "IOR's own output is not printed (no --out, --lmt, nor -O's files; -W's and -u's untimed "
+                        "phases have rows without bw_MiBps)"},
         {"--jobs", true, "J sweep points simulated in parallel (default 1)"},
         {"--results-dir", true, "DIR keep every sweep point's results JSON"},
         {"--vary", true, "PATH=V1,V2,... a sweep over one platform field's values too (e.g. oss.count=1,2,4,8): "
@@ -249,6 +281,12 @@ std::string command_help(const std::string& cmd)
     }
   }
   os << "  --log=... --cfg=...     passed to SimGrid\n";
+  if (cmd == "ior") {  // IOR's options that change what runs and that pfsim does not model
+    os << "refused (not modelled; the error says why):";
+    for (const auto& [name, why] : pfsim::ior_not_modelled_options())
+      os << " " << name;
+    os << "\n";
+  }
   return os.str();
 }
 
@@ -291,6 +329,9 @@ Cli parse_cli(int argc, char** argv)
         }
       }
       const OptSpec* spec = find_opt(cli.command, a);
+      if (!spec && cli.command == "ior")
+        if (const char* why = pfsim::ior_not_modelled(a))
+          throw UsageError("IOR option " + a + " (" + why + ") is not supported by pfsim ior; run without it");
       if (!spec && cli.command == "mdtest")
         if (const char* why = pfsim::mdtest_not_modelled(a))
           throw UsageError("mdtest option " + a + " (" + why + ") is not supported by pfsim mdtest, which runs mdtest's "
@@ -716,22 +757,109 @@ int cmd_run(const Cli& c)
   return 0;
 }
 
+// IOR's -O directives (KEY=VALUE, repeatable, or a comma list, keys in any case as IOR's parser takes them): the
+// summary's format and file, the stonewall's wear-out, pair limit and status file, the per-rank CSV.
+struct IorDirectives {
+  bool json = false;
+  std::string file;             // summaryFile
+  bool wear_out = false;        // stoneWallingWearOut
+  bool wear_out_given = false;
+  uint64_t pair_limit = 0;      // stoneWallingWearOutIterations
+  std::string status_file;      // stoneWallingStatusFile
+  std::string rank_csv;         // saveRankPerformanceDetailsCSV
+};
+
+IorDirectives ior_directives(const Cli& c)
+{
+  IorDirectives out;
+  auto lower = [](std::string v) {
+    for (auto& ch : v)
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return v;
+  };
+  for (const auto& given : c.ior_O) {
+    size_t pos = 0;
+    while (pos <= given.size()) {
+      const size_t comma = std::min(given.find(',', pos), given.size());
+      const std::string kv = given.substr(pos, comma - pos);
+      pos = comma + 1;
+      const auto eq = kv.find('=');
+      const std::string key = lower(kv.substr(0, eq)), value = eq == std::string::npos ? "" : kv.substr(eq + 1);
+      const std::string v = lower(value);
+      if (key == "summaryformat" && (v == "json" || v == "default")) {
+        out.json = v == "json";
+      } else if (key == "summaryfile" && !value.empty()) {
+        out.file = value;
+      } else if (key == "stonewallingwearout" && (v == "0" || v == "1")) {
+        out.wear_out = v == "1";
+        out.wear_out_given = true;
+      } else if (key == "stonewallingwearoutiterations" && !value.empty()) {
+        try {
+          out.pair_limit = static_cast<uint64_t>(pfsim::app::parse_int_option(
+              "-O stoneWallingWearOutIterations", value, 0, std::numeric_limits<long long>::max()));
+        } catch (const std::invalid_argument& e) {
+          throw UsageError(e.what());
+        }
+      } else if (key == "stonewallingstatusfile" && !value.empty()) {
+        out.status_file = value;
+      } else if (key == "saverankperformancedetailscsv" && !value.empty()) {
+        out.rank_csv = value;
+      } else {
+        throw UsageError("-O " + kv + ": expected summaryFormat=JSON|default, summaryFile=FILE, stoneWallingWearOut=0|1, "
+                         "stoneWallingWearOutIterations=N, stoneWallingStatusFile=FILE or "
+                         "saveRankPerformanceDetailsCSV=FILE (the IOR -O directives pfsim models)");
+      }
+      if (comma == given.size())
+        break;
+    }
+  }
+  if (!out.file.empty() && !out.json)
+    throw UsageError("-O summaryFile=" + out.file + " without -O summaryFormat=JSON: IOR writes its text summary to "
+                     "stdout; pfsim writes only the JSON form to a file");
+  return out;
+}
+
+// IOR's stonewall status file (-O stoneWallingStatusFile): the transfers per rank it holds, as IOR reads it
+// (ReadStoneWallingIterations: an integer, the file's first word); nullopt when it cannot be read (IOR warns and sets
+// no limit).
+std::optional<uint64_t> read_status_file(const std::string& path)
+{
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return std::nullopt;
+  std::ifstream in(path);
+  std::string word;
+  if (!(in >> word) || word.empty() || word.size() > 19 || word.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stoull(word);
+}
+
+// How often a flag was given (IOR counts -z and -v).
+int flag_count(const Cli& c, const std::string& f)
+{
+  return static_cast<int>(std::count(c.flags.begin(), c.flags.end(), f));
+}
+
 // IOR's options (its own parser's size suffixes) to the generator's; invalid_argument naming the option.
 pfsim::IorOptions ior_options(const Cli& c, const pfsim::IorSummary* from)
 {
+  const IorDirectives d = ior_directives(c);
   if (from) {  // the recorded test's parameters; only the rank count may change
-    for (const char* k : {"-t", "-b", "-s", "-i", "-d", "-o"})
+    for (const char* k : {"-t", "-b", "-s", "-i", "-d", "-o", "-Q", "-D"})
       if (c.opts.count(k))
         throw UsageError(std::string("option ") + k + " with --from: the recorded test's parameters are used (give "
                          "--ranks and --ranks-per-node to run it at another scale)");
-    for (const char* f : {"-F", "-w", "-r", "-e", "-C", "-k"})
+    for (const char* f : {"-F", "-w", "-r", "-e", "-C", "-k", "-z", "-Y", "-R", "-W", "-u", "-g"})
       if (has_flag(c, f))
         throw UsageError(std::string("option ") + f + " with --from: the recorded test's parameters are used");
+    if (d.wear_out_given || d.pair_limit > 0 || !d.status_file.empty())
+      throw UsageError("-O stoneWalling... with --from: the recorded test's parameters are used");
     if (c.opts.count("-a"))
       pfsim::app::check_posix_api("-a", c.opts.at("-a"));
     pfsim::IorOptions o = from->options;
     if (c.opts.count("--ranks"))
       o.ranks = static_cast<int>(opt_int(c, "--ranks", 1, 1, pfsim::app::kMaxRanks));
+    o.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
     o.params = {{"from", opt(c, "--from")}, {"command_line", from->command_line}};
     return o;
   }
@@ -749,48 +877,67 @@ pfsim::IorOptions ior_options(const Cli& c, const pfsim::IorSummary* from)
   o.segments = static_cast<uint64_t>(opt_int(c, "-s", 1, 1, kNoMax));
   o.file_per_proc = has_flag(c, "-F");
   const bool w = has_flag(c, "-w"), r = has_flag(c, "-r");
-  o.write = w || !r;  // IOR: neither given, both run
-  o.read = r || !w;
+  o.check_write = has_flag(c, "-W");
+  o.check_read = has_flag(c, "-R");
+  const bool none = !w && !r && !o.check_write && !o.check_read;  // IOR: no access given, write and read
+  o.write = w || none;
+  o.read = r || o.check_read || none;
   o.fsync = has_flag(c, "-e");
   o.keep_file = has_flag(c, "-k");
   o.repetitions = static_cast<int>(opt_int(c, "-i", 1, 1, pfsim::app::kMaxIterations));
   o.delay_s = static_cast<double>(opt_int(c, "-d", 0, 0, 1000000000));
+  o.task_offset = static_cast<int>(opt_int(c, "-Q", 1, 0, std::numeric_limits<int>::max()));
+  o.random_offset = flag_count(c, "-z");
+  o.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
+  o.deadline_s = static_cast<double>(opt_int(c, "-D", 0, 0, 1000000000));
+  o.wear_out = d.wear_out;
+  o.pair_limit = d.pair_limit;
+  o.fsync_per_write = has_flag(c, "-Y");
+  o.unique_dir = has_flag(c, "-u");
+  o.barriers = has_flag(c, "-g");
   if (c.opts.count("-a"))
     pfsim::app::check_posix_api("-a", c.opts.at("-a"));
+  if (c.opts.count("-G"))
+    opt_int(c, "-G", 0, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+  for (const char* k : {"-l", "--dataPacketType"})
+    if (c.opts.count(k)) {
+      static const std::vector<std::string> types{"offset", "incompressible", "timestamp", "random", "o", "i", "t", "r"};
+      if (std::find(types.begin(), types.end(), c.opts.at(k)) == types.end())
+        throw UsageError(std::string(k) + " " + c.opts.at(k) + ": expected offset, incompressible, timestamp or random "
+                         "(or o, i, t, r), IOR's data packet types");
+    }
+  if (c.opts.count("-l") && c.opts.count("--dataPacketType") && c.opts.at("-l") != c.opts.at("--dataPacketType"))
+    throw UsageError("-l " + c.opts.at("-l") + " and --dataPacketType=" + c.opts.at("--dataPacketType") +
+                     ": the same option twice; give it once");
+  // IOR 4.1's ValidateTests, with its words
+  if (!d.status_file.empty() && !o.keep_file)
+    throw UsageError("-O stoneWallingStatusFile=" + d.status_file + " without -k (IOR: \"a StoneWallingStatusFile is "
+                     "only sensible when splitting write/read into multiple executions of ior, please use -k\")");
+  if (!d.status_file.empty() && !o.wear_out && o.write)
+    throw UsageError("-O stoneWallingStatusFile=" + d.status_file + " with a write but without -O "
+                     "stoneWallingWearOut=1 (IOR: \"the StoneWallingStatusFile is only sensible for a write test when "
+                     "using stoneWallingWearOut\")");
+  if (o.wear_out && o.deadline_s <= 0)
+    throw UsageError("-O stoneWallingWearOut=1 without -D (IOR: \"the stoneWallingWearOut is only sensible when setting "
+                     "a stonewall deadline with -D\")");
+  if (o.check_read && !o.write && !c.opts.count("-G"))
+    throw UsageError("-R without -w needs -G N, the data signature the written data carries (IOR: \"using readCheck "
+                     "only requires to write a timeStampSignature -- use -G\")");
+  if (o.random_offset > 0 && has_flag(c, "-C") && !o.file_per_proc)
+    throw UsageError("-z with -C on a shared file (IOR: \"random offset and constant reorder tasks specified with "
+                     "single-shared-file. Choose one and resubmit\")");
+  // The status file's count for the read phases, read now: IOR writes it at the end of the test, so a read in the
+  // same run reads what an earlier run left.
+  if (!d.status_file.empty() && o.read)
+    o.status_pairs = static_cast<int64_t>(read_status_file(d.status_file).value_or(0));
   o.params = {{"t", o.transfer_B}, {"b", o.block_B},     {"s", o.segments}, {"F", o.file_per_proc},
               {"w", o.write},      {"r", o.read},        {"e", o.fsync},    {"i", o.repetitions},
               {"C", has_flag(c, "-C")}, {"k", has_flag(c, "-k")}, {"o", opt(c, "-o", "testFile")},
-              {"d", o.delay_s}};
+              {"d", o.delay_s},    {"Q", o.task_offset}, {"z", o.random_offset}, {"D", o.deadline_s},
+              {"Y", o.fsync_per_write}, {"R", o.check_read}, {"W", o.check_write}, {"u", o.unique_dir},
+              {"g", o.barriers},   {"G", opt(c, "-G")},  {"l", opt(c, "-l", opt(c, "--dataPacketType"))},
+              {"v", flag_count(c, "-v")}, {"q", has_flag(c, "-q")}, {"x", has_flag(c, "-x")}, {"O", c.ior_O}};
   return o;
-}
-
-// IOR's -O options pfsim models: summaryFormat (JSON or default) and summaryFile.
-struct IorSummaryOutput {
-  bool json = false;
-  std::string file;
-};
-
-IorSummaryOutput ior_summary_output(const Cli& c)
-{
-  IorSummaryOutput out;
-  for (const auto& kv : c.ior_O) {
-    const auto eq = kv.find('=');
-    const std::string key = kv.substr(0, eq), value = eq == std::string::npos ? "" : kv.substr(eq + 1);
-    std::string lower = value;
-    for (auto& ch : lower)
-      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    if (key == "summaryFormat" && (lower == "json" || lower == "default"))
-      out.json = lower == "json";
-    else if (key == "summaryFile" && !value.empty())
-      out.file = value;
-    else
-      throw UsageError("-O " + kv + ": expected summaryFormat=JSON|default or summaryFile=FILE (the IOR -O options "
-                       "pfsim models)");
-  }
-  if (!out.file.empty() && !out.json)
-    throw UsageError("-O summaryFile=" + out.file + " without -O summaryFormat=JSON: IOR writes its text summary to "
-                     "stdout; pfsim writes only the JSON form to a file");
-  return out;
 }
 
 // A count of files or entries as typed: digits only, at most kMaxFindEntries (so that sums and products stay exact in a
@@ -1035,7 +1182,8 @@ std::vector<std::string> ior_warnings(const pfsim::config::PlatformConfig& platf
     out.push_back("-e (fsync) waits for the write-back cache, and clients.max_dirty_mb is 0 (writes wait for their "
                   "RPCs): it changes nothing");
   // As real IOR without -e: the write phase then times copies into the page cache, here free of cost.
-  if (io.write && !io.fsync && platform.clients.max_dirty_B > 0 && platform.clients.page_cache_copy_Bps <= 0)
+  if (io.write && !io.fsync && !io.fsync_per_write && platform.clients.max_dirty_B > 0 &&
+      platform.clients.page_cache_copy_Bps <= 0)
     out.push_back("writes return once their pages are in the write-back cache (clients.max_dirty_mb " +
                   std::to_string(static_cast<long long>(platform.clients.max_dirty_B / 1048576)) +
                   ") and clients.page_cache_copy is not set (a copy costs nothing): without -e the write bandwidth is "
@@ -1062,14 +1210,18 @@ IorRun ior_run(const Cli& c, const pfsim::config::PlatformConfig& platform, cons
   // -C: IOR reads the data of the rank one node further (rank + tasks per node, with ranks placed in blocks; with the
   // cyclic placement the next rank is on the next node)
   run.reorder = has_flag(c, "-C") || (from && from->reorder);
-  if (run.reorder && io.read)
-    io.read_shift = platform.clients.placement == "cyclic"
-                        ? 1
-                        : (spec.ranks_per_node > 0 ? spec.ranks_per_node : platform.clients.ranks_per_node) % io.ranks;
+  // -Q N: the read reads the tasks N nodes on; -W's verification N + 1 nodes on (IOR 4.1's rankOffset)
+  if (run.reorder) {
+    const long long shift = platform.clients.placement == "cyclic"
+                                ? 1
+                                : (spec.ranks_per_node > 0 ? spec.ranks_per_node : platform.clients.ranks_per_node);
+    io.read_shift = static_cast<int>(static_cast<long long>(io.task_offset) * shift % io.ranks);
+    io.check_shift = static_cast<int>((static_cast<long long>(io.task_offset) + 1) * shift % io.ranks);
+  }
   run.workload = std::make_unique<pfsim::IorWorkload>(io);
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
   run.options = run_options(c, spec);
-  run.options.rank_times = has_flag(c, "--rank-times");
+  run.options.rank_times = has_flag(c, "--rank-times") || !ior_directives(c).rank_csv.empty();
   for (auto& w : ior_warnings(platform, run.workload->options()))
     run.options.warnings.push_back(std::move(w));
   return run;
@@ -1086,21 +1238,25 @@ nlohmann::json ior_simulate(const Cli& c, const pfsim::config::PlatformConfig& p
   auto results = simulate(c, platform, workload, run.options, records, info);
   const std::string at = point.empty() ? "" : point + ": ";
   nlohmann::json ior = nlohmann::json::array();
-  size_t phase = 0;
   for (const auto& r : pfsim::ior_results(records, workload)) {
-    // IOR's JSON "Results" entry, with the repetition and the mean transfer time
+    // IOR's JSON "Results" entry, with the repetition, the mean transfer time and the data moved (IOR's
+    // aggFileSizeForBW: less than the test's size after a stonewall)
     nlohmann::json entry = pfsim::ior_result_json(r, workload);
     entry["iteration"] = r.repetition;
     entry["mean_transfer_s"] = r.mean_transfer_s;
+    entry["bytes"] = r.bytes;
+    const auto& ph = records.phases[r.phase];
+    if (ph.wear_out)  // IOR's "stonewalling pairs accessed" line, in numbers
+      entry["stonewall"] = {{"pairs_min", ph.stonewall_pairs_min}, {"pairs_max", ph.stonewall_pairs_max},
+                            {"bytes_min", ph.stonewall_bytes_min}, {"bytes_sum", ph.stonewall_bytes_sum},
+                            {"time_s", ph.stonewall_s}};
     ior.push_back(entry);
-    if (run.options.rank_times) {
-      const auto& ph = records.phases[phase];
+    if (has_flag(c, "--rank-times")) {
       nlohmann::json t = nlohmann::json::array();
       for (double e : ph.rank_end_s)
         t.push_back(e - ph.start_s);
       ior.back()["rank_times_s"] = t;
     }
-    ++phase;
   }
   results["ior"] = ior;  // IOR's JSON summary fields (tests[].Results[])
   // A write phase faster than every OST's disk together timed write() into the write-back cache (IOR without -e, as
@@ -1109,7 +1265,8 @@ nlohmann::json ior_simulate(const Cli& c, const pfsim::config::PlatformConfig& p
     const double disks_MiBps = platform.oss.count * platform.oss.disk_write_Bps / 1048576.0;
     nlohmann::json cache_warnings = nlohmann::json::array();
     for (const auto& r : pfsim::ior_results(records, workload))
-      if (r.access == "write" && !workload.options().fsync && r.bw_MiBps > 1.02 * disks_MiBps) {
+      if (r.access == "write" && !workload.options().fsync && !workload.options().fsync_per_write &&
+          r.bw_MiBps > 1.02 * disks_MiBps) {
         char w[400];
         std::snprintf(w, sizeof w, "write, iteration %d: %.2f MiB/s, above the %d OSTs' disks together (%.2f MiB/s): "
                       "it times write() into the write-back cache (clients.max_dirty_mb), not the data reaching the "
@@ -1147,15 +1304,28 @@ int ior_sweep(const Cli& c, const pfsim::config::PlatformConfig& platform, const
   if (c.opts.count("--lmt"))  // (--out: check_run_or_sweep)
     throw UsageError("--lmt is one run's; a sweep (--csv) writes every point's results to --csv FILE.json (and "
                      "--results-dir)");
-  if (!c.ior_O.empty())
-    throw UsageError("-O " + c.ior_O.front() + " with --csv: a sweep writes its table, not IOR's summaries (each "
-                     "point's IOR results are in --csv FILE.json)");
+  const IorDirectives d = ior_directives(c);  // (the stonewall's directives are parameters of every point)
+  for (const auto& [given, what] : {std::make_pair(d.file, "summaryFile"),
+                                    std::make_pair(d.rank_csv, "saveRankPerformanceDetailsCSV"),
+                                    std::make_pair(d.status_file, "stoneWallingStatusFile")})
+    if (!given.empty())
+      throw UsageError(std::string("-O ") + what + "=" + given + " with --csv: a sweep writes its table, not IOR's "
+                       "files (each point's IOR results are in --csv FILE.json)");
+  if (d.json)
+    throw UsageError("-O summaryFormat=JSON with --csv: a sweep writes its table, not IOR's summaries (each point's IOR "
+                     "results are in --csv FILE.json)");
   auto [sweep, varied] = sweep_setup(c, from ? std::to_string(from->options.ranks) : "");
   sweep.extra_header = ",bw_MiBps";
   sweep.extra_fields = [](const nlohmann::json& j, size_t phase) {
-    char field[64];
-    std::snprintf(field, sizeof field, ",%.3f", j["ior"].at(phase)["bwMiB"].get<double>());
-    return std::string(field);
+    // the IOR result of the phase (an untimed phase, -W's verification or -u's mkdirs, has none: an empty field)
+    const auto& p = j["phases"].at(phase);
+    for (const auto& e : j["ior"])
+      if (e["access"] == p["name"] && e["iteration"] == p["iteration"]) {
+        char field[64];
+        std::snprintf(field, sizeof field, ",%.3f", e["bwMiB"].get<double>());
+        return std::string(field);
+      }
+    return std::string(",");
   };
   sweep.point_keys = {"ior", "ior_warnings", "compared_with"};
   auto point_cli = [&](int r, int k) {
@@ -1213,12 +1383,20 @@ int cmd_ior(const Cli& c)
   check_run_or_sweep(c);
   if (!c.opts.count("--ranks") && !c.opts.count("--from"))
     throw UsageError("ior needs --ranks N (MPI ranks; a comma-separated list with --csv)");
-  const auto summary_out = ior_summary_output(c);
-  pfsim::app::check_output_file("-O summaryFile", summary_out.file);
+  const IorDirectives d = ior_directives(c);
+  pfsim::app::check_output_file("-O summaryFile", d.file);
+  pfsim::app::check_output_file("-O saveRankPerformanceDetailsCSV", d.rank_csv);
+  // (the status file is read before the run and, after a wear-out, written at its end)
+  if (d.wear_out)
+    pfsim::app::check_output_file("-O stoneWallingStatusFile", d.status_file);
   pfsim::app::check_distinct_outputs({{"--out", opt(c, "--out")}, {"--lmt", opt(c, "--lmt")},
-                                      {"-O summaryFile", summary_out.file}});
+                                      {"-O summaryFile", d.file},
+                                      {"-O saveRankPerformanceDetailsCSV", d.rank_csv},
+                                      {"-O stoneWallingStatusFile", d.status_file}});
   const std::string csv = opt(c, "--csv");
-  pfsim::app::check_outputs_spare_inputs({{"-O summaryFile", summary_out.file, false, "", ""},
+  pfsim::app::check_outputs_spare_inputs({{"-O summaryFile", d.file, false, "", ""},
+                                          {"-O saveRankPerformanceDetailsCSV", d.rank_csv, false, "", ""},
+                                          {"-O stoneWallingStatusFile", d.wear_out ? d.status_file : "", false, "", ""},
                                           {"--out", opt(c, "--out"), false, "", ""},
                                           {"--lmt", opt(c, "--lmt"), false, "", ""},
                                           {"--csv", csv, false, "", ""},
@@ -1236,6 +1414,17 @@ int cmd_ior(const Cli& c)
     return ior_sweep(c, platform, from ? &*from : nullptr);
   const IorRun run = ior_run(c, platform, from ? &*from : nullptr);
   const pfsim::IorWorkload& workload = *run.workload;
+  const auto& io = workload.options();
+  // IOR's read phase warns when it cannot read a pair count from the status file, and reads without a limit
+  const bool status_unread = !d.status_file.empty() && io.read && !read_status_file(d.status_file);
+  if (status_unread)
+    std::fprintf(stderr, "pfsim: warning: -O stoneWallingStatusFile=%s: no transfer count to read there (IOR: \"Could "
+                 "not read back the stonewalling status from the file!\"): the read phases have no limit\n",
+                 d.status_file.c_str());
+  if (from && !from->status_file.empty())
+    std::fprintf(stderr, "pfsim: note: the recorded run's -O stoneWallingStatusFile=%s is neither read nor written "
+                 "(a file of the recorded machine): its read phases have no limit from it\n",
+                 from->status_file.c_str());
   pfsim::RunRecords records;
   pfsim::RunInfo info;
   auto results = ior_simulate(c, platform, run, from ? &*from : nullptr, records, info);
@@ -1258,16 +1447,29 @@ int cmd_ior(const Cli& c)
   // IOR's tasks per node are the tasks on rank 0's node: fewer than the nodes' capacity when the run does not fill one.
   ri.ranks_per_node = std::min(info.ranks_per_node, info.ranks);
   ri.reorder = run.reorder;
-  ri.keep_file = has_flag(c, "-k");
+  ri.keep_file = has_flag(c, "-k") || (from && from->keep_file);
+  ri.status_file = !d.status_file.empty() || (from && !from->status_file.empty());
+  ri.status_unread = status_unread;
+  ri.verbose = flag_count(c, "-v");
+  ri.time_stamp_signature = c.opts.count("-G") ? opt_int(c, "-G", 0, std::numeric_limits<int>::min(),
+                                                         std::numeric_limits<int>::max())
+                                               : 0;
+  ri.data_packet_type = opt(c, "-l", opt(c, "--dataPacketType"));
+  ri.single_xfer = has_flag(c, "-x");
   ri.effective = effective;
-  if (!summary_out.file.empty())
-    pfsim::write_file_atomic(summary_out.file, pfsim::ior_json_summary(records, workload, ri).dump(2) + "\n");
+  if (!d.file.empty())
+    pfsim::write_file_atomic(d.file, pfsim::ior_json_summary(records, workload, ri).dump(2) + "\n");
+  if (!d.rank_csv.empty())
+    pfsim::write_file_atomic(d.rank_csv, pfsim::ior_rank_csv(records, workload));
+  // IOR's ShowTestEnd: after a wear-out, rank 0 stores the first repetition's write pairs in the status file
+  if (io.wear_out && !d.status_file.empty())
+    pfsim::write_file_atomic(d.status_file, std::to_string(pfsim::ior_write_pairs(records, workload)));
   batch.commit();
   if (!has_flag(c, "--quiet")) {
-    if (summary_out.json && summary_out.file.empty())
+    if (d.json && d.file.empty())
       std::cout << pfsim::ior_json_summary(records, workload, ri).dump(2) << "\n";
-    else if (summary_out.json)  // IOR with summaryFile prints only this line (tool-outputs/ior/ior-json-stdout.txt)
-      std::cout << "Writing output to " << summary_out.file << "\n";
+    else if (d.json)  // IOR with summaryFile prints only this line (tool-outputs/ior/ior-json-stdout.txt)
+      std::cout << "Writing output to " << d.file << "\n";
     else
       std::cout << pfsim::ior_output(records, workload, ri);
   }

@@ -19,6 +19,9 @@ void RunContext::arrive(int phase)
   arrived = 0;
   double now = sg4::Engine::get_clock();
   records.phases[phase].end_s = now;
+  // A stonewalled phase moved the data steps its ranks did: those are its items (IOR's pairs, its bytes / transfer).
+  if (auto& ph = records.phases[phase]; !ph.rank_pairs.empty())
+    ph.items = std::accumulate(ph.rank_pairs.begin(), ph.rank_pairs.end(), uint64_t{0});
   int next = phase + 1 < workload.phase_count() ? phase + 1 : -1;
   active_ranks = workload.ranks();
   XBT_INFO("phase %d (%s) done at %.6f s", phase, workload.phase_name(phase).c_str(), now);
@@ -234,6 +237,8 @@ void ClientNode::handle(NodeMessage* msg)
             send_notice(static_cast<int>(m.node), new NodeMessage(FlushDone{m.rank, m.seq}));
         } else if constexpr (std::is_same_v<T, FlushDone>) {
           lock_answered(m.rank, m.seq);
+        } else if constexpr (std::is_same_v<T, CollectiveRelease>) {
+          release_parked(m.max_pairs);
         } else {
           if (m.phase < 0) {
             finished_ = true;
@@ -271,9 +276,19 @@ void ClientNode::begin_phase(int phase)
   }
   done_ranks_ = 0;
   read_ahead_drop_all();
-  for (auto& r : ranks_) {
+  sw_ = ctx_.workload.stonewall(phase);
+  sw_active_ = sw_.active();
+  for (uint32_t k = 0; k < ranks_.size(); ++k) {
+    auto& r = ranks_[k];
     r.cursor = RankCursor{};
     r.tail_object = UINT64_MAX;
+    r.pairs = 0;
+    r.pair_B = 0;
+    r.sw_start_s = -1;
+    r.sw_check = false;
+    r.sw_running = sw_active_;
+    if (sw_active_)
+      r.cursor.stop = pair_limit(rank_of(k));
   }
   for (uint32_t r = 0; r < ranks_.size(); ++r)
     start_op(r);
@@ -281,9 +296,36 @@ void ClientNode::begin_phase(int phase)
     ctx_.arrive(phase_);
 }
 
+uint64_t ClientNode::pair_limit(int rank) const
+{
+  if (sw_.limit_phase < 0)
+    return sw_.limit;
+  const auto& done = ctx_.records.phases.at(static_cast<size_t>(sw_.limit_phase)).rank_pairs;
+  return done.empty() ? 0 : done[static_cast<size_t>(rank)];
+}
+
 void ClientNode::start_op(uint32_t r)
 {
   auto& s = ranks_[r];
+  // Stonewalling: after each data step, the deadline (IOR's hitStonewall, checked once the transfer is over: the one in
+  // progress at the deadline completes); with a wear-out, a rank whose data steps are over (the deadline, its limit or
+  // its last one) waits at the allreduce before anything else.
+  if (sw_active_ && s.sw_running) {
+    if (s.sw_check) {
+      s.sw_check = false;
+      if (sw_.deadline_s > 0 && sg4::Engine::get_clock() - s.sw_start_s > sw_.deadline_s &&
+          (s.cursor.stop == 0 || s.cursor.stop > s.pairs))
+        s.cursor.stop = s.pairs;
+    }
+    if (sw_.wear_out && s.pairs > 0) {
+      RankCursor peek = s.cursor;
+      OpRequest ahead;
+      if (!ctx_.workload.next(rank_of(r), phase_, peek, ahead) || !is_data(ahead.op)) {
+        join_collective(r, true);
+        return;
+      }
+    }
+  }
   s.op.excess_s = -1;
   s.op.begins = true;
   s.op.metadata = true;
@@ -297,13 +339,27 @@ void ClientNode::start_op(uint32_t r)
     s.in_item = false;
   }
   if (!more) {
+    if (auto& done = ctx_.records.phases[phase_].rank_pairs; !done.empty())
+      done[static_cast<size_t>(rank_of(r))] = s.pairs;
     ctx_.active_ranks--;
     if (++done_ranks_ == static_cast<int>(ranks_.size()))
       ctx_.arrive(phase_);
     return;
   }
+  if (s.op.barrier) {  // an MPI_Barrier before the step (IOR -g): it begins once every rank is there
+    join_collective(r, false);
+    return;
+  }
+  launch_op(r);
+}
+
+void ClientNode::launch_op(uint32_t r)
+{
+  auto& s = ranks_[r];
   double now = sg4::Engine::get_clock();
   s.op_start_s = now + s.op.think_s;
+  if (sw_active_ && s.sw_start_s < 0 && is_data(s.op.op))
+    s.sw_start_s = s.op_start_s;  // IOR's startForStonewall
   if (s.op.begins) {
     s.in_item = true;
     s.item_runtime_s = 0;
@@ -315,6 +371,54 @@ void ClientNode::start_op(uint32_t r)
     return;
   }
   begin_op(r);
+}
+
+void ClientNode::join_collective(uint32_t r, bool wear_out)
+{
+  auto& s = ranks_[r];
+  s.parked = wear_out ? 2 : 1;
+  parked_.push_back(r);
+  if (wear_out) {  // IOR's allreduce of the pairs (and its reductions of the data moved, for rank 0's line)
+    auto& ph = ctx_.records.phases[phase_];
+    if (!ph.wear_out) {  // the first rank there
+      ph.wear_out = true;
+      ph.stonewall_pairs_min = ph.stonewall_pairs_max = s.pairs;
+      ph.stonewall_bytes_min = ph.stonewall_bytes_sum = s.pair_B;
+    } else {
+      ph.stonewall_pairs_min = std::min(ph.stonewall_pairs_min, s.pairs);
+      ph.stonewall_pairs_max = std::max(ph.stonewall_pairs_max, s.pairs);
+      ph.stonewall_bytes_min = std::min(ph.stonewall_bytes_min, s.pair_B);
+      ph.stonewall_bytes_sum += s.pair_B;
+    }
+    ctx_.collective_max = std::max(ctx_.collective_max, s.pairs);
+  }
+  if (++ctx_.collective_arrived < ctx_.workload.ranks())
+    return;
+  const uint64_t most = ctx_.collective_max;
+  ctx_.collective_arrived = 0;
+  ctx_.collective_max = 0;
+  for (size_t n = 0; n < ctx_.nodes.size(); ++n)  // (a small message to each node, this one's too)
+    send_notice(static_cast<int>(n), new NodeMessage(CollectiveRelease{most}));
+}
+
+void ClientNode::release_parked(uint64_t max_pairs)
+{
+  std::vector<uint32_t> released;
+  released.swap(parked_);
+  for (uint32_t r : released) {
+    auto& s = ranks_[r];
+    const uint8_t kind = s.parked;
+    s.parked = 0;
+    if (kind == 2) {  // the wear-out: on to the most pairs any rank did, then what follows the data steps
+      s.cursor.stop = max_pairs;
+      s.sw_running = false;
+      if (rank_of(r) == 0)
+        ctx_.records.phases[phase_].stonewall_s = sg4::Engine::get_clock() - s.sw_start_s;
+      start_op(r);
+    } else {
+      launch_op(r);
+    }
+  }
 }
 
 void ClientNode::begin_op(uint32_t r)
@@ -450,6 +554,10 @@ void ClientNode::data_ended(uint32_t r, double now)
   ph.data_last_end_s = std::max(ph.data_last_end_s, now);
   if (rank_of(r) == 0)
     ph.rank0_data_last_s = std::max(ph.rank0_data_last_s, now);
+  if (!ph.rank_data_last_s.empty()) {
+    double& last = ph.rank_data_last_s[static_cast<size_t>(rank_of(r))];
+    last = std::max(last, now);
+  }
 }
 
 int ClientNode::rpc_limit(size_t target) const
@@ -607,8 +715,12 @@ void ClientNode::try_send(uint32_t r)
   }
   // clients.shared_file_writes "sync" (CephFS): a write to a file that ranks of another node write too goes
   // synchronously, and its pages do not stay in the node's page cache.
-  s.sync_write = s.op.op == Op::Write && ctx_.sync_shared_writes && ctx_.written_from_nodes(s.op.object, node_);
-  if (s.op.op == Op::Write && !s.sync_write)
+  // A write the workload makes synchronous (IOR -Y: an fsync after each) goes the same way, but its pages stay in the
+  // node's page cache, clean.
+  const bool shared_sync =
+      s.op.op == Op::Write && ctx_.sync_shared_writes && ctx_.written_from_nodes(s.op.object, node_);
+  s.sync_write = s.op.op == Op::Write && (shared_sync || s.op.sync);
+  if (s.op.op == Op::Write && !shared_sync)
     written_B_ += s.op.bytes;
   const bool ahead = reads_ahead(s.op);
   if (ahead || goes_chunked(s)) {
@@ -870,6 +982,16 @@ void ClientNode::record_completion(uint32_t r)
       ph.data_first_start_s = s.op_start_s;
     if (rank_of(r) == 0 && ph.rank0_data_first_s < 0)
       ph.rank0_data_first_s = s.op_start_s;
+    if (!ph.rank_data_first_s.empty()) {
+      double& first = ph.rank_data_first_s[static_cast<size_t>(rank_of(r))];
+      if (first < 0)
+        first = s.op_start_s;
+    }
+    if (sw_active_) {  // a pair done (IOR's pairCnt): the deadline is checked before the rank's next step
+      s.pairs++;
+      s.pair_B += s.op.bytes;
+      s.sw_check = true;
+    }
     data_ended(r, now);
   }
   if (ctx_.records.latency_histograms)
@@ -1797,6 +1919,10 @@ void ClientNode::read_ahead_start(uint32_t r)
     ra_pages_.erase(obj);
   s.next_off = std::min(pos, end);
   s.ra_served = pos >= end;
+  if (pos > begin) {  // the read found pages read ahead
+    ctx_.records.readahead_reads++;
+    ctx_.records.readahead_read_B += static_cast<double>(std::min(pos, end) - begin);
+  }
 }
 
 // An arrived piece leaves the read-ahead (the object's map stays, possibly empty: the caller erases it).

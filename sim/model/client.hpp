@@ -88,6 +88,10 @@ struct RunContext {
 
   // Called by a node whose ranks all finished `phase`; the last one releases everybody.
   void arrive(int phase);
+  // A collective inside the phase (OpRequest::barrier, a stonewall's wear-out): the ranks that have reached it so far,
+  // and the most data steps those of a wear-out had done. The last rank to reach it releases every node.
+  int collective_arrived = 0;
+  uint64_t collective_max = 0;
 };
 
 class ClientNode {
@@ -182,10 +186,27 @@ private:
     uint64_t tail_writes = 0;  // RunContext::file_writes of the object when they were fetched
     uint64_t fetch_begin = 0;  // the current read's pages to fetch (fetch_range), set when it is sent
     uint64_t fetch_end = 0;
+    // Stonewalling (PhaseStonewall): the rank's data steps done in the phase and their bytes, when its first one began,
+    // whether one just completed (the deadline is checked before the next step), whether its stop may still move
+    // (until a wear-out's allreduce sets it); the collective it waits at (0 none, 1 a barrier before its fetched step,
+    // 2 a wear-out's allreduce before its next step is fetched).
+    uint64_t pairs = 0;
+    double pair_B = 0;
+    double sw_start_s = -1;
+    bool sw_check = false;
+    bool sw_running = false;
+    uint8_t parked = 0;
   };
 
   void begin_phase(int phase);
   void start_op(uint32_t r);
+  void launch_op(uint32_t r);  // the fetched step begins (after a barrier it waited at): its think time, then begin_op
+  // Stonewalling (Workload::stonewall) and collectives inside a phase: rank r reaches a collective (wear_out: the
+  // allreduce of its pairs before it goes on to the most any rank did; else a barrier before its fetched step) and
+  // waits; every node's waiting ranks go on when the last rank of the run has reached it (CollectiveRelease).
+  void join_collective(uint32_t r, bool wear_out);
+  void release_parked(uint64_t max_pairs);
+  uint64_t pair_limit(int rank) const;  // the phase's pair limit for `rank` (PhaseStonewall::limit, limit_phase)
   void begin_op(uint32_t r);  // the operation starts (its think time is over): delay center, then send
   void try_send(uint32_t r);
   bool slot_free(const RankState& s) const;
@@ -487,6 +508,9 @@ private:
   bool place_by_node_ = false;                 // oss.placement "node"
   bool round_robin_ = false;                   // oss.placement "round_robin"
   int phase_ = 0;
+  PhaseStonewall sw_;        // the current phase's stonewalling (Workload::stonewall)
+  bool sw_active_ = false;
+  std::vector<uint32_t> parked_;  // ranks waiting at a collective (RankState::parked)
   int done_ranks_ = 0;
   bool finished_ = false;
   // Some load law counts the metadata operations in flight: an operation is counted, and its delay drawn, when

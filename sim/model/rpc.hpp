@@ -63,6 +63,11 @@ struct FlushDone {
   uint32_t rank;
   uint64_t seq;
 };
-using NodeMessage = std::variant<Reply, BarrierRelease, FlushAsk, FlushDone>;
+// Every rank of the run has reached a collective inside the phase (OpRequest::barrier, a stonewall's wear-out): its
+// ranks waiting there go on; `max_pairs` is the most data steps any rank had done (the wear-out's allreduce).
+struct CollectiveRelease {
+  uint64_t max_pairs;
+};
+using NodeMessage = std::variant<Reply, BarrierRelease, FlushAsk, FlushDone, CollectiveRelease>;
 
 }  // namespace pfsim

@@ -311,8 +311,13 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
     records.phases[p].name = workload.phase_name(p);
     records.phases[p].iteration = workload.phase_iteration(p);
     records.phases[p].items = workload.phase_items(p);
-    if (options.rank_times)
+    if (options.rank_times) {
       records.phases[p].rank_end_s.assign(static_cast<size_t>(ranks), 0.0);
+      records.phases[p].rank_data_first_s.assign(static_cast<size_t>(ranks), -1.0);
+      records.phases[p].rank_data_last_s.assign(static_cast<size_t>(ranks), -1.0);
+    }
+    if (workload.stonewall(p).active())
+      records.phases[p].rank_pairs.assign(static_cast<size_t>(ranks), 0);
   }
   records.servers.resize(built.mds.size() + built.oss.size());
 

@@ -92,30 +92,127 @@ AccessSummary summarize(const std::vector<IorPhaseResult>& results, const std::s
 std::vector<IorPhaseResult> ior_results(const RunRecords& records, const IorWorkload& w)
 {
   std::vector<IorPhaseResult> out;
-  const double bytes = w.bytes_per_phase();
-  const double transfers = static_cast<double>(w.transfers_per_rank()) * w.ranks();
+  const auto t = static_cast<double>(w.options().transfer_B);
   for (size_t i = 0; i < records.phases.size(); ++i) {
+    const auto kind = w.phase_kind(static_cast<int>(i));
+    if (kind != IorWorkload::Kind::Write && kind != IorWorkload::Kind::Read)
+      continue;  // (IOR's -W verification and -u directories: untimed, no result)
     const auto& p = records.phases[i];
     IorPhaseResult r;
-    const bool write = p.name == "write";
-    r.access = p.name;
+    const bool write = kind == IorWorkload::Kind::Write;
+    r.access = write ? "write" : "read";
     r.repetition = p.iteration;
+    r.phase = i;
+    // The transfers done (the phase's items: after a stonewall, those its ranks did) x the transfer size
+    const double transfers = static_cast<double>(p.items);
+    r.bytes = transfers * t;
     r.total_s = p.end_s - p.start_s;
     r.open_s = std::max(max_latency(p, Op::Open), max_latency(p, Op::Create));
     r.close_s = max_latency(p, Op::Close);
     r.wrrd_s = p.data_last_end_s >= p.data_first_start_s ? p.data_last_end_s - p.data_first_start_s : 0.0;
-    r.bw_MiBps = r.total_s > 0 ? bytes / 1048576.0 / r.total_s : 0.0;
+    r.bw_MiBps = r.total_s > 0 ? r.bytes / 1048576.0 / r.total_s : 0.0;
     // IOR's transfers / wr-rd time: infinite when every transfer took no time (reads served by the page cache with
     // clients.page_cache_copy 0), printed "inf" as IOR's printf would, null in the JSON.
     r.iops = r.wrrd_s > 0 ? transfers / r.wrrd_s : transfers > 0 ? std::numeric_limits<double>::infinity() : 0.0;
-    r.latency_s = p.rank0_data_last_s >= p.rank0_data_first_s
-                      ? (p.rank0_data_last_s - p.rank0_data_first_s) / static_cast<double>(w.transfers_per_rank())
+    // rank 0's transfers: IOR's pairs_accessed (after a wear-out, the most any rank did, which rank 0 then did too)
+    const double rank0 = p.rank_pairs.empty() ? static_cast<double>(w.transfers_per_rank())
+                                              : static_cast<double>(p.rank_pairs.front());
+    r.latency_s = p.rank0_data_last_s >= p.rank0_data_first_s && rank0 > 0
+                      ? (p.rank0_data_last_s - p.rank0_data_first_s) / rank0
                       : 0.0;
     r.mean_transfer_s = mean_latency(p, write ? Op::Write : Op::Read);
     out.push_back(r);
   }
   return out;
 }
+
+std::string ior_rank_csv(const RunRecords& records, const IorWorkload& w)
+{
+  std::string out = "access,rank,runtime-with-openclose,runtime,throughput-withopenclose,throughput\n";
+  const int ranks = w.ranks();
+  char line[256];
+  for (const auto& r : ior_results(records, w)) {
+    const auto& p = records.phases[r.phase];
+    const double per_rank = r.bytes / ranks;  // IOR: aggFileSizeForBW / tasks, for every rank
+    for (int k = 0; k < ranks && static_cast<size_t>(k) < p.rank_end_s.size(); ++k) {
+      const auto i = static_cast<size_t>(k);
+      const double total = p.rank_end_s[i] - p.start_s;
+      const double access = p.rank_data_first_s[i] >= 0 ? p.rank_data_last_s[i] - p.rank_data_first_s[i] : 0.0;
+      std::snprintf(line, sizeof line, "%s,%d,%.10e,%.10e,%.10e,%.10e\n", r.access.c_str(), k, total, access,
+                    per_rank / total, per_rank / access);
+      out += line;
+    }
+  }
+  return out;
+}
+
+uint64_t ior_write_pairs(const RunRecords& records, const IorWorkload& w)
+{
+  for (size_t i = 0; i < records.phases.size(); ++i)
+    if (w.phase_kind(static_cast<int>(i)) == IorWorkload::Kind::Write) {
+      const auto& p = records.phases[i];
+      return p.rank_pairs.empty() ? w.transfers_per_rank() : p.rank_pairs.front();
+    }
+  return 0;
+}
+
+namespace {
+
+// The files' size as IOR's stat sees it after a phase whose ranks did `pairs` transfers each (a stonewalled write): per
+// rank, the end of its furthest transfer, which lies in its last segment (the ones before it are whole); a file per
+// process adds them, a shared file takes the furthest. Without counts (no stonewall), the test's whole size.
+double files_size(const IorWorkload& w, const std::vector<uint64_t>& pairs)
+{
+  const auto& o = w.options();
+  if (pairs.empty())
+    return w.bytes_per_phase();
+  const uint64_t per_block = o.block_B / o.transfer_B;
+  const auto ranks = static_cast<uint64_t>(o.ranks);
+  const bool walk = static_cast<long double>(per_block) * ranks <= 1e7L;  // else the last segment's end
+  double total = 0, furthest = 0;
+  for (int r = 0; r < o.ranks; ++r) {
+    const uint64_t p = pairs[static_cast<size_t>(r)];
+    if (p == 0)
+      continue;
+    const uint64_t segment = (p - 1) / per_block;
+    uint64_t end = 0;
+    if (walk) {
+      for (uint64_t k = segment * per_block; k < p; ++k)
+        end = std::max(end, w.transfer_offset(r, k).first + o.transfer_B);
+    } else {
+      end = o.file_per_proc ? (segment + 1) * o.block_B : (segment + 1) * ranks * o.block_B;
+    }
+    total += static_cast<double>(end);
+    furthest = std::max(furthest, static_cast<double>(end));
+  }
+  return o.file_per_proc ? total : furthest;
+}
+
+// IOR's line after a wear-out's allreduce (WriteOrRead, rank 0).
+std::string stonewall_line(const PhaseRecord& p, int ranks)
+{
+  char line[256];
+  const double GiB = 1073741824.0;
+  std::snprintf(line, sizeof line,
+                "stonewalling pairs accessed min: %llu max: %llu -- min data: %.1f GiB mean data: %.1f GiB time: "
+                "%.1fs\n",
+                static_cast<unsigned long long>(p.stonewall_pairs_min),
+                static_cast<unsigned long long>(p.stonewall_pairs_max), p.stonewall_bytes_min / GiB,
+                p.stonewall_bytes_sum / ranks / GiB, p.stonewall_s);
+  return line;
+}
+
+// The write phase of the repetition of record phase `phase` (-1: none).
+int write_phase_of(const RunRecords& records, const IorWorkload& w, size_t phase)
+{
+  for (size_t i = 0; i < records.phases.size(); ++i)
+    if (w.phase_kind(static_cast<int>(i)) == IorWorkload::Kind::Write &&
+        records.phases[i].iteration == records.phases[phase].iteration)
+      return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
 
 std::string ior_output(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info)
 {
@@ -134,10 +231,10 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
   s << "access              : " << (o.file_per_proc ? "file-per-process" : "single-shared-file") << "\n";
   s << "type                : independent\n";
   s << "segments            : " << o.segments << "\n";
-  s << "ordering in a file  : sequential\n";
+  s << "ordering in a file  : " << (o.random_offset > 0 ? "random" : "sequential") << "\n";
   s << "ordering inter file : " << (info.reorder ? "constant task offset" : "no tasks offsets") << "\n";
   if (info.reorder)
-    s << "task offset         : 1\n";
+    s << "task offset         : " << o.task_offset << "\n";
   s << "nodes               : " << info.nodes << "\n";
   s << "tasks               : " << o.ranks << "\n";
   s << "clients per node    : " << info.ranks_per_node << "\n";
@@ -146,13 +243,37 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
   s << "xfersize            : " << human(static_cast<double>(o.transfer_B)) << "\n";
   s << "blocksize           : " << human(static_cast<double>(o.block_B)) << "\n";
   const double agg = w.bytes_per_phase();
-  s << "aggregate filesize  : " << human(agg) << "\n\n";
-  s << "Results: \n\n";
+  s << "aggregate filesize  : " << human(agg) << "\n";
+  if (o.deadline_s > 0)
+    s << "stonewallingTime    : " << static_cast<long long>(o.deadline_s) << "\nstoneWallingWearOut : "
+      << (o.wear_out ? 1 : 0) << "\n";
+  s << "\nResults: \n\n";
   s << "access    bw(MiB/s)  IOPS       Latency(s)  block(KiB) xfer(KiB)  open(s)    wr/rd(s)   close(s)   total(s)   iter\n";
   s << "------    ---------  ----       ----------  ---------- ---------  --------   --------   --------   --------   ----\n";
   const auto results = ior_results(records, w);
   char line[512];
-  for (const auto& r : results) {
+  size_t next = 0;  // the next result, in phase order
+  for (size_t i = 0; i < records.phases.size(); ++i) {
+    const auto& p = records.phases[i];
+    const auto kind = w.phase_kind(static_cast<int>(i));
+    if (kind == IorWorkload::Kind::Read && info.status_unread)
+      s << "WARNING: Could not read back the stonewalling status from the file!\n";
+    if (p.wear_out)  // (-W's verification prints it too: IOR's WriteOrRead does)
+      s << stonewall_line(p, o.ranks);
+    if (next >= results.size() || results[next].phase != i)
+      continue;
+    const auto& r = results[next++];
+    // IOR's CheckFileSize: the data moved against the test's size and the files' (a stonewall moves less)
+    const int wp = kind == IorWorkload::Kind::Write ? static_cast<int>(i) : write_phase_of(records, w, i);
+    const double stat = files_size(w, wp >= 0 ? records.phases[static_cast<size_t>(wp)].rank_pairs
+                                              : std::vector<uint64_t>{});
+    if (r.bytes != agg || stat != r.bytes) {
+      s << "WARNING: Expected aggregate file size       = " << fmt("%.0f", agg) << "\n";
+      s << "WARNING: Stat() of aggregate file size      = " << fmt("%.0f", stat) << "\n";
+      s << "WARNING: Using actual aggregate bytes moved = " << fmt("%.0f", r.bytes) << "\n";
+      if (o.deadline_s > 0)
+        s << "WARNING: Maybe caused by deadlineForStonewalling\n";
+    }
     std::snprintf(line, sizeof line, "%-10s", r.access.c_str());
     s << line << pp(r.bw_MiBps) << pp(r.iops) << pp(r.latency_s, "  ") << pp(static_cast<double>(o.block_B) / 1024)
       << pp(static_cast<double>(o.transfer_B) / 1024) << pp(r.open_s) << pp(r.wrrd_s) << pp(r.close_s)
@@ -160,6 +281,9 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
     std::snprintf(line, sizeof line, "%-4d\n", r.repetition);
     s << line;
   }
+  // IOR's ShowTestEnd: a wear-out's first write pairs go to the status file, or here
+  if (o.wear_out && !info.status_file)
+    s << "Pairs deadlineForStonewallingaccessed: " << ior_write_pairs(records, w) << "\n";
   s << "\nSummary of all tests:\n";
   s << "Operation   Max(MiB)   Min(MiB)  Mean(MiB)     StdDev   Max(OPs)   Min(OPs)  Mean(OPs)     StdDev    Mean(s) "
        "Stonewall(s) Stonewall(MiB) Test# #Tasks tPN reps fPP reord reordoff reordrand seed segcnt   blksiz    xsize "
@@ -169,14 +293,22 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
     if (!a.any)
       continue;
     const double xfer_MiB = static_cast<double>(o.transfer_B) / 1048576.0;
+    // the first repetition's: its data moved, and after a wear-out its stonewall time and the data moved by then
+    const auto first = std::find_if(results.begin(), results.end(), [&](const auto& r) { return r.access == access; });
+    const auto& p0 = records.phases[first->phase];
+    char stonewall[64];
+    if (p0.wear_out)
+      std::snprintf(stonewall, sizeof stonewall, "%11.2f%14.2f", p0.stonewall_s, p0.stonewall_bytes_sum / 1048576.0);
+    else
+      std::snprintf(stonewall, sizeof stonewall, "%11s%14s", "NA", "NA");
     std::snprintf(line, sizeof line,
-                  "%-10s%10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.5f%11s%14s %5d %6d %3d %4d %3d "
+                  "%-10s%10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.5f%s %5d %6d %3d %4d %3d "
                   "%5d %8d %9d %4d %6llu %8llu %8llu %9.1f %5s %6d\n",
                   access, a.max, a.min, a.mean, a.sd, a.max / xfer_MiB, a.min / xfer_MiB, a.mean / xfer_MiB,
-                  a.sd / xfer_MiB, a.mean_time_s, "NA", "NA", 0, o.ranks, info.ranks_per_node, o.repetitions,
-                  o.file_per_proc ? 1 : 0, info.reorder ? 1 : 0, 1, 0, 0, static_cast<unsigned long long>(o.segments),
-                  static_cast<unsigned long long>(o.block_B), static_cast<unsigned long long>(o.transfer_B),
-                  agg / 1048576.0, "POSIX", 0);
+                  a.sd / xfer_MiB, a.mean_time_s, stonewall, 0, o.ranks, info.ranks_per_node, o.repetitions,
+                  o.file_per_proc ? 1 : 0, info.reorder ? 1 : 0, o.task_offset, 0, 0,
+                  static_cast<unsigned long long>(o.segments), static_cast<unsigned long long>(o.block_B),
+                  static_cast<unsigned long long>(o.transfer_B), first->bytes / 1048576.0, "POSIX", 0);
     s << line;
   }
   s << "Finished            : (simulated, " << fmt("%.6f", records.end_s) << " s)\n";
@@ -203,13 +335,21 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
   std::string command = "ior";
   for (const auto& a : info.typed)
     command += " " + a;
+  // IOR's data packet types (its enum and the letter its Parameters print): generic by default
+  const std::string& t = info.data_packet_type;
+  const std::pair<int, const char*> packet = t == "timestamp" || t == "t"        ? std::make_pair(1, "t")
+                                             : t == "offset" || t == "o"         ? std::make_pair(2, "o")
+                                             : t == "incompressible" || t == "i" ? std::make_pair(3, "i")
+                                             : t == "random" || t == "r"         ? std::make_pair(4, "r")
+                                                                                 : std::make_pair(0, "g");
   nlohmann::ordered_json params = {
       {"testID", 0},           {"refnum", 0},
       {"api", "POSIX"},        {"platform", "pfsim(" + info.platform + ")"},
       {"testFileName", info.test_file},
       // Every key of IOR 4's Parameters, in its order: the options pfsim models from the run, the others at the
       // values IOR gives them without their option (a script that indexes them reads what IOR would write).
-      {"deadlineForStonewall", 0}, {"stoneWallingWearOut", 0}, {"maxTimeDuration", 0}, {"outlierThreshold", 0},
+      {"deadlineForStonewall", static_cast<long long>(o.deadline_s)}, {"stoneWallingWearOut", o.wear_out ? 1 : 0},
+      {"maxTimeDuration", 0}, {"outlierThreshold", 0},
       {"options", "(null)"},   {"dryRun", 0},
       {"nodes", info.nodes},   {"memoryPerTask", 0}, {"memoryPerNode", 0},
       {"tasksPerNode", info.ranks_per_node},
@@ -217,17 +357,20 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
       {"multiFile", 0},
       {"interTestDelay", static_cast<long long>(o.delay_s)},
       {"fsync", o.fsync ? 1 : 0},
-      {"fsyncperwrite", 0},    {"useExistingTestFile", 0}, {"uniqueDir", 0}, {"singleXferAttempt", 0},
+      {"fsyncperwrite", o.fsync_per_write ? 1 : 0}, {"useExistingTestFile", 0}, {"uniqueDir", o.unique_dir ? 1 : 0},
+      {"singleXferAttempt", info.single_xfer ? 1 : 0},
       {"readFile", o.read ? 1 : 0},
       {"writeFile", o.write ? 1 : 0},
       {"filePerProc", o.file_per_proc ? 1 : 0},
       {"reorderTasks", info.reorder ? 1 : 0},
       {"reorderTasksRandom", 0}, {"reorderTasksRandomSeed", 0},
-      {"randomOffset", 0},
-      {"checkWrite", 0},       {"checkRead", 0},   {"dataPacketType", 0},
+      {"randomOffset", o.random_offset},
+      {"checkWrite", o.check_write ? 1 : 0}, {"checkRead", o.check_read ? 1 : 0},
+      {"dataPacketType", packet.first},
       {"keepFile", info.keep_file ? 1 : 0},
-      {"keepFileWithError", 0}, {"warningAsErrors", 0}, {"verbose", 0},
-      {"data packet type", "g"}, {"setTimeStampSignature/incompressibleSeed", 0},
+      {"keepFileWithError", 0}, {"warningAsErrors", 0}, {"verbose", info.verbose},
+      {"data packet type", packet.second},
+      {"setTimeStampSignature/incompressibleSeed", info.time_stamp_signature},
       {"collective", 0},
       {"segmentCount", o.segments},
       {"transferSize", o.transfer_B},
@@ -239,10 +382,10 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
       {"access", o.file_per_proc ? "file-per-process" : "single-shared-file"},
       {"type", "independent"},
       {"segments", o.segments},
-      {"ordering in a file", "sequential"},
+      {"ordering in a file", o.random_offset > 0 ? "random" : "sequential"},
       {"ordering inter file", info.reorder ? "constant task offset" : "no tasks offsets"}};
   if (info.reorder)
-    options["task offset"] = 1;
+    options["task offset"] = o.task_offset;
   const nlohmann::ordered_json rest = {{"nodes", info.nodes},
                                        {"tasks", o.ranks},
                                        {"clients per node", info.ranks_per_node},
@@ -255,6 +398,10 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
                                        {"aggregate filesize", human(w.bytes_per_phase())}};
   for (auto it = rest.begin(); it != rest.end(); ++it)
     options[it.key()] = it.value();
+  if (o.deadline_s > 0) {
+    options["stonewallingTime"] = static_cast<long long>(o.deadline_s);
+    options["stoneWallingWearOut"] = o.wear_out ? 1 : 0;
+  }
   const auto results = ior_results(records, w);
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& r : results)
@@ -265,6 +412,7 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
     const auto a = summarize(results, access);
     if (!a.any)
       continue;
+    const auto first = std::find_if(results.begin(), results.end(), [&](const auto& r) { return r.access == access; });
     summary.push_back({{"operation", access},          {"API", "POSIX"},
                        {"TestID", 0},                  {"ReferenceNumber", 0},
                        {"segmentCount", o.segments},   {"blockSize", o.block_B},
@@ -272,14 +420,14 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
                        {"tasksPerNode", info.ranks_per_node},
                        {"repetitions", o.repetitions}, {"filePerProc", o.file_per_proc ? 1 : 0},
                        {"reorderTasks", info.reorder ? 1 : 0},
-                       {"taskPerNodeOffset", 1},       {"reorderTasksRandom", 0},
+                       {"taskPerNodeOffset", o.task_offset}, {"reorderTasksRandom", 0},
                        {"reorderTasksRandomSeed", 0},
                        {"bwMaxMIB", a.max},            {"bwMinMIB", a.min},
                        {"bwMeanMIB", a.mean},          {"bwStdMIB", a.sd},
                        {"OPsMax", a.max / xfer_MiB},   {"OPsMin", a.min / xfer_MiB},
                        {"OPsMean", a.mean / xfer_MiB}, {"OPsSD", a.sd / xfer_MiB},
                        {"MeanTime", a.mean_time_s},
-                       {"xsizeMiB", w.bytes_per_phase() / 1048576.0}});
+                       {"xsizeMiB", first->bytes / 1048576.0}});
   }
   nlohmann::ordered_json out = {
           {"Version", "pfsim-" + info.version},

@@ -410,6 +410,7 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
   out["servers"] = servers;
   out["resends"] = records.resends;
   out["client_cache_reads"] = {{"reads", records.cache_reads}, {"bytes", records.cache_read_B}};
+  out["client_readahead_reads"] = {{"reads", records.readahead_reads}, {"bytes", records.readahead_read_B}};
   if (records.local_stats > 0)
     out["client_local_stats"] = records.local_stats;
   out["client_discarded_writes"] = {{"pieces", records.discarded_pieces}, {"bytes", records.discarded_B}};

@@ -137,8 +137,19 @@ struct PhaseRecord {
   double rank0_data_first_s = -1;  // the same for rank 0 alone (IOR's latency column)
   double rank0_data_last_s = -1;
   // When RunRecords::rank_times: the simulated time each rank completed its last step of the phase (its data-set
-  // mkdirs/rmdirs included); start_s for a rank with nothing to do.
+  // mkdirs/rmdirs included); start_s for a rank with nothing to do. And each rank's first data step's start and last
+  // data step's end (an fsync's wait included; -1 without any): IOR's per-rank access time.
   std::vector<double> rank_end_s;
+  std::vector<double> rank_data_first_s;
+  std::vector<double> rank_data_last_s;
+  // A phase with stonewalling (Workload::stonewall): each rank's data steps done (IOR's pairs), and with a wear-out
+  // what IOR's allreduce saw when every rank had stopped: the fewest and most pairs, the fewest and all bytes moved by
+  // then, and rank 0's time from its first data step to the allreduce's end (IOR's "stonewalling pairs accessed" line).
+  std::vector<uint64_t> rank_pairs;
+  bool wear_out = false;
+  uint64_t stonewall_pairs_min = 0, stonewall_pairs_max = 0;
+  double stonewall_bytes_min = 0, stonewall_bytes_sum = 0;
+  double stonewall_s = 0;
 };
 
 struct ServerRecord {
@@ -212,6 +223,9 @@ struct RunRecords {
   uint64_t local_stats = 0;   // stats the client answered from a readdir's attributes (clients.readdir_attributes)
   uint64_t cache_reads = 0;   // reads served from a node's page cache (clients.max_cached_mb), no RPC
   double cache_read_B = 0;
+  // reads that found some of their pages read ahead (clients.readahead_mb), and the bytes they found there
+  uint64_t readahead_reads = 0;
+  double readahead_read_B = 0;
   uint64_t discarded_pieces = 0;  // held write pieces of unlinked files, dropped unwritten (clients.hold_partial_rpcs)
   double discarded_B = 0;
   // bytes written again into dirty pages before they were sent (a held piece rewritten whole, or the part of a new

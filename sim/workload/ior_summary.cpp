@@ -138,6 +138,19 @@ std::string command_option(const std::string& command, const std::string& flag)
   return value;
 }
 
+std::vector<std::string> command_options(const std::string& command, const std::string& flag)
+{
+  const auto words = command_words(command);
+  std::vector<std::string> values;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (words[i] == flag && i + 1 < words.size())
+      values.push_back(words[++i]);
+    else if (words[i].size() > flag.size() && words[i].compare(0, flag.size(), flag) == 0 && flag.size() == 2)
+      values.push_back(words[i].substr(words[i][flag.size()] == '=' ? flag.size() + 1 : flag.size()));
+  }
+  return values;
+}
+
 bool command_flag(const std::string& command, const std::string& flag)
 {
   const auto words = command_words(command);
@@ -184,6 +197,11 @@ void check_consistency(const IorSummary& s, const Field& root, const Field& test
     if (!arg.empty() && ior_size_arg(arg) >= 0 && ior_size_arg(arg) != static_cast<long double>(bytes))
       conflict(p.at(key), v, root.at("Command line"), "(" + std::string(flag) + " " + arg + ")", what);
   }
+  const std::string deadline = command_option(s.command_line, "-D");
+  if (!deadline.empty() && ior_size_arg(deadline) >= 0 &&
+      ior_size_arg(deadline) != static_cast<long double>(o.deadline_s))
+    conflict(p.at("deadlineForStonewall"), num(o.deadline_s), root.at("Command line"), "(-D " + deadline + ")",
+             "the same stonewalling deadline");
   const std::string segments = command_option(s.command_line, "-s");
   if (!segments.empty() && ior_size_arg(segments) >= 0 && ior_size_arg(segments) != static_cast<long double>(o.segments))
     conflict(p.at("segmentCount"), std::to_string(o.segments), root.at("Command line"), "(-s " + segments + ")",
@@ -232,7 +250,13 @@ void check_consistency(const IorSummary& s, const Field& root, const Field& test
         std::make_tuple("fsync", "-e", o.fsync, "the same fsync setting"),
         std::make_tuple("reorderTasks", "-C", s.reorder, "the same task reordering"),
         std::make_tuple("writeFile", "-w", o.write, "the same accesses"),
-        std::make_tuple("readFile", "-r", o.read, "the same accesses")})
+        std::make_tuple("readFile", "-r", o.read, "the same accesses"),
+        std::make_tuple("randomOffset", "-z", o.random_offset > 0, "the same offsets"),
+        std::make_tuple("fsyncperwrite", "-Y", o.fsync_per_write, "the same fsync setting"),
+        std::make_tuple("uniqueDir", "-u", o.unique_dir, "the same directories"),
+        std::make_tuple("checkWrite", "-W", o.check_write, "the same checks"),
+        std::make_tuple("checkRead", "-R", o.check_read, "the same checks"),
+        std::make_tuple("keepFile", "-k", s.keep_file, "the same file removal")})
     if (!on && command_flag(s.command_line, flag))
       conflict(p.at(key), "0", root.at("Command line"), std::string("(") + flag + ")", what);
   if (opts.j.contains("access")) {
@@ -279,11 +303,7 @@ IorSummary read_ior_summary(const std::string& path)
     if (p.j.contains(key) && p.at(key).integer(0, 1000000000000LL) != 0)
       p.at(key).fail(std::string("0: ") + what + " is not modelled");
   };
-  off("randomOffset", "random offsets (-z)");
   off("collective", "collective I/O (-c)");
-  off("fsyncperwrite", "an fsync after every write (-Y)");
-  off("deadlineForStonewall", "stonewalling (-D), which moves less data than the test's parameters say");
-  off("stoneWallingWearOut", "stonewalling's wear-out (-O stoneWallingWearOut)");
   off("reorderTasksRandom", "random task reordering for the read (-Z)");
   auto& o = s.options;
   o.transfer_B = static_cast<uint64_t>(p.at("transferSize").integer(1, 1000000000000000LL));
@@ -300,12 +320,49 @@ IorSummary read_ior_summary(const std::string& path)
   o.write = p.at("writeFile").integer(0, 1) != 0;
   o.read = p.at("readFile").integer(0, 1) != 0;
   o.fsync = p.at("fsync").integer(0, 1) != 0;
+  // The options pfsim models beyond those (IOR 4.1's Parameters; older summaries may lack some: their defaults)
+  auto optional = [&](const char* key, long long max) {
+    return p.j.contains(key) ? p.at(key).integer(0, max) : 0LL;
+  };
+  o.random_offset = static_cast<int>(optional("randomOffset", 1000));
+  o.fsync_per_write = optional("fsyncperwrite", 1) != 0;
+  o.deadline_s = static_cast<double>(optional("deadlineForStonewall", 1000000000));
+  o.wear_out = optional("stoneWallingWearOut", 1) != 0;
+  o.unique_dir = optional("uniqueDir", 1) != 0;
+  o.check_write = optional("checkWrite", 1) != 0;
+  o.check_read = optional("checkRead", 1) != 0;
+  o.read = o.read || o.check_read;  // (IOR runs the read phase for -R alone)
+  s.keep_file = optional("keepFile", 1) != 0;
+  o.keep_file = s.keep_file;
   o.repetitions = static_cast<int>(p.at("repetitions").integer(1, 10000));
   o.delay_s = static_cast<double>(p.at("interTestDelay").integer(0, 1000000000));
   s.tasks_per_node = static_cast<int>(p.at("tasksPerNode").integer(1, 4096));
   s.reorder = p.at("reorderTasks").integer(0, 1) != 0;
   s.test_file = p.at("testFileName").string();
   o.ranks = static_cast<int>(test.at("Options").at("tasks").integer(1, 10000000));
+  // -Q: the Options' "task offset" (IOR prints it with -C), else the command line's
+  if (const Field opts = test.at("Options"); opts.j.contains("task offset"))
+    o.task_offset = static_cast<int>(opts.at("task offset").integer(0, 1000000000));
+  else if (const std::string q = command_option(s.command_line, "-Q"); !q.empty() && ior_size_arg(q) >= 0)
+    o.task_offset = static_cast<int>(std::min<long double>(ior_size_arg(q), 1000000000));
+  // Not in Parameters: -g, and the -O directives of the stonewall
+  o.barriers = command_flag(s.command_line, "-g");
+  for (const auto& directives : command_options(s.command_line, "-O")) {
+    std::istringstream list(directives);
+    for (std::string kv; std::getline(list, kv, ',');) {
+      const auto eq = kv.find('=');
+      std::string key = kv.substr(0, eq);
+      for (auto& ch : key)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      const std::string value = eq == std::string::npos ? "" : kv.substr(eq + 1);
+      if (key == "stonewallingstatusfile")
+        s.status_file = value;
+      else if (key == "stonewallingwearoutiterations" && ior_size_arg(value) >= 0)
+        o.pair_limit = static_cast<uint64_t>(ior_size_arg(value));
+      else if (key == "stonewallingwearout" && (value == "0" || value == "1") && !p.j.contains("stoneWallingWearOut"))
+        o.wear_out = value == "1";
+    }
+  }
   Field results = test.at("Results");
   if (!results.j.is_array())
     results.fail("an array of results");

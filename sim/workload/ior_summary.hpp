@@ -23,12 +23,16 @@ struct IorSummary {
   bool reorder = false;        // reorderTasks (-C)
   std::string command_line;    // "Command line"
   std::string test_file;       // Parameters.testFileName
+  bool keep_file = false;      // keepFile (-k)
+  // The command line's -O stoneWallingStatusFile: a file of the recorded machine, neither read nor written by a run
+  // --from the summary
+  std::string status_file;
   std::vector<IorMeasured> results;
 };
 
 // Reads an IOR JSON summary; invalid_argument naming the file and the field (tests[0].Parameters.transferSize) and
-// what was expected, for a malformed file or a test pfsim does not model (an API other than POSIX, random offsets,
-// collective I/O, an fsync per write); naming both fields and their values when two that state one value disagree
+// what was expected, for a malformed file or a test pfsim does not model (an API other than POSIX, collective I/O,
+// random task reordering); naming both fields and their values when two that state one value disagree
 // (blockSize and Options.blocksize, a result's blockKiB or the command line's -b; repetitions and the results;
 // writeFile 0 and write results; Options.tasks and tasksPerNode x nodes).
 IorSummary read_ior_summary(const std::string& path);
@@ -43,5 +47,7 @@ double human_bytes(const std::string& text, double& unit_B);
 long double ior_size_arg(const std::string& text);
 std::string command_option(const std::string& command, const std::string& flag);
 bool command_flag(const std::string& command, const std::string& flag);
+// Every value of a repeatable option (-O KEY=VALUE), in order: "-O v", "-O=v" or "-Ov".
+std::vector<std::string> command_options(const std::string& command, const std::string& flag);
 
 }  // namespace pfsim

@@ -51,6 +51,29 @@ struct OpRequest {
   // The phase in which it was written (-1: this one): the node's cache still holds it when the node has written at
   // most max_cached_mb since that phase began (LRU evicts what was written first).
   int32_t written_phase = -1;
+  // The step starts once every rank of the run has reached its own step with `barrier` in this phase: an MPI_Barrier
+  // inside the phase (IOR -g: between the open and the transfers, and before the close).
+  bool barrier = false;
+  // A write that does not stay in the write-back cache: done when its RPCs are answered (IOR -Y, an fsync after
+  // every write). Its pages stay in the node's page cache (clients.max_cached_mb), clean.
+  bool sync = false;
+};
+
+// Stonewalling (IOR -D, -O stoneWallingWearOut, a pair limit), the model's part: the workload states it per phase, the
+// client model counts each rank's data steps (reads and writes: IOR's "pairs") and stops them through
+// RankCursor::stop.
+struct PhaseStonewall {
+  // A rank starts no data step once this long has passed since its first data step of the phase began; the step in
+  // progress at the deadline completes (IOR checks after each transfer). 0: none.
+  double deadline_s = 0;
+  // Every rank, once its data steps are over (the deadline, the limit or its last one), waits for all the others (an
+  // MPI_Allreduce of the counts) and then goes on to the most any rank did.
+  bool wear_out = false;
+  // A rank stops after this many data steps (0: no limit)...
+  uint64_t limit = 0;
+  // ... or, when >= 0, after as many as it did in that earlier phase (IOR's read after a stonewalled write).
+  int limit_phase = -1;
+  bool active() const { return deadline_s > 0 || wear_out || limit > 0 || limit_phase >= 0; }
 };
 
 // The client node of `rank` (clients.placement): block, ranks_per_node consecutive ranks per node; cyclic, rank r on
@@ -65,6 +88,9 @@ struct RankCursor {
   uint64_t item = 0;
   uint32_t step = 0;
   uint32_t aux = 0;
+  // Set by the model (stonewalling, PhaseStonewall): once the rank has done `stop` data steps in the phase, its next
+  // step is the one after its data steps (IOR's close). 0: no stop. Workloads without a PhaseStonewall ignore it.
+  uint64_t stop = 0;
 };
 
 class Workload {
@@ -121,6 +147,8 @@ public:
     }
     return false;
   }
+  // Stonewalling in `phase` (none by default). A workload that states one honours RankCursor::stop.
+  virtual PhaseStonewall stonewall(int /*phase*/) const { return {}; }
   // Idle time of every rank at the start of `phase` (after its barrier) that the phase's time leaves out, as the tool
   // times it (IOR's -d: its sleep comes before its timers start): the phase is recorded as starting after it.
   virtual double phase_delay_s(int /*phase*/) const { return 0; }
