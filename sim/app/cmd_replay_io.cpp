@@ -176,7 +176,9 @@ int cmd_replay_io(int argc, char** argv)
                               {"the trace directory", trace_dir, out_as_trace_file},
                               {"a file of the trace", a.trace}});
   const auto wall0 = std::chrono::steady_clock::now();
-  auto tr = std::make_shared<const iotrace::IoTrace>(ior ? iotrace::load_ior_perop(a.trace, io) : iotrace::load_dxt(a.trace));
+  // At fewer ranks than recorded, the steps of the ranks not replayed are not kept
+  auto tr = std::make_shared<const iotrace::IoTrace>(ior ? iotrace::load_ior_perop(a.trace, io, ranks)
+                                                         : iotrace::load_dxt(a.trace, ranks));
   std::vector<RunInput> inputs{{"the platform file", a.opt("--platform")},
                                {"the trace directory", trace_dir, out_as_trace_file}};
   for (const auto& f : tr->inputs)

@@ -6,8 +6,6 @@
 
 namespace pfsim {
 
-using iotrace::IoOp;
-
 std::string IoKindStats::no_rate_reason(bool write) const
 {
   if (ops == 0 || has_rate())
@@ -31,24 +29,13 @@ std::vector<IoPhaseComparison> io_compare(const IoReplayWorkload& w, const RunRe
     c.name = w.phase_name(p);
     c.iteration = w.phase_iteration(p);
     for (int k = 0; k < 2; ++k) {
-      const IoOp want = k == 0 ? IoOp::Write : IoOp::Read;
-      // Recorded
-      std::vector<float> lat;
-      double first = 0, last = 0;
+      // Recorded: what the import kept of it
+      const auto& rec = t.phases.at(static_cast<size_t>(p)).recorded[k];
       auto& r = c.recorded[k];
-      for (const auto& s : t.streams)
-        for (uint64_t i = s.begin(p); i < s.end(p); ++i) {
-          const auto& st = s.steps[i];
-          if (st.op != want)
-            continue;
-          first = r.ops == 0 ? st.start_s : std::min(first, st.start_s);
-          last = r.ops == 0 ? st.end_s : std::max(last, st.end_s);
-          ++r.ops;
-          r.bytes += static_cast<double>(st.length);
-          lat.push_back(static_cast<float>(st.end_s - st.start_s));
-        }
-      r.window_s = last - first;
-      r.latency = summarize(lat);
+      r.ops = rec.ops;
+      r.bytes = rec.bytes;
+      r.window_s = rec.last_end_s - rec.first_start_s;
+      r.latency = summarize_sorted(rec.latency_s);
       // Simulated
       const auto& ph = records.phases.at(static_cast<size_t>(p));
       auto& s = c.simulated[k];
@@ -62,7 +49,7 @@ std::vector<IoPhaseComparison> io_compare(const IoReplayWorkload& w, const RunRe
       if (records.latency_histograms) {
         s.latency = summarize(ph.histogram_by_op[op]);
       } else {
-        lat = ph.latencies_by_op[op];
+        std::vector<float> lat = ph.latencies_by_op[op];
         s.latency = summarize(lat);
       }
       c.simulated_phase_s = ph.end_s - ph.start_s;

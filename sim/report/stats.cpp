@@ -16,11 +16,16 @@ double percentile_sorted(const std::vector<float>& sorted, double q)
 
 LatencySummary summarize(std::vector<float>& values)
 {
+  std::sort(values.begin(), values.end());
+  return summarize_sorted(values);
+}
+
+LatencySummary summarize_sorted(const std::vector<float>& values)
+{
   LatencySummary s;
   s.count = values.size();
   if (values.empty())
     return s;
-  std::sort(values.begin(), values.end());
   double sum = 0;
   for (float v : values)
     sum += v;

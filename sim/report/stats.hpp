@@ -19,6 +19,8 @@ struct LatencySummary {
 
 // Sorts `values` in place.
 LatencySummary summarize(std::vector<float>& values);
+// The same of values already sorted.
+LatencySummary summarize_sorted(const std::vector<float>& sorted);
 // The same summary from a constant-memory histogram (percentiles within 0.14% of the nearest-rank sample).
 LatencySummary summarize(const LatencyHistogram& h);
 // Nearest-rank percentile of a sorted sample, q in [0, 1].

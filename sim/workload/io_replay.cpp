@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include <stdexcept>
 
@@ -21,6 +20,10 @@ IoReplayWorkload::IoReplayWorkload(std::shared_ptr<const iotrace::IoTrace> trace
   if (ranks < 0)
     throw std::invalid_argument("replay: expected at least one rank");
   ranks_ = ranks > 0 ? ranks : trace_->ranks;
+  if (ranks_ > trace_->kept_ranks && trace_->kept_ranks < trace_->ranks)
+    throw std::invalid_argument("replay: the trace keeps the steps of " + std::to_string(trace_->kept_ranks) +
+                                " of its " + std::to_string(trace_->ranks) + " recorded ranks (imported for a replay at " +
+                                std::to_string(trace_->kept_ranks) + "), not " + std::to_string(ranks_));
   // The shared IOR file laid out again for M ranks must fit the model's largest file.
   if (trace_->ior && !trace_->ior->file_per_proc &&
       static_cast<double>(trace_->ior->segments) * static_cast<double>(trace_->ior->block_B) * ranks_ > units::kMaxSizeB)
@@ -34,57 +37,7 @@ IoReplayWorkload::IoReplayWorkload(std::shared_ptr<const iotrace::IoTrace> trace
         throw std::invalid_argument("replay: " + std::to_string(static_cast<long long>(copies)) + " copies of the shared "
                                     "file " + f.name + " (" + std::to_string(f.extent_B) + " bytes each) would exceed "
                                     "1e15 bytes, the model's largest file");
-    find_writers();
   }
-}
-
-void IoReplayWorkload::find_writers()
-{
-  // Every recorded write, by file and start offset: (its end offset, its recorded end time, its rank).
-  struct Written {
-    uint64_t end_off;
-    double end_s;
-    int32_t rank;
-  };
-  std::vector<std::map<uint64_t, std::vector<Written>>> writes(trace_->files.size());
-  std::vector<uint64_t> longest(trace_->files.size(), 0);  // the longest write of each file
-  for (int r = 0; r < trace_->ranks; ++r)
-    for (const auto& st : trace_->streams[static_cast<size_t>(r)].steps)
-      if (st.op == IoOp::Write && st.length > 0) {
-        writes[st.file][st.offset].push_back({st.offset + st.length, st.end_s, r});
-        longest[st.file] = std::max(longest[st.file], st.length);
-      }
-  bool any = false;
-  std::vector<std::vector<int32_t>> found(static_cast<size_t>(trace_->ranks));
-  for (int r = 0; r < trace_->ranks; ++r) {
-    const auto& steps = trace_->streams[static_cast<size_t>(r)].steps;
-    auto& w = found[static_cast<size_t>(r)];
-    w.assign(steps.size(), -1);
-    for (size_t i = 0; i < steps.size(); ++i) {
-      const auto& st = steps[i];
-      if (st.op != IoOp::Read || st.length == 0 || writes[st.file].empty())
-        continue;
-      // Of the writes that cover the read (they start at or before it, and no further back than the file's longest
-      // write), the last one to end before the read started.
-      const auto& by_off = writes[st.file];
-      double best_end = -1;
-      int32_t best = -1;
-      for (auto it = by_off.upper_bound(st.offset); it != by_off.begin();) {
-        --it;
-        if (st.offset - it->first >= longest[st.file])
-          break;
-        for (const auto& x : it->second)
-          if (x.end_off >= st.offset + st.length && x.end_s <= st.start_s && x.end_s > best_end) {
-            best_end = x.end_s;
-            best = x.rank;
-          }
-      }
-      w[i] = best;
-      any = any || best >= 0;
-    }
-  }
-  if (any)
-    writer_ = std::move(found);
 }
 
 uint64_t IoReplayWorkload::creation_order(uint64_t object) const
@@ -117,13 +70,15 @@ std::pair<uint64_t, double> IoReplayWorkload::phase_totals(int phase, bool write
   uint64_t ops = 0;
   double bytes = 0;
   for (int r = 0; r < trace_->ranks; ++r) {
+    if (copies(r) == 0)  // not replayed (the trace may not keep its steps)
+      continue;
     const auto& s = trace_->streams[static_cast<size_t>(r)];
     uint64_t k = 0;
     double b = 0;
     for (uint64_t i = s.begin(phase); i < s.end(phase); ++i)
-      if (s.steps[i].op == want) {
+      if (const auto st = trace_->step(r, phase, i); st.op == want) {
         ++k;
-        b += static_cast<double>(s.steps[i].length);
+        b += static_cast<double>(st.length);
       }
     ops += k * copies(r);
     bytes += b * static_cast<double>(copies(r));
@@ -151,7 +106,7 @@ bool IoReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) 
   const uint64_t i = s.begin(phase) + c.item;
   if (i >= s.end(phase))
     return false;
-  const auto& st = s.steps[i];
+  const auto st = trace_->step(rank % trace_->ranks, phase, i);
   const auto& file = trace_->files[st.file];
   const uint64_t copy = static_cast<uint64_t>(rank / trace_->ranks);
   out = OpRequest{};
@@ -173,10 +128,14 @@ bool IoReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) 
     case IoOp::Read: {
       out.op = st.op == IoOp::Write ? Op::Write : Op::Read;
       out.bytes = static_cast<double>(st.length);
-      if (st.op == IoOp::Read && !writer_.empty()) {
-        const int32_t w = writer_[static_cast<size_t>(rank % trace_->ranks)][i];
-        const int64_t replayed = static_cast<int64_t>(copy) * trace_->ranks + w;
-        out.written_by = w >= 0 && replayed < ranks_ ? static_cast<int32_t>(replayed) : -1;
+      // RankCursor::aux counts the rank's reads: IoRankStream::writer's index (a DXT trace has fewer than 2^32 rows)
+      if (st.op == IoOp::Read) {
+        if (!s.writer.empty()) {
+          const int32_t w = s.writer[c.aux];
+          const int64_t replayed = static_cast<int64_t>(copy) * trace_->ranks + w;
+          out.written_by = w >= 0 && replayed < ranks_ ? static_cast<int32_t>(replayed) : -1;
+        }
+        ++c.aux;
       }
       out.metadata = false;
       out.offset = st.offset;
@@ -204,15 +163,18 @@ bool IoReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) 
 PerOp<bool> IoReplayWorkload::kinds_used() const
 {
   PerOp<bool> used{};
-  for (int r = 0; r < std::min(ranks_, trace_->ranks); ++r)
-    for (const auto& st : trace_->streams[static_cast<size_t>(r)].steps)
-      switch (st.op) {
-        case IoOp::Open: used[Op::Open] = true; break;
-        case IoOp::Create: used[Op::Create] = true; used[Op::Open] = used[Op::Open] || ranks_ > trace_->ranks; break;
-        case IoOp::Close: used[Op::Close] = true; break;
-        case IoOp::Write: used[Op::Write] = true; break;
-        case IoOp::Read: used[Op::Read] = true; break;
-      }
+  for (int r = 0; r < std::min(ranks_, trace_->ranks); ++r) {
+    const auto& s = trace_->streams[static_cast<size_t>(r)];
+    for (int p = 0; p < phase_count(); ++p)
+      for (uint64_t i = s.begin(p); i < s.end(p); ++i)
+        switch (trace_->step(r, p, i).op) {
+          case IoOp::Open: used[Op::Open] = true; break;
+          case IoOp::Create: used[Op::Create] = true; used[Op::Open] = used[Op::Open] || ranks_ > trace_->ranks; break;
+          case IoOp::Close: used[Op::Close] = true; break;
+          case IoOp::Write: used[Op::Write] = true; break;
+          case IoOp::Read: used[Op::Read] = true; break;
+        }
+  }
   return used;
 }
 

@@ -32,7 +32,8 @@ namespace pfsim {
 
 class IoReplayWorkload final : public Workload {
 public:
-  // invalid_argument when the trace holds no rank or ranks < 1 (0 = the recorded count).
+  // invalid_argument when the trace holds no rank, ranks < 0 (0 = the recorded count), or ranks above the rank count
+  // the trace was imported for (IoTrace::kept_ranks).
   IoReplayWorkload(std::shared_ptr<const iotrace::IoTrace> trace, int ranks);
 
   int ranks() const override { return ranks_; }
@@ -78,10 +79,6 @@ private:
   std::shared_ptr<const iotrace::IoTrace> trace_;
   int ranks_ = 0;
   mutable std::unordered_map<uint64_t, uint64_t> order_;  // object -> creation_order
-  // Per recorded rank and step: the recorded rank whose write a read reads (-1: none in the trace); empty when no read
-  // of the trace has one.
-  std::vector<std::vector<int32_t>> writer_;
-  void find_writers();
   mutable bool order_built_ = false;
 };
 

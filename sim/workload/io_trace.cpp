@@ -12,8 +12,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
-#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -108,72 +108,161 @@ void clean(std::string& line, size_t n)
     textin::strip_bom(line);
 }
 
-// One recorded data operation before the opens and closes are inserted.
-struct Row {
-  double start_s, end_s;
-  uint32_t file;
-  bool write;
-  uint64_t offset, length;
-  uint64_t seq;  // order in the dump (ties of the 4-decimal times keep it)
-};
-
-// Each rank's rows into steps: time order (stable on the dump's order), an open (or create) before the rank's first
-// operation on a file, a close after its last one, think = the gap since the previous operation's end. `t0`: where
-// every rank's first gap is measured from. `creator`: per file, the rank that creates it (-1: none).
-void build_stream(std::vector<Row>& rows, double t0, const std::vector<int>& creator, int rank, IoRankStream& out)
+// Lines in a file (its newlines, and a last line without one): an upper bound on its rows, to reserve what they are
+// read into at once (a vector grown by doubling holds two copies while it moves; capacity never written is not
+// resident). 0 if it cannot be read (the import then says why).
+uint64_t count_lines(const std::string& file)
 {
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.start_s < b.start_s; });
-  std::map<uint32_t, size_t> first, last;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    first.emplace(rows[i].file, i);
-    last[rows[i].file] = i;
+  std::ifstream in(file, std::ios::binary);
+  std::vector<char> buf(1 << 16);
+  uint64_t n = 0;
+  char last = '\n';
+  for (;;) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    const auto got = static_cast<size_t>(in.gcount());
+    if (got == 0)
+      break;
+    n += static_cast<uint64_t>(std::count(buf.begin(), buf.begin() + static_cast<long>(got), '\n'));
+    last = buf[got - 1];
   }
-  double prev_end = t0;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    const float gap = static_cast<float>(std::max(0.0, r.start_s - prev_end));
-    prev_end = std::max(prev_end, r.end_s);
-    IoStep s;
-    s.file = r.file;
-    s.think_s = gap;
-    if (first[r.file] == i) {
-      IoStep open = s;
-      open.op = creator[r.file] == rank && r.write ? IoOp::Create : IoOp::Open;
-      out.steps.push_back(open);
-      s.think_s = 0;  // the open took the gap
-    }
-    s.op = r.write ? IoOp::Write : IoOp::Read;
-    s.offset = r.offset;
-    s.length = r.length;
-    s.start_s = r.start_s;
-    s.end_s = r.end_s;
-    out.steps.push_back(s);
-    if (last[r.file] == i) {
-      IoStep close;
-      close.op = IoOp::Close;
-      close.file = r.file;
-      out.steps.push_back(close);
-    }
-  }
+  return n + (last != '\n');
 }
 
-// Per file: the lowest rank whose first operation on it is a write creates it (every other rank opens it).
-std::vector<int> creators(const std::vector<std::vector<Row>>& by_rank, size_t files)
+// Where IOR puts transfer k of `rank` (of `ranks`) at the recorded rank count (IorLayout).
+uint64_t ior_offset(const IorLayout& l, int ranks, int rank, uint64_t k)
 {
-  std::vector<int> creator(files, -1);
-  for (size_t r = 0; r < by_rank.size(); ++r) {
-    std::map<uint32_t, const Row*> first;
-    for (const Row& row : by_rank[r]) {
-      auto it = first.find(row.file);
-      if (it == first.end() || row.start_s < it->second->start_s ||
-          (row.start_s == it->second->start_s && row.seq < it->second->seq))
-        first[row.file] = &row;
-    }
-    for (const auto& [f, row] : first)
-      if (row->write && creator[f] < 0)
-        creator[f] = static_cast<int>(r);
+  const uint64_t per_block = l.block_B / l.transfer_B;
+  const uint64_t segment = k / per_block, in_block = (k % per_block) * l.transfer_B;
+  return l.file_per_proc
+             ? segment * l.block_B + in_block
+             : (segment * static_cast<uint64_t>(ranks) + static_cast<uint64_t>(rank)) * l.block_B + in_block;
+}
+
+template <class T>
+void release(std::vector<T>& v)
+{
+  std::vector<T>().swap(v);
+}
+
+// A DXT dump's X_POSIX rows as read, one column per field, and per rank its rows' indices (dump order, then time
+// order): the import's one copy of them (about 40 bytes a row), released column by column as the steps are made.
+struct DxtRows {
+  std::vector<double> start_s, end_s;
+  std::vector<uint64_t> offset, length;
+  std::vector<uint32_t> file;  // index in IoTrace::files
+  std::vector<bool> write;
+  std::vector<std::vector<uint32_t>> of_rank;
+};
+
+// A rank's rows in time order as the import makes them steps: an open before its first row on a file, a close after its
+// last one. One per import, reused rank after rank (per file: where the rank last used it).
+class RankFiles {
+public:
+  explicit RankFiles(size_t files) : seen_(files, 0), last_(files, 0) {}
+  // The files the rows use.
+  uint64_t count(const std::vector<uint32_t>& order, const std::vector<uint32_t>& file)
+  {
+    uint64_t n = 0;
+    ++stamp_;
+    for (const uint32_t row : order)
+      if (seen_[file[row]] != stamp_) {
+        seen_[file[row]] = stamp_;
+        ++n;
+      }
+    return n;
   }
-  return creator;
+  // visit(row, first, last) for each row in order: first / last when it is the rank's first / last row on its file.
+  template <class Visit>
+  void walk(const std::vector<uint32_t>& order, const std::vector<uint32_t>& file, Visit visit)
+  {
+    for (size_t k = 0; k < order.size(); ++k)
+      last_[file[order[k]]] = k;
+    ++stamp_;
+    for (size_t k = 0; k < order.size(); ++k) {
+      const uint32_t f = file[order[k]];
+      const bool first = seen_[f] != stamp_;
+      seen_[f] = stamp_;
+      visit(order[k], first, last_[f] == k);
+    }
+  }
+
+private:
+  std::vector<uint64_t> seen_, last_;
+  uint64_t stamp_ = 0;
+};
+
+// Per read of each kept rank (time order), the recorded rank whose write it reads (IoRankStream::writer): of the writes
+// that cover its bytes (same file, starting at or before it, no further back than the file's longest write), the last
+// to end before it started; ties go to the write at the highest offset, then the lowest rank, then the earliest.
+void find_writers(const DxtRows& rows, size_t files, std::vector<IoRankStream>& streams, int kept)
+{
+  struct Write {
+    uint32_t row;
+    int32_t rank;
+  };
+  uint64_t count = 0;
+  for (size_t i = 0; i < rows.start_s.size(); ++i)
+    count += rows.write[i] && rows.length[i] > 0;
+  std::vector<Write> writes;
+  writes.reserve(count);
+  std::vector<uint64_t> longest(files, 0), file_begin(files + 1, 0);
+  for (size_t r = 0; r < rows.of_rank.size(); ++r)
+    for (const uint32_t row : rows.of_rank[r])
+      if (rows.write[row] && rows.length[row] > 0) {
+        writes.push_back({row, static_cast<int32_t>(r)});
+        longest[rows.file[row]] = std::max(longest[rows.file[row]], rows.length[row]);
+        ++file_begin[rows.file[row] + 1];
+      }
+  if (writes.empty())
+    return;
+  for (size_t f = 0; f < files; ++f)
+    file_begin[f + 1] += file_begin[f];
+  // By file and offset; at one offset by rank, then in the rank's time order
+  std::sort(writes.begin(), writes.end(), [&rows](const Write& a, const Write& b) {
+    return std::make_tuple(rows.file[a.row], rows.offset[a.row], a.rank, rows.start_s[a.row], a.row) <
+           std::make_tuple(rows.file[b.row], rows.offset[b.row], b.rank, rows.start_s[b.row], b.row);
+  });
+  for (int r = 0; r < kept; ++r) {
+    const auto& order = rows.of_rank[static_cast<size_t>(r)];
+    std::vector<int32_t> found;
+    found.reserve(static_cast<size_t>(
+        std::count_if(order.begin(), order.end(), [&rows](uint32_t i) { return !rows.write[i]; })));
+    bool any = false;
+    for (const uint32_t row : order) {
+      if (rows.write[row])
+        continue;
+      const uint32_t f = rows.file[row];
+      const uint64_t off = rows.offset[row], end = off + rows.length[row];
+      const auto lo = writes.begin() + static_cast<long>(file_begin[f]);
+      const auto hi = writes.begin() + static_cast<long>(file_begin[f + 1]);
+      double best_end = -1;
+      int32_t best = -1;
+      // Offset by offset down from the read's, each offset's writes in their order
+      auto j = rows.length[row] == 0
+                   ? lo
+                   : std::upper_bound(lo, hi, off, [&rows](uint64_t o, const Write& x) { return o < rows.offset[x.row]; });
+      while (j != lo) {
+        const uint64_t at = rows.offset[(j - 1)->row];
+        if (off - at >= longest[f])
+          break;
+        auto g = j - 1;
+        while (g != lo && rows.offset[(g - 1)->row] == at)
+          --g;
+        for (auto x = g; x != j; ++x) {
+          const double e = rows.end_s[x->row];
+          if (at + rows.length[x->row] >= end && e <= rows.start_s[row] && e > best_end) {
+            best_end = e;
+            best = x->rank;
+          }
+        }
+        j = g;
+      }
+      found.push_back(best);
+      any = any || best >= 0;
+    }
+    if (any)
+      streams[static_cast<size_t>(r)].writer = std::move(found);
+  }
 }
 
 }  // namespace
@@ -190,29 +279,35 @@ const char* io_op_name(IoOp op)
   return "?";
 }
 
-uint64_t IoTrace::op_count() const
+IoStep IoTrace::step(int rank, int phase, uint64_t i) const
 {
-  uint64_t n = 0;
-  for (const auto& s : streams)
-    for (const auto& st : s.steps)
-      n += st.op == IoOp::Write || st.op == IoOp::Read;
-  return n;
+  const auto& s = streams[static_cast<size_t>(rank)];
+  IoStep st;
+  st.think_s = s.think_s[i];
+  if (!ior) {
+    st.op = s.op[i];
+    st.file = s.file[i];
+    st.offset = s.offset[i];
+    st.length = s.length[i];
+    return st;
+  }
+  // IOR: an open (a create when writing, rank 0's of a shared file), the transfers in IOR's layout, a close
+  const auto& l = *ior;
+  st.file = l.file_per_proc ? static_cast<uint32_t>(rank) : 0;
+  if (i == s.begin(phase)) {
+    st.op = l.write && (l.file_per_proc || rank == 0) ? IoOp::Create : IoOp::Open;
+  } else if (i + 1 == s.end(phase)) {
+    st.op = IoOp::Close;
+  } else {
+    st.op = l.write ? IoOp::Write : IoOp::Read;
+    st.length = l.transfer_B;
+    st.offset = ior_offset(l, ranks, rank, i - s.begin(phase) - 1);
+  }
+  return st;
 }
 
 nlohmann::json IoTrace::describe() const
 {
-  double written = 0, read = 0;
-  uint64_t writes = 0, reads = 0;
-  for (const auto& s : streams)
-    for (const auto& st : s.steps) {
-      if (st.op == IoOp::Write) {
-        ++writes;
-        written += static_cast<double>(st.length);
-      } else if (st.op == IoOp::Read) {
-        ++reads;
-        read += static_cast<double>(st.length);
-      }
-    }
   nlohmann::json ph = nlohmann::json::array();
   for (const auto& p : phases)
     ph.push_back({{"name", p.name}, {"iteration", p.iteration}});
@@ -221,7 +316,7 @@ nlohmann::json IoTrace::describe() const
                       {"ranks", ranks},           {"phases", ph},
                       {"files", files.size()},    {"shared_files", shared},
                       {"writes", writes},         {"reads", reads},
-                      {"bytes_written", written}, {"bytes_read", read},
+                      {"bytes_written", bytes_written}, {"bytes_read", bytes_read},
                       {"inputs", inputs},         {"warnings", warnings},
                       {"notes", notes}};
   if (format == "darshan-dxt")
@@ -271,7 +366,7 @@ std::string detect_format(const std::string& path)
   return ior_perop_name(name) ? "ior-perop" : "";
 }
 
-IoTrace load_dxt(const std::string& path)
+IoTrace load_dxt(const std::string& path, int replay_ranks)
 {
   std::ifstream in = open_text(path);
   IoTrace t;
@@ -279,13 +374,23 @@ IoTrace load_dxt(const std::string& path)
   t.path = path;
   t.inputs.push_back(path);
   std::map<uint64_t, uint32_t> file_of;  // file_id -> index
-  std::vector<std::set<int>> users;
-  std::vector<std::vector<Row>> by_rank;
+  std::vector<int> first_user;  // per file: the first rank seen using it
+  DxtRows rows;
+  {
+    const uint64_t lines = count_lines(path);  // at most that many rows
+    rows.start_s.reserve(lines);
+    rows.end_s.reserve(lines);
+    rows.offset.reserve(lines);
+    rows.length.reserve(lines);
+    rows.file.reserve(lines);
+    rows.write.reserve(lines);
+  }
+  double t0 = -1;  // the earliest start
   long long nprocs = 0;
   bool in_block = false;
   uint32_t cur_file = 0;
   long long cur_rank = -1;
-  uint64_t seq = 0, posix_rows = 0;
+  uint64_t posix_rows = 0;
   std::string line;
   size_t n = 0;
   const std::string kRow = "expected a DXT row \"X_POSIX rank write|read segment offset length start end [pthread]\"";
@@ -367,7 +472,7 @@ IoTrace load_dxt(const std::string& path)
         auto [it, added] = file_of.emplace(v, static_cast<uint32_t>(t.files.size()));
         if (added) {
           t.files.push_back({name, v, false, 0});
-          users.emplace_back();
+          first_user.push_back(-1);
         } else if (t.files[it->second].name != name) {
           fail(path, n, "file_id " + id + " named " + quote(name) + ", earlier " + quote(t.files[it->second].name));
         }
@@ -469,12 +574,25 @@ IoTrace load_dxt(const std::string& path)
       fail(path, n, "end " + f[7] + " s: expected at most 1e9 s (the simulated clock's range)");
     if (static_cast<double>(offset) + static_cast<double>(length) > units::kMaxSizeB)
       fail(path, n, "offset + length above 1e15 bytes, the model's largest file");
+    // (rows are indexed in 32 bits: 4 billion of them would take 170 GB)
+    if (posix_rows == std::numeric_limits<uint32_t>::max())
+      fail(path, n, "more than " + std::to_string(posix_rows) + " X_POSIX rows: expected fewer");
     ++posix_rows;
-    if (static_cast<size_t>(rank) >= by_rank.size())
-      by_rank.resize(static_cast<size_t>(rank) + 1);
-    by_rank[static_cast<size_t>(rank)].push_back({start, end, cur_file, f[2] == "write", static_cast<uint64_t>(offset),
-                                                  static_cast<uint64_t>(length), seq++});
-    users[cur_file].insert(static_cast<int>(rank));
+    if (static_cast<size_t>(rank) >= rows.of_rank.size())
+      rows.of_rank.resize(static_cast<size_t>(rank) + 1);
+    rows.of_rank[static_cast<size_t>(rank)].push_back(static_cast<uint32_t>(rows.start_s.size()));
+    rows.start_s.push_back(start);
+    rows.end_s.push_back(end);
+    rows.offset.push_back(static_cast<uint64_t>(offset));
+    rows.length.push_back(static_cast<uint64_t>(length));
+    rows.file.push_back(cur_file);
+    rows.write.push_back(f[2] == "write");
+    if (t0 < 0 || start < t0)
+      t0 = start;
+    if (first_user[cur_file] < 0)
+      first_user[cur_file] = static_cast<int>(rank);
+    else if (first_user[cur_file] != rank)
+      t.files[cur_file].shared = true;  // used by several ranks
     auto& ext = t.files[cur_file].extent_B;
     ext = std::max(ext, static_cast<uint64_t>(offset + length));
   }
@@ -485,29 +603,104 @@ IoTrace load_dxt(const std::string& path)
     fail(path, n, std::string("no X_POSIX row in the file") +
                       (t.mpiio_rows > 0 ? " (" + std::to_string(t.mpiio_rows) + " X_MPIIO rows, not replayed)" : "") +
                       ": expected darshan-dxt-parser output of a log with DXT POSIX tracing (DXT_ENABLE_IO_TRACE=1)");
-  if (nprocs > 0 && static_cast<size_t>(nprocs) < by_rank.size())
-    fail(path, n, "rows of rank " + std::to_string(by_rank.size() - 1) + " in a log of nprocs " +
+  if (nprocs > 0 && static_cast<size_t>(nprocs) < rows.of_rank.size())
+    fail(path, n, "rows of rank " + std::to_string(rows.of_rank.size() - 1) + " in a log of nprocs " +
                       std::to_string(nprocs));
-  t.ranks = static_cast<int>(std::max<size_t>(by_rank.size(), static_cast<size_t>(nprocs)));
-  by_rank.resize(static_cast<size_t>(t.ranks));
-  for (size_t i = 0; i < t.files.size(); ++i)
-    t.files[i].shared = users[i].size() > 1;
+  t.ranks = static_cast<int>(std::max<size_t>(rows.of_rank.size(), static_cast<size_t>(nprocs)));
+  t.kept_ranks = replay_ranks > 0 ? std::min(replay_ranks, t.ranks) : t.ranks;
+  rows.of_rank.resize(static_cast<size_t>(t.ranks));
+  const auto idle = std::count_if(rows.of_rank.begin(), rows.of_rank.end(), [](const auto& v) { return v.empty(); });
+  // Each rank's rows in time order (ties keep the dump's order)
+  for (auto& order : rows.of_rank)
+    std::sort(order.begin(), order.end(), [&rows](uint32_t a, uint32_t b) {
+      return rows.start_s[a] < rows.start_s[b] || (rows.start_s[a] == rows.start_s[b] && a < b);
+    });
   // Dropping files nobody accessed in POSIX (a block of X_MPIIO rows only) keeps the indices: they are never used.
-  double t0 = -1;
-  for (const auto& rows : by_rank)
-    for (const auto& r : rows)
-      if (t0 < 0 || r.start_s < t0)
-        t0 = r.start_s;
-  const auto creator = creators(by_rank, t.files.size());
-  t.phases.push_back({"dxt", 0});
+  t.phases.push_back({"dxt", 0, {}});
   t.streams.resize(static_cast<size_t>(t.ranks));
+  find_writers(rows, t.files.size(), t.streams, t.kept_ranks);
+  // The steps, one column at a time, each row column released once read: think times (from the recorded times, which
+  // go into the recorded statistics), then operations and files, then offsets, then lengths.
+  RankFiles rank_files(t.files.size());
+  auto& rec = t.phases[0].recorded;
+  for (auto& k : rec)
+    k.latency_s.reserve(static_cast<size_t>(std::count(rows.write.begin(), rows.write.end(), &k == &rec[0])));
   for (int r = 0; r < t.ranks; ++r) {
     auto& s = t.streams[static_cast<size_t>(r)];
-    s.phase_begin.push_back(0);
-    build_stream(by_rank[static_cast<size_t>(r)], t0, creator, r, s);
-    s.phase_begin.push_back(s.steps.size());
+    const auto& order = rows.of_rank[static_cast<size_t>(r)];
+    const bool keep = r < t.kept_ranks;
+    if (keep) {
+      const uint64_t steps = order.size() + 2 * rank_files.count(order, rows.file);  // an open and a close per file
+      s.phase_begin = {0, steps};
+      s.think_s.reserve(steps);
+    }
+    // Think time: the gap since the rank's previous operation's end (the first one's since t0), before the open
+    double prev_end = t0;
+    rank_files.walk(order, rows.file, [&](uint32_t row, bool first, bool last) {
+      const double start = rows.start_s[row], end = rows.end_s[row];
+      const float gap = static_cast<float>(std::max(0.0, start - prev_end));
+      prev_end = std::max(prev_end, end);
+      if (keep) {
+        if (first)
+          s.think_s.push_back(gap);
+        s.think_s.push_back(first ? 0.f : gap);  // the open took the gap
+        if (last)
+          s.think_s.push_back(0.f);
+      }
+      auto& k = rec[rows.write[row] ? 0 : 1];
+      k.first_start_s = k.ops == 0 ? start : std::min(k.first_start_s, start);
+      k.last_end_s = k.ops == 0 ? end : std::max(k.last_end_s, end);
+      ++k.ops;
+      k.bytes += static_cast<double>(rows.length[row]);
+      k.latency_s.push_back(static_cast<float>(end - start));
+    });
   }
-  const auto idle = std::count_if(t.streams.begin(), t.streams.end(), [](const auto& s) { return s.steps.empty(); });
+  release(rows.start_s);
+  release(rows.end_s);
+  for (auto& k : rec)
+    std::sort(k.latency_s.begin(), k.latency_s.end());
+  t.writes = rec[0].ops;
+  t.reads = rec[1].ops;
+  t.bytes_written = rec[0].bytes;
+  t.bytes_read = rec[1].bytes;
+  // Operations: per file, the lowest rank whose first operation on it writes creates it (every other rank opens it).
+  std::vector<int> creator(t.files.size(), -1);
+  for (int r = 0; r < t.kept_ranks; ++r) {
+    auto& s = t.streams[static_cast<size_t>(r)];
+    s.op.reserve(s.size());
+    s.file.reserve(s.size());
+    rank_files.walk(rows.of_rank[static_cast<size_t>(r)], rows.file, [&](uint32_t row, bool first, bool last) {
+      const uint32_t f = rows.file[row];
+      if (first) {
+        const bool creates = rows.write[row] && creator[f] < 0;
+        if (creates)
+          creator[f] = r;
+        s.op.push_back(creates ? IoOp::Create : IoOp::Open);
+        s.file.push_back(f);
+      }
+      s.op.push_back(rows.write[row] ? IoOp::Write : IoOp::Read);
+      s.file.push_back(f);
+      if (last) {
+        s.op.push_back(IoOp::Close);
+        s.file.push_back(f);
+      }
+    });
+  }
+  release(rows.file);
+  release(rows.write);
+  // Offsets and lengths of the reads and writes (0 for the opens and closes)
+  for (auto [column, steps] : {std::pair{&rows.offset, &IoRankStream::offset}, {&rows.length, &IoRankStream::length}}) {
+    for (int r = 0; r < t.kept_ranks; ++r) {
+      auto& s = t.streams[static_cast<size_t>(r)];
+      auto& out = s.*steps;
+      out.reserve(s.size());
+      auto row = rows.of_rank[static_cast<size_t>(r)].begin();
+      for (const IoOp op : s.op)
+        out.push_back(op == IoOp::Write || op == IoOp::Read ? (*column)[*row++] : 0);
+    }
+    release(*column);
+  }
+  release(rows.of_rank);
   t.warnings.push_back("DXT records no opens, closes or barriers: each rank opens a file before its first operation "
                        "on it and closes it after its last one; the trace is one phase (dxt)");
   if (t.mpiio_rows > 0)
@@ -709,7 +902,7 @@ std::optional<IorStdout> find_ior_stdout(const fs::path& dir, const std::string&
 
 }  // namespace
 
-IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
+IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given, int replay_ranks)
 {
   const fs::path p(path);
   const std::string name = p.filename().string();
@@ -801,18 +994,39 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
       }
   const int ranks = static_cast<int>(top_rank + 1);
   t.ranks = ranks;
-  // Rows: per repetition and rank, (time, runtime, size estimate)
-  struct Transfer {
-    double time, runtime, size;
-  };
-  std::vector<std::vector<std::vector<Transfer>>> rows;  // [rep index][rank]
+  // The files are read once, into the steps' think times (the rest of each step follows from IorLayout) and the
+  // recorded statistics; per repetition and rank, the transfers read.
+  const int kind = write ? 0 : 1;  // IoPhase::recorded's
+  t.kept_ranks = replay_ranks > 0 ? std::min(replay_ranks, ranks) : ranks;
+  t.streams.resize(static_cast<size_t>(ranks));
+  std::vector<std::vector<uint64_t>> counts;  // [rep index][rank]
+  uint64_t transfers = 0;
+  std::vector<double> sizes;  // tp x runtime of each transfer with both > 0
+  {
+    // Everything read into reserved at once, from the files' line counts
+    uint64_t all = 0;
+    std::vector<uint64_t> steps(static_cast<size_t>(ranks), 0);
+    for (const auto& [rep, by_rank] : files) {
+      t.phases.push_back({write ? "write" : "read", static_cast<int>(rep), {}});
+      uint64_t phase = 0;
+      for (const auto& [rank, file] : by_rank) {
+        const uint64_t lines = count_lines(file);  // the header and the transfers
+        phase += lines;
+        steps[static_cast<size_t>(rank)] += lines + 1;  // an open, the transfers, a close
+      }
+      t.phases.back().recorded[kind].latency_s.reserve(phase);
+      all += phase;
+    }
+    sizes.reserve(all);
+    for (int r = 0; r < t.kept_ranks; ++r)
+      t.streams[static_cast<size_t>(r)].think_s.reserve(steps[static_cast<size_t>(r)]);
+  }
   uint64_t back_steps = 0;
   std::string first_back;
-  std::vector<double> sizes;
   std::vector<std::string> first_file;
   for (const auto& [rep, by_rank] : files) {
-    rows.emplace_back();
-    t.phases.push_back({write ? "write" : "read", static_cast<int>(rep)});
+    counts.emplace_back();
+    auto& rec = t.phases[counts.size() - 1].recorded[kind];
     for (const auto& [rank, file] : by_rank) {
       t.inputs.push_back(file);
       std::ifstream in = open_text(file);
@@ -824,7 +1038,12 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
       textin::check_header_blanks(file, line, "time,runtime,tp");
       if (line != "time,runtime,tp")
         fail(file, 1, "expected the header time,runtime,tp (IOR -O savePerOpDataCSV), got " + quote(line));
-      std::vector<Transfer> v;
+      auto& s = t.streams[static_cast<size_t>(rank)];
+      const bool keep = rank < t.kept_ranks;
+      if (keep)
+        s.phase_begin.push_back(s.think_s.size());
+      uint64_t k = 0;
+      double last_time = 0, prev_end = 0;
       while (std::getline(in, line)) {
         clean(line, ++n);
         // IOR ends every row with a newline: a last row without one is a file cut short (its last number may be cut)
@@ -845,9 +1064,10 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
         // IOR prints tp = size / runtime with %e: a transfer timed at 0 s has tp "inf" (its size is then the
         // recovered transfer size, as every other transfer's).
         const bool inf_tp = c[2] == "inf";
-        for (int k = 0; k < (inf_tp ? 2 : 3); ++k)
-          if (!parse_number(c[static_cast<size_t>(k)], x[k]) || x[k] < 0)
-            fail(file, n, std::string(what[k]) + ": expected a finite number >= 0, got " + refused(c[static_cast<size_t>(k)]));
+        for (int j = 0; j < (inf_tp ? 2 : 3); ++j)
+          if (!parse_number(c[static_cast<size_t>(j)], x[j]) || x[j] < 0)
+            fail(file, n, std::string(what[j]) + ": expected a finite number >= 0, got " +
+                              refused(c[static_cast<size_t>(j)]));
         if (inf_tp && x[1] != 0)
           fail(file, n, "tp: inf with a runtime of " + c[1] + " s: expected a finite number (inf only for 0 s)");
         if (inf_tp)
@@ -857,16 +1077,37 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
         if (x[1] * x[2] > units::kMaxSizeB)
           fail(file, n, "tp x runtime above 1e15 bytes (the model's largest transfer)");
         // IOR times its transfers one after another: a row starting before the row above is an edited or merged file
-        if (!v.empty() && x[0] < v.back().time - 1e-3 && back_steps++ == 0)
+        if (k > 0 && x[0] < last_time - 1e-3 && back_steps++ == 0)
           first_back = file + ":" + std::to_string(n);
-        v.push_back({x[0], x[1], x[1] * x[2]});
+        const double start = x[0], end = x[0] + x[1];
+        // Think time: the open's, the loop's start (it comes after the open); a transfer's, the gap since the end
+        // of the rank's previous one
+        if (k == 0) {
+          prev_end = start;
+          if (keep)
+            s.think_s.push_back(static_cast<float>(start));
+        }
+        if (keep)
+          s.think_s.push_back(static_cast<float>(std::max(0.0, start - prev_end)));
+        prev_end = std::max(prev_end, end);
+        rec.first_start_s = rec.ops == 0 ? start : std::min(rec.first_start_s, start);
+        rec.last_end_s = rec.ops == 0 ? end : std::max(rec.last_end_s, end);
+        ++rec.ops;
+        rec.latency_s.push_back(static_cast<float>(end - start));
         if (x[1] > 0 && x[2] > 0)
           sizes.push_back(x[1] * x[2]);
+        last_time = x[0];
+        ++k;
       }
-      rows.back().push_back(std::move(v));
+      if (keep && k > 0)
+        s.think_s.push_back(0.f);  // the close
+      counts.back().push_back(k);
+      transfers += k;
     }
     first_file.push_back(by_rank.begin()->second);
   }
+  for (int r = 0; r < t.kept_ranks; ++r)
+    t.streams[static_cast<size_t>(r)].phase_begin.push_back(t.streams[static_cast<size_t>(r)].think_s.size());
   // The transfer size: the median of tp x runtime over every transfer (tp has 7 significant digits), rounded to a
   // multiple of 8 bytes (IOR requires -t to be one).
   if (sizes.empty())
@@ -883,41 +1124,40 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
                       "but the per-op files' transfers are " + std::to_string(recovered) + " bytes (the median of tp x "
                       "runtime): expected the stdout of the run that wrote them");
   // Transfers whose own size is unknown (timed at 0 s, or tp 0) or more than 1% off: replayed at the recovered size.
-  uint64_t off = 0, unknown = 0;
-  size_t fewest = SIZE_MAX, most_rows = 0;
+  uint64_t off = 0, known = 0;
+  for (const double x : sizes)
+    if (x > 0) {
+      ++known;
+      off += std::fabs(x / static_cast<double>(transfer) - 1) > 0.01;
+    }
+  release(sizes);
+  const uint64_t unknown = transfers - known;
+  uint64_t fewest = UINT64_MAX, most_rows = 0;
   std::string fewest_file;
-  for (size_t i = 0; i < rows.size(); ++i)
-    for (size_t r = 0; r < rows[i].size(); ++r) {
-      for (const auto& x : rows[i][r]) {
-        unknown += !(x.runtime > 0 && x.size > 0);
-        off += x.runtime > 0 && x.size > 0 && std::fabs(x.size / static_cast<double>(transfer) - 1) > 0.01;
-      }
-      most_rows = std::max(most_rows, rows[i][r].size());
-      if (rows[i][r].size() < fewest) {
-        fewest = rows[i][r].size();
+  for (size_t i = 0; i < counts.size(); ++i)
+    for (size_t r = 0; r < counts[i].size(); ++r) {
+      most_rows = std::max(most_rows, counts[i][r]);
+      if (counts[i][r] < fewest) {
+        fewest = counts[i][r];
         fewest_file = files.at(t.phases[i].iteration).at(static_cast<long long>(r));
       }
     }
   // Layout: IOR's -b (one segment of every transfer when not given)
-  uint64_t most = 0;
-  for (const auto& rep : rows)
-    for (const auto& rk : rep)
-      most = std::max<uint64_t>(most, rk.size());
-  const uint64_t block = options.block_B > 0 ? options.block_B : std::max<uint64_t>(1, most) * transfer;
+  const uint64_t block = options.block_B > 0 ? options.block_B : std::max<uint64_t>(1, most_rows) * transfer;
   if (block % transfer != 0)
     throw ConfigError((given.block_B > 0 ? std::string("option --ior-block") : stdout_at + ": the run's -b") + ": " +
                       std::to_string(block) + " bytes is not a multiple of the transfer size " +
                       std::to_string(transfer) + " bytes" +
                       (transfer == recovered ? " recovered from the files (tp x runtime)" : " (the stdout's -t)"));
   const uint64_t per_block = block / transfer;
-  IorLayout layout{transfer, block, 0, options.file_per_proc};
+  IorLayout layout{transfer, block, 0, options.file_per_proc, write};
   // A rank whose transfers end inside a block (a stonewalled run, IOR -D: ranks stop at different counts) keeps
   // IOR's offset pattern: its last segment is partial.
   uint64_t partial = 0;
-  for (size_t i = 0; i < rows.size(); ++i)
-    for (size_t r = 0; r < rows[i].size(); ++r) {
-      partial += rows[i][r].size() % per_block != 0;
-      layout.segments = std::max<uint64_t>(layout.segments, (rows[i][r].size() + per_block - 1) / per_block);
+  for (const auto& rep : counts)
+    for (const uint64_t k : rep) {
+      partial += k % per_block != 0;
+      layout.segments = std::max<uint64_t>(layout.segments, (k + per_block - 1) / per_block);
     }
   // The stdout's segments (-s): a rank's file holds at most segments x block / transfer transfers (fewer: a
   // stonewalled run, IOR -D); more is another run's stdout (helper-116: -s 1 beside files of 2 segments passed)
@@ -949,45 +1189,23 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given)
   } else {
     t.files.push_back({prefix, fnv1a(prefix), true, 0});  // without -F IOR uses one file, even from one rank
   }
-  t.streams.resize(static_cast<size_t>(ranks));
-  for (int r = 0; r < ranks; ++r) {
-    auto& s = t.streams[static_cast<size_t>(r)];
-    for (size_t i = 0; i < rows.size(); ++i) {
-      s.phase_begin.push_back(s.steps.size());
-      const auto& v = rows[i][static_cast<size_t>(r)];
-      if (v.empty())
-        continue;
-      const uint32_t file = options.file_per_proc ? static_cast<uint32_t>(r) : 0;
-      IoStep open;
-      open.op = write && (options.file_per_proc || r == 0) ? IoOp::Create : IoOp::Open;
-      open.file = file;
-      open.think_s = static_cast<float>(v.front().time);  // the loop's start, after the open: the open goes first
-      s.steps.push_back(open);
-      double prev_end = v.front().time;
-      for (size_t k = 0; k < v.size(); ++k) {
-        IoStep st;
-        st.op = write ? IoOp::Write : IoOp::Read;
-        st.file = file;
-        st.length = transfer;
-        const uint64_t segment = k / per_block, in_block = (k % per_block) * transfer;
-        st.offset = options.file_per_proc ? segment * block + in_block
-                                          : (segment * static_cast<uint64_t>(ranks) + static_cast<uint64_t>(r)) * block +
-                                                in_block;
-        st.think_s = static_cast<float>(std::max(0.0, v[k].time - prev_end));
-        st.start_s = v[k].time;
-        st.end_s = v[k].time + v[k].runtime;
-        prev_end = std::max(prev_end, st.end_s);
-        s.steps.push_back(st);
-        auto& ext = t.files[file].extent_B;
-        ext = std::max(ext, st.offset + st.length);
+  // A file's extent: its last transfer's end (a rank's offsets grow with its transfers)
+  for (int r = 0; r < ranks; ++r)
+    for (const auto& rep : counts)
+      if (const uint64_t k = rep[static_cast<size_t>(r)]; k > 0) {
+        auto& ext = t.files[options.file_per_proc ? static_cast<size_t>(r) : 0].extent_B;
+        ext = std::max(ext, ior_offset(layout, ranks, r, k - 1) + transfer);
       }
-      IoStep close;
-      close.op = IoOp::Close;
-      close.file = file;
-      s.steps.push_back(close);
-    }
-    s.phase_begin.push_back(s.steps.size());
+  // Recorded bytes: the transfers' sizes summed one by one, as the replay sums them
+  for (auto& ph : t.phases) {
+    auto& rec = ph.recorded[kind];
+    for (uint64_t k = 0; k < rec.ops; ++k)
+      rec.bytes += static_cast<double>(transfer);
+    std::sort(rec.latency_s.begin(), rec.latency_s.end());
   }
+  (write ? t.writes : t.reads) = transfers;
+  for (uint64_t k = 0; k < transfers; ++k)
+    (write ? t.bytes_written : t.bytes_read) += static_cast<double>(transfer);
   std::ostringstream w;
   if (sout && options.block_B == 0)
     t.warnings.push_back("the IOR stdout " + sout->file + " states no exact block size (-b, or its Options' "

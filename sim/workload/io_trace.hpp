@@ -32,15 +32,14 @@ namespace pfsim::iotrace {
 enum class IoOp : unsigned char { Open, Create, Write, Read, Close };
 const char* io_op_name(IoOp op);  // "open", "create", "write", "read", "close"
 
-// One step of a rank. Opens, creates and closes are inserted by the import (no recorded time: start = end = -1).
+// One step of a rank, as IoTrace::step makes it. Opens, creates and closes are inserted by the import (offset and
+// length 0).
 struct IoStep {
   IoOp op = IoOp::Open;
   uint32_t file = 0;     // index in IoTrace::files
   uint64_t offset = 0;   // bytes
   uint64_t length = 0;   // bytes (write, read)
   float think_s = 0;     // idle time on the rank before this step
-  double start_s = -1;   // recorded start, rank clock (-1: not recorded)
-  double end_s = -1;     // recorded end
 };
 
 struct IoFile {
@@ -50,16 +49,40 @@ struct IoFile {
   uint64_t extent_B = 0;   // the largest offset + length recorded
 };
 
+// A phase's recorded writes or reads, what the comparison with the replay reads of them (report/io_report.hpp): the
+// recorded times are not kept past the import.
+struct IoRecorded {
+  uint64_t ops = 0;
+  double bytes = 0;
+  double first_start_s = 0;      // the first one's start (recorded clock; 0 without operations)
+  double last_end_s = 0;         // the last one's end
+  std::vector<float> latency_s;  // each one's end - start, sorted
+};
+
 struct IoPhase {
   std::string name;   // "dxt", or the IOR access "write" / "read"
   int iteration = 0;  // IOR's repetition (the <rep> of the file names)
+  IoRecorded recorded[2];  // [0] writes, [1] reads: every recorded rank's
 };
 
+// A rank's steps, one column per field (25 bytes a step in a DXT trace, 4 in an IOR per-op trace, whose steps follow
+// from IorLayout: per phase an open, the transfers, a close).
 struct IoRankStream {
-  std::vector<IoStep> steps;
-  std::vector<uint64_t> phase_begin;  // first step of each phase; phase_begin[phases] = steps.size()
+  std::vector<float> think_s;  // every step's
+  // darshan-dxt only (empty for ior-perop)
+  std::vector<IoOp> op;
+  std::vector<uint32_t> file;
+  std::vector<uint64_t> offset;
+  std::vector<uint64_t> length;
+  // darshan-dxt: per read, in step order, the recorded rank whose write it reads (-1: none); empty when none does.
+  // That write covers the read's bytes (same file) and, of those that do, ended last before the read started, on the
+  // ranks' recorded clocks (ties: the one at the highest offset, then the lowest rank, then the earliest).
+  std::vector<int32_t> writer;
+  std::vector<uint64_t> phase_begin;  // first step of each phase; phase_begin[phases] = the step count; empty: not kept
+  bool kept() const { return !phase_begin.empty(); }
   uint64_t begin(int phase) const { return phase_begin[static_cast<size_t>(phase)]; }
   uint64_t end(int phase) const { return phase_begin[static_cast<size_t>(phase) + 1]; }
+  uint64_t size() const { return phase_begin.empty() ? 0 : phase_begin.back(); }
 };
 
 // IOR's layout for a replay at another rank count: transfer k of rank m in a shared file is at
@@ -70,22 +93,28 @@ struct IorLayout {
   uint64_t block_B = 0;
   uint64_t segments = 0;
   bool file_per_proc = false;
+  bool write = true;  // the files' transfers are writes (every phase), else reads
 };
 
 struct IoTrace {
   std::string format;  // "darshan-dxt" or "ior-perop"
   std::string path;    // the file named on the command line
   int ranks = 0;       // recorded ranks: one stream each
+  int kept_ranks = 0;  // the streams holding their steps: recorded ranks 0 .. kept_ranks - 1 (load_*'s replay_ranks)
   std::vector<IoFile> files;
   std::vector<IoPhase> phases;
   std::vector<IoRankStream> streams;
   std::optional<IorLayout> ior;        // ior-perop: offsets follow IOR's rule at every rank count
   uint64_t mpiio_rows = 0;             // darshan-dxt: X_MPIIO rows counted, not replayed
+  uint64_t writes = 0, reads = 0;      // recorded, every phase and rank
+  double bytes_written = 0, bytes_read = 0;
   std::vector<std::string> inputs;     // files read
   std::vector<std::string> warnings;   // what the import had to assume
   std::vector<std::string> notes;      // what it took from elsewhere (IOR per-op: the run's stdout)
 
-  uint64_t op_count() const;  // recorded reads and writes
+  // Step i, in [begin(phase), end(phase)) of the stream of `rank`, a kept one.
+  IoStep step(int rank, int phase, uint64_t i) const;
+  uint64_t op_count() const { return writes + reads; }  // recorded reads and writes
   nlohmann::json describe() const;
 };
 
@@ -111,7 +140,10 @@ std::string detect_format(const std::string& path);
 // block, no X_POSIX row, a second dump header or a (file_id, rank, module) block seen before (dumps concatenated or
 // duplicated), naming the earlier line, a row of another module inside a block (X_MPIIO in DXT_POSIX); IOR: a wrong header, a row without three numbers, a negative or non-finite value, a rank
 // gap, repetitions with different rank counts, transfers per rank that are not a whole number of blocks).
-IoTrace load_dxt(const std::string& path);
-IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options);
+// replay_ranks M between 1 and the recorded count N - 1: the steps of recorded ranks M .. N-1 are not kept (a replay at
+// M ranks replays ranks 0 .. M-1 only); the errors, warnings, files and recorded statistics are the whole trace's.
+// 0 (or M >= N): every rank's.
+IoTrace load_dxt(const std::string& path, int replay_ranks = 0);
+IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& options, int replay_ranks = 0);
 
 }  // namespace pfsim::iotrace

@@ -18,6 +18,7 @@
 #include <memory>
 #include <numeric>
 #include <set>
+#include <sstream>
 
 namespace fs = std::filesystem;
 using pfsim::config::ConfigError;
@@ -32,12 +33,23 @@ const std::string kIor = kToolOutputs + "/ior";
 const std::string kTraces = std::string(PFSIM_SOURCE_DIR) + "/traces";
 constexpr uint64_t kKiB = 1024;
 
-std::vector<const IoStep*> of(const IoTrace& t, int rank, IoOp op)
+// Every step of a rank, phase after phase.
+std::vector<IoStep> steps(const IoTrace& t, int rank)
 {
-  std::vector<const IoStep*> v;
-  for (const auto& s : t.streams.at(static_cast<size_t>(rank)).steps)
+  std::vector<IoStep> v;
+  const auto& s = t.streams.at(static_cast<size_t>(rank));
+  for (int p = 0; p < static_cast<int>(t.phases.size()); ++p)
+    for (uint64_t i = s.begin(p); i < s.end(p); ++i)
+      v.push_back(t.step(rank, p, i));
+  return v;
+}
+
+std::vector<IoStep> of(const IoTrace& t, int rank, IoOp op)
+{
+  std::vector<IoStep> v;
+  for (const auto& s : steps(t, rank))
     if (s.op == op)
-      v.push_back(&s);
+      v.push_back(s);
   return v;
 }
 
@@ -72,7 +84,7 @@ TEST_CASE("DXT: the IOR run's shared file of 2 ranks x 8 writes and 8 reads of 2
   CHECK(t.mpiio_rows == 0);
   REQUIRE(t.phases.size() == 1);
   for (int r = 0; r < 2; ++r) {
-    const auto& st = t.streams[static_cast<size_t>(r)].steps;
+    const auto st = steps(t, r);
     REQUIRE(st.size() == 18);  // open, 8 writes, 8 reads, close
     CHECK(st.front().op == (r == 0 ? IoOp::Create : IoOp::Open));  // rank 0 is the file's first writer
     CHECK(st.back().op == IoOp::Close);
@@ -82,18 +94,30 @@ TEST_CASE("DXT: the IOR run's shared file of 2 ranks x 8 writes and 8 reads of 2
     for (size_t k = 0; k < 8; ++k) {
       // IOR: (segment x ranks + rank) x block + k x transfer
       const uint64_t expect = ((k / 4) * 2 + static_cast<uint64_t>(r)) * 1048576 + (k % 4) * 256 * kKiB;
-      CHECK(w[k]->offset == expect);
-      CHECK(w[k]->length == 256 * kKiB);
-      CHECK(rd[k]->offset == expect);  // the reads come after every write (time order), in the same order
+      CHECK(w[k].offset == expect);
+      CHECK(w[k].length == 256 * kKiB);
+      CHECK(rd[k].offset == expect);  // the reads come after every write (time order), in the same order
     }
   }
   // Think times: both ranks start at 0.0038 (0 before the open); rank 0's first read starts 0.0074 after its last
   // write ended at 0.0047; 4-decimal times make most gaps 0.
-  CHECK(t.streams[0].steps[0].think_s == 0.0f);
-  CHECK(t.streams[0].steps[1].think_s == 0.0f);  // the open took the gap
-  CHECK(of(t, 0, IoOp::Read)[0]->think_s == Approx(0.0074 - 0.0047).margin(1e-7));
-  CHECK(of(t, 1, IoOp::Write)[3]->think_s == Approx(0.0042 - 0.0041).margin(1e-7));
-  CHECK(of(t, 1, IoOp::Write)[1]->think_s == 0.0f);
+  CHECK(t.step(0, 0, 0).think_s == 0.0f);
+  CHECK(t.step(0, 0, 1).think_s == 0.0f);  // the open took the gap
+  CHECK(of(t, 0, IoOp::Read)[0].think_s == Approx(0.0074 - 0.0047).margin(1e-7));
+  CHECK(of(t, 1, IoOp::Write)[3].think_s == Approx(0.0042 - 0.0041).margin(1e-7));
+  CHECK(of(t, 1, IoOp::Write)[1].think_s == 0.0f);
+  // The recorded statistics (the times are not kept past the import): 16 writes from 0.0038 to 0.0047, latencies
+  // of 0 to 0.2 ms (4-decimal times)
+  const auto& wr = t.phases[0].recorded[0];
+  CHECK(wr.ops == 16);
+  CHECK(wr.bytes == 16 * 256.0 * kKiB);
+  CHECK(wr.first_start_s == 0.0038);
+  CHECK(wr.last_end_s == 0.0047);
+  REQUIRE(wr.latency_s.size() == 16);
+  CHECK(std::is_sorted(wr.latency_s.begin(), wr.latency_s.end()));
+  CHECK(wr.latency_s.back() == Approx(2e-4).margin(1e-9));
+  CHECK(t.writes == 16);
+  CHECK(t.bytes_read == 16 * 256.0 * kKiB);
 }
 
 TEST_CASE("DXT: md-workbench and mdtest small files are shared only when several ranks used them", "[iotrace]")
@@ -107,20 +131,51 @@ TEST_CASE("DXT: md-workbench and mdtest small files are shared only when several
   for (int r = 0; r < 2; ++r) {
     opens += of(m, r, IoOp::Open).size() + of(m, r, IoOp::Create).size();
     closes += of(m, r, IoOp::Close).size();
-    for (const auto* s : of(m, r, IoOp::Write))
-      bytes += s->length;
+    for (const auto& s : of(m, r, IoOp::Write))
+      bytes += s.length;
   }
   CHECK(bytes == 124832);  // 32 objects of 3901 bytes
   CHECK(opens == closes);
   CHECK(opens == 32 + 6);  // one per (file, rank) block
-  // Each rank's steps are in recorded time order.
-  for (const auto& s : m.streams) {
-    double last = -1;
-    for (const auto& st : s.steps)
-      if (st.start_s >= 0) {
-        CHECK(st.start_s >= last);
-        last = st.start_s;
-      }
+  // Each rank's reads and writes are the dump's rows in recorded time order (ties in the dump's order).
+  struct Row {
+    double start;
+    std::string file;
+    IoOp op;
+    uint64_t offset, length;
+  };
+  std::vector<std::vector<Row>> rows(2);
+  {
+    std::ifstream in(kDxt + "/own-runs/mdw.dxt.txt");
+    std::string file;
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("# DXT, file_id:", 0) == 0)
+        file = line.substr(line.find("file_name: ") + 11);
+      std::istringstream is(line);
+      std::string module, op;
+      int rank = 0;
+      uint64_t segment = 0, offset = 0, length = 0;
+      double start = 0;
+      if (is >> module >> rank >> op >> segment >> offset >> length >> start && module == "X_POSIX")
+        rows.at(static_cast<size_t>(rank))
+            .push_back({start, file, op == "write" ? IoOp::Write : IoOp::Read, offset, length});
+    }
+  }
+  for (int r = 0; r < 2; ++r) {
+    auto& want = rows[static_cast<size_t>(r)];
+    std::stable_sort(want.begin(), want.end(), [](const Row& a, const Row& b) { return a.start < b.start; });
+    std::vector<IoStep> got;
+    for (const auto& st : steps(m, r))
+      if (st.op == IoOp::Write || st.op == IoOp::Read)
+        got.push_back(st);
+    REQUIRE(got.size() == want.size());
+    for (size_t k = 0; k < got.size(); ++k) {
+      INFO("rank " << r << ", operation " << k);
+      CHECK(m.files[got[k].file].name == want[k].file);
+      CHECK(got[k].op == want[k].op);
+      CHECK(got[k].offset == want[k].offset);
+      CHECK(got[k].length == want[k].length);
+    }
   }
   const auto d = load_dxt(kDxt + "/own-runs/mdtest.dxt.txt");
   CHECK(d.files.size() == 10);
@@ -138,18 +193,18 @@ TEST_CASE("DXT: the Darshan sample logs / X_MPIIO rows are counted and not repla
   CHECK(std::any_of(s.warnings.begin(), s.warnings.end(),
                     [](const std::string& w) { return w.find("15 of 16 ranks have no X_POSIX row") == 0; }));  // the MPI-IO write of 4000 bytes is also the POSIX one
   CHECK(s.mpiio_rows == 1);
-  CHECK(of(s, 0, IoOp::Write).at(1)->length == 4000);
+  CHECK(of(s, 0, IoOp::Write).at(1).length == 4000);
   const auto big = load_dxt(kDxt + "/from-darshan-repo-sample-logs/dxt.dxt.txt");
   CHECK(big.ranks == 1);
   CHECK(big.files.size() == 169);
   CHECK(of(big, 0, IoOp::Write).size() == 1497);
   CHECK(of(big, 0, IoOp::Read).size() == 6126);
   uint64_t rb = 0;
-  for (const auto* x : of(big, 0, IoOp::Read))
-    rb += x->length;
+  for (const auto& x : of(big, 0, IoOp::Read))
+    rb += x.length;
   CHECK(rb == 22517726);
-  for (const auto& st : big.streams[0].steps)
-    CHECK(st.think_s >= 0.0f);
+  for (const float think : big.streams[0].think_s)
+    CHECK(think >= 0.0f);
 }
 
 TEST_CASE("IOR per-op files: the transfer size from tp x runtime and the IOR layout from the options", "[iotrace]")
@@ -175,12 +230,12 @@ TEST_CASE("IOR per-op files: the transfer size from tp x runtime and the IOR lay
   const auto w = of(t, 1, IoOp::Write);
   REQUIRE(w.size() == 8);
   for (size_t k = 0; k < 8; ++k)
-    CHECK(w[k]->offset == (k / 4) * 1048576 + (k % 4) * 256 * kKiB);  // its own file: segment x block + ...
-  CHECK(w[0]->file == 1);
+    CHECK(w[k].offset == (k / 4) * 1048576 + (k % 4) * 256 * kKiB);  // its own file: segment x block + ...
+  CHECK(w[0].file == 1);
   // rank 1's first transfer starts 2.14576721e-06 s after the phase start: the open before it takes that gap
-  CHECK(t.streams[1].steps[0].op == IoOp::Create);
-  CHECK(t.streams[1].steps[0].think_s == Approx(2.14576721e-06));
-  CHECK(w[1]->think_s == Approx(1.02043152e-04 - (2.14576721e-06 + 9.98973846e-05)).margin(1e-9));
+  CHECK(t.step(1, 0, 0).op == IoOp::Create);
+  CHECK(t.step(1, 0, 0).think_s == Approx(2.14576721e-06));
+  CHECK(w[1].think_s == Approx(1.02043152e-04 - (2.14576721e-06 + 9.98973846e-05)).margin(1e-9));
 
   // The -w -r run's files (the read overwrote the write's): 2 repetitions, one shared file, read as told
   IorPerOpOptions r;
@@ -197,8 +252,8 @@ TEST_CASE("IOR per-op files: the transfer size from tp x runtime and the IOR lay
     for (int rank = 0; rank < 2; ++rank) {
       const auto& st = s.streams[static_cast<size_t>(rank)];
       CHECK(st.end(p) - st.begin(p) == 10);  // open, 8 reads, close
-      CHECK(st.steps[st.begin(p)].op == IoOp::Open);
-      CHECK(st.steps[st.begin(p) + 6].offset == (1 * 2 + static_cast<uint64_t>(rank)) * 1048576 + 256 * kKiB);
+      CHECK(s.step(rank, p, st.begin(p)).op == IoOp::Open);
+      CHECK(s.step(rank, p, st.begin(p) + 6).offset == (1 * 2 + static_cast<uint64_t>(rank)) * 1048576 + 256 * kKiB);
     }
   // Without options, the run's stdout beside the files (ior-perop-stdout.txt: -w -r -b 1m -t 256k -s 2, 2 tasks)
   // states them: the reads (they overwrote the write's files), one shared file, block 1 MiB, 2 segments.
@@ -222,7 +277,7 @@ TEST_CASE("IOR per-op files: the transfer size from tp x runtime and the IOR lay
   const auto one = load_ior_perop((d.path / "ior-perop-0-00000.csv").string(), IorPerOpOptions{});
   CHECK(one.ior->block_B == 2 * 1048576);
   CHECK(one.ior->segments == 1);
-  CHECK(of(one, 1, IoOp::Write)[0]->offset == 2 * 1048576);
+  CHECK(of(one, 1, IoOp::Write)[0].offset == 2 * 1048576);
   CHECK(one.notes.empty());
   CHECK_THAT(one.warnings.at(0), Catch::Contains("no IOR stdout beside them names savePerOpDataCSV=ior-perop"));
 }
@@ -625,8 +680,8 @@ TEST_CASE("DXT on Lustre: the OSTs darshan-dxt-parser lists after each row are a
   const auto t = load_dxt(f);
   const auto w = of(t, 0, IoOp::Write);
   REQUIRE(w.size() == 2);
-  CHECK(w[1]->offset == 1048576);
-  CHECK(w[1]->length == 1048576);
+  CHECK(w[1].offset == 1048576);
+  CHECK(w[1].length == 1048576);
 }
 
 TEST_CASE("DXT bounds: a rank beyond nprocs, a time beyond the clock's range: errors naming the line", "[iotrace]")
@@ -758,6 +813,71 @@ TEST_CASE("DXT replay: a read of bytes another rank wrote earlier names that ran
   // At 3 ranks rank 2 is copy 1 of rank 0 (a writer), and no replayed rank 3 exists to read after it.
   CHECK(readers(3, 1) == std::vector<int32_t>{-1, 0, -1});
   CHECK(readers(3, 2).empty());
+
+  // Writes that end at the same time: the one at the highest offset, then the lowest rank's (whatever the dump's order)
+  const std::string ties = d.write(
+      "t.dxt.txt", "# darshan log version: 3.41\n# nprocs: 3\n"
+                   "# DXT, file_id: 44, file_name: /scratch/h\n# DXT, rank: 1, hostname: vm\n"
+                   " X_POSIX 1 write 0 0 100 0.1000 0.2000\n X_POSIX 1 write 1 10 90 0.1000 0.2000\n"
+                   "# DXT, file_id: 44, file_name: /scratch/h\n# DXT, rank: 0, hostname: vm\n"
+                   " X_POSIX 0 write 0 0 100 0.1000 0.2000\n"
+                   "# DXT, file_id: 44, file_name: /scratch/h\n# DXT, rank: 2, hostname: vm\n"
+                   " X_POSIX 2 read 0 10 50 0.3000 0.3100\n X_POSIX 2 read 1 0 50 0.3200 0.3300\n");
+  t = std::make_shared<const IoTrace>(load_dxt(ties));
+  CHECK(readers(3, 2) == std::vector<int32_t>{1, 0});
+}
+
+TEST_CASE("DXT and IOR per-op imported for a replay at fewer ranks: the other ranks' steps are not kept, the replay "
+          "and the recorded statistics are the whole trace's", "[iotrace]")
+{
+  IorPerOpOptions o;
+  o.block_B = 1048576;
+  for (const bool dxt : {true, false}) {
+    INFO((dxt ? "DXT" : "IOR per-op"));
+    auto load = [&](int replay_ranks) {
+      return std::make_shared<const IoTrace>(dxt ? load_dxt(kDxt + "/own-runs/ior.dxt.txt", replay_ranks)
+                                                 : load_ior_perop(kIor + "/ior-perop-0-00000.csv", o, replay_ranks));
+    };
+    const auto all = load(0), one = load(1);
+    REQUIRE(all->ranks == 2);
+    CHECK(all->kept_ranks == 2);
+    CHECK(one->ranks == 2);
+    CHECK(one->kept_ranks == 1);
+    CHECK_FALSE(one->streams[1].kept());
+    CHECK(one->streams[1].think_s.empty());
+    CHECK(load(2)->kept_ranks == 2);  // at the recorded count or more: every rank's
+    CHECK(load(5)->kept_ranks == 2);
+    CHECK(one->op_count() == all->op_count());
+    CHECK(one->describe() == all->describe());
+    REQUIRE(one->phases.size() == all->phases.size());
+    for (size_t p = 0; p < all->phases.size(); ++p)
+      for (int k = 0; k < 2; ++k) {
+        const auto &a = all->phases[p].recorded[k], &b = one->phases[p].recorded[k];
+        CHECK(a.ops == b.ops);
+        CHECK(a.bytes == b.bytes);
+        CHECK(a.first_start_s == b.first_start_s);
+        CHECK(a.last_end_s == b.last_end_s);
+        CHECK(a.latency_s == b.latency_s);
+      }
+    // The replay at 1 rank: the same operations
+    pfsim::IoReplayWorkload wa(all, 1), w1(one, 1);
+    CHECK(w1.phase_items(0) == wa.phase_items(0));
+    CHECK(w1.data_bytes() == wa.data_bytes());
+    for (int p = 0; p < wa.phase_count(); ++p) {
+      pfsim::RankCursor ca, c1;
+      pfsim::OpRequest ra, r1;
+      bool more = true;
+      while (more) {
+        more = wa.next(0, p, ca, ra);
+        REQUIRE(w1.next(0, p, c1, r1) == more);
+        CHECK((ra.op == r1.op && ra.object == r1.object && ra.offset == r1.offset && ra.bytes == r1.bytes &&
+               ra.think_s == r1.think_s && ra.written_by == r1.written_by));
+      }
+    }
+    // At more ranks than it keeps: an error, not a replay of missing steps
+    CHECK_THROWS_AS(pfsim::IoReplayWorkload(one, 2), std::invalid_argument);
+    CHECK_THROWS_AS(pfsim::IoReplayWorkload(one, 0), std::invalid_argument);
+  }
 }
 
 TEST_CASE("IOR per-op: a rank's file that is a directory is an error / DXT: a dump cut inside a block header is an "
