@@ -64,11 +64,12 @@ bool parse_number(const std::string& s, double& v)
   return end == s.c_str() + s.size() && errno != ERANGE && std::isfinite(v);
 }
 
-// How a field that parse_number refused is quoted: a decimal number beyond a double's range (1e400, 1e-400) is said
-// to be one, as the metadata importers say it.
+// How a refused field is quoted: a decimal number beyond a double's range (1e400, 1e-400) is said to be one, as the
+// metadata importers say it; a number refused for its value (a negative time, -9.6e-04) is not (helper-123).
 std::string refused(const std::string& s)
 {
-  return quote(s) + (textin::is_decimal(s) ? " (out of a double's range)" : "");
+  double v = 0;
+  return quote(s) + (textin::is_decimal(s) && !parse_number(s, v) ? " (out of a double's range)" : "");
 }
 
 std::vector<std::string> fields(const std::string& line)

@@ -410,6 +410,8 @@ TEST_CASE("DXT errors: one message naming the file and line and what was expecte
   CHECK_THAT(err(" X_POSIX 0 write 1 100 5 0.3000 0.2000"), Catch::StartsWith(where + "end 0.2000 before start 0.3000"));
   CHECK_THAT(err(" X_POSIX 0 write 1 100 5 0.3000 abc"), Catch::StartsWith(where + "end: expected a time"));
   CHECK_THAT(err(" X_POSIX 0 write 1 100 5 0.3000 1e400"), Catch::EndsWith("got \"1e400\" (out of a double's range)"));
+  CHECK_THAT(err(" X_POSIX 0 write 1 100 5 -9.6e-04 0.3000"),
+             Catch::EndsWith("start: expected a time in seconds >= 0, got \"-9.6e-04\""));
   CHECK_THAT(err(" X_POSIX 0 append 1 100 5 0.3000 0.4"), Catch::StartsWith(where + "expected write or read"));
   CHECK_THAT(err(" X_POSIX 1 write 1 100 5 0.3000 0.4"), Catch::StartsWith(where + "rank 1 in the block of rank 0"));
   CHECK_THAT(err("garbage here"), Catch::StartsWith(where + "expected a DXT row"));
@@ -553,6 +555,9 @@ TEST_CASE("IOR per-op errors: a rank gap / a wrong header / a malformed row", "[
   d.write("p-0-00001.csv", "time,runtime,tp\n" + row + "0.1,-2e-4,5\n");
   CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
              Catch::StartsWith((d.path / "p-0-00001.csv").string() + ":3: runtime: expected a finite number >= 0"));
+  d.write("p-0-00001.csv", "time,runtime,tp\n" + row + "-9.6e-04,2e-4,5\n");  // a number, refused for its sign only
+  CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
+             Catch::EndsWith(":3: time: expected a finite number >= 0, got \"-9.6e-04\""));
   // A file cut inside its last row: the row may parse ("2.893452" of "2.893452e+09"), the missing newline says it was cut.
   d.write("p-0-00001.csv", "time,runtime,tp\n" + row + "0.1,1.0e-04,2.62144");
   CHECK_THAT(error_of([&] { load_ior_perop((d.path / "p-0-00000.csv").string(), {}); }),
