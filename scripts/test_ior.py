@@ -436,6 +436,32 @@ def option_checks(pfsim, tmp, real_json):
         check(r.returncode == 0 and res["client_cache_reads"]["reads"] == 4 * hits and
               res["workload"]["read_shift"] == 3 * q % 5,
               f"-C -Q {q}: {hits} of 5 ranks read their own node's data ({res.get('client_cache_reads')})")
+    # -W's verification reads the data 2 nodes on whatever -Q says (IOR 4.1: rankOffset = 2 x shift), with -Q 2 as
+    # with -Q 1: rank r checks rank (r + 6) mod 5's, on its own node for ranks 0, 1 and 3 (helper-125: -Q + 1 nodes on).
+    for q in (1, 2):
+        r = run(pfsim, ["--ranks", "5", "--ranks-per-node", "3", "-F", "-w", "-W", "-C", "-Q", str(q), "-t", "1m",
+                        "-b", "8m", "--out", f"{tmp}/wq.json"])
+        res = json.load(open(f"{tmp}/wq.json")) if r.returncode == 0 else {}
+        check(r.returncode == 0 and res["workload"]["check_shift"] == 1 and res["client_cache_reads"]["reads"] == 24,
+              f"-W -C -Q {q}: the check reads 2 nodes on, 3 of 5 ranks from their own node's cache "
+              f"({res.get('client_cache_reads')})")
+    # -C when the ranks do not fill one node: IOR shifts by the tasks on node 0 (3 of 3: no shift), not the ranks per
+    # node (4 mod 3 = 1).
+    r = run(pfsim, ["--ranks", "3", "--ranks-per-node", "4", "-F", "-w", "-r", "-C", "-t", "1m", "-b", "4m",
+                    "--out", f"{tmp}/c3.json"])
+    res = json.load(open(f"{tmp}/c3.json")) if r.returncode == 0 else {"workload": {}}
+    check(r.returncode == 0 and res["workload"].get("read_shift") == 0,
+          f"-C with 3 ranks on a node of 4: no shift, as IOR's tasks on node 0 ({res['workload'].get('read_shift')})")
+    # -g -e: IOR's fsync ends the write loop and the barrier follows it, so every rank closes at once: 3 ranks on 2
+    # OSTs, two sharing one, per-rank open-to-close times equal (helper-125/126: the fsync after the barrier gave
+    # rank 1, alone on its OST, half the others' time).
+    r = run(pfsim, ["--ranks", "3", "--set", "oss.count=2", "-F", "-w", "-t", "1m", "-b", "64m", "-g", "-e",
+                    "-O", f"saveRankPerformanceDetailsCSV={tmp}/ge.csv"])
+    rows = list(csv.DictReader(open(f"{tmp}/ge.csv"))) if r.returncode == 0 else []
+    total = [float(x["runtime-with-openclose"]) for x in rows]
+    own = [float(x["runtime"]) for x in rows]
+    check(len(rows) == 3 and max(total) - min(total) <= 1e-6 * max(total) and min(own) < 0.6 * max(own),
+          f"-g -e: every rank closes at once after the fsync, its own transfer time its own ({total}, {own})")
     r = run(pfsim, ["--ranks", "4", "-F", "-u", "-W", "-w", "-r", "-g", "-Y", "-t", "1m", "-b", "4m",
                     "--out", f"{tmp}/w.json"])
     res = json.load(open(f"{tmp}/w.json")) if r.returncode == 0 else {"phases": [], "ior": []}
@@ -462,6 +488,7 @@ def option_checks(pfsim, tmp, real_json):
         (["-z", "-t", "1m", "-b", "1m"], "choose blocksize > transferSize"),
         (["-z", "-C", "-w", "-r"], "single-shared-file"),
         (["-z", "-z", "-w", "-F"], "-z -z"),
+        (["-z", "-w", "-R"], "random offset with read check option requires to set the random seed"),
         (["-l", "zebra"], "-l zebra"),
         (["-O", "stoneWallingWearOut=2"], "stoneWallingWearOut=2"),
         (["-D", "x"], "-D"),

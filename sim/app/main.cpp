@@ -213,7 +213,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-R", false, "checkRead: the read phase verifies what it reads (IOR 4: the same reads, timed as the read; "
                       "the comparison's CPU time is not modelled); runs the read phase without -r"},
         {"-W", false, "checkWrite: after the write, every rank reads the data back to verify it, untimed and not one "
-                      "of IOR's results (a \"write-check\" phase in --out; with -C the tasks -Q + 1 nodes on)"},
+                      "of IOR's results (a \"write-check\" phase in --out; with -C the tasks 2 nodes on, whatever -Q says, as IOR 4.1)"},
         {"-u", false, "uniqueDir: with -F each rank's file in a directory of its own, made before the first write "
                       "(the MDS sees the mkdirs; untimed, a \"mkdir\" phase in --out)"},
         {"-g", false, "intraTestBarriers: barriers after the open and before the close (in the phase's time)"},
@@ -923,6 +923,9 @@ pfsim::IorOptions ior_options(const Cli& c, const pfsim::IorSummary* from)
   if (o.check_read && !o.write && !c.opts.count("-G"))
     throw UsageError("-R without -w needs -G N, the data signature the written data carries (IOR: \"using readCheck "
                      "only requires to write a timeStampSignature -- use -G\")");
+  if (o.random_offset > 0 && o.check_read)  // (IOR's --random-offset-seed, which would allow it, is not taken)
+    throw UsageError("-z with -R (IOR: \"random offset with read check option requires to set the random seed\", "
+                     "--random-offset-seed, which pfsim does not take)");
   if (o.random_offset > 0 && has_flag(c, "-C") && !o.file_per_proc)
     throw UsageError("-z with -C on a shared file (IOR: \"random offset and constant reorder tasks specified with "
                      "single-shared-file. Choose one and resubmit\")");
@@ -1210,13 +1213,16 @@ IorRun ior_run(const Cli& c, const pfsim::config::PlatformConfig& platform, cons
   // -C: IOR reads the data of the rank one node further (rank + tasks per node, with ranks placed in blocks; with the
   // cyclic placement the next rank is on the next node)
   run.reorder = has_flag(c, "-C") || (from && from->reorder);
-  // -Q N: the read reads the tasks N nodes on; -W's verification N + 1 nodes on (IOR 4.1's rankOffset)
+  // -Q N: the read reads the tasks N nodes on; -W's verification 2 nodes on whatever -Q says (IOR 4.1's TestIoSys:
+  // rankOffset = taskPerNodeOffset x shift for the read, 2 x shift for the check, "move two nodes away"), shift being
+  // the tasks on node 0 with ranks placed in blocks (fewer than the ranks per node when the ranks do not fill one
+  // node: then no shift), 1 with the cyclic placement (helper-125).
   if (run.reorder) {
-    const long long shift = platform.clients.placement == "cyclic"
-                                ? 1
-                                : (spec.ranks_per_node > 0 ? spec.ranks_per_node : platform.clients.ranks_per_node);
+    const long long per_node =
+        spec.ranks_per_node > 0 ? spec.ranks_per_node : static_cast<long long>(platform.clients.ranks_per_node);
+    const long long shift = platform.clients.placement == "cyclic" ? 1 : std::min<long long>(per_node, io.ranks);
     io.read_shift = static_cast<int>(static_cast<long long>(io.task_offset) * shift % io.ranks);
-    io.check_shift = static_cast<int>((static_cast<long long>(io.task_offset) + 1) * shift % io.ranks);
+    io.check_shift = static_cast<int>(2 * shift % io.ranks);
   }
   run.workload = std::make_unique<pfsim::IorWorkload>(io);
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));

@@ -347,6 +347,16 @@ void ClientNode::start_op(uint32_t r)
     return;
   }
   if (s.op.barrier) {  // an MPI_Barrier before the step (IOR -g): it begins once every rank is there
+    // IOR's fsync (-e) is the end of its write loop and the -g barrier comes after it, then the close: a rank that
+    // has pages to flush waits for them first (fsync_over joins the barrier then), so that the ranks close together
+    // (helper-125/126: the fsync after the barrier gave each rank its own close time).
+    if (s.op.flush && s.dirty_chunks > 0) {
+      s.flushing = true;
+      s.barrier_after_flush = true;
+      if (held_units_ > 0)
+        release_flushed(r);
+      return;
+    }
     join_collective(r, false);
     return;
   }
@@ -1565,6 +1575,11 @@ void ClientNode::fsync_over(uint32_t r)
   s.flushing = false;
   const double now = sg4::Engine::get_clock();
   data_ended(r, now);
+  if (s.barrier_after_flush) {  // IOR -g -e: the fsync done, the barrier before the close
+    s.barrier_after_flush = false;
+    join_collective(r, false);
+    return;
+  }
   s.op_start_s = std::max(s.op_start_s, now);  // the close itself starts now (or after its think time)
   begin_op(r);
 }

@@ -156,6 +156,7 @@ private:
     uint32_t chunks_out = 0;  // its RPCs cut and not yet answered (in the cache: not yet entered)
     uint32_t dirty_chunks = 0;
     bool flushing = false;
+    bool barrier_after_flush = false;  // flushing before the step's barrier (IOR -g -e), then joins it
     double copy_done_s = 0;
     bool cache_read = false;  // the current step is a read the node's page cache serves (decided in begin_op)
     // Read-ahead (clients.readahead_mb): the rank's stream of sequential reads of ra_object: where it began

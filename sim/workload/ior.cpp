@@ -302,6 +302,7 @@ nlohmann::json IorWorkload::describe() const
           {"unique_dir", o_.unique_dir},
           {"intra_test_barriers", o_.barriers},
           {"read_shift", o_.read_shift},
+          {"check_shift", o_.check_shift},
           {"params", o_.params}};
 }
 

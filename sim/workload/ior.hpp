@@ -39,7 +39,7 @@ struct IorOptions {
   double delay_s = 0;            // -d: idle time before every write and read phase (IOR's interTestDelay)
   // -C (reorderTasks): the read phase reads the data of rank (r + read_shift) mod ranks, IOR's shift by -Q (its
   // taskPerNodeOffset) times the tasks per node, so that a node reads what another node wrote (not from its own page
-  // cache); 0 without -C. The -W verification reads rank (r + check_shift)'s, -Q + 1 nodes on.
+  // cache); 0 without -C. The -W verification reads rank (r + check_shift)'s, 2 nodes on whatever -Q says (IOR 4.1).
   int read_shift = 0;
   int check_shift = 0;
   int task_offset = 1;           // -Q, as given (the Options' "task offset")
