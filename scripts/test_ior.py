@@ -491,6 +491,7 @@ def option_checks(pfsim, tmp, real_json):
         (["-z", "-w", "-R"], "random offset with read check option requires to set the random seed"),
         (["-l", "zebra"], "-l zebra"),
         (["-O", "stoneWallingWearOut=2"], "stoneWallingWearOut=2"),
+        (["-O", "summaryFormat=CSV"], "IOR's CSV summary is not written by pfsim"),
         (["-D", "x"], "-D"),
     ]
     for extra, words in ior_rules:

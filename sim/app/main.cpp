@@ -804,6 +804,9 @@ IorDirectives ior_directives(const Cli& c)
         out.status_file = value;
       } else if (key == "saverankperformancedetailscsv" && !value.empty()) {
         out.rank_csv = value;
+      } else if (key == "summaryformat" && v == "csv") {  // an IOR format, not one pfsim writes (helper-126)
+        throw UsageError("-O " + kv + ": IOR's CSV summary is not written by pfsim; expected summaryFormat=JSON "
+                         "(IOR's JSON summary) or default (IOR's text)");
       } else {
         throw UsageError("-O " + kv + ": expected summaryFormat=JSON|default, summaryFile=FILE, stoneWallingWearOut=0|1, "
                          "stoneWallingWearOutIterations=N, stoneWallingStatusFile=FILE or "
