@@ -1,5 +1,7 @@
 // Test-only helpers shared by the *_test.cpp files (not part of pfsim_core).
 #pragma once
+#include "report/records.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -80,5 +82,22 @@ struct TempDir {
     return text.substr(0, at) + text.substr(at + piece.size());
   }
 };
+
+// The bytes the servers' disks (the OSTs) wrote and read in a run.
+inline double written_B(const pfsim::RunRecords& r)
+{
+  double b = 0;
+  for (const auto& s : r.servers)
+    b += s.data_written_B;
+  return b;
+}
+
+inline double read_B(const pfsim::RunRecords& r)
+{
+  double b = 0;
+  for (const auto& s : r.servers)
+    b += s.data_read_B;
+  return b;
+}
 
 }  // namespace pfsim::test

@@ -20,6 +20,9 @@
 
 namespace {
 
+using pfsim::test::read_B;
+using pfsim::test::written_B;
+
 using nlohmann::json;
 constexpr double kMiB = 1048576;
 constexpr double kDisk_Bps = 100 * kMiB;  // every OST writes and reads 100 MiB/s
@@ -81,15 +84,6 @@ const pfsim::ServerRecord& oss(const pfsim::RunRecords& r, int i)
       return s;
   FAIL("no oss-" << i);
   return r.servers.front();
-}
-
-// The bytes the OSTs read in the run.
-double read_B(const pfsim::RunRecords& r)
-{
-  double b = 0;
-  for (const auto& s : r.servers)
-    b += s.data_read_B;
-  return b;
 }
 
 // A write-back run's RPCs: `alone` of 64 pages (the pieces that found a slot at once), `full` of 256 pages and no

@@ -6,6 +6,7 @@
 #include "model/simulation.hpp"
 #include "report/ior_report.hpp"
 #include "workload/ior.hpp"
+#include "test_util.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,6 +14,9 @@
 #include <numeric>
 
 namespace {
+
+using pfsim::test::read_B;
+using pfsim::test::written_B;
 
 using nlohmann::json;
 constexpr double kMiB = 1048576;
@@ -62,22 +66,6 @@ pfsim::RunRecords run(const json& p, const pfsim::IorWorkload& w, bool rank_time
   opts.rank_times = rank_times;
   opts.simgrid_args.push_back("--log=root.thres:warning");
   return pfsim::run_simulation(platform, w, opts);
-}
-
-double written_B(const pfsim::RunRecords& r)
-{
-  double b = 0;
-  for (const auto& s : r.servers)
-    b += s.data_written_B;
-  return b;
-}
-
-double read_B(const pfsim::RunRecords& r)
-{
-  double b = 0;
-  for (const auto& s : r.servers)
-    b += s.data_read_B;
-  return b;
 }
 
 double mean(const std::vector<float>& v)

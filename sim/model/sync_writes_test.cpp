@@ -4,10 +4,14 @@
 #include "config/platform_config.hpp"
 #include "model/simulation.hpp"
 #include "workload/ior.hpp"
+#include "test_util.hpp"
 
 #include <catch2/catch.hpp>
 
 namespace {
+
+using pfsim::test::read_B;
+using pfsim::test::written_B;
 
 using nlohmann::json;
 constexpr double kMiB = 1048576;
@@ -67,22 +71,6 @@ json one_ms(const char* field)
   p["oss"]["disk_write"] = 1e12;
   p["oss"]["disk_read"] = 1e12;
   return p;
-}
-
-double read_B(const pfsim::RunRecords& r)
-{
-  double b = 0;
-  for (const auto& s : r.servers)
-    b += s.data_read_B;
-  return b;
-}
-
-double written_B(const pfsim::RunRecords& r)
-{
-  double b = 0;
-  for (const auto& s : r.servers)
-    b += s.data_written_B;
-  return b;
 }
 
 }  // namespace
