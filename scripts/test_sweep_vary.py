@@ -140,6 +140,19 @@ def main():
               f"file {tiny} gives ranks_per_node 4, which applies at every point" in b.stderr,
               f"--vary of clients.ranks_per_node under the workload's ranks_per_node: said to change nothing "
               f"({b.stderr.strip()[-200:]})")
+        # The platform file's own warning (a 2 s stat demand, a bare number) is said once, not once more per value.
+        warned_platform = json.load(open(PLATFORM))
+        warned_platform["mds"]["service"]["stat"] = 2
+        wp = os.path.join(tmp, "warned-platform.json")
+        with open(wp, "w") as f:
+            json.dump(warned_platform, f)
+        for cmd in ([pfsim, "sweep", "--workload", tiny, "--ranks", "4"],
+                    [pfsim, "ior", "--ranks", "2", "-t", "1m", "-b", "1m", "-e"]):
+            b = subprocess.run(cmd + ["--platform", wp, "--csv", os.path.join(tmp, "wp.csv"), "--quiet", "--vary",
+                                      "oss.count=1,2,4"], capture_output=True, text=True)
+            n = b.stderr.count("mds.service.stat is 2 s of CPU per request")
+            check(b.returncode == 0 and n == 1, f"pfsim {cmd[1]} --vary oss.count=1,2,4: the platform file's warning "
+                                                f"once, not once per value (said {n} times)")
         # 5: a point's warnings begin with its name (helper-121: the per-directory extrapolation warning of a sweep did
         # not say which rank count it was about). On the Spartan platform (fitted up to 80 directories per MDS) mdtest
         # -u warns above 160 per MDS: 640 ranks on 2 MDS, not 100 ranks nor 640 on 4; md-workbench -D 4 at 100 ranks

@@ -123,6 +123,13 @@ std::vector<config::PlatformConfig> vary_platforms(const std::string& file, cons
                                   "values (drop the --set)");
   std::vector<config::PlatformConfig> out;
   std::vector<std::string> effective;  // each value's effective platform: two that are the same are one point twice
+  // The warnings not about a value are said once: those of the platform without the --vary (file and --set) are
+  // the caller's, who loaded it first and said them; another that every value gives alike, with the first value.
+  std::vector<std::string> said;
+  try {
+    said = load_platform_unprinted(file, sets).warnings;
+  } catch (const config::ConfigError&) {  // (the caller has loaded it: not reached)
+  }
   for (const auto& v : spec.vary_values) {
     std::vector<std::string> with = sets;
     const std::string set = spec.vary_path + "=" + v;
@@ -136,8 +143,17 @@ std::vector<config::PlatformConfig> vary_platforms(const std::string& file, cons
       const std::string why = e.what();
       throw config::ConfigError(named + (why.rfind(head, 0) == 0 ? why.substr(head.size()) : why));
     }
-    for (const auto& w : out.back().warnings)
-      std::cerr << "pfsim: warning: " << (w.rfind(head, 0) == 0 ? named + w.substr(head.size()) : w) << "\n";
+    // One about the value's override names it.
+    for (const auto& w : out.back().warnings) {
+      if (w.rfind(head, 0) == 0) {
+        std::cerr << "pfsim: warning: " << named << w.substr(head.size()) << "\n";
+        continue;
+      }
+      if (std::find(said.begin(), said.end(), w) != said.end())
+        continue;
+      said.push_back(w);
+      std::cerr << "pfsim: warning: " << w << "\n";
+    }
     effective.push_back(config::effective_json(out.back(), 0).dump());
     for (size_t k = 0; k + 1 < effective.size(); ++k)
       if (effective[k] == effective.back())
