@@ -233,15 +233,24 @@ TEST_CASE("IOR -W: every written byte read back from the OSTs to verify it, unti
   CHECK(r.end_s > r.phases[0].end_s + 16 * kMiB / (2 * kDisk_Bps) * 0.99);  // the run holds the verification's time
 }
 
-TEST_CASE("read-ahead: one rank reading its file in order finds nearly every read's pages read ahead", "[stonewall]")
+// One rank reads 16 MiB in 64 KiB transfers (a 4 MiB read-ahead window): `segments` blocks, in IOR -z's random
+// order within each block when `random`.
+pfsim::RunRecords readahead_run(int segments, bool random)
 {
-  auto o = ior(1, 65536, 16 * 1048576);
+  auto o = ior(1, 65536, 16 * 1048576 / static_cast<uint64_t>(segments));
+  o.segments = segments;
   o.write = false;
   o.read = true;
+  o.random_offset = random ? 1 : 0;
   const pfsim::IorWorkload w(o);
   json p = platform(1);
   p["clients"]["readahead_mb"] = 4;
-  const auto r = run(p, w);
+  return run(p, w);
+}
+
+TEST_CASE("read-ahead: one rank reading its file in order finds nearly every read's pages read ahead", "[stonewall]")
+{
+  const auto r = readahead_run(1, false);
   INFO(r.readahead_reads << " of 256 reads found pages read ahead");
   CHECK(r.readahead_reads >= 240);
   CHECK(read_B(r) == 16 * kMiB);
@@ -252,15 +261,7 @@ TEST_CASE("read-ahead: one rank reading its file in IOR -z's random order finds 
 {
   // The same reads (each block of 16 transfers in a random order): a read continues the previous one only by chance,
   // so the stream rarely grows a window.
-  auto o = ior(1, 65536, 1048576);
-  o.segments = 16;
-  o.write = false;
-  o.read = true;
-  o.random_offset = 1;
-  const pfsim::IorWorkload w(o);
-  json p = platform(1);
-  p["clients"]["readahead_mb"] = 4;
-  const auto r = run(p, w);
+  const auto r = readahead_run(16, true);
   INFO(r.readahead_reads << " of 256 reads found pages read ahead");
   CHECK(r.readahead_reads <= 26);
   CHECK(read_B(r) >= 16 * kMiB);
