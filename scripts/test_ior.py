@@ -524,6 +524,15 @@ def option_checks(pfsim, tmp, real_json):
     check(params.get("randomOffset") == 1 and params.get("deadlineForStonewall") == 1 and
           opts.get("ordering in a file") == "random" and opts.get("stonewallingTime") == 1 and
           opts.get("stoneWallingWearOut") == 1, "pfsim's JSON summary records -z and -D as IOR's does")
+    # A recorded test pfsim cannot run is said to be the file's (helper-125: "option -z -z: ..." named the command line)
+    real["tests"][0]["Parameters"].update(randomOffset=2, deadlineForStonewall=0, stoneWallingWearOut=0)
+    with open(f"{tmp}/zz.json", "w") as f:
+        json.dump(real, f)
+    r = run(pfsim, ["--from", f"{tmp}/zz.json", "--out", f"{tmp}/zz-out.json"])
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and len(lines) == 1 and f"{tmp}/zz.json: the test it records" in lines[0] and
+          "-z -z" in lines[0] and not os.path.exists(f"{tmp}/zz-out.json"),
+          f"--from a summary with randomOffset 2 and a write: exit 2 naming the file ({lines})")
     r = run(pfsim, ["--from", f"{tmp}/fz-summary.json", "--out", f"{tmp}/fz2.json"])
     w2 = json.load(open(f"{tmp}/fz2.json"))["workload"] if r.returncode == 0 else {}
     check(r.returncode == 0 and all(w2.get(k) == w.get(k) for k in ("random_offset", "deadline_s", "wear_out")),

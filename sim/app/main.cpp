@@ -1227,7 +1227,13 @@ IorRun ior_run(const Cli& c, const pfsim::config::PlatformConfig& platform, cons
     io.read_shift = static_cast<int>(static_cast<long long>(io.task_offset) * shift % io.ranks);
     io.check_shift = static_cast<int>(2 * shift % io.ranks);
   }
-  run.workload = std::make_unique<pfsim::IorWorkload>(io);
+  try {
+    run.workload = std::make_unique<pfsim::IorWorkload>(io);
+  } catch (const std::invalid_argument& e) {  // a recorded test pfsim cannot run: said to be the --from file's
+    if (!from)
+      throw;
+    throw ConfigError(opt(c, "--from") + ": the test it records (its Parameters, as IOR's options): " + e.what());
+  }
   spec.seed = static_cast<uint64_t>(opt_int(c, "--seed", 1, 0, kNoMax));
   run.options = run_options(c, spec);
   run.options.rank_times = has_flag(c, "--rank-times") || !ior_directives(c).rank_csv.empty();
