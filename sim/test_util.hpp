@@ -3,6 +3,7 @@
 #include "report/records.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -98,6 +99,35 @@ inline double read_B(const pfsim::RunRecords& r)
   for (const auto& s : r.servers)
     b += s.data_read_B;
   return b;
+}
+
+// The data-path tests' platform: `osts` OSTs writing and reading `disk_Bps`, links of `link_Bps` and
+// `link_latency_s`, one rank per node, no client RPC time, MDS services of 1 us (create, open, close), no journal.
+inline nlohmann::json data_path_platform(const std::string& name, int osts, double disk_Bps, int rpcs_in_flight,
+                                         double dirty_mb, int stripe_count, double link_latency_s = 1e-6,
+                                         double link_Bps = 1e12)
+{
+  nlohmann::json fast = {{"bandwidth", link_Bps}, {"latency", link_latency_s}};
+  return {{"name", name},
+          {"network", {{"model", "CM02"}, {"client_link", fast}, {"server_link", fast}}},
+          {"clients",
+           {{"ranks_per_node", 1},
+            {"max_rpcs_in_flight", rpcs_in_flight},
+            {"max_mod_rpcs_in_flight", 1},
+            {"rpc_overhead", 0.0},
+            {"max_dirty_mb", dirty_mb}}},
+          {"mds",
+           {{"cores", 4},
+            {"threads", {{"min", 4}, {"max", 4}}},
+            {"service", {{"create", 1e-6}, {"open", 1e-6}, {"close", 1e-6}}},
+            {"journal", {{"enabled", false}}}}},
+          {"oss",
+           {{"count", osts},
+            {"threads", 32},
+            {"rpc_service", 0.0},
+            {"disk_write", disk_Bps},
+            {"disk_read", disk_Bps},
+            {"stripe_count", stripe_count}}}};
 }
 
 }  // namespace pfsim::test

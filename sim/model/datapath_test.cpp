@@ -30,27 +30,8 @@ constexpr double kDisk_Bps = 100 * kMiB;  // every OST writes and reads 100 MiB/
 json platform(int osts, int rpcs_in_flight, double dirty_mb, int stripe_count, double link_latency_s = 1e-6,
               double link_Bps = 1e12)
 {
-  json fast = {{"bandwidth", link_Bps}, {"latency", link_latency_s}};
-  return {{"name", "datapath-test"},
-          {"network", {{"model", "CM02"}, {"client_link", fast}, {"server_link", fast}}},
-          {"clients",
-           {{"ranks_per_node", 1},
-            {"max_rpcs_in_flight", rpcs_in_flight},
-            {"max_mod_rpcs_in_flight", 1},
-            {"rpc_overhead", 0.0},
-            {"max_dirty_mb", dirty_mb}}},
-          {"mds",
-           {{"cores", 4},
-            {"threads", {{"min", 4}, {"max", 4}}},
-            {"service", {{"create", 1e-6}, {"open", 1e-6}, {"close", 1e-6}}},
-            {"journal", {{"enabled", false}}}}},
-          {"oss",
-           {{"count", osts},
-            {"threads", 32},
-            {"rpc_service", 0.0},
-            {"disk_write", kDisk_Bps},
-            {"disk_read", kDisk_Bps},
-            {"stripe_count", stripe_count}}}};
+  return pfsim::test::data_path_platform("datapath-test", osts, kDisk_Bps, rpcs_in_flight, dirty_mb, stripe_count,
+                                         link_latency_s, link_Bps);
 }
 
 // ranks_per_node 0: the platform's (1); rank_times: each rank's end in the phase records.

@@ -25,27 +25,9 @@ constexpr double kDisk_Bps = 100 * kMiB;
 // `osts` OSTs of 100 MiB/s, write-through clients (no write-back cache, no page cache), one rank per node.
 json platform(int osts)
 {
-  json fast = {{"bandwidth", 1e12}, {"latency", 1e-6}};
-  return {{"name", "stonewall-test"},
-          {"network", {{"model", "CM02"}, {"client_link", fast}, {"server_link", fast}}},
-          {"clients",
-           {{"ranks_per_node", 1},
-            {"max_rpcs_in_flight", 8},
-            {"max_mod_rpcs_in_flight", 1},
-            {"rpc_overhead", 0.0},
-            {"max_dirty_mb", 0}}},
-          {"mds",
-           {{"cores", 4},
-            {"threads", {{"min", 4}, {"max", 4}}},
-            {"service", {{"create", 1e-6}, {"open", 1e-6}, {"close", 1e-6}, {"mkdir", 1e-6}}},
-            {"journal", {{"enabled", false}}}}},
-          {"oss",
-           {{"count", osts},
-            {"threads", 32},
-            {"rpc_service", 0.0},
-            {"disk_write", kDisk_Bps},
-            {"disk_read", kDisk_Bps},
-            {"stripe_count", 1}}}};
+  json p = pfsim::test::data_path_platform("stonewall-test", osts, kDisk_Bps, 8, 0, 1);
+  p["mds"]["service"]["mkdir"] = 1e-6;  // (-u)
+  return p;
 }
 
 pfsim::IorOptions ior(int ranks, uint64_t transfer, uint64_t block)

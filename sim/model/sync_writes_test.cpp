@@ -20,22 +20,9 @@ constexpr double kDisk_Bps = 100 * kMiB;
 // One OST of 100 MiB/s, fast links, one rank per node, no client or server CPU time.
 json platform(double dirty_mb, const std::string& shared_file_writes)
 {
-  json fast = {{"bandwidth", 1e12}, {"latency", 1e-6}};
-  return {{"name", "sync-writes-test"},
-          {"network", {{"model", "CM02"}, {"client_link", fast}, {"server_link", fast}}},
-          {"clients",
-           {{"ranks_per_node", 1},
-            {"max_rpcs_in_flight", 8},
-            {"max_mod_rpcs_in_flight", 1},
-            {"rpc_overhead", 0.0},
-            {"max_dirty_mb", dirty_mb},
-            {"shared_file_writes", shared_file_writes}}},
-          {"mds",
-           {{"cores", 4},
-            {"threads", {{"min", 4}, {"max", 4}}},
-            {"service", {{"create", 1e-6}, {"open", 1e-6}, {"close", 1e-6}}},
-            {"journal", {{"enabled", false}}}}},
-          {"oss", {{"count", 1}, {"threads", 32}, {"rpc_service", 0.0}, {"disk_write", kDisk_Bps}, {"disk_read", kDisk_Bps}}}};
+  json p = pfsim::test::data_path_platform("sync-writes-test", 1, kDisk_Bps, 8, dirty_mb, 1);
+  p["clients"]["shared_file_writes"] = shared_file_writes;
+  return p;
 }
 
 // IOR -w: `ranks` ranks (one per node), `segments` transfers of `transfer` bytes each, one shared file or -F.
