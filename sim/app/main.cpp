@@ -778,13 +778,7 @@ IorDirectives ior_directives(const Cli& c)
     return v;
   };
   for (const auto& given : c.ior_O) {
-    size_t pos = 0;
-    while (pos <= given.size()) {
-      const size_t comma = std::min(given.find(',', pos), given.size());
-      const std::string kv = given.substr(pos, comma - pos);
-      pos = comma + 1;
-      const auto eq = kv.find('=');
-      const std::string key = lower(kv.substr(0, eq)), value = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    for (const auto& [key, value, kv] : pfsim::ior_directive_list(given)) {
       const std::string v = lower(value);
       if (key == "summaryformat" && (v == "json" || v == "default")) {
         out.json = v == "json";
@@ -812,8 +806,6 @@ IorDirectives ior_directives(const Cli& c)
                          "stoneWallingWearOutIterations=N, stoneWallingStatusFile=FILE or "
                          "saveRankPerformanceDetailsCSV=FILE (the IOR -O directives pfsim models)");
       }
-      if (comma == given.size())
-        break;
     }
   }
   if (!out.file.empty() && !out.json)

@@ -202,16 +202,6 @@ std::string stonewall_line(const PhaseRecord& p, int ranks)
   return line;
 }
 
-// The write phase of the repetition of record phase `phase` (-1: none).
-int write_phase_of(const RunRecords& records, const IorWorkload& w, size_t phase)
-{
-  for (size_t i = 0; i < records.phases.size(); ++i)
-    if (w.phase_kind(static_cast<int>(i)) == IorWorkload::Kind::Write &&
-        records.phases[i].iteration == records.phases[phase].iteration)
-      return static_cast<int>(i);
-  return -1;
-}
-
 }  // namespace
 
 std::string ior_output(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info)
@@ -264,7 +254,7 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
       continue;
     const auto& r = results[next++];
     // IOR's CheckFileSize: the data moved against the test's size and the files' (a stonewall moves less)
-    const int wp = kind == IorWorkload::Kind::Write ? static_cast<int>(i) : write_phase_of(records, w, i);
+    const int wp = w.write_phase(static_cast<int>(i));
     const double stat = files_size(w, wp >= 0 ? records.phases[static_cast<size_t>(wp)].rank_pairs
                                               : std::vector<uint64_t>{});
     if (r.bytes != agg || stat != r.bytes) {

@@ -69,15 +69,14 @@ void remove_temps_and_die(int sig)
 
 SignalsBlocked::SignalsBlocked()
 {
-  static_assert(sizeof(sigset_t) <= sizeof old_, "SignalsBlocked::old_ holds a sigset_t");
   sigset_t s;
   sigemptyset(&s);
   for (int sig : {SIGINT, SIGTERM, SIGHUP})
     sigaddset(&s, sig);
-  pthread_sigmask(SIG_BLOCK, &s, reinterpret_cast<sigset_t*>(old_));
+  pthread_sigmask(SIG_BLOCK, &s, &old_);
 }
 
-SignalsBlocked::~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, reinterpret_cast<sigset_t*>(old_), nullptr); }
+SignalsBlocked::~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include "report/records.hpp"
 
 #include <nlohmann/json.hpp>
+#include <signal.h>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -50,7 +51,7 @@ public:
   SignalsBlocked& operator=(const SignalsBlocked&) = delete;
 
 private:
-  unsigned char old_[128];  // the previous mask (a sigset_t, kept opaque here)
+  sigset_t old_;  // the mask before
 };
 
 // The outputs of one run, committed together. While a batch is open (in this thread), every AtomicFile and

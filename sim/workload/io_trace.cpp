@@ -1,6 +1,7 @@
 #include "workload/io_trace.hpp"
 
 #include "config/reader.hpp"
+#include "workload/ior.hpp"
 #include "workload/ior_summary.hpp"
 #include "config/units.hpp"
 #include "workload/text_input.hpp"
@@ -132,11 +133,8 @@ uint64_t count_lines(const std::string& file)
 // Where IOR puts transfer k of `rank` (of `ranks`) at the recorded rank count (IorLayout).
 uint64_t ior_offset(const IorLayout& l, int ranks, int rank, uint64_t k)
 {
-  const uint64_t per_block = l.block_B / l.transfer_B;
-  const uint64_t segment = k / per_block, in_block = (k % per_block) * l.transfer_B;
-  return l.file_per_proc
-             ? segment * l.block_B + in_block
-             : (segment * static_cast<uint64_t>(ranks) + static_cast<uint64_t>(rank)) * l.block_B + in_block;
+  return ior_sequential_offset(l.block_B, l.transfer_B, l.file_per_proc, static_cast<uint64_t>(ranks),
+                               static_cast<uint64_t>(rank), k);
 }
 
 template <class T>

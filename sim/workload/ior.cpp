@@ -199,8 +199,7 @@ std::pair<uint64_t, int> IorWorkload::transfer_offset(int src, uint64_t k) const
     const uint64_t q = random_permutation(s * per_block + j, ranks * per_block, key);
     return {segment * ranks * o_.block_B + q * o_.transfer_B, src};
   }
-  const uint64_t in_block = j * o_.transfer_B;
-  return {o_.file_per_proc ? segment * o_.block_B + in_block : (segment * ranks + s) * o_.block_B + in_block, src};
+  return {ior_sequential_offset(o_.block_B, o_.transfer_B, o_.file_per_proc, ranks, s, k), src};
 }
 
 // Steps of a rank in a phase: 0 the open (a create when writing: rank 0's of the shared file, every rank's of its

@@ -71,6 +71,11 @@ public:
   int phase_count() const override { return static_cast<int>(phases_.size()); }
   std::string phase_name(int phase) const override;
   Kind phase_kind(int phase) const { return phases_.at(phase).kind; }
+  // The write phase of `phase`'s repetition (a write phase's own index; -1: none, a read-only run).
+  int write_phase(int phase) const
+  {
+    return phase_kind(phase) == Kind::Write ? phase : phases_.at(static_cast<size_t>(phase)).write_phase;
+  }
   // Transfers (IOR's I/O operations) of the phase, all ranks; the mkdirs of the "mkdir" phase.
   uint64_t phase_items(int phase) const override;
   int phase_iteration(int phase) const override { return phases_.at(phase).repetition; }
@@ -110,6 +115,17 @@ private:
 // (nullptr for an option not listed here).
 const char* ior_not_modelled(const std::string& option);
 const std::map<std::string, const char*>& ior_not_modelled_options();  // all of them, by option
+
+// Where IOR's transfer k of `rank` is, in order (no -z): segment k / (block / transfer) of the rank's file (-F) or of
+// the shared file, whose segments are the ranks' blocks in rank order. IorWorkload and the IOR per-op importer's
+// layout (io_trace.cpp) both place transfers by it.
+inline uint64_t ior_sequential_offset(uint64_t block_B, uint64_t transfer_B, bool file_per_proc, uint64_t ranks,
+                                      uint64_t rank, uint64_t k)
+{
+  const uint64_t per_block = block_B / transfer_B;
+  const uint64_t segment = k / per_block, in_block = (k % per_block) * transfer_B;
+  return file_per_proc ? segment * block_B + in_block : (segment * ranks + rank) * block_B + in_block;
+}
 
 // A pseudo-random bijection of [0, n) keyed by `key` (the same key, the same order): a Feistel network cycle-walked
 // back into [0, n). O(1) memory, so that a rank's 10^7 transfers need no table.

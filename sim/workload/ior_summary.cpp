@@ -138,6 +138,26 @@ std::string command_option(const std::string& command, const std::string& flag)
   return value;
 }
 
+std::vector<IorDirective> ior_directive_list(const std::string& given)
+{
+  std::vector<IorDirective> out;
+  size_t pos = 0;
+  while (true) {
+    const size_t comma = std::min(given.find(',', pos), given.size());
+    IorDirective d;
+    d.text = given.substr(pos, comma - pos);
+    const auto eq = d.text.find('=');
+    d.key = d.text.substr(0, eq);
+    for (auto& ch : d.key)
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    d.value = eq == std::string::npos ? "" : d.text.substr(eq + 1);
+    out.push_back(std::move(d));
+    if (comma == given.size())
+      return out;
+    pos = comma + 1;
+  }
+}
+
 std::vector<std::string> command_options(const std::string& command, const std::string& flag)
 {
   const auto words = command_words(command);
@@ -348,13 +368,7 @@ IorSummary read_ior_summary(const std::string& path)
   // Not in Parameters: -g, and the -O directives of the stonewall
   o.barriers = command_flag(s.command_line, "-g");
   for (const auto& directives : command_options(s.command_line, "-O")) {
-    std::istringstream list(directives);
-    for (std::string kv; std::getline(list, kv, ',');) {
-      const auto eq = kv.find('=');
-      std::string key = kv.substr(0, eq);
-      for (auto& ch : key)
-        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      const std::string value = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    for (const auto& [key, value, text] : ior_directive_list(directives)) {
       if (key == "stonewallingstatusfile")
         s.status_file = value;
       else if (key == "stonewallingwearoutiterations" && ior_size_arg(value) >= 0)

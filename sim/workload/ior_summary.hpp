@@ -49,5 +49,11 @@ std::string command_option(const std::string& command, const std::string& flag);
 bool command_flag(const std::string& command, const std::string& flag);
 // Every value of a repeatable option (-O KEY=VALUE), in order: "-O v", "-O=v" or "-Ov".
 std::vector<std::string> command_options(const std::string& command, const std::string& flag);
+// One -O value's directives ("k=v,k=v", IOR's comma list), every piece in order, empty ones too: the key in lower
+// case (IOR compares them so), the value as given, and the piece as typed (for messages).
+struct IorDirective {
+  std::string key, value, text;
+};
+std::vector<IorDirective> ior_directive_list(const std::string& given);
 
 }  // namespace pfsim
