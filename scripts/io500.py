@@ -14,12 +14,17 @@ groups that ran leave: mdtest-easy's directory per task, mdtest-hard's one direc
 with filePerProc, else one) and ior-hard's one file; its rate is pfind's, the files examined / time (a directory is read
 by one rank, so the one mdtest-hard directory is read serially: docs/spartan-cephfs.md section 8). What is not
 modelled, and said:
-  - stonewalling (stonewall-time): every phase runs its whole count; a write phase that takes longer than
-    stonewall-time is noted (IO500 would have stopped issuing there; the rate is a steady-state rate either way);
+  - mdtest's stonewalling: the mdtest write phases run their whole count (a longer one than stonewall-time is noted).
+    IOR's is modelled as IO500 runs it: the write with -D stonewall-time, -O stoneWallingWearOut=1 and a status file
+    (a rank starts no transfer after stonewall-time; then every rank writes up to the most any rank wrote), the read
+    as its own run reading back that many (its score the data it moved / its time); result.txt's
+    throughput-stonewall and IOR's 'Write phase needed ...' INVALID line as IO500 prints them;
   - the phases in between (timestamp, the extended mode's md-workbench and rnd4K phases).
 The sizes come from the config's [ior-easy] transferSize/blockSize, [ior-hard] segmentCount, [mdtest-easy] n and
 [mdtest-hard] n. IO500's defaults (a 9920000m block, 1,000,000 files per task) rely on stonewalling to end and would
-be days of simulation: a size the config does not give is IO500's default capped at --cap-* (said on stderr). A cap is
+be hours of simulation: a size the config does not give is IO500's default capped at --cap-* (said on stderr; a cap
+large enough lets IOR's stonewall end the write, e.g. --cap-block 9920000m, at the cost of stonewall-time seconds of
+simulated writing). A cap is
 never exceeded: a capped block is rounded down to whole transfers, and a --cap-block below one transferSize is refused
 (exit 2; the transfer is IO500's access pattern, not shrunk).
 
@@ -435,8 +440,8 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all, cap_text=None
             v = min(parse(default, "default"), cap) if cap is not None else parse(default, "default")
             if cap is not None:
                 capped.add(key)
-                notes.append(f"[{section}] {shown} not given: IO500's default {default} capped at {v} (stonewalling, "
-                             "which ends IO500's phases, is not modelled)")
+                notes.append(f"[{section}] {shown} not given: IO500's default {default} capped at {v} (IO500's "
+                             "default relies on stonewalling to end the phase; --cap-* sets the cap)")
         if v <= 0:
             at = config_line(config, cfg_path, section, option)
             fail(PROG, f"{at}: [{section}] {shown}: expected a positive size or count, got {v}")
@@ -472,9 +477,12 @@ def run_tool(pfsim, common, kind, args, tmp):
         common = common[:k] + common[k + 2:]
     cmd = [pfsim, tool] + common + args + ["--quiet", "--out", out]
     r = run_pfsim(PROG, cmd)
+    # the command line as recorded: the temporary directory's files (IOR's status file) by their names alone, so that
+    # the same inputs record the same bytes
+    shown = [a.replace(tmp + os.sep, "") for a in args]
     with open(out) as f:
-        return (json.load(f), [l for l in (r.stderr or "").splitlines() if "warning" in l],
-                shlex.join(["pfsim", tool] + common + args))
+        return (json.load(f), [l.replace(tmp + os.sep, "") for l in (r.stderr or "").splitlines() if "warning" in l],
+                shlex.join(["pfsim", tool] + common + shown))
 
 
 GROUPS = ("mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard", "find")
@@ -510,50 +518,79 @@ def find_args(common, s, config, skipped):
     return args
 
 
-def simulate(pfsim, common, s, jobs, config):
+def ior_runs(group, base, stonewall_s, tmp, off):
+    """A group's IOR runs as IO500 makes them, in order: the write (-w; with a stonewall, IOR's -D, wear-out and the
+    status file its read reads back) and the read (-r), each its own pfsim run, as IO500 runs each phase as its own
+    IOR. A phase that does not run ([ior-easy-write] run = FALSE) has no run: a read without its write reads the
+    whole count, as of files left before the run. Returns [(run name, access, its arguments)]."""
+    status = os.path.join(tmp, f"{group}.stonewall")
+    writes = f"{group}-write" not in off
+    runs = []
+    if writes:
+        sw = ["-D", str(int(stonewall_s)), "-O", "stoneWallingWearOut=1", "-O", f"stoneWallingStatusFile={status}"] \
+            if stonewall_s > 0 else []
+        runs.append((f"{group}-write", "write", base + ["-w"] + sw))
+    if f"{group}-read" not in off:
+        sw = ["-O", f"stoneWallingStatusFile={status}"] if writes and stonewall_s > 0 else []
+        runs.append((f"{group}-read", "read", base + ["-r"] + sw))
+    return runs
+
+
+def simulate(pfsim, common, s, jobs, config, stonewall_s):
     """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out, as IO500
     does not run it); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
-    others start. Returns ({phase: (score, time)}, skipped groups, notes): notes["find"] holds the simulated find's
+    others start. IOR's write and read are two runs (ior_runs), in order: with a stonewall the write stops issuing
+    after stonewall-time seconds (IOR's -D, wear-out) and the read reads what it wrote (the status file).
+    Returns ({phase: (score, time)}, skipped groups, notes): notes["find"] holds the simulated find's
     processes, files found and files examined (result.txt's nproc, found and total-files), notes["why"] why a phase
-    whose run is not FALSE did not run (the summary's "not run (...)"), notes["runs"] each group run's (command line,
-    its own arguments, results JSON), in GROUPS order."""
-    notes = {"find": {}, "why": {}, "runs": {}}
+    whose run is not FALSE did not run (the summary's "not run (...)"), notes["runs"] each run's (command line,
+    its own arguments, results JSON), in IO500's order of its groups, notes["stonewall"] an IOR write's stonewall
+    figures ({phase: {"throughput_GiBps", "hit_s", "pairs_min", "pairs_max"}}: result.txt's throughput-stonewall,
+    IO500's 'Stonewall was hit at'), notes["bytes"] the bytes each IOR phase moved."""
+    notes = {"find": {}, "why": {}, "runs": {}, "stonewall": {}, "bytes": {}}
     fpp = flag(config, "ior-easy", "fileperproc", "TRUE")
-    runs = {
-        "mdtest-easy": ["-n", str(s["easy_n"]), "-u", "-F"],
+    skipped = [g for g in GROUPS if not flag(config, g, "run", "TRUE")]
+    off = phase_runs(config)
+    with tempfile.TemporaryDirectory() as tmp:
         # IO500's -C: read back another node's data (with a client page cache, clients.max_cached_mb, a rank's own
         # node would serve its reads from memory)
-        "ior-easy": (["-F"] if fpp else []) + ["-t", str(s["easy_xfer"]), "-b", str(s["easy_block"]), "-w", "-r", "-C",
-                                               "-e", "-k"],
-        "ior-hard": ["-t", str(HARD_XFER), "-b", str(HARD_XFER), "-s", str(s["hard_segments"]), "-w", "-r", "-C", "-e",
-                     "-k"],
-        # IO500 reads mdtest-hard's files with -N 1 (rank r + 2's, often on the same node), in a separate run after
-        # the IOR reads of many GB, which have evicted their pages: no page cache serves them, so the cache is turned
-        # off for this run (pfsim's one run holds create and read together)
-        "mdtest-hard": ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e", str(MDTEST_HARD_BYTES),
-                        "--set", "clients.max_cached_mb=0"],
-    }
-    skipped = [g for g in GROUPS if not flag(config, g, "run", "TRUE")]
-    if "find" not in skipped:
-        runs["find"] = find_args(common, s, config, skipped)
-        if not any(x in runs["find"] for x in ("--mdtest-easy", "--mdtest-hard", "--dirs")):
-            print(f"{PROG}: note: find not run: no write phase that runs leaves a file for it to find",
-                  file=sys.stderr)
-            skipped.append("find")
-            notes["why"]["find"] = "no file to find: no write phase ran"
-    skipped_phases = phase_runs(config) | ({"find"} if "find" in skipped else set())  # the skipped groups' phases
-    first, *rest = [g for g in GROUPS if g not in skipped] or [None]
-    results = []
-    with tempfile.TemporaryDirectory() as tmp:
-        def run_group(g):
-            return (g,) + run_tool(pfsim, common, g, runs[g], tmp)
+        easy = (["-F"] if fpp else []) + ["-t", str(s["easy_xfer"]), "-b", str(s["easy_block"]), "-C", "-e", "-k"]
+        hard = ["-t", str(HARD_XFER), "-b", str(HARD_XFER), "-s", str(s["hard_segments"]), "-C", "-e", "-k"]
+        runs = {
+            "mdtest-easy": [("mdtest-easy", None, ["-n", str(s["easy_n"]), "-u", "-F"])],
+            "ior-easy": ior_runs("ior-easy", easy, stonewall_s, tmp, off),
+            "ior-hard": ior_runs("ior-hard", hard, stonewall_s, tmp, off),
+            # IO500 reads mdtest-hard's files with -N 1 (rank r + 2's, often on the same node), in a separate run
+            # after the IOR reads of many GB, which have evicted their pages: no page cache serves them, so the cache
+            # is turned off for this run (pfsim's one run holds create and read together)
+            "mdtest-hard": [("mdtest-hard", None, ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e",
+                                                   str(MDTEST_HARD_BYTES), "--set", "clients.max_cached_mb=0"])],
+        }
+        if "find" not in skipped:
+            runs["find"] = [("find", None, find_args(common, s, config, skipped))]
+            if not any(x in runs["find"][0][2] for x in ("--mdtest-easy", "--mdtest-hard", "--dirs")):
+                print(f"{PROG}: note: find not run: no write phase that runs leaves a file for it to find",
+                      file=sys.stderr)
+                skipped.append("find")
+                notes["why"]["find"] = "no file to find: no write phase ran"
+        skipped += [g for g in GROUPS if g not in skipped and not runs.get(g)]  # an IOR group with both phases off
+        skipped_phases = off | ({"find"} if "find" in skipped else set())  # the skipped groups' phases
+        first, *rest = [g for g in GROUPS if g not in skipped] or [None]
+
+        def run_group(g):  # a group's runs in order (an IOR read reads its write's status file)
+            return [(name,) + run_tool(pfsim, common, name, args, tmp) for name, _, args in runs[g]]
+        results = []
         if first is not None:
             # The first group runs alone, so that a bad platform or --set is reported once, not once per group.
-            results.append(run_group(first))
+            results += run_group(first)
             with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-                results += list(ex.map(run_group, rest))
-    res = {g: r for g, r, _, _ in results}
-    notes["runs"] = {g: (cmd, runs[g], r) for g, r, _, cmd in sorted(results, key=lambda x: GROUPS.index(x[0]))}
+                for done in ex.map(run_group, rest):
+                    results += done
+    res = {name: r for name, r, _, _ in results}
+    args_of = {name: args for g in runs for name, _, args in runs[g]}
+    order = [name for g in GROUPS for name, _, _ in runs.get(g, [])]
+    notes["runs"] = {name: (cmd, args_of[name], r) for name, r, _, cmd in sorted(results,
+                                                                              key=lambda x: order.index(x[0]))}
     warnings = [line for _, _, w, _ in results for line in w]
     for w in dict.fromkeys(warnings):  # each once, in order
         print(w, file=sys.stderr)
@@ -562,8 +599,8 @@ def simulate(pfsim, common, s, jobs, config):
         if src is None or name in skipped_phases:
             continue
         run, what = src
-        r = res[run]
         if run == "find":
+            r = res[run]
             out[name] = (float(r["find"]["rate"]) / 1000.0, float(r["find"]["time_s"]))
             # pfind's found: -size 3901c passes mdtest-hard's files alone (mdtest-easy's are empty, IOR's far larger),
             # all newer than the timestamp, so the mdtest-hard names that -name matches
@@ -571,12 +608,19 @@ def simulate(pfsim, common, s, jobs, config):
             notes["find"] = {"nproc": r["run"]["ranks"], "files": r["find"]["files"],
                              "found": hard.get("matching") or 0}
         elif run.startswith("ior"):
-            hit = [x for x in r.get("ior", []) if x.get("access") == what]
+            hit = [x for x in res[name].get("ior", []) if x.get("access") == what]
             if not hit:
-                fail(PROG, f"pfsim ior wrote no {what} result for {run}")
+                fail(PROG, f"pfsim ior wrote no {what} result for {name}")
             out[name] = (float(hit[0]["bwMiB"]) / 1024.0, float(hit[0]["totalTime"]))
+            notes["bytes"][name] = hit[0]["bytes"]
+            sw = hit[0].get("stonewall")
+            if what == "write" and sw:  # IO500's phase_ior.c: data moved by the stonewall / its time
+                notes["stonewall"][name] = {"throughput_GiBps": float(sw["bytes_sum"]) / float(sw["time_s"]) / 2 ** 30
+                                            if float(sw["time_s"]) > 0 else 0.0,
+                                            "hit_s": float(sw["time_s"]), "pairs_min": sw["pairs_min"],
+                                            "pairs_max": sw["pairs_max"]}
         else:
-            hit = [p for p in r["phases"] if p["name"] == what]
+            hit = [p for p in res[run]["phases"] if p["name"] == what]
             if not hit:
                 fail(PROG, f"pfsim mdtest wrote no '{what}' phase for {run}")
             out[name] = (float(hit[0]["rate_items_per_s"]) / 1000.0, float(hit[0]["time_s"]))
@@ -587,23 +631,28 @@ def geo(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values and all(v > 0 for v in values) else 0.0
 
 
-def validity(sim, stonewall_s, minwrite_s):
-    """IO500's validity rules (src/main.c, phase_dbg.c): a write phase (IO500 checks its stonewall) is INVALID when it
-    ran less than stonewall-time or less than the minimum write runtime (300 s; 30 s with [global] scc), any phase
-    with a score of 0; the run is INVALID when one of its phases is or stonewall-time is not 300 s. pfsim runs every
-    phase's whole count (no stonewalling), so a count that ends before the stonewall is INVALID as IO500 marks it;
-    so is a run whose score is 0 (a group's phases all off, or one of them scored 0).
+def validity(sim, stonewall_s, minwrite_s, stonewall=None):
+    """IO500's validity rules (src/main.c, phase_ior.c, phase_dbg.c), in its words: an IOR write phase that took less
+    than stonewall-time ('Write phase needed ...', with where its stonewall was hit, `stonewall` {phase: {"hit_s"}});
+    a write phase (IO500 checks its stonewall) that ran less than stonewall-time, else any phase with a score of 0; a
+    write phase that ran less than the minimum write runtime (300 s; 30 s with [global] scc). The run is INVALID when
+    one of its phases is or stonewall-time is not 300 s. A write phase ends before the stonewall when its count does
+    (the sizes, capped or given, are too small for stonewall-time); so is a run whose score is 0 (a group's phases
+    all off, or one of them scored 0).
     Returns ({phase: [reasons]}, [run-level reasons])."""
     phases = {}
     for name, (v, t) in sim.items():
         why = []
-        if name.endswith("-write"):
-            if t < stonewall_s:
-                why.append(f"Runtime of phase ({t:f}) is below stonewall time")
-            if t < minwrite_s:
-                why.append(f"Runtime is smaller than expected minimum runtime ({minwrite_s:g} s)")
-        if v == 0:
+        if name.startswith("ior") and name.endswith("-write") and t < stonewall_s:
+            hit = (stonewall or {}).get(name, {}).get("hit_s", t)
+            why.append(f"Write phase needed {t:f}s instead of stonewall {stonewall_s:g}s. Stonewall was hit at "
+                       f"{hit:.1f}s")
+        if name.endswith("-write") and t < stonewall_s:
+            why.append(f"Runtime of phase ({t:f}) is below stonewall time. This shouldn't happen!")
+        elif v == 0:
             why.append("Resulting score shouldn't be 0.0")
+        if name.endswith("-write") and t < minwrite_s:
+            why.append("Runtime is smaller than expected minimum runtime")
         if why:
             phases[name] = why
     run = [f"stonewall-time {stonewall_s:g}s != 300s"] if stonewall_s != 300 else []
@@ -649,16 +698,19 @@ def sizes_config(sizes):
             f"[mdtest-hard]\nn = {sizes['hard_n']}\n")
 
 
-def exe_lines(sizes, config):
-    """Each phase's command line as IO500 would run it with these sizes (result.txt's exe =; --from reads its -t -b -s
-    -n back). Paths and seeds are left out: nothing ran on a file system."""
+def exe_lines(sizes, config, stonewall_s):
+    """Each phase's command line as IO500 would run it with these sizes and stonewall (result.txt's exe =; --from
+    reads its -t -b -s -n back). Paths and seeds are left out: nothing ran on a file system (the status files are
+    named as in IO500's result directory)."""
     fpp = " -F" if flag(config, "ior-easy", "fileperproc", "TRUE") else ""
-    easy = f"./ior -C -Q 1 -g -k -e -t {sizes['easy_xfer']} -b {sizes['easy_block']}{fpp}"
-    hard = f"./ior -C -Q 1 -g -k -e -t {HARD_XFER} -b {HARD_XFER} -s {sizes['hard_segments']}"
+    status = lambda g: f" -O stoneWallingStatusFile={g}.stonewall" if stonewall_s > 0 else ""
+    easy = f"./ior -C -Q 1 -g -k -e{status('ior-easy')} -t {sizes['easy_xfer']} -b {sizes['easy_block']}{fpp}"
+    hard = f"./ior -C -Q 1 -g -k -e{status('ior-hard')} -t {HARD_XFER} -b {HARD_XFER} -s {sizes['hard_segments']}"
+    wear = f" -D {int(stonewall_s)} -O stoneWallingWearOut=1" if stonewall_s > 0 else ""
     md_easy = f"./mdtest -n {sizes['easy_n']} -u -L -F -P -N 1"
     md_hard = f"./mdtest -n {sizes['hard_n']} -t -w {MDTEST_HARD_BYTES} -e {MDTEST_HARD_BYTES} -P -N 1 -F"
-    return {"ior-easy-write": easy + " -w -a POSIX", "ior-easy-read": easy + " -r -R -a POSIX",
-            "ior-hard-write": hard + " -w -a POSIX", "ior-hard-read": hard + " -r -R -a POSIX",
+    return {"ior-easy-write": easy + f" -w{wear} -a POSIX", "ior-easy-read": easy + " -r -R -a POSIX",
+            "ior-hard-write": hard + f" -w{wear} -a POSIX", "ior-hard-read": hard + " -r -R -a POSIX",
             "mdtest-easy-write": md_easy + " -C -a POSIX", "mdtest-easy-stat": md_easy + " -T -a POSIX",
             "mdtest-easy-delete": md_easy + " -r -a POSIX", "mdtest-hard-write": md_hard + " -C -a POSIX",
             "mdtest-hard-stat": md_hard + " -T -a POSIX", "mdtest-hard-read": md_hard + " -E -X -a POSIX",
@@ -674,21 +726,28 @@ def remove_if_empty(path):
         pass
 
 
-def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_dir, common, bw, md, find_run=None):
-    """IO500's result.txt in its layout ([run], a section per phase with exe, its ERROR INVALID lines, score and
-    t_delta, [SCORE] with the summary's scores bw and md), so that --from reads a pfsim result directory as it reads
-    IO500's."""
+def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_dir, common, bw, md, find_run=None,
+                stonewall_s=300.0, stonewall=None):
+    """IO500's result.txt in its layout ([run], a section per phase with exe, its ERROR INVALID lines, an IOR write's
+    throughput-stonewall (`stonewall` {phase: {"throughput_GiBps"}}) after IOR's own INVALID line, as IO500 prints it,
+    score and t_delta, [SCORE] with the summary's scores bw and md), so that --from reads a pfsim result directory as
+    it reads IO500's."""
     kv = lambda k, v: f"{k:<15} = {v}"
     lines = ["[run]", kv("procs", ranks), kv("version", f"pfsim-{version}"), kv("result-dir", out_dir),
              kv("mode", "standard"), "; simulated: pfsim " + shlex.join(common)]
     lines += [f"; ERROR INVALID {why}" for why in run_invalid]
-    exes = exe_lines(sizes, config)
+    exes = exe_lines(sizes, config, stonewall_s)
     for name, _, _, src in PHASES:
         if src is None or name not in sim:
             continue
         v, t = sim[name]
         lines += ["", f"[{name}]", kv("exe", exes[name])]
-        lines += [f"; ERROR INVALID {why}" for why in invalid.get(name, [])]
+        why = invalid.get(name, [])
+        ior_own = [w for w in why if w.startswith("Write phase needed")]  # phase_ior.c's, before its pair
+        lines += [f"; ERROR INVALID {w}" for w in ior_own]
+        if name in (stonewall or {}):
+            lines.append(kv("throughput-stonewall", f"{stonewall[name]['throughput_GiBps']:.2f}"))
+        lines += [f"; ERROR INVALID {w}" for w in why if w not in ior_own]
         if name == "find" and find_run:  # IO500's [find] lines
             lines += [kv("nproc", find_run["nproc"]), kv("found", find_run["found"]),
                       kv("total-files", find_run["files"])]
@@ -811,16 +870,16 @@ def main():
                   file=sys.stderr)
     for x in sets:
         common += ["--set", x]
-    sim, skipped, run_notes = simulate(pfsim, common, sizes, a.jobs, config)
+    sim, skipped, run_notes = simulate(pfsim, common, sizes, a.jobs, config, stonewall_s)
     for name, unit, _, src in PHASES:
-        if name in sim and name.endswith("-write") and sim[name][1] > stonewall_s:
+        if name in sim and name.startswith("mdtest") and name.endswith("-write") and sim[name][1] > stonewall_s:
             print(f"{PROG}: note: {name} took {sim[name][1]:.1f} s simulated, more than stonewall-time "
-                  f"{stonewall_s:g} s: IO500 would have stopped issuing there (the rate is for the whole count)",
-                  file=sys.stderr)
+                  f"{stonewall_s:g} s: IO500's mdtest would have stopped creating there (the rate is for the whole "
+                  f"count)", file=sys.stderr)
     v = subprocess.run([pfsim, "version"], capture_output=True, text=True)
     version = v.stdout.split()[-1] if v.returncode == 0 and v.stdout.split() else "unknown"
     minwrite_s = 30.0 if flag(config, "global", "scc", "FALSE") else 300.0
-    invalid, run_invalid = validity(sim, stonewall_s, minwrite_s)
+    invalid, run_invalid = validity(sim, stonewall_s, minwrite_s, run_notes["stonewall"])
     if invalid or run_invalid:
         why = run_invalid + ([f"{', '.join(invalid)} ran less than stonewall-time {stonewall_s:g} s or the minimum "
                               f"write runtime {minwrite_s:g} s, or scored 0"] if invalid else [])
@@ -841,8 +900,12 @@ def main():
                          "sets": sets, "caps": dict(caps, all=a.cap_all),
                          "io500": {"file": cfg_path, "options": options, "defaults": filled}},
               "pfsim": ran,
-              "phases": {n: {"score": sim[n][0], "unit": u, "time_s": sim[n][1], "valid": n not in invalid,
-                             "invalid_because": invalid.get(n, [])} for n, u, _, _ in PHASES if n in sim},
+              "stonewall_s": stonewall_s,
+              "phases": {n: dict({"score": sim[n][0], "unit": u, "time_s": sim[n][1], "valid": n not in invalid,
+                                  "invalid_because": invalid.get(n, [])},
+                                 **({"bytes": run_notes["bytes"][n]} if n in run_notes["bytes"] else {}),
+                                 **({"stonewall": run_notes["stonewall"][n]} if n in run_notes["stonewall"] else {}))
+                         for n, u, _, _ in PHASES if n in sim},
               "score": {"bandwidth_GiBps": bw, "iops_kiops": md, "iops_phases": n_md, "total": math.sqrt(bw * md),
                         "valid": not (invalid or run_invalid),
                         "invalid_because": run_invalid + [f"{n}: {w}" for n, ws in invalid.items() for w in ws]}}
@@ -877,7 +940,7 @@ def main():
     if out_summary:  # the three together: renamed into place once all are written
         files = [(out_summary, text),
                  (out_files[1], result_text(sim, version, ranks, sizes, config, invalid, run_invalid, a.out_dir,
-                                            common, bw, md, run_notes["find"]))]
+                                            common, bw, md, run_notes["find"], stonewall_s, run_notes["stonewall"]))]
         if len(out_files) > 2:  # the config it ran, as IO500 keeps it beside its results (--from reads it back)
             files.append((out_files[2], cfg_text if cfg_text is not None else sizes_config(sizes)))
         write_atomic_all(files)

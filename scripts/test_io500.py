@@ -108,9 +108,35 @@ def main():
               f"stonewall-time 1) with IO500's defaults filled in and named (filePerProc TRUE) (got {cfg1})")
         check(sim1.get("version") == version and len(sim1.get("build", {}).get("commit", "")) >= 12 and
               sim1.get("platform", {}).get("clients", {}).get("ranks_per_node") == 2 and
-              sorted(sim1.get("runs", {})) == sorted(["mdtest-easy", "ior-easy", "ior-hard", "mdtest-hard", "find"]),
+              list(sim1.get("runs", {})) == ["mdtest-easy", "ior-easy-write", "ior-easy-read", "ior-hard-write",
+                                             "ior-hard-read", "mdtest-hard", "find"],
               f"the JSON's pfsim: version {version}, its build, the effective platform (2 ranks per node) and each "
               f"run (got {str(sim1)[:200]})")
+        # IO500's stonewalling of IOR (phase_ior_*_write.c: -D stonewall-time, wear-out, the status file the read
+        # reads back). config-tiny's 1 s: ior-hard's 2000 segments on this platform (about 45 transfers a second a
+        # rank) stop at the stonewall, every rank then writes up to the most any rank wrote, and the read reads that
+        # many, not the 2000 of the config (before: all 2000 written and read, the write not stopped at 1 s).
+        ph1 = rep1.get("phases", {})
+        hw, hr = ph1.get("ior-hard-write", {}), ph1.get("ior-hard-read", {})
+        pairs = hw.get("stonewall", {}).get("pairs_max", 0)
+        check(0 < hw.get("stonewall", {}).get("pairs_min", 0) <= pairs < 2000 and
+              hw.get("bytes") == hr.get("bytes") == 4 * pairs * 47008 and 1.0 <= hw.get("time_s", 0) < 2.0 and
+              1.0 <= hw["stonewall"].get("hit_s", 0) < hw["time_s"],
+              f"ior-hard-write stops at the 1 s stonewall, wears out to the most pairs any rank wrote, and the read "
+              f"reads them: 4 x {pairs} x 47008 bytes each (got write {hw}, read {hr})")
+        cmds = {k: v.get("command", "") for k, v in sim1.get("runs", {}).items()}
+        check("-w -D 1 -O stoneWallingWearOut=1 -O stoneWallingStatusFile=ior-hard.stonewall" in cmds.get(
+              "ior-hard-write", "") and cmds.get("ior-hard-read", "").endswith(
+              " -r -O stoneWallingStatusFile=ior-hard.stonewall") and "/" not in cmds["ior-hard-read"].split("=")[-1],
+              f"the runs as IO500 makes them, the status file named without its temporary directory (got {cmds})")
+        res_txt = open(os.path.join(tmp, "result.txt")).read()
+        easy_w = res_txt.split("[ior-easy-write]")[-1].strip("\n").split("\n\n")[0].splitlines()
+        tags = [l.split(" ")[3] if l.startswith("; ERROR") else l.split(" ")[0] for l in easy_w]
+        check(tags == ["exe", "Write", "throughput-stonewall", "Runtime", "Runtime", "score", "t_delta"] and
+              " -w -D 1 -O stoneWallingWearOut=1 -a POSIX" in easy_w[0],
+              f"result.txt's [ior-easy-write] in IO500's order (standard-results/result.txt): exe with -D 1 and the "
+              f"wear-out, IOR's 'Write phase needed', throughput-stonewall, main.c's two INVALID lines, score, t_delta "
+              f"(got {easy_w})")
         # result.txt in IO500's layout: --from reads pfsim's own result directory back, the same sizes, the same
         # scores (the same ranks per node given again), every error 0.
         again = os.path.join(tmp, "again.json")
