@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_common import Checks, pfsim_arg  # noqa: E402
@@ -390,6 +391,16 @@ def io500_checks(pfsim, tmp):
         check(r.returncode == 0, f"IO500's {name} command line runs as typed ({r.stderr.strip()[-300:]})")
         if r.returncode:
             continue
+        # IOR's header lines in its order, but FS (a file system's capacity and inodes, which pfsim does not model);
+        # Began, StartTime and Finished dates in IOR's layout (the simulated clock from 1970), parsed as the real ones
+        head = lambda t: [l.split(":")[0].strip() for l in t.split("\nOptions:")[0].splitlines()[1:]]
+        dates = lambda t: [l.split(":", 1)[1].strip() for l in t.splitlines()
+                           if l.split(":")[0].strip() in ("Began", "StartTime", "Finished")]
+        parsed = [time.strptime(d, "%a %b %d %H:%M:%S %Y") for d in dates(r.stdout) + dates(real(name))]
+        check(head(r.stdout) == [k for k in head(real(name)) if k != "FS"] and len(dates(r.stdout)) == 3 and
+              len(parsed) == 3 + len(dates(real(name))) >= 5, f"{name}: IOR's header lines (but FS) and its three "
+              f"dates (IO500 keeps Began and StartTime), in IOR's layout "
+              f"({head(r.stdout)}, {dates(r.stdout)})")
         sim_opts = [l.split(":")[0].strip() for l in block(r.stdout, "api")]
         real_opts = [l.split(":")[0].strip() for l in block(real(name), "api")]
         check(sim_opts == real_opts, f"{name}: the Options block has the real run's keys ({sim_opts})")

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <limits>
 #include <numeric>
 #include <sstream>
@@ -204,17 +205,32 @@ std::string stonewall_line(const PhaseRecord& p, int ranks)
 
 }  // namespace
 
+// The simulated clock as IOR prints a date (its CurrentTimeString: ctime's layout, "Thu Jan  1 00:00:05 1970"), the
+// simulation starting at 1970-01-01 00:00:00 UTC, as md-workbench's "time:" lines (simulated_date): deterministic,
+// and parsed by the same scripts as a real run's.
+std::string ior_date(double t_s)
+{
+  const auto t = static_cast<std::time_t>(std::floor(std::max(0.0, t_s)));
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[40];
+  std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
+  return buf;
+}
+
 std::string ior_output(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info)
 {
   const auto& o = w.options();
   std::ostringstream s;
   s << "IOR-pfsim: MPI Coordinated Test of Parallel I/O (simulated, platform " << info.platform << ")\n";
+  s << "Began               : " << ior_date(0) << "\n";
   s << "Command line        : ior";
   for (const auto& a : info.typed)
     s << " " << a;
   s << "\n";
   s << "Machine             : pfsim\nTestID              : 0\n";
-  s << "Path                : " << info.test_file << "\n\n";
+  s << "StartTime           : " << ior_date(0) << "\n";
+  s << "Path                : " << info.test_file << (o.file_per_proc ? ".00000000" : "") << "\n\n";
   s << "Options: \n";
   s << "api                 : POSIX\napiVersion          : \n";
   s << "test filename       : " << info.test_file << "\n";
@@ -301,7 +317,7 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
                   static_cast<unsigned long long>(o.transfer_B), first->bytes / 1048576.0, "POSIX", 0);
     s << line;
   }
-  s << "Finished            : (simulated, " << fmt("%.6f", records.end_s) << " s)\n";
+  s << "Finished            : " << ior_date(records.end_s) << "\n";
   return s.str();
 }
 
@@ -421,18 +437,18 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
   }
   nlohmann::ordered_json out = {
           {"Version", "pfsim-" + info.version},
-          {"Began", "(simulated)"},
+          {"Began", ior_date(0)},
           {"Command line", command},
           {"Machine", "pfsim (simulated, platform " + info.platform + ")"},
           {"tests",
            nlohmann::ordered_json::array({{{"TestID", 0},
-                                           {"StartTime", "(simulated)"},
+                                           {"StartTime", ior_date(0)},
                                            {"Path", info.test_file + (o.file_per_proc ? ".00000000" : "")},
                                            {"Parameters", params},
                                            {"Options", options},
                                            {"Results", rows}}})},
           {"summary", summary},
-          {"Finished", "(simulated, " + fmt("%.6f", records.end_s) + " s)"}};
+          {"Finished", ior_date(records.end_s)}};
   if (!info.effective.is_null())
     out["pfsim"] = info.effective;
   return out;

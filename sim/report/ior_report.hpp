@@ -55,12 +55,15 @@ std::string ior_rank_csv(const RunRecords& records, const IorWorkload& w);
 // -O stoneWallingStatusFile; 0 without a write phase, as IOR's.
 uint64_t ior_write_pairs(const RunRecords& records, const IorWorkload& w);
 std::string ior_output(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info);
+// The simulated clock t_s as IOR prints dates (ctime's layout, "Thu Jan  1 00:00:05 1970"; UTC from the epoch).
+std::string ior_date(double t_s);
 // One phase as an entry of IOR's JSON "Results" (access, bwMiB, blockKiB, xferKiB, iops, latency, openTime, wrRdTime,
 // closeTime, totalTime).
 nlohmann::ordered_json ior_result_json(const IorPhaseResult& r, const IorWorkload& w);
 // IOR's JSON summary (ior -O summaryFormat=JSON): Version, Command line, tests[0] with Parameters (the subset pfsim
 // models), Options and Results (one per phase), the summary per operation, in IOR's key order. "Began", "StartTime"
-// and "Finished" carry no date (a simulation has none): "Finished" gives the simulated time.
+// and "Finished" are dates of the simulated clock, which starts at 1970-01-01 00:00:00 UTC (ior_date), in IOR's
+// layout; the results JSON (--out) holds the simulated time itself.
 nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info);
 
 }  // namespace pfsim
