@@ -706,7 +706,10 @@ TEST_CASE("read-ahead at the routers' bound: 4 nodes of 8 streams whose windows 
   // most its window. When a stream held its read and a whole window (20 MiB, 8 x 20 > 128; before helper-115), the
   // budget, taken first come and kept by the streams that had it (each reply's pages went back to the rank that read
   // them), left some ranks one RPC at a time, their OSTs then the last ones busy while the routers idled: 10,972
-  // MiB/s (92% of 11,921); now 11,540 (96.8%).
+  // MiB/s (92% of 11,921); then 11,540 (96.8%). Which streams win the budget first depends on the order the ranks
+  // start (docs/configuration.md, readahead: "the outcome of the first-come race moves with small details"): since
+  // the MDS queues simultaneous requests least-served rank first (the 32 opens at t = 0 in rank order), 11,286
+  // (94.7%). The test holds it above 94%, which the 92% of the old budget rule fails.
   json p = platform(8, 8, 0, 1);
   p["network"]["routers"] = {{"count", 4}, {"link", {{"bandwidth", 3.125e9}, {"latency", 2e-6}}}};
   p["clients"]["max_pages_per_rpc"] = 1024;
@@ -728,7 +731,7 @@ TEST_CASE("read-ahead at the routers' bound: 4 nodes of 8 streams whose windows 
                     << *first - ph.start_s << " and " << *last - ph.start_s << " s");
   CHECK(read_B(r) == 32 * 128 * kMiB);
   CHECK(rate <= bound * (1 + 1e-9));
-  CHECK(rate >= 0.95 * bound);
+  CHECK(rate >= 0.94 * bound);
 }
 
 TEST_CASE("read-ahead of a file larger than its window: every page read once, at the OST's rate", "[datapath][readahead]")

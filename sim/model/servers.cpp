@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <mutex>
+#include <tuple>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(pfsim_servers, "pfsim metadata and object servers");
 
@@ -275,6 +277,27 @@ void MdsServer::start_thread(int p, bool readpage)
   sg4::Actor::create(name, host_, [this, p, readpage] { thread_loop(p, readpage); })->daemonize();
 }
 
+// A request joins its queue after every request that arrived before it; requests that arrive at the same instant
+// queue least-served rank first (the rank's RPC count, then its node and rank), the order in which a client node's
+// timers of one instant fire (docs/architecture.md). In the order the node actors happen to run, the same ranks came
+// last at every round of a deterministic closed loop (helper-128: 25 ranks on 16 threads of 400 us each, two ranks
+// 711 us per stat against 613 us for the others, the phase, ended by its slowest rank, 12% slower than c / S).
+// A rank's own requests keep their order (equal keys: the later one after).
+static void queue_arrival(std::deque<Request*>& queue, Request* r)
+{
+  auto before = [](const Request* a, const Request* b) {
+    return std::tie(a->seq, a->node, a->local_rank) < std::tie(b->seq, b->node, b->local_rank);
+  };
+  auto it = queue.end();
+  while (it != queue.begin()) {
+    auto prev = std::prev(it);
+    if ((*prev)->arrived_s != r->arrived_s || !before(r, *prev))
+      break;
+    it = prev;
+  }
+  queue.insert(it, r);
+}
+
 void MdsServer::enqueue(Request* r)
 {
   double now = sg4::Engine::get_clock();
@@ -283,7 +306,7 @@ void MdsServer::enqueue(Request* r)
   bool readpage = r->op == Op::Close || r->op == Op::Readdir;
   int p = partition_of(r->node);
   auto& part = pool(p, readpage);
-  part.queue.push_back(r);
+  queue_arrival(part.queue, r);
   // (requests the idle threads take at this instant do not wait: helper-105 saw 1 for one rank and four idle threads)
   rec_.max_queue = std::max(rec_.max_queue, static_cast<int>(part.queue.size()) - part.idle);
   // Lustre's ptlrpc starts another service thread when a request waits and every thread is busy.
