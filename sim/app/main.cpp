@@ -305,6 +305,13 @@ std::string command_help(const std::string& cmd)
       os << " " << name;
     os << "\n";
   }
+  if (cmd == "mdtest") {  // mdtest's, but for those it models (its own options above)
+    os << "refused (not modelled; the error says why):";
+    for (const auto& [name, why] : pfsim::mdtest_not_modelled_options())
+      if (find_opt(cmd, name) == nullptr)
+        os << " " << name;
+    os << "\n";
+  }
   return os.str();
 }
 
