@@ -135,6 +135,10 @@ TEST_CASE("mdtest -W with 3 ranks: each goes on to the most items any rank made,
   CHECK(create.stonewall_s < 1.0 + 2 * kCreate_s + 1e-3);  // the slower ranks' item in progress at the deadline
   // the wear-out's creates of ranks 0 and 2 (71 more each, 14 ms apart on MDS 0) are in the phase's time
   CHECK(create.end_s - create.start_s > create.stonewall_s + 70 * 2 * kCreate_s);
+  // rank 1 waited in the allreduce inside mdtest's create loop: its time before the barrier ends there, not at its
+  // last create (1.001 s); the others' at their last create
+  CHECK(create.rank_end_s[1] - create.start_s >= create.stonewall_s - 1e-9);
+  CHECK(create.rank_end_s[0] - create.start_s > create.stonewall_s + 70 * 2 * kCreate_s);
   const auto& stat = phase(r, "File stat");
   CHECK(stat.op_count[Op::Stat] == 3 * 143);
   CHECK(stat.items == 3 * 143);
