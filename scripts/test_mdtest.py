@@ -151,7 +151,8 @@ def main():
             check(r.returncode == 2 and len(lines) == 1 and what in lines[0] and not written,
                   f"{' '.join(args[-4:])}: exit 2 naming {what}, nothing written ({lines[-1:]}, {written})")
         r = subprocess.run([pfsim, "mdtest", "--help"], capture_output=True, text=True)
-        check(all(f"\n  {o} " in r.stdout for o in ("-W S", "-x FILE", "-Y", "-t", "--saveRankPerformanceDetails FILE")),
+        options = ("-W S", "-x FILE", "-Y", "-t", "--saveRankPerformanceDetails FILE")
+        check(all(f"\n  {o} " in r.stdout for o in options),
               "pfsim mdtest --help describes -W -x -Y -t --saveRankPerformanceDetails")
         refused = re.search(r"^refused \(not modelled; the error says why\):(.*)$", r.stdout, re.M)
         check(refused is not None and all(o in refused.group(1).split() for o in ("-z", "-b", "-I", "-y")) and

@@ -882,10 +882,10 @@ int cmd_run(const Cli& c)
     if (c.command == "mdtest") {
       rows = pfsim::mdtest_summary_rows(mo);
     } else if (spec.params.generator == "mdtest") {  // pfsim run of a recorded mdtest workload: the same rows
-      pfsim::MdtestOptions mo;
-      mo.files_only = spec.params.params.value("F", false);
-      mo.dirs_only = spec.params.params.value("D", false);
-      rows = pfsim::mdtest_summary_rows(mo);
+      pfsim::MdtestOptions recorded;
+      recorded.files_only = spec.params.params.value("F", false);
+      recorded.dirs_only = spec.params.params.value("D", false);
+      rows = pfsim::mdtest_summary_rows(recorded);
     }
     if (std::find(rows.begin(), rows.end(), "Directory rename") != rows.end())
       std::fprintf(stderr, "pfsim: note: the Directory rename row is 0, as mdtest prints a phase that did not run: "

@@ -1077,7 +1077,7 @@ void ClientNode::record_completion(uint32_t r)
       if (first < 0)
         first = s.op_start_s;
     }
-    if (sw_active_ && !sw_.per_item) {  // a pair done (IOR's pairCnt): the deadline is checked before the rank's next step
+    if (sw_active_ && !sw_.per_item) {  // a pair done (IOR's pairCnt): the deadline is checked before the next step
       s.pairs++;
       s.pair_B += s.op.bytes;
       s.sw_check = true;

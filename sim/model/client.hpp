@@ -193,7 +193,8 @@ private:
     // (until a wear-out's allreduce sets it); the collective it waits at (0 none, 1 a barrier before its fetched step,
     // 2 a wear-out's allreduce before its next step is fetched).
     // With PhaseStonewall::per_item, `pairs` counts its items, and sw_item says that an item has begun and is not yet
-    // counted. node_sync: its steps are done and it waits until the node's cache is clean (Workload::phase_ends_with_sync).
+    // counted. node_sync: its steps are done and it waits until the node's cache is clean
+    // (Workload::phase_ends_with_sync).
     uint64_t pairs = 0;
     double pair_B = 0;
     double sw_start_s = -1;
@@ -213,7 +214,8 @@ private:
   void join_collective(uint32_t r, bool wear_out);
   void release_parked(uint64_t max_pairs);
   // Rank r has done its steps of the phase (its stonewall count recorded); with the phase's sync it waits for the
-  // node's dirty pages first (sync_over), then counts as done (rank_done: the node arrives at the barrier after its last).
+  // node's dirty pages first (sync_over), then counts as done (rank_done: the node arrives at the barrier after its
+  // last rank).
   void steps_over(uint32_t r);
   void rank_done();
   void sync_over();  // the node's cache is clean: the ranks waiting in their sync go on

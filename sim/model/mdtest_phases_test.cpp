@@ -105,7 +105,8 @@ TEST_CASE("mdtest -W: one rank makes floor(S / L) + 1 items, L its create's late
   CHECK(ph.stonewall_s == Approx(k * L).epsilon(1e-3));
   CHECK(ph.end_s - ph.start_s == Approx(k * L).epsilon(1e-3));
   // mdtest's hit: the rank made fewer than its -n
-  CHECK(pfsim::mdtest_stonewall_line(ph, o.items_per_rank, 1) == "Continue stonewall hit min: 143 max: 143 avg: 143.0 \n\n");
+  CHECK(pfsim::mdtest_stonewall_line(ph, o.items_per_rank, 1) ==
+        "Continue stonewall hit min: 143 max: 143 avg: 143.0 \n\n");
   CHECK(pfsim::mdtest_status_text(ph.stonewall_pairs_max) == "143");
 }
 

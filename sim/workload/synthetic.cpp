@@ -233,9 +233,9 @@ uint64_t read_mdtest_status_file(const std::string& path, uint64_t max_items)
     why = std::strerror(errno);
   if (!why.empty())
     throw std::invalid_argument(
-        at + "cannot read the stonewall status file (" + why + "): a run with -T, -E or -r and -x works on the items per rank that a stonewalled create (-C -W S -x FILE) "
-        "wrote there; mdtest warns \"Could not read stonewall status file\" and goes on with -n items, which pfsim "
-        "does not: run the create first, or drop -x");
+        at + "cannot read the stonewall status file (" + why + "): a run with -T, -E or -r and -x works on the " +
+        "items per rank that a stonewalled create (-C -W S -x FILE) wrote there; mdtest warns \"Could not read " +
+        "stonewall status file\" and goes on with -n items, which pfsim does not: run the create first, or drop -x");
   std::string text;
   char buf[256];
   while (text.size() <= 64 && in.read(buf, sizeof buf).gcount() > 0)  // (a status file is a few bytes)
