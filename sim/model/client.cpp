@@ -425,8 +425,8 @@ void ClientNode::steps_over(uint32_t r)
     done[static_cast<size_t>(rank_of(r))] = s.pairs;
   ctx_.active_ranks--;
   // mdtest -Y: sync(2) writes back every dirty page of the node, whichever rank wrote it, and returns when they are
-  // written (Lustre's llite has no sync_fs of its own: the pages are all; CephFS's also waits for the MDS's safe
-  // replies, which the model does not tell from its replies).
+  // written (Lustre 2.x's llite sets no sync_fs: the pages are all, no MDT commit; CephFS's also waits for the MDS's
+  // safe replies, which the model does not tell from its replies).
   if (phase_sync_ && dirty_chunks_ > 0) {
     s.node_sync = true;
     ++syncing_;
