@@ -464,21 +464,28 @@ def main():
     out = os.path.join(tmp, "mdtest-allopts")
     os.makedirs(out)
     args = [a.replace("--savePerOpDataCSV=mdtest-perop", "--savePerOpDataCSV=" + os.path.join(out, "mdtest-perop"))
+            .replace("--saveRankPerformanceDetails=mdtest-rankperf.csv",
+                     "--saveRankPerformanceDetails=" + os.path.join(out, "mdtest-rankperf.csv"))
             for a in args]
     r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2"] + args)
     printed = re.search(r"^Command line used: mdtest (.*)$", r.stdout, re.M).group(1)
+    with open(os.path.join(DATA, "mdtest", "mdtest-rankperf.csv")) as f:
+        real_rank = [line.split(",") for line in f.read().splitlines()]
+    with open(os.path.join(out, "mdtest-rankperf.csv")) as f:
+        sim_rank = [line.split(",") for line in f.read().splitlines()]
     check(printed == " ".join("'" + a + "'" for a in args) and "SUMMARY time (in ms/op): (of 2 iterations)" in r.stdout
           and len(glob.glob(os.path.join(out, "mdtest-perop-File *-0000[01].csv"))) == 8
-          and "--saveRankPerformanceDetails" in r.stderr,
+          and [len(x) for x in sim_rank] == [len(x) for x in real_rank] and sim_rank[0] == real_rank[0]
+          and "Directory rename columns are empty" in r.stderr,
           "pfsim mdtest: the recorded mdtest-allopts command line runs as typed (per-op files, -P time table, "
-          "a warning for the rank file it does not write)")
+          "the rank file with the real one's header and rows, a note for its rename columns)")
     r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2", "-n", "20", "-u", "-L", "-F", "-T", "-v",
                     "--dataPacketType=timestamp", "-G", "-1572289075"])
     rows = dict(re.findall(r"^   ((?:File|Tree) \w+)\s+([\d.]+)", r.stdout, re.M))
     check(list(rows) == ["File creation", "File stat", "File read", "File removal", "Tree creation", "Tree removal"]
           and float(rows["File stat"]) > 0 and all(float(v) == 0 for k, v in rows.items() if k != "File stat"),
           f"pfsim mdtest -T: only the stat phase runs, the other rows print zeros ({rows})")
-    for bad, says in ((["-z", "2"], "tree depth"), (["-W", "1"], "stonewall")):
+    for bad, says in ((["-z", "2"], "tree depth"), (["-I", "10"], "items per tree directory")):
         r = run(pfsim, ["mdtest", "--platform", PLATFORM, "--ranks", "2", "-n", "5"] + bad, expect_rc=2)
         check(says in r.stderr and "unknown option" not in r.stderr,
               f"pfsim mdtest {' '.join(bad)}: refused as not supported, saying what it is ({r.stderr.strip()[:90]})")

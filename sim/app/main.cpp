@@ -139,6 +139,25 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                      "nodes on the node two further's"},
         {"--savePerOpDataCSV", true, "PREFIX mdtest's own form of --latency-dir/--latency-prefix: the files "
                                      "PREFIX-<phase>-<rank %05d>.csv", true},
+        {"-W", true, "S stonewall (whole seconds, with -F and one iteration): in File creation a rank starts no item "
+                     "once S s have passed since its start of the phase (the one in progress completes: with L s per "
+                     "create, floor(S / L) + 1 of them); then every rank goes on to the most items any rank made "
+                     "(mdtest's allreduce), which the phase's rate and time cover and the later phases work on; "
+                     "mdtest's \"Continue stonewall hit min: .. max: .. avg: ..\" line when a rank had stopped"},
+        {"-x", true, "FILE stonewall status file: a stonewalled create (-C -W) writes the items per rank there "
+                     "(mdtest's \"%lld\", no rank count); a run without -C reads it and its File phases work on "
+                     "that many items per rank (missing, malformed, 0 or more than -n: an error)"},
+        {"-Y", false, "sync after each phase (not the tree's), inside its time: each rank waits until its node's "
+                      "write-back cache is written (sync(2) writes every dirty page of the node); the sync command's "
+                      "own start is not modelled"},
+        {"-t", false, "time the unique working directory's overhead: with -u the creation phases include the "
+                      "MPI_Barrier every rank makes before entering its directory (mdtest 4.1's only such overhead); "
+                      "without -u no effect"},
+        {"--saveRankPerformanceDetails", true, "FILE mdtest's per-rank CSV (StoreRankInformation): its header, an "
+                                               "\"all\" row (the first iteration's items / phase time), a row per "
+                                               "rank and iteration (items / time before the phase's barrier); %.10e. "
+                                               "mdtest's Directory read has no operations (rate inf, time 0), its "
+                                               "Directory rename is not simulated (empty, a note says so)", true},
         // Recorded and printed in "Command line used", no effect on what is simulated (so that the recorded command
         // lines of ../shared/data run as typed):
         {"-v", false, "verbosity (repeatable): accepted, no effect"},
@@ -150,7 +169,6 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--dataPacketType", true, "TYPE the written data's pattern: accepted, no effect", true},
         {"--print-all-procs", false, "accepted, no effect: pfsim prints mdtest's default summary layout", true},
         {"--showRankStatistics", false, "accepted, no effect: pfsim prints mdtest's default summary layout", true},
-        {"--saveRankPerformanceDetails", true, "FILE accepted; the file is not written (a warning says so)", true},
         {"--out", true, "FILE results JSON; its directory must exist"},
         {"--latency-dir", true, "DIR mdtest --savePerOpDataCSV files: <prefix>-<phase>-<rank %05d>.csv, one row "
                                 "per operation, last iteration, File phases only (as mdtest 4.1)"},
@@ -285,6 +303,13 @@ std::string command_help(const std::string& cmd)
     os << "refused (not modelled; the error says why):";
     for (const auto& [name, why] : pfsim::ior_not_modelled_options())
       os << " " << name;
+    os << "\n";
+  }
+  if (cmd == "mdtest") {  // mdtest's, but for those it models (its own options above)
+    os << "refused (not modelled; the error says why):";
+    for (const auto& [name, why] : pfsim::mdtest_not_modelled_options())
+      if (find_opt(cmd, name) == nullptr)
+        os << " " << name;
     os << "\n";
   }
   return os.str();
@@ -466,7 +491,34 @@ pfsim::MdtestOptions mdtest_options(const Cli& c)
                      std::to_string(static_cast<long long>(o.write_bytes)) +
                      " bytes written per file; mdtest: \"read bytes must be smaller than write bytes\")");
   o.stride = opt_int(c, "-N", 0, 0, std::numeric_limits<int>::max());  // mdtest's nstride is an int
+  // -W S: mdtest's stone_wall_timer_seconds, an int (whole seconds, as IOR's -D); -Y, -t
+  o.stonewall_s = static_cast<int>(opt_int(c, "-W", 0, 0, 1000000000));
+  o.sync_each_phase = has_flag(c, "-Y");
+  o.time_unique_dir = has_flag(c, "-t");
+  if (auto problem = pfsim::mdtest_option_problem(o))
+    throw UsageError("-W " + c.opts.at("-W") + ": " + problem->second);
+  // -x FILE in a run without the create: its File phases work on the items per rank the file holds (mdtest's
+  // file_test reads it, ReadStoneWallingIterations); a create writes it instead (mdtest_status_file_written).
+  if (c.opts.count("-x") && !o.run_create && !o.dirs_only)
+    o.file_items = pfsim::read_mdtest_status_file(c.opts.at("-x"), o.items_per_rank);
   return o;
+}
+
+// Whether this run writes mdtest -x's status file: a stonewalled create of files (mdtest's file_test_create stores it
+// after its allreduce, only with -W).
+bool mdtest_status_file_written(const Cli& c, const pfsim::MdtestOptions& o)
+{
+  return c.opts.count("-x") && o.run_create && !o.dirs_only && o.stonewall_s > 0;
+}
+
+// mdtest's File creation stopped by its stonewall (every rank at the allreduce): the one of the first iteration
+// (pfsim runs -W with one), nullptr without.
+const pfsim::PhaseRecord* stonewalled_create(const pfsim::RunRecords& r)
+{
+  for (const auto& p : r.phases)
+    if (p.name == "File creation" && p.wear_out)
+      return &p;
+  return nullptr;
 }
 
 pfsim::WorkloadSpec workload_of(const Cli& c)
@@ -516,6 +568,7 @@ pfsim::RunOptions run_options(const Cli& c, const pfsim::WorkloadSpec& spec)
   o.ranks_per_node = spec.ranks_per_node;
   o.seed = spec.seed;
   o.keep_samples = !opt(c, "--latency-dir").empty();
+  o.rank_times = c.command == "mdtest" && c.opts.count("--saveRankPerformanceDetails");  // (its per-rank rows)
   o.time_limit_s = pfsim::app::time_limit_s(opt(c, "--time-limit"));
   if (!has_flag(c, "--verbose"))
     o.simgrid_args.push_back("--log=root.thres:warning");
@@ -673,16 +726,78 @@ nlohmann::json sweep_inputs(const Cli& c, const pfsim::app::SweepSpec& sweep, co
   return inputs;
 }
 
+// pfsim mdtest's own files besides --out and the per-op files: -x's status file (when this run writes it) and
+// --saveRankPerformanceDetails, checked before the run (writable, distinct, sparing the inputs); the warnings about a
+// status file this run neither reads nor writes.
+void check_mdtest_outputs(const Cli& c, const pfsim::MdtestOptions& o)
+{
+  const std::string status = mdtest_status_file_written(c, o) ? c.opts.at("-x") : "";
+  const std::string rank_csv = opt(c, "--saveRankPerformanceDetails");
+  pfsim::app::check_output_file("-x", status);
+  pfsim::app::check_output_file("--saveRankPerformanceDetails", rank_csv);
+  const std::string latency_dir = opt(c, "--latency-dir");
+  pfsim::app::check_distinct_outputs({{"--out", opt(c, "--out")},
+                                      {"--latency-dir", latency_dir},
+                                      {"-x", status},
+                                      {"--saveRankPerformanceDetails", rank_csv}});
+  pfsim::app::check_outputs_spare_inputs({{"--out", opt(c, "--out"), false, "", ""},
+                                          {"-x", status, false, "", ""},
+                                          {"--saveRankPerformanceDetails", rank_csv, false, "", ""},
+                                          {"--latency-dir", latency_dir, true, latency_prefix(c), ".csv"}},
+                                         {{"the platform file", opt(c, "--platform")},
+                                          {"the status file (-x)", status.empty() ? opt(c, "-x") : ""}});
+  if (!c.opts.count("-x"))
+    return;
+  if (o.run_create && o.stonewall_s <= 0)
+    std::cerr << "pfsim mdtest: warning: -x " << c.opts.at("-x") << " with -C and without -W: mdtest writes its "
+              << "status file only after a stonewalled create (-W S), and a run that creates does not read it: the "
+              << "file is neither written nor read\n";
+  else if (o.dirs_only)
+    std::cerr << "pfsim mdtest: warning: -x " << c.opts.at("-x") << " with -D: the status file counts the File "
+              << "phases' items, and -D runs none: it is neither written nor read\n";
+}
+
 int cmd_run(const Cli& c)
 {
   check_output_paths(c);
-  if (c.opts.count("--saveRankPerformanceDetails"))
-    std::cerr << "pfsim mdtest: warning: --saveRankPerformanceDetails=" << c.opts.at("--saveRankPerformanceDetails")
-              << " is accepted and not written (pfsim does not produce mdtest's per-rank performance file)\n";
+  const bool mdtest = c.command == "mdtest";
+  pfsim::MdtestOptions mo;
+  if (mdtest) {
+    mo = mdtest_options(c);
+    check_mdtest_outputs(c, mo);
+  }
   auto platform = platform_of(c);
   auto spec = workload_of(c);
   pfsim::RunRecords records;
   auto results = run_point(c, platform, spec, &records);
+  // mdtest's stonewall, status file and per-rank file, in --out (only when used: other runs' results stay as they were)
+  const pfsim::PhaseRecord* sw = stonewalled_create(records);
+  const uint64_t n = spec.params.items_per_rank;
+  nlohmann::json md = nlohmann::json::object();
+  if (sw) {  // what mdtest's allreduce saw (updateStoneWallIterations), and IO500's rate-stonewall from it
+    const double avg = static_cast<double>(sw->stonewall_pairs_sum) / spec.params.ranks;
+    md["stonewall"] = {{"seconds", spec.params.params.value("W", 0)},
+                       {"hit", !pfsim::mdtest_stonewall_line(*sw, n, spec.params.ranks).empty()},
+                       {"items_min", sw->stonewall_pairs_min},
+                       {"items_max", sw->stonewall_pairs_max},
+                       {"items_sum", sw->stonewall_pairs_sum},
+                       {"items_mean", avg},
+                       {"time_s", sw->stonewall_s},
+                       // IO500's rate-stonewall (its kIOPS x 1000): the items made by the allreduce over rank 0's time
+                       {"rate_items_per_s", sw->stonewall_s > 0 ? sw->stonewall_pairs_sum / sw->stonewall_s : 0.0}};
+  }
+  if (mdtest && c.opts.count("-x")) {
+    nlohmann::json x = {{"path", c.opts.at("-x")}};
+    if (mo.file_items > 0)
+      x["read_items"] = mo.file_items;
+    if (mdtest_status_file_written(c, mo) && sw)
+      x["written_items"] = sw->stonewall_pairs_max;
+    md["status_file"] = x;
+  }
+  if (mdtest && c.opts.count("--saveRankPerformanceDetails"))
+    md["rank_performance_file"] = c.opts.at("--saveRankPerformanceDetails");
+  if (!md.empty())
+    results["mdtest"] = md;
   std::string latency_dir = opt(c, "--latency-dir");
   const std::string prefix = latency_prefix(c);
   const auto before = pfsim::app::snapshot_output_dir("--latency-dir", latency_dir, prefix, ".csv");
@@ -699,8 +814,26 @@ int cmd_run(const Cli& c)
   std::string out = opt(c, "--out");
   if (!out.empty())
     pfsim::write_file_atomic(out, results.dump(2) + "\n");
+  // mdtest's status file: after its allreduce, rank 0 stores the most items any rank made (file_test_create)
+  if (mdtest && mdtest_status_file_written(c, mo) && sw)
+    pfsim::write_file_atomic(c.opts.at("-x"), pfsim::mdtest_status_text(sw->stonewall_pairs_max));
+  if (mdtest && c.opts.count("--saveRankPerformanceDetails")) {
+    pfsim::MdtestRankDetails d;
+    d.ranks = spec.params.ranks;
+    // mdtest's o.items when it writes the file: the stonewall's count after a stonewalled create (every rank goes on
+    // to it), the status file's after -x without a create, else -n
+    d.items = sw ? sw->stonewall_pairs_max : mo.file_items > 0 ? mo.file_items : n;
+    d.dir_read = !mo.files_only && mo.run_read;
+    pfsim::write_file_atomic(c.opts.at("--saveRankPerformanceDetails"), pfsim::mdtest_rank_csv(records, d));
+  }
   batch.commit();
   pfsim::app::warn_unwritten(before, "a replay of the directory would read them too");
+  // mdtest's Directory rename (run when no phase is chosen, with directories and more than one item): not simulated
+  if (mdtest && c.opts.count("--saveRankPerformanceDetails") && !mo.files_only && n > 1 &&
+      !(has_flag(c, "-C") || has_flag(c, "-T") || has_flag(c, "-E") || has_flag(c, "-r")))
+    std::fprintf(stderr, "pfsim: note: --saveRankPerformanceDetails=%s: the Directory rename columns are empty: mdtest "
+                 "runs its rename phase here, which pfsim does not simulate\n",
+                 c.opts.at("--saveRankPerformanceDetails").c_str());
   if (!has_flag(c, "--quiet")) {
     // mdtest's "mdtest-4.1.0 was launched with N total task(s) on K node(s)", which scripts (and pfsim replay) read
     // An mdtest run's line has mdtest's own form ("mdtest-<version> was launched with ..."), as scripts anchored on
@@ -725,6 +858,9 @@ int cmd_run(const Cli& c)
       cmd.F = m.value("F", false);
       cmd.D = m.value("D", false);
       cmd.stride = m.value("N", 0LL);
+      cmd.stonewall_s = m.value("W", 0LL);
+      cmd.sync = m.value("Y", false);
+      cmd.time_unique_dir = m.value("t", false);
       // -C -T -E -r: the phases that ran, when not all four did (a workload file's absent key means the phase runs)
       std::vector<std::string> ran;
       for (const char* f : {"C", "T", "E", "r"})
@@ -740,14 +876,16 @@ int cmd_run(const Cli& c)
       cmd.tasks = spec.params.ranks;
       std::cout << pfsim::mdtest_command_lines(cmd);
     }
+    if (sw)  // (printed during mdtest's create phase, after its task line)
+      std::cout << pfsim::mdtest_stonewall_line(*sw, n, spec.params.ranks);
     std::vector<std::string> rows;
     if (c.command == "mdtest") {
-      rows = pfsim::mdtest_summary_rows(mdtest_options(c));
-    } else if (spec.params.generator == "mdtest") {  // pfsim run of a recorded mdtest workload: the same rows
-      pfsim::MdtestOptions mo;
-      mo.files_only = spec.params.params.value("F", false);
-      mo.dirs_only = spec.params.params.value("D", false);
       rows = pfsim::mdtest_summary_rows(mo);
+    } else if (spec.params.generator == "mdtest") {  // pfsim run of a recorded mdtest workload: the same rows
+      pfsim::MdtestOptions recorded;
+      recorded.files_only = spec.params.params.value("F", false);
+      recorded.dirs_only = spec.params.params.value("D", false);
+      rows = pfsim::mdtest_summary_rows(recorded);
     }
     if (std::find(rows.begin(), rows.end(), "Directory rename") != rows.end())
       std::fprintf(stderr, "pfsim: note: the Directory rename row is 0, as mdtest prints a phase that did not run: "

@@ -217,6 +217,9 @@ void ClientNode::fire_timers()
       case TimerKind::FsyncDone:
         fsync_over(t.rank);
         break;
+      case TimerKind::Synced:
+        rank_done();
+        break;
     }
   }
 }
@@ -278,14 +281,20 @@ void ClientNode::begin_phase(int phase)
   read_ahead_drop_all();
   sw_ = ctx_.workload.stonewall(phase);
   sw_active_ = sw_.active();
+  phase_sync_ = ctx_.workload.phase_ends_with_sync(phase);
+  syncing_ = 0;
+  const double now = sg4::Engine::get_clock();
   for (uint32_t k = 0; k < ranks_.size(); ++k) {
     auto& r = ranks_[k];
     r.cursor = RankCursor{};
     r.tail_object = UINT64_MAX;
     r.pairs = 0;
     r.pair_B = 0;
-    r.sw_start_s = -1;
+    // mdtest's stonewall clock starts with the rank's phase (progress->start_time), IOR's at its first transfer
+    r.sw_start_s = sw_active_ && sw_.per_item ? now : -1;
     r.sw_check = false;
+    r.sw_item = false;
+    r.node_sync = false;
     r.sw_running = sw_active_;
     if (sw_active_)
       r.cursor.stop = pair_limit(rank_of(k));
@@ -307,10 +316,39 @@ uint64_t ClientNode::pair_limit(int rank) const
 void ClientNode::start_op(uint32_t r)
 {
   auto& s = ranks_[r];
-  // Stonewalling: after each data step, the deadline (IOR's hitStonewall, checked once the transfer is over: the one in
-  // progress at the deadline completes); with a wear-out, a rank whose data steps are over (the deadline, its limit or
-  // its last one) waits at the allreduce before anything else.
-  if (sw_active_ && s.sw_running) {
+  if (sw_active_ && sw_.per_item) {
+    // mdtest's stonewall (per item): after each item, the deadline (create_remove_items_helper's CHECK_STONE_WALL:
+    // the item in progress at the deadline completes, the rank then stops); with a wear-out, a rank whose items are
+    // over (the deadline or its last one) waits at the allreduce (updateStoneWallIterations), then goes on to the most
+    // items any rank made. Items are counted after the allreduce too: the phase's items are what the ranks made.
+    RankCursor peek = s.cursor;
+    OpRequest ahead;
+    bool more = ctx_.workload.next(rank_of(r), phase_, peek, ahead);
+    if (s.sw_item && (!more || ahead.begins)) {
+      s.sw_item = false;
+      s.pairs++;
+      if (s.sw_running && sw_.deadline_s > 0 && sg4::Engine::get_clock() - s.sw_start_s > sw_.deadline_s &&
+          (s.cursor.stop == 0 || s.cursor.stop > s.pairs)) {
+        s.cursor.stop = s.pairs;
+        more = false;
+      }
+    }
+    if (s.sw_running && sw_.wear_out && !more) {
+      if (s.in_md_op) {  // its last item is over (as the code below says when a step returns no next one)
+        ctx_.md_ops_in_flight--;
+        s.in_md_op = false;
+      }
+      if (s.in_item) {
+        ctx_.records.phases[phase_].item_histogram.add(static_cast<float>(s.item_runtime_s));
+        s.in_item = false;
+      }
+      join_collective(r, true);
+      return;
+    }
+  } else if (sw_active_ && s.sw_running) {
+    // IOR's stonewall (per pair): after each data step, the deadline (IOR's hitStonewall, checked once the transfer is
+    // over: the one in progress at the deadline completes); with a wear-out, a rank whose data steps are over (the
+    // deadline, its limit or its last one) waits at the allreduce before anything else.
     if (s.sw_check) {
       s.sw_check = false;
       if (sw_.deadline_s > 0 && sg4::Engine::get_clock() - s.sw_start_s > sw_.deadline_s &&
@@ -339,11 +377,7 @@ void ClientNode::start_op(uint32_t r)
     s.in_item = false;
   }
   if (!more) {
-    if (auto& done = ctx_.records.phases[phase_].rank_pairs; !done.empty())
-      done[static_cast<size_t>(rank_of(r))] = s.pairs;
-    ctx_.active_ranks--;
-    if (++done_ranks_ == static_cast<int>(ranks_.size()))
-      ctx_.arrive(phase_);
+    steps_over(r);
     return;
   }
   if (s.op.barrier) {  // an MPI_Barrier before the step (IOR -g): it begins once every rank is there
@@ -373,6 +407,7 @@ void ClientNode::launch_op(uint32_t r)
   if (s.op.begins) {
     s.in_item = true;
     s.item_runtime_s = 0;
+    s.sw_item = sw_active_ && sw_.per_item;
   }
   // A rank thinking is not a customer of the metadata server: with that population the operation is counted,
   // and its delay drawn, when the think time ends.
@@ -381,6 +416,42 @@ void ClientNode::launch_op(uint32_t r)
     return;
   }
   begin_op(r);
+}
+
+void ClientNode::steps_over(uint32_t r)
+{
+  auto& s = ranks_[r];
+  if (auto& done = ctx_.records.phases[phase_].rank_pairs; !done.empty())
+    done[static_cast<size_t>(rank_of(r))] = s.pairs;
+  ctx_.active_ranks--;
+  // mdtest -Y: sync(2) writes back every dirty page of the node, whichever rank wrote it, and returns when they are
+  // written (Lustre 2.x's llite sets no sync_fs: the pages are all, no MDT commit; CephFS's also waits for the MDS's
+  // safe replies, which the model does not tell from its replies).
+  if (phase_sync_ && dirty_chunks_ > 0) {
+    s.node_sync = true;
+    ++syncing_;
+    if (held_units_ > 0)
+      release_all();
+    return;
+  }
+  rank_done();
+}
+
+void ClientNode::rank_done()
+{
+  if (++done_ranks_ == static_cast<int>(ranks_.size()))
+    ctx_.arrive(phase_);
+}
+
+void ClientNode::sync_over()
+{
+  const double now = sg4::Engine::get_clock();
+  for (uint32_t r = 0; r < ranks_.size() && syncing_ > 0; ++r)
+    if (ranks_[r].node_sync) {  // (through a timer: not from inside the cache's bookkeeping)
+      ranks_[r].node_sync = false;
+      --syncing_;
+      timers_.push(Timer{now, r, TimerKind::Synced, ranks_[r].seq});
+    }
 }
 
 void ClientNode::join_collective(uint32_t r, bool wear_out)
@@ -392,11 +463,12 @@ void ClientNode::join_collective(uint32_t r, bool wear_out)
     auto& ph = ctx_.records.phases[phase_];
     if (!ph.wear_out) {  // the first rank there
       ph.wear_out = true;
-      ph.stonewall_pairs_min = ph.stonewall_pairs_max = s.pairs;
+      ph.stonewall_pairs_min = ph.stonewall_pairs_max = ph.stonewall_pairs_sum = s.pairs;
       ph.stonewall_bytes_min = ph.stonewall_bytes_sum = s.pair_B;
     } else {
       ph.stonewall_pairs_min = std::min(ph.stonewall_pairs_min, s.pairs);
       ph.stonewall_pairs_max = std::max(ph.stonewall_pairs_max, s.pairs);
+      ph.stonewall_pairs_sum += s.pairs;
       ph.stonewall_bytes_min = std::min(ph.stonewall_bytes_min, s.pair_B);
       ph.stonewall_bytes_sum += s.pair_B;
     }
@@ -422,7 +494,12 @@ void ClientNode::release_parked(uint64_t max_pairs)
     if (kind == 2) {  // the wear-out: on to the most pairs any rank did, then what follows the data steps
       // (its allreduce is inside IOR's data loop: a rank that has done the most pairs ends its data time here,
       // not at its last transfer; helper-126: the per-rank runtime left the wait out, 1.0044 s against 1.14 s)
-      data_ended(r, sg4::Engine::get_clock());
+      if (!sw_.per_item)
+        data_ended(r, sg4::Engine::get_clock());
+      // mdtest's allreduce is inside its create loop (file_test_create) too: a rank with the most items, which has no
+      // more to make, ends its time before the phase's barrier here, not at its last item
+      if (sw_.per_item && !ctx_.records.phases[phase_].rank_end_s.empty())
+        ctx_.records.phases[phase_].rank_end_s[static_cast<size_t>(rank_of(r))] = sg4::Engine::get_clock();
       s.cursor.stop = max_pairs;
       s.sw_running = false;
       if (rank_of(r) == 0)
@@ -1000,7 +1077,7 @@ void ClientNode::record_completion(uint32_t r)
       if (first < 0)
         first = s.op_start_s;
     }
-    if (sw_active_) {  // a pair done (IOR's pairCnt): the deadline is checked before the rank's next step
+    if (sw_active_ && !sw_.per_item) {  // a pair done (IOR's pairCnt): the deadline is checked before the next step
       s.pairs++;
       s.pair_B += s.op.bytes;
       s.sw_check = true;
@@ -1319,6 +1396,7 @@ admit:
     auto& s = ranks_[q->local_rank];
     s.chunks_out--;
     s.dirty_chunks++;
+    dirty_chunks_++;
     if (c.page_cache_copy_Bps > 0)
       s.copy_done_s = std::max(s.copy_done_s, now) + q->bytes / c.page_cache_copy_Bps;
     if (held_.empty()) {
@@ -1505,6 +1583,8 @@ void ClientNode::leave_cache(size_t t, const Request* p)
   ranks_[p->local_rank].dirty_chunks--;
   if (!dirty_by_rank_.empty())  // (kept only when holding partial RPCs)
     forget_dirty(p);
+  if (--dirty_chunks_ == 0 && syncing_ > 0)
+    sync_over();
 }
 
 void ClientNode::forget_dirty(const Request* p)

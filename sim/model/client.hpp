@@ -113,7 +113,8 @@ private:
   // BulkSent: a bulk write's bytes have left the node on its connection to a server (Timer::rank holds the target):
   // the next one may start.
   // Expire: held dirty pages (clients.hold_partial_rpcs) may have been dirty for dirty_expire (expiries_).
-  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend, Start, DataDone, BulkSent, Expire, FsyncDone };
+  enum class TimerKind : unsigned char { Ready, Complete, Timeout, Resend, Start, DataDone, BulkSent, Expire, FsyncDone,
+                                         Synced };
   struct Timer {
     double t;
     uint32_t rank;
@@ -191,11 +192,16 @@ private:
     // whether one just completed (the deadline is checked before the next step), whether its stop may still move
     // (until a wear-out's allreduce sets it); the collective it waits at (0 none, 1 a barrier before its fetched step,
     // 2 a wear-out's allreduce before its next step is fetched).
+    // With PhaseStonewall::per_item, `pairs` counts its items, and sw_item says that an item has begun and is not yet
+    // counted. node_sync: its steps are done and it waits until the node's cache is clean
+    // (Workload::phase_ends_with_sync).
     uint64_t pairs = 0;
     double pair_B = 0;
     double sw_start_s = -1;
     bool sw_check = false;
     bool sw_running = false;
+    bool sw_item = false;
+    bool node_sync = false;
     uint8_t parked = 0;
   };
 
@@ -207,6 +213,12 @@ private:
   // waits; every node's waiting ranks go on when the last rank of the run has reached it (CollectiveRelease).
   void join_collective(uint32_t r, bool wear_out);
   void release_parked(uint64_t max_pairs);
+  // Rank r has done its steps of the phase (its stonewall count recorded); with the phase's sync it waits for the
+  // node's dirty pages first (sync_over), then counts as done (rank_done: the node arrives at the barrier after its
+  // last rank).
+  void steps_over(uint32_t r);
+  void rank_done();
+  void sync_over();  // the node's cache is clean: the ranks waiting in their sync go on
   uint64_t pair_limit(int rank) const;  // the phase's pair limit for `rank` (PhaseStonewall::limit, limit_phase)
   void begin_op(uint32_t r);  // the operation starts (its think time is over): delay center, then send
   void try_send(uint32_t r);
@@ -488,6 +500,7 @@ private:
   void leave_cache(size_t t, const Request* p);  // a piece's bytes, RPC and rank's count leave the cache
   void forget_dirty(const Request* p);  // a piece left the cache (dirty_by_rank_)
   long long chunks_pending_ = 0;  // bulk RPCs of the node not yet answered (queued, waiting for cache, in flight)
+  uint64_t dirty_chunks_ = 0;     // written pieces in the node's write-back cache (its ranks' dirty_chunks)
   std::deque<uint32_t> resumed_;  // ranks whose piece entered a cache: they cut their next one (resume_ranks)
   bool resuming_ = false;
   // Which per-node limit besides max_rpcs_in_flight an RPC of `op` takes (clients.open_rpcs, close_rpcs).
@@ -511,6 +524,8 @@ private:
   int phase_ = 0;
   PhaseStonewall sw_;        // the current phase's stonewalling (Workload::stonewall)
   bool sw_active_ = false;
+  bool phase_sync_ = false;  // the current phase ends with a sync (Workload::phase_ends_with_sync)
+  int syncing_ = 0;          // ranks waiting in that sync for the node's dirty pages
   std::vector<uint32_t> parked_;  // ranks waiting at a collective (RankState::parked)
   int done_ranks_ = 0;
   bool finished_ = false;

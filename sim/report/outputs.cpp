@@ -7,6 +7,7 @@
 #include <simgrid/version.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <set>
 #include <csignal>
@@ -261,6 +262,11 @@ std::string mdtest_command_lines(const MdtestCommand& c)
       os << " '" << f << "'";
     if (c.stride != 0)
       count("-N", static_cast<double>(c.stride));
+    if (c.stonewall_s > 0)
+      count("-W", static_cast<double>(c.stonewall_s));
+    for (const auto& [on, flag] : {std::pair{c.sync, "-Y"}, {c.time_unique_dir, "-t"}})
+      if (on)
+        os << " '" << flag << "'";
   }
   if (!c.perop_prefix.empty())
     os << " '--savePerOpDataCSV=" << c.perop_prefix << "'";
@@ -415,6 +421,84 @@ nlohmann::json results_json(RunRecords& records, const nlohmann::json& header)
   out["client_discarded_writes"] = {{"pieces", records.discarded_pieces}, {"bytes", records.discarded_B}};
   out["client_rewritten_writes"] = {{"pieces", records.rewritten_pieces}, {"bytes", records.rewritten_B}};
   out["simulated_time_s"] = records.end_s;
+  return out;
+}
+
+std::string mdtest_stonewall_line(const PhaseRecord& phase, uint64_t items_per_rank, int ranks)
+{
+  // mdtest: hit when o.items != sum / size (integer division), i.e. when some rank had made fewer than -n
+  if (!phase.wear_out || ranks < 1 || phase.stonewall_pairs_sum / static_cast<uint64_t>(ranks) == items_per_rank)
+    return "";
+  char line[160];
+  std::snprintf(line, sizeof line, "Continue stonewall hit min: %llu max: %llu avg: %.1f \n\n",
+                static_cast<unsigned long long>(phase.stonewall_pairs_min),
+                static_cast<unsigned long long>(phase.stonewall_pairs_max),
+                static_cast<double>(phase.stonewall_pairs_sum) / ranks);
+  return line;
+}
+
+namespace {
+// mdtest 4.1's tests (mdtest_test_num_t) in its order, by the names its output and pfsim's phases give them.
+constexpr std::array<const char*, 11> kMdtestTests{"Directory creation", "Directory stat", "Directory read",
+                                                   "Directory rename", "Directory removal", "File creation",
+                                                   "File stat", "File read", "File removal", "Tree creation",
+                                                   "Tree removal"};
+constexpr size_t kMdtestDirRead = 2, kMdtestTreeCreate = 9;
+
+// ",<items / time>,<time>" in mdtest's %.10e (an empty time: inf, as C prints it), ",," without items.
+std::string rank_csv_fields(double items, double time_s)
+{
+  if (items <= 0)
+    return ",,";
+  char f[96];
+  std::snprintf(f, sizeof f, ",%.10e,%.10e", items / time_s, time_s);
+  return f;
+}
+}  // namespace
+
+std::string mdtest_rank_csv(const RunRecords& records, const MdtestRankDetails& d)
+{
+  std::string out = "rank,items";
+  for (const char* test : kMdtestTests)
+    out += std::string(",rate-") + test + ",time-" + test;
+  out += "\n";
+  int iterations = 1;
+  for (const auto& p : records.phases)
+    iterations = std::max(iterations, p.iteration + 1);
+  auto find = [&records](const char* test, int iteration) -> const PhaseRecord* {
+    for (const auto& p : records.phases)
+      if (p.iteration == iteration && p.name == test)
+        return &p;
+    return nullptr;
+  };
+  const auto ranks = static_cast<uint64_t>(d.ranks);
+  // "all": the first iteration's aggregate (StoreRankInformation reads agg->, the first of the iterations' results)
+  out += "all," + std::to_string(d.items);
+  for (size_t e = 0; e < kMdtestTests.size(); ++e) {
+    if (const PhaseRecord* p = find(kMdtestTests[e], 0))
+      out += rank_csv_fields(static_cast<double>(e >= kMdtestTreeCreate ? ranks : p->items), p->end_s - p->start_s);
+    else if (e == kMdtestDirRead && d.dir_read)
+      out += rank_csv_fields(static_cast<double>(d.items * ranks), 0.0);
+    else
+      out += ",,";
+  }
+  out += "\n";
+  for (int it = 0; it < iterations; ++it)
+    for (uint64_t r = 0; r < ranks; ++r) {
+      out += std::to_string(r) + ",";
+      for (size_t e = 0; e < kMdtestTreeCreate; ++e) {
+        if (const PhaseRecord* p = find(kMdtestTests[e], it)) {
+          const uint64_t items = p->rank_pairs.empty() ? p->items / ranks : p->rank_pairs[r];
+          const double end = p->rank_end_s.empty() ? p->end_s : p->rank_end_s[r];
+          out += rank_csv_fields(static_cast<double>(items), end - p->start_s);
+        } else if (e == kMdtestDirRead && d.dir_read) {
+          out += rank_csv_fields(static_cast<double>(d.items), 0.0);
+        } else {
+          out += ",,";
+        }
+      }
+      out += "\n";
+    }
   return out;
 }
 

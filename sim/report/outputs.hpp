@@ -106,6 +106,8 @@ struct MdtestCommand {
   bool u = false, F = false, D = false;
   std::vector<std::string> only_phases;
   long long stride = 0;      // -N
+  long long stonewall_s = 0;         // -W (0: not printed)
+  bool sync = false, time_unique_dir = false;  // -Y, -t
   std::string perop_prefix;  // --savePerOpDataCSV=<prefix> ("": none)
   std::vector<std::string> typed;  // the options as typed (pfsim mdtest), printed instead of the fields above
   long long tasks = 0;
@@ -118,6 +120,28 @@ std::string mdtest_command_lines(const MdtestCommand& c);
 // mdtest's own heading "(in ms/op)" (mdtest 4.1 prints the phase's seconds there).
 std::string mdtest_summary(const RunRecords& records, int iterations, const std::vector<std::string>& rows = {},
                            bool times = false);
+// mdtest's line when its stonewall stopped a rank early (updateStoneWallIterations, printed by rank 0 whatever the
+// verbosity): the fewest, most and mean items the ranks had made at the allreduce, then an empty line; "" when every
+// rank made its -n items (mdtest prints nothing then), or when `phase` is no stonewalled phase.
+std::string mdtest_stonewall_line(const PhaseRecord& phase, uint64_t items_per_rank, int ranks);
+
+// mdtest 4.1's --saveRankPerformanceDetails CSV (mdtest.c: md_validate_tests writes the header, StoreRankInformation
+// the rows): "rank,items" and ",rate-<test>,time-<test>" for its 11 tests in its order (Directory creation, stat,
+// read, rename, removal; File creation, stat, read, removal; Tree creation, removal); then "all,<items>" with, per
+// test, the first iteration's items of every rank / its time (the slowest rank's, after the barrier: the phase's) and
+// that time; then per iteration, per rank, "<rank>," and for the 9 Directory and File tests its items / its time
+// before the phase's barrier and that time (RunRecords::rank_times). %.10e; ",," for a test that did not run (no
+// items). A tree's items are one per rank (mdtest's num_dirs_in_tree on every rank). `items`: mdtest's o.items when it
+// writes the file (the items per rank: -n, a stonewalled create's count, -x's). `dir_read`: mdtest ran its Directory
+// read phase, which has no operations: items / 0 s, "inf,0.0000000000e+00" (pfsim keeps no phase for it). Directory
+// rename, which pfsim does not simulate, is always ",,".
+struct MdtestRankDetails {
+  int ranks = 1;
+  uint64_t items = 0;
+  bool dir_read = false;
+};
+std::string mdtest_rank_csv(const RunRecords& records, const MdtestRankDetails& d);
+
 // The same table from rates per operation, in the given order (one rate per iteration).
 std::string mdtest_summary_table(const std::vector<std::pair<std::string, std::vector<double>>>& rates, int iterations,
                                  const char* heading = "SUMMARY rate (in ops/sec)");

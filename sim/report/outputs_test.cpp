@@ -10,8 +10,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -107,4 +111,119 @@ TEST_CASE("a run killed while its outputs are written (SIGTERM, SIGINT) leaves n
     CHECK((WIFSIGNALED(status) && WTERMSIG(status) == sig));
     CHECK(d.entries() == 0);
   }
+}
+
+namespace {
+
+const std::string kIo500Results = "/work/shared/data/tool-outputs/io500/standard-results";
+
+std::vector<std::string> csv_fields(const std::string& line)
+{
+  std::vector<std::string> f;
+  size_t pos = 0;
+  for (;;) {
+    const size_t comma = line.find(',', pos);
+    f.push_back(line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+    if (comma == std::string::npos)
+      return f;
+    pos = comma + 1;
+  }
+}
+
+std::vector<std::string> lines_of(const std::string& text)
+{
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    out.push_back(l);
+  return out;
+}
+
+pfsim::PhaseRecord phase_record(const std::string& name, int iteration, uint64_t items, double time_s,
+                                std::vector<double> rank_end_s = {})
+{
+  pfsim::PhaseRecord p;
+  p.name = name;
+  p.iteration = iteration;
+  p.items = items;
+  p.start_s = 10;
+  p.end_s = 10 + time_s;
+  for (double& t : rank_end_s)
+    t += 10;
+  p.rank_end_s = rank_end_s;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("mdtest --saveRankPerformanceDetails: IO500's mdtest-easy-delete.csv again from its own times", "[outputs]")
+{
+  // The real file (mdtest 4.1, 2 tasks, -n 2000 -u -F -r: File removal and Tree removal ran): its times put in
+  // records, the file pfsim writes from them has the real one's header and its rows field for field (the rates
+  // within the 10 digits the times are printed with).
+  std::ifstream in(kIo500Results + "/mdtest-easy-delete.csv");
+  REQUIRE(in);
+  const std::string real((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  pfsim::RunRecords r;
+  r.phases.push_back(phase_record("File removal", 0, 4000, 3.0752897263e-02, {1.4757871628e-02, 3.0732870102e-02}));
+  r.phases.push_back(phase_record("Tree removal", 0, 1, 4.6893835068e-02));
+  pfsim::MdtestRankDetails d;
+  d.ranks = 2;
+  d.items = 2000;
+  const std::string sim = pfsim::mdtest_rank_csv(r, d);
+  const auto a = lines_of(sim), b = lines_of(real);
+  REQUIRE(a.size() == b.size());
+  CHECK(a[0] == b[0]);  // the header, byte for byte
+  CHECK(sim.back() == '\n');
+  for (size_t i = 1; i < a.size(); ++i) {
+    const auto x = csv_fields(a[i]), y = csv_fields(b[i]);
+    INFO("row " << i << "\n  pfsim: " << a[i] << "\n  mdtest: " << b[i]);
+    REQUIRE(x.size() == y.size());
+    for (size_t k = 0; k < x.size(); ++k) {
+      if (k < 2 || y[k].empty()) {
+        CHECK(x[k] == y[k]);
+      } else {
+        REQUIRE(x[k].size() == y[k].size());  // %.10e
+        CHECK(std::stod(x[k]) == Approx(std::stod(y[k])).epsilon(1e-9));
+      }
+    }
+  }
+}
+
+TEST_CASE("mdtest --saveRankPerformanceDetails: every test's columns, iterations, Directory read's inf", "[outputs]")
+{
+  // mdtest -n 50 -i 2 -u as in tool-outputs/mdtest/mdtest-rankperf.csv: the all row (24 fields) holds the first
+  // iteration, then a row per iteration and rank (20 fields: the 9 Directory and File tests); Directory read runs
+  // without operations (items / 0 s: inf, as C prints it), Directory rename is not simulated (empty).
+  std::ifstream in("/work/shared/data/tool-outputs/mdtest/mdtest-rankperf.csv");
+  REQUIRE(in);
+  const std::string real((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  pfsim::RunRecords r;
+  for (int it = 0; it < 2; ++it) {
+    const double k = 1 + it;
+    r.phases.push_back(phase_record("Tree creation", it, 1, 1e-4 * k));
+    for (const char* name : {"Directory creation", "Directory stat", "Directory removal", "File creation",
+                             "File stat", "File read", "File removal"})
+      r.phases.push_back(phase_record(name, it, 100, 4e-3 * k, {2e-3 * k, 4e-3 * k}));
+    r.phases.push_back(phase_record("Tree removal", it, 1, 5e-4 * k));
+  }
+  pfsim::MdtestRankDetails d;
+  d.ranks = 2;
+  d.items = 50;
+  d.dir_read = true;
+  const auto a = lines_of(pfsim::mdtest_rank_csv(r, d)), b = lines_of(real);
+  REQUIRE(a.size() == b.size());
+  CHECK(a[0] == b[0]);
+  for (size_t i = 1; i < a.size(); ++i) {
+    INFO("row " << i << ": " << a[i]);
+    CHECK(csv_fields(a[i]).size() == csv_fields(b[i]).size());
+    CHECK(csv_fields(a[i])[0] == csv_fields(b[i])[0]);  // all, then ranks 0 and 1 of iteration 0, of iteration 1
+  }
+  CHECK(a[1].rfind("all,50,2.5000000000e+04,4.0000000000e-03,2.5000000000e+04,4.0000000000e-03,inf,"
+                   "0.0000000000e+00,,,2.5000000000e+04,", 0) == 0);  // 100 items / 4 ms
+  // a tree is one directory per rank: 2 / 0.1 ms and 2 / 0.5 ms
+  CHECK(a[1].substr(a[1].size() - 67) == "2.0000000000e+04,1.0000000000e-04,4.0000000000e+03,5.0000000000e-04");
+  CHECK(a[2].rfind("0,,2.5000000000e+04,2.0000000000e-03,2.5000000000e+04,2.0000000000e-03,inf,0.0000000000e+00,,,",
+                   0) == 0);
+  CHECK(a[5].rfind("1,,6.2500000000e+03,8.0000000000e-03,", 0) == 0);  // iteration 1, rank 1: 50 / 8 ms
 }

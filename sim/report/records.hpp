@@ -145,9 +145,11 @@ struct PhaseRecord {
   // A phase with stonewalling (Workload::stonewall): each rank's data steps done (IOR's pairs), and with a wear-out
   // what IOR's allreduce saw when every rank had stopped: the fewest and most pairs, the fewest and all bytes moved by
   // then, and rank 0's time from its first data step to the allreduce's end (IOR's "stonewalling pairs accessed" line).
+  // With PhaseStonewall::per_item the pairs are items (mdtest's), their sum too (mdtest's "Continue stonewall hit"
+  // line), and rank 0's time runs from its start of the phase.
   std::vector<uint64_t> rank_pairs;
   bool wear_out = false;
-  uint64_t stonewall_pairs_min = 0, stonewall_pairs_max = 0;
+  uint64_t stonewall_pairs_min = 0, stonewall_pairs_max = 0, stonewall_pairs_sum = 0;
   double stonewall_bytes_min = 0, stonewall_bytes_sum = 0;
   double stonewall_s = 0;
 };

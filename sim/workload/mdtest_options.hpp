@@ -1,13 +1,15 @@
 #pragma once
-// mdtest (IOR 4.x) options that change what runs and that pfsim does not model: pfsim mdtest refuses them; a replay of
-// an mdtest recording whose command line has them warns (it replays the recorded operations, in one directory per
-// rank or the shared one).
+// mdtest (IOR 4.x) options that change what runs and that pfsim does not model: pfsim mdtest refuses them, but for
+// -W, -x, -Y and -t, which it models (its own options, looked up first: sim/app/main.cpp); a replay of an mdtest
+// recording whose command line has any of them warns (it replays the recorded operations, in one directory per rank
+// or the shared one, every phase between barriers, without syncs).
 #include <map>
 #include <string>
 
 namespace pfsim {
 
-inline const char* mdtest_not_modelled(const std::string& option)
+// Every such option, with what it does.
+inline const std::map<std::string, const char*>& mdtest_not_modelled_options()
 {
   static const std::map<std::string, const char*> m{
       {"-z", "tree depth"},
@@ -31,6 +33,12 @@ inline const char* mdtest_not_modelled(const std::string& option)
       {"--allocateBufferOnGPU", "buffers on a GPU"},
       {"--warningAsErrors", "warnings as errors"},
   };
+  return m;
+}
+
+inline const char* mdtest_not_modelled(const std::string& option)
+{
+  const auto& m = mdtest_not_modelled_options();
   auto it = m.find(option);
   return it == m.end() ? nullptr : it->second;
 }

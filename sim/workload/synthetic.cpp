@@ -3,7 +3,11 @@
 #include "model/hash.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace pfsim {
@@ -27,22 +31,43 @@ uint64_t SyntheticWorkload::items_of_rank(int rank) const
 
 uint64_t SyntheticWorkload::items_of_rank(int rank, int phase) const
 {
-  if (p_.phases.at(phase).tree)
+  const auto& ph = p_.phases.at(phase);
+  if (ph.tree)
     return p_.unique_dir || rank == 0 ? 1 : 0;
-  return items_of_rank(rank);
+  return ph.items_per_rank > 0 ? ph.items_per_rank : items_of_rank(rank);
 }
 
 uint64_t SyntheticWorkload::phase_items(int phase) const
 {
-  if (p_.phases.at(phase).tree)
+  const auto& ph = p_.phases.at(phase);
+  if (ph.tree)
     return 1;  // mdtest's num_dirs_in_tree
+  if (ph.items_per_rank > 0)
+    return ph.items_per_rank * static_cast<uint64_t>(p_.ranks);
   return p_.total_items > 0 ? p_.total_items : p_.items_per_rank * static_cast<uint64_t>(p_.ranks);
+}
+
+PhaseStonewall SyntheticWorkload::stonewall(int phase) const
+{
+  const auto& ph = p_.phases.at(phase);
+  PhaseStonewall sw;
+  if (ph.stonewall_s > 0) {  // mdtest -W: its create always ends with the allreduce and the wear-out to the most
+    sw.deadline_s = ph.stonewall_s;
+    sw.wear_out = true;
+    sw.per_item = true;
+  } else if (ph.items_from >= 0) {  // the stat, read and removal after it: the items each rank's files count
+    sw.limit_phase = ph.items_from;
+    sw.per_item = true;
+  }
+  return sw;
 }
 
 bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) const
 {
   const auto& ph = p_.phases[phase];
   if (c.item >= items_of_rank(rank, phase))
+    return false;
+  if (c.stop > 0 && c.step == 0 && c.item >= c.stop)  // stonewalled (PhaseStonewall::per_item): no item past the stop
     return false;
   out.op = ph.item_ops[c.step];
   out.bytes = ph.item_bytes[c.step];
@@ -51,6 +76,7 @@ bool SyntheticWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out)
   // mdtest's file.mdtest.<rank>.<i>: the same object in the create (write) and read phases.
   out.object = (static_cast<uint64_t>(owner) << 32) | (c.item & 0xffffffffULL);
   out.begins = c.step == 0;
+  out.barrier = ph.first_step_barrier && c.item == 0 && c.step == 0;
   out.written_by = out.op == Op::Read && ph.written_phase >= 0 ? owner : -1;
   out.written_phase = out.written_by >= 0 ? ph.written_phase : -1;
   out.metadata = std::find(ph.item_ops.begin(), ph.item_ops.end(), Op::Read) == ph.item_ops.end();
@@ -161,8 +187,86 @@ SyntheticParams metabench_params(int ranks, uint64_t files, const std::string& d
   return p;
 }
 
+std::optional<std::pair<std::string, std::string>> mdtest_option_problem(const MdtestOptions& o)
+{
+  const bool creates = o.run_create;
+  if (o.stonewall_s < 0)
+    return std::pair<std::string, std::string>{"W", "expected whole seconds, 0 or more (0: no stonewall)"};
+  if (o.stonewall_s > 0 && creates && !o.files_only)
+    return std::pair<std::string, std::string>{
+        "W", "the stonewall with directories (no -F): mdtest 4.1 stops its Directory creation at the stonewall too, "
+             "without the ranks agreeing on a count, and still counts -n directories in its rate and in the later "
+             "phases; pfsim models the stonewall of the File creation phase (its allreduce and wear-out) alone: give "
+             "-F, as IO500 does"};
+  if (o.stonewall_s > 0 && creates && o.iterations > 1)
+    return std::pair<std::string, std::string>{
+        "W", "the stonewall with -i " + std::to_string(o.iterations) + ": mdtest 4.1 keeps a stonewalled iteration's "
+             "count (o.items) for the next ones, whose creates start again from -n and compare against it, so their "
+             "rates mix two counts; pfsim runs -W with one iteration"};
+  if (o.file_items > 0 && creates)
+    return std::pair<std::string, std::string>{
+        "file_items", "a run that creates its files counts them itself (the status file is read only by a run "
+                      "without the create phase)"};
+  if (o.file_items > o.items_per_rank)
+    return std::pair<std::string, std::string>{
+        "file_items", std::to_string(o.file_items) + " items per rank, more than -n " +
+                          std::to_string(o.items_per_rank) + ": a create of -n items per rank leaves at most -n"};
+  return std::nullopt;
+}
+
+std::string mdtest_status_text(uint64_t items)
+{
+  return std::to_string(items);  // mdtest's fprintf(out, "%lld", count)
+}
+
+uint64_t read_mdtest_status_file(const std::string& path, uint64_t max_items)
+{
+  const std::string at = "-x " + path + ": ";
+  std::error_code ec;
+  std::string why;
+  std::ifstream in;
+  if (!std::filesystem::exists(path, ec))
+    why = "no such file";
+  else if (!std::filesystem::is_regular_file(path, ec))
+    why = "not a regular file";
+  else if (in.open(path, std::ios::binary); !in)
+    why = std::strerror(errno);
+  if (!why.empty())
+    throw std::invalid_argument(
+        at + "cannot read the stonewall status file (" + why + "): a run with -T, -E or -r and -x works on the " +
+        "items per rank that a stonewalled create (-C -W S -x FILE) wrote there; mdtest warns \"Could not read " +
+        "stonewall status file\" and goes on with -n items, which pfsim does not: run the create first, or drop -x");
+  std::string text;
+  char buf[256];
+  while (text.size() <= 64 && in.read(buf, sizeof buf).gcount() > 0)  // (a status file is a few bytes)
+    text.append(buf, static_cast<size_t>(in.gcount()));
+  const auto first = text.find_first_not_of(" \t\r\n");
+  const auto last = text.find_last_not_of(" \t\r\n");
+  const std::string word = first == std::string::npos ? "" : text.substr(first, last - first + 1);
+  std::string shown = word.substr(0, 40);
+  for (auto& ch : shown)
+    if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f)
+      ch = '?';
+  if (word.empty() || word.size() > 19 || word.find_first_not_of("0123456789") != std::string::npos)
+    throw std::invalid_argument(at + "expected the stonewall status file's one whole number (the items per rank a "
+                                "stonewalled create made, as mdtest -x writes it), got " +
+                                (word.empty() ? std::string("an empty file") : "\"" + shown +
+                                 (word.size() > 40 ? "...\"" : "\"")));
+  const uint64_t items = std::stoull(word);
+  if (items == 0)
+    throw std::invalid_argument(at + "holds 0 items per rank: a stonewalled create makes at least one item per rank "
+                                "before it checks the stonewall, so no create wrote this");
+  if (items > max_items)
+    throw std::invalid_argument(at + "holds " + word + " items per rank, more than -n " + std::to_string(max_items) +
+                                ": a create of -n items per rank leaves at most -n there, so the file is another "
+                                "run's (give that run's -n)");
+  return items;
+}
+
 SyntheticParams mdtest_params(const MdtestOptions& o)
 {
+  if (auto problem = mdtest_option_problem(o))
+    throw std::invalid_argument("mdtest " + problem->first + ": " + problem->second);
   SyntheticParams p;
   p.generator = "mdtest";
   p.ranks = o.ranks;
@@ -178,9 +282,12 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
       tree_create.tree = true;
       p.phases.push_back(tree_create);
     }
+    const size_t first_timed = p.phases.size();  // (the tree phases have no phase_end: no sync)
     if (!o.files_only) {
-      if (o.run_create)
+      if (o.run_create) {
         p.phases.push_back({"Directory creation", {Op::Mkdir}, {0}, true, it});
+        p.phases.back().first_step_barrier = o.time_unique_dir && o.unique_dir;
+      }
       if (o.run_stat) {
         p.phases.push_back({"Directory stat", {Op::Stat}, {0}, true, it});
         p.phases.back().rank_shift = shift(1);
@@ -200,9 +307,12 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
         }
         create.item_ops.push_back(Op::Close);
         create.item_bytes.push_back(0);
+        create.stonewall_s = o.stonewall_s;
+        create.first_step_barrier = o.time_unique_dir && o.unique_dir;
         p.phases.push_back(create);
         creation = static_cast<int>(p.phases.size()) - 1;
       }
+      const size_t first_file_use = p.phases.size();
       if (o.run_stat) {
         p.phases.push_back({"File stat", {Op::Stat}, {0}, false, it});
         p.phases.back().rank_shift = shift(1);
@@ -221,7 +331,17 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
         p.phases.push_back({"File removal", {Op::Unlink}, {0}, false, it});
         p.phases.back().rank_shift = shift(3);
       }
+      // After a stonewalled create the stat, read and removal work on the items made (mdtest's o.items = the most any
+      // rank made); without a create, on the status file's count (-x), else on -n.
+      for (size_t k = first_file_use; k < p.phases.size(); ++k) {
+        if (creation >= 0 && o.stonewall_s > 0)
+          p.phases[k].items_from = creation;
+        if (creation < 0)
+          p.phases[k].items_per_rank = o.file_items;
+      }
     }
+    for (size_t k = first_timed; k < p.phases.size(); ++k)
+      p.phases[k].sync_at_end = o.sync_each_phase;
     if (o.run_remove) {
       SyntheticPhase tree_remove{"Tree removal", {Op::Rmdir}, {0}, true, it};
       tree_remove.tree = true;
@@ -235,6 +355,15 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
               {"w", o.write_bytes},    {"e", o.read_bytes}, {"i", o.iterations}};
   if (o.stride != 0)
     p.params["N"] = o.stride;
+  // (given only: the results of runs without them stay as they were)
+  if (o.stonewall_s > 0)
+    p.params["W"] = o.stonewall_s;
+  if (o.sync_each_phase)
+    p.params["Y"] = true;
+  if (o.time_unique_dir)
+    p.params["t"] = true;
+  if (o.file_items > 0)
+    p.params["file_items"] = o.file_items;
   if (!(o.run_create && o.run_stat && o.run_read && o.run_remove))
     for (const auto& [key, on] : {std::pair{"C", o.run_create}, {"T", o.run_stat}, {"E", o.run_read}, {"r", o.run_remove}})
       p.params[key] = on;

@@ -4,7 +4,9 @@
 #include "workload/workload.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pfsim {
@@ -27,6 +29,19 @@ struct SyntheticPhase {
   // mdtest -N S: the phase works on the files (directories) of rank r + rank_shift, mod the ranks: S for the stat
   // phases, 2S for File read, 3S for the removals (mdtest's stat_name, read_name and rm_name); 0 for the creations.
   int64_t rank_shift = 0;
+  // Items per rank when not the workload's (mdtest -n): the count mdtest -x's status file holds, for the File phases
+  // of a run that does not create them. 0: the workload's.
+  uint64_t items_per_rank = 0;
+  // mdtest -W S on the File creation phase: a rank starts no item once S seconds have passed since its start of the
+  // phase, then every rank goes on to the most items any rank made (PhaseStonewall, per item; 0: none). A later File
+  // phase of the iteration works on as many items as each rank's files count in `items_from`'s (-1: -n of them).
+  double stonewall_s = 0;
+  int items_from = -1;
+  // mdtest -Y: the phase ends with every rank's sync(2) (Workload::phase_ends_with_sync).
+  bool sync_at_end = false;
+  // mdtest -t with -u: the creation phase's time includes the MPI_Barrier every rank makes before it enters its
+  // unique directory (unique_dir_access MK_UNI_DIR): each rank's first step waits at it (OpRequest::barrier).
+  bool first_step_barrier = false;
 };
 
 struct SyntheticParams {
@@ -55,6 +70,8 @@ public:
   nlohmann::json describe() const override;
   // Every phase's item operations, of the phases rank 0 has items in (without walking them: -n 10^12 is fine).
   PerOp<bool> kinds_used() const override;
+  PhaseStonewall stonewall(int phase) const override;
+  bool phase_ends_with_sync(int phase) const override { return p_.phases.at(phase).sync_at_end; }
   // Without walking the items: ranks share the directory (metabench shared, mdtest without -u) or the base
   // directory of mdtest's tree phases.
   bool uses_shared_dirs() const override;
@@ -70,6 +87,7 @@ public:
   }
   uint64_t items_of_rank(int rank) const;
   uint64_t items_of_rank(int rank, int phase) const;
+  const SyntheticParams& params() const { return p_; }
 
 private:
   SyntheticParams p_;
@@ -96,11 +114,33 @@ struct MdtestOptions {
   bool run_stat = true;
   bool run_read = true;
   bool run_remove = true;
+  // -W S: the File creation phase's stonewall, whole seconds (mdtest's int; 0: none). pfsim runs it with files only
+  // (-F) and one iteration (mdtest_option_problem).
+  int stonewall_s = 0;
+  bool sync_each_phase = false;  // -Y: each phase ends with the ranks' sync(2) (not the tree phases)
+  bool time_unique_dir = false;  // -t: with -u, the creation phases include the barrier before the unique directory
+  // The items per rank of the File phases of a run that does not create them, read from -x's status file (mdtest's
+  // o.items after ReadStoneWallingIterations); 0: -n.
+  uint64_t file_items = 0;
 };
+// Why these options cannot run together (mdtest 4.1's rules where it has them, pfsim's limits where it models less):
+// {the option (letter, as the workload file's key), the reason}; nullopt when they can.
+std::optional<std::pair<std::string, std::string>> mdtest_option_problem(const MdtestOptions& o);
 // mdtest's SUMMARY rows for these options, in its order (a phase that did not run prints zeros).
 std::vector<std::string> mdtest_summary_rows(const MdtestOptions& o);
 // mdtest phases in the tool's order: directory creation/stat/removal (unless -F), then file
 // creation/stat/read/removal (unless -D); "File read" opens, reads -e bytes (none with -e 0) and closes.
+// std::invalid_argument when mdtest_option_problem has one.
 SyntheticParams mdtest_params(const MdtestOptions& o);
+
+// mdtest -x's stonewall status file (StoreStoneWallingIterations, ReadStoneWallingIterations in IOR 4.1's
+// utilities.c): after a stonewalled create, rank 0 writes the most items any rank made ("%lld", no newline); a run
+// that does not create reads it and works on that many items per rank in its File phases. The file holds no rank
+// count. The text mdtest writes:
+std::string mdtest_status_text(uint64_t items);
+// The items per rank `path` holds: its one whole number (spaces around it allowed), from 1 to `max_items` (-n: a
+// create of -n items per rank never leaves more). std::invalid_argument naming the file and what is wrong otherwise
+// (mdtest warns "Could not read stonewall status file" and goes on with -n items; pfsim does not guess).
+uint64_t read_mdtest_status_file(const std::string& path, uint64_t max_items);
 
 }  // namespace pfsim

@@ -71,8 +71,15 @@ struct PhaseStonewall {
   bool wear_out = false;
   // A rank stops after this many data steps (0: no limit)...
   uint64_t limit = 0;
-  // ... or, when >= 0, after as many as it did in that earlier phase (IOR's read after a stonewalled write).
+  // ... or, when >= 0, after as many as it did in that earlier phase (IOR's read after a stonewalled write; mdtest's
+  // stat, read and removal after a stonewalled create).
   int limit_phase = -1;
+  // What is counted, and from when. false: IOR's pairs, each data step (a read or a write), the deadline counted from
+  // the rank's first data step (IOR's startForStonewall). true: mdtest's items, each tool operation once its last step
+  // is done (an mdtest create is its create, write and close), the deadline counted from the rank's start of the phase
+  // (mdtest's progress->start_time), checked after each item (create_remove_items_helper); the workload starts no item
+  // past RankCursor::stop.
+  bool per_item = false;
   bool active() const { return deadline_s > 0 || wear_out || limit > 0 || limit_phase >= 0; }
 };
 
@@ -89,7 +96,8 @@ struct RankCursor {
   uint32_t step = 0;
   uint32_t aux = 0;
   // Set by the model (stonewalling, PhaseStonewall): once the rank has done `stop` data steps in the phase, its next
-  // step is the one after its data steps (IOR's close). 0: no stop. Workloads without a PhaseStonewall ignore it.
+  // step is the one after its data steps (IOR's close); with PhaseStonewall::per_item, once it has done `stop` items
+  // it has no next step. 0: no stop. Workloads without a PhaseStonewall ignore it.
   uint64_t stop = 0;
 };
 
@@ -149,6 +157,10 @@ public:
   }
   // Stonewalling in `phase` (none by default). A workload that states one honours RankCursor::stop.
   virtual PhaseStonewall stonewall(int /*phase*/) const { return {}; }
+  // Whether each rank, its steps of `phase` done, runs sync(2) before the barrier (mdtest -Y: its phase_end calls the
+  // `sync` command, inside the phase's time): it waits until its node's write-back cache holds no dirty page (every
+  // rank's; held pieces go at once). False by default.
+  virtual bool phase_ends_with_sync(int /*phase*/) const { return false; }
   // Idle time of every rank at the start of `phase` (after its barrier) that the phase's time leaves out, as the tool
   // times it (IOR's -d: its sleep comes before its timers start): the phase is recorded as starting after it.
   virtual double phase_delay_s(int /*phase*/) const { return 0; }

@@ -77,6 +77,13 @@ WorkloadSpec parse_workload(const nlohmann::json& j, const std::string& file)
       m.fail("e", "expected at most \"w\" (the bytes written per file; mdtest: read bytes must be smaller than "
                   "write bytes, when one run creates and reads)");
     o.stride = m.integer("N", 0, 0, INT32_MAX);  // mdtest -N: the rank shift of the stat, read and removal phases
+    // mdtest -W (whole seconds, as mdtest's int), -Y, -t, and the File phases' items that -x's status file gave
+    o.stonewall_s = static_cast<int>(m.integer("W", 0, 0, 1000000000));
+    o.sync_each_phase = m.boolean("Y", false);
+    o.time_unique_dir = m.boolean("t", false);
+    o.file_items = static_cast<uint64_t>(m.integer("file_items", 0, 1, INT64_MAX));
+    if (auto problem = mdtest_option_problem(o))
+      m.fail(problem->first, problem->second);
     m.finish();
     if (top.has("metabench"))
       top.fail("metabench", "not allowed with generator \"mdtest\"");

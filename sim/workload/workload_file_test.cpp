@@ -273,6 +273,41 @@ TEST_CASE("mdtest -C -T -E -r and -N in a workload file: what pfsim mdtest recor
   CHECK(op.dir == 3);
 }
 
+TEST_CASE("mdtest -W -Y -t and -x's count in a workload file: what pfsim mdtest records reruns them", "[workload]")
+{
+  // The stonewall, the sync after each phase, -t and the File phases' count read from -x are in the recorded block
+  // (W, Y, t, file_items), and load back to the same stonewall, syncs and counts; the combinations pfsim mdtest
+  // refuses are refused in the file too, naming the field.
+  pfsim::MdtestOptions o = mdtest_files(4, 100, true);
+  o.stonewall_s = 2;
+  o.sync_each_phase = true;
+  o.time_unique_dir = true;
+  const auto made = pfsim::mdtest_params(o);
+  json file = {{"generator", "mdtest"}, {"ranks", 4}, {"mdtest", made.params}};
+  const auto back = parse_workload(file, "recorded.json").params;
+  CHECK(back.params == made.params);
+  REQUIRE(back.phases.size() == made.phases.size());
+  for (size_t i = 0; i < made.phases.size(); ++i) {
+    CHECK(back.phases[i].stonewall_s == made.phases[i].stonewall_s);
+    CHECK(back.phases[i].items_from == made.phases[i].items_from);
+    CHECK(back.phases[i].sync_at_end == made.phases[i].sync_at_end);
+    CHECK(back.phases[i].first_step_barrier == made.phases[i].first_step_barrier);
+  }
+  pfsim::MdtestOptions later = mdtest_files(4, 100, true);
+  later.run_create = false;
+  later.file_items = 42;
+  const auto counted = pfsim::mdtest_params(later);
+  json file2 = {{"generator", "mdtest"}, {"ranks", 4}, {"mdtest", counted.params}};
+  const auto back2 = parse_workload(file2, "recorded.json").params;
+  CHECK(back2.params["file_items"] == 42);
+  CHECK(pfsim::SyntheticWorkload(back2).phase_items(0) == 4 * 42);
+  // refused as on the command line: -W with directories, file_items with the create
+  file["mdtest"]["F"] = false;
+  CHECK_THROWS_WITH(parse_workload(file, "w.json"), Catch::Contains("mdtest.W") && Catch::Contains("give -F"));
+  file2["mdtest"]["C"] = true;
+  CHECK_THROWS_WITH(parse_workload(file2, "w.json"), Catch::Contains("mdtest.file_items"));
+}
+
 TEST_CASE("workload ranks_per_node: absent means the platform's, given it is at least 1", "[workload]")
 {
   json base = {{"generator", "metabench"}, {"ranks", 16}, {"metabench", {{"files", 100}}}};
