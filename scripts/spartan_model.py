@@ -6,11 +6,11 @@ IO500 (io-500-dev, 2019) runs mdtest twice:
   mdtest hard: `mdtest -n N -t -w 3901 -e 3901 -F -N 1`: 3901-byte files in ONE shared directory
                ("hard" write / stat / read / delete).
 pfsim runs them as `pfsim mdtest -n N -u -F` and `pfsim mdtest -n N -F -w 3901 -e 3901`. -L (leaf only) and -t
-(unique directory by time) only change directory names; -N 1 (task r stats task r + 1's files, reads r + 2's and
-removes r + 3's, mdtest's shifts: another node's only with one task per node or at a node's last tasks, and the read
-with 2 tasks wraps round to a task's own) is left out: pfsim's stats always go to the MDS (its clients cache no
-attributes) and the platform has no page cache (clients.max_cached_mb 0, the default), so no read is served from
-memory."""
+(unique directory by time) only change directory names; -N 1 (task r stats task r + S's files, reads r + 2S's and
+removes r + 3S's, S = 1 x the tasks per node with several nodes of tasks placed in blocks, as mdtest shifts: the next
+node's, the node two further's, three further's; with 2 tasks on 2 nodes S = 1 and the read wraps round to a task's
+own) is left out: pfsim's stats always go to the MDS (its clients cache no attributes) and the platform has no page
+cache (clients.max_cached_mb 0, the default), so no read is served from memory and the shift changes no rate."""
 import csv
 import json
 import math

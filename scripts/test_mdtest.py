@@ -158,7 +158,34 @@ def main():
         check(refused is not None and all(o in refused.group(1).split() for o in ("-z", "-b", "-I", "-y")) and
               not any(o in refused.group(1).split() for o in ("-W", "-x", "-Y", "-t")),
               f"pfsim mdtest --help lists the options it refuses, not those it models ({refused and refused.group(1)})")
+        shift_checks(pfsim, tmp)
     check.finish("mdtest")
+
+
+def shift_checks(pfsim, tmp):
+    """mdtest's -N on a placement (mdtest.c: "set the shift to mimic IOR and shift by procs per node"): with the ranks
+    in blocks over several nodes the shift is -N times the tasks on node 0, so that IO500's -N 1 stats the next
+    node's files and reads those of the node two further; on one node, or placed cyclically, -N as typed. 12 ranks,
+    3901-byte files and a node page cache: on 3 nodes of 4 no read is the reader's own node's (shift 4: node + 2,
+    before this rule shift 1: ranks r + 2, mostly the same node, whose cache served them); on one node all are."""
+    base = ["mdtest", "--platform", PLATFORM, "--ranks", "12", "-n", "20", "-F", "-w", "3901", "-e", "3901", "-N", "1",
+            "--set", "clients.max_cached_mb=64"]
+    got = {}
+    for name, extra in (("block", ["--ranks-per-node", "4"]), ("one-node", ["--ranks-per-node", "12"]),
+                        ("cyclic", ["--ranks-per-node", "4", "--set", "clients.placement=\"cyclic\""])):
+        out = f"{tmp}/shift-{name}.json"
+        r = subprocess.run([pfsim] + base + extra + ["--out", out], capture_output=True, text=True)
+        res = json.load(open(out)) if r.returncode == 0 else {}
+        line = re.search(r"^V-0: Rank   0 Line  2594 Shifting ranks by (\d+) for each phase\.$", r.stdout, re.M)
+        got[name] = (res.get("mdtest", {}).get("rank_shift"), int(line.group(1)) if line else None,
+                     res.get("client_cache_reads", {}).get("reads"))
+    check(got["block"][:2] == (4, 4) and got["block"][2] == 0,
+          f"-N 1, 3 nodes of 4 in blocks: shift 4 (recorded, printed as mdtest's V-0 line), no read cached (got "
+          f"{got['block']})")
+    check(got["one-node"][:2] == (1, 1) and got["one-node"][2] == 12 * 20 and
+          got["cyclic"][:2] == (1, 1) and got["cyclic"][2] == 0,
+          f"-N 1 on one node: shift 1, every read a page-cache copy; placed cyclically: shift 1, the reads another "
+          f"node's (got one node {got['one-node']}, cyclic {got['cyclic']})")
 
 
 if __name__ == "__main__":

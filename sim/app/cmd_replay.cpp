@@ -16,6 +16,7 @@
 #include "report/mdreal_report.hpp"
 #include "report/outputs.hpp"
 #include "workload/replay.hpp"
+#include "workload/synthetic.hpp"
 #include "workload/trace.hpp"
 
 #include <algorithm>
@@ -490,6 +491,7 @@ std::string mdtest_command_line(const ReplayWorkload& w, const std::string& pero
   cmd.u = !t.shared_dir;
   cmd.F = true;
   cmd.stride = t.mdtest_stride;  // -N: the replay shifts the stat, read and removal ranks as the recorded run did
+  cmd.shift = w.options().mdtest_stride > 0 ? w.options().mdtest_stride : 0;  // (as applied: mdtest's V-0 line)
   if (phase_of.size() < 4)
     for (const auto& [name, flag] : std::vector<std::pair<std::string, std::string>>{
              {"File creation", "-C"}, {"File stat", "-T"}, {"File read", "-E"}, {"File removal", "-r"}})
@@ -804,6 +806,17 @@ nlohmann::json results_of(const Args& a, const nlohmann::json& inputs, const con
 
 // A sweep over --ranks LIST with --csv: each point replays the trace at its rank count in a child process (the trace
 // imported once, before the children fork) and keeps the results JSON --out would hold.
+// An mdtest trace's -N as a replay at `ranks` applies it: mdtest's rule on the replay's placement
+// (mdtest_effective_stride: times the tasks on node 0 with block placement over several nodes); -1 for traces without
+// -N (the trace's own: none).
+int64_t mdtest_stride_of(const config::PlatformConfig& platform, const trace::Trace& t, int ranks, const RunOptions& o)
+{
+  if (t.mdtest_stride <= 0)
+    return -1;
+  const int rpn = o.ranks_per_node > 0 ? o.ranks_per_node : platform.clients.ranks_per_node;
+  return mdtest_effective_stride(t.mdtest_stride, ranks, rpn, platform.clients.placement == "cyclic");
+}
+
 int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<const trace::Trace> tr,
           const ReplayOptions& ro, const std::vector<int>& ranks, nlohmann::json inputs, ReportFormat default_format,
           const std::string& before_run)
@@ -818,6 +831,7 @@ int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr
   for (int r : ranks) {
     ReplayOptions rr = ro;
     rr.ranks = r;
+    rr.mdtest_stride = mdtest_stride_of(platform, *tr, r, o);
     workload_of[r] = std::make_unique<const ReplayWorkload>(tr, rr);
     check_before_run(platform, *workload_of[r], o);
   }
@@ -878,9 +892,11 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
 {
   const ReportFormat format = check_run_options(a, tr->format, default_format);
   inputs = inputs_of(a, std::move(inputs), format);
-  ReplayWorkload w(tr, ro);
   const bool with_max = format == ReportFormat::MdReal2017 && prints_max(a, *tr);
   const RunOptions o = run_options_of(a, format, with_max);
+  ReplayOptions rw = ro;
+  rw.mdtest_stride = mdtest_stride_of(platform, *tr, ro.ranks > 0 ? ro.ranks : tr->ranks, o);
+  ReplayWorkload w(tr, rw);
   warn_no_samples_max(a, *tr, format);
   // md-workbench's per-rank lines: asked for, or the recorded run printed them (and is replayed in its form).
   const bool process_reports =

@@ -131,12 +131,14 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-r", false, "only the removal phases (Directory, File and Tree removal)"},
         {"-P", false, "also print mdtest's SUMMARY time table (each phase's time in seconds, under mdtest's own "
                       "heading \"ms/op\")"},
-        {"-N", true, "STRIDE mdtest's rank shift (default 0): rank r stats rank r + N's items, reads r + 2N's files "
-                     "and removes r + 3N's (mdtest's stat_name, read_name, rm_name), with -u in that rank's "
+        {"-N", true, "STRIDE mdtest's rank shift (default 0): rank r stats rank r + S's items, reads r + 2S's files "
+                     "and removes r + 3S's (mdtest's stat_name, read_name, rm_name), with -u in that rank's "
                      "directory (mdtest's unique_*_dir names shift by one more stride; the files are the same), all "
-                     "mod the ranks; N = ranks per node stats another node's items, but the read's 2N wraps round: "
-                     "with 2 nodes a rank reads its own files (the page cache's, clients.max_cached_mb), from 3 "
-                     "nodes on the node two further's"},
+                     "mod the ranks. S is N times the tasks on node 0 when the ranks are placed in blocks over "
+                     "several nodes, as mdtest shifts (\"Shifting ranks by S for each phase.\", printed), else N: "
+                     "-N 1 stats the next node's items, but the read's 2S wraps round: with 2 nodes a rank reads its "
+                     "own node's files (the page cache's, clients.max_cached_mb), from 3 nodes on the node two "
+                     "further's"},
         {"--savePerOpDataCSV", true, "PREFIX mdtest's own form of --latency-dir/--latency-prefix: the files "
                                      "PREFIX-<phase>-<rank %05d>.csv", true},
         {"-W", true, "S stonewall (whole seconds, with -F and one iteration): in File creation a rank starts no item "
@@ -629,13 +631,28 @@ nlohmann::json simulate(const Cli& c, const pfsim::config::PlatformConfig& platf
 }
 
 // Runs one point and returns its results JSON (effective configuration included).
+// mdtest -N as mdtest runs it on this run's placement (pfsim::mdtest_effective_stride): S x the tasks on node 0 when
+// the ranks are placed in blocks over several nodes; 0 without -N or for other generators.
+int64_t mdtest_shift(const pfsim::config::PlatformConfig& platform, const pfsim::WorkloadSpec& spec,
+                     const pfsim::RunOptions& options)
+{
+  if (spec.params.generator != "mdtest")
+    return 0;
+  const int rpn = options.ranks_per_node > 0 ? options.ranks_per_node : platform.clients.ranks_per_node;
+  return pfsim::mdtest_effective_stride(spec.params.params.value("N", int64_t{0}), spec.params.ranks, rpn,
+                                        platform.clients.placement == "cyclic");
+}
+
 nlohmann::json run_point(const Cli& c, const pfsim::config::PlatformConfig& platform, const pfsim::WorkloadSpec& spec,
                          pfsim::RunRecords* keep = nullptr, const std::string& point = "")
 {
-  pfsim::SyntheticWorkload workload(spec.params);
+  auto options = run_options(c, spec);
+  pfsim::SyntheticParams params = spec.params;
+  if (const int64_t shift = mdtest_shift(platform, spec, options); shift > 0)
+    pfsim::set_mdtest_stride(params, shift);
+  pfsim::SyntheticWorkload workload(params);
   pfsim::RunRecords records;
   pfsim::RunInfo info;
-  auto options = run_options(c, spec);
   options.point = point;  // (a sweep point's warnings name it)
   auto out = simulate(c, platform, workload, options, records, info);
   if (keep)
@@ -796,6 +813,9 @@ int cmd_run(const Cli& c)
   }
   if (mdtest && c.opts.count("--saveRankPerformanceDetails"))
     md["rank_performance_file"] = c.opts.at("--saveRankPerformanceDetails");
+  // -N as applied: the stat, read and removal work on rank r + k x shift's items (mdtest_effective_stride)
+  if (const int64_t shift = mdtest_shift(platform, spec, run_options(c, spec)); shift > 0)
+    md["rank_shift"] = shift;
   if (!md.empty())
     results["mdtest"] = md;
   std::string latency_dir = opt(c, "--latency-dir");
@@ -874,6 +894,7 @@ int cmd_run(const Cli& c)
       if (c.command == "mdtest")
         cmd.typed = c.tool_args;
       cmd.tasks = spec.params.ranks;
+      cmd.shift = mdtest_shift(platform, spec, run_options(c, spec));
       std::cout << pfsim::mdtest_command_lines(cmd);
     }
     if (sw)  // (printed during mdtest's create phase, after its task line)

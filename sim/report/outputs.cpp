@@ -271,6 +271,10 @@ std::string mdtest_command_lines(const MdtestCommand& c)
   if (!c.perop_prefix.empty())
     os << " '--savePerOpDataCSV=" << c.perop_prefix << "'";
   os << "\n";
+  // mdtest's VERBOSE(0, ...) line of its shift, printed at the default verbosity (its format "V-%d: Rank %3d Line %5d ",
+  // the line of mdtest.c 4.1.0+dev that prints it, as the real IO500 outputs show)
+  if (c.shift > 0)
+    os << "V-0: Rank   0 Line  2594 Shifting ranks by " << c.shift << " for each phase.\n";
   // mdtest's "<tasks> tasks, <tasks x -n> files/directories" (files with -F, directories with -D)
   if (c.n >= 0)
     os << c.tasks << " tasks, " << static_cast<unsigned long long>(c.tasks) * static_cast<unsigned long long>(c.n)

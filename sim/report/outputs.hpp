@@ -111,6 +111,9 @@ struct MdtestCommand {
   std::string perop_prefix;  // --savePerOpDataCSV=<prefix> ("": none)
   std::vector<std::string> typed;  // the options as typed (pfsim mdtest), printed instead of the fields above
   long long tasks = 0;
+  // The rank shift the run applied (-N, times the tasks on node 0 with block placement over several nodes): mdtest's
+  // "V-0: Rank   0 Line  2594 Shifting ranks by <shift> for each phase." before the tasks line (0: none printed)
+  long long shift = 0;
 };
 std::string mdtest_command_lines(const MdtestCommand& c);
 

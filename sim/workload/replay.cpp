@@ -342,9 +342,10 @@ bool ReplayWorkload::next(int rank, int phase, RankCursor& c, OpRequest& out) co
     const int64_t o = kind == TraceOp::Create ? rank + shift : rank - shift;
     owner = wrap(o);
     out.shared_dir = (2 * shift) % ranks_ != 0;
-  } else if (ph.kind == PhaseKind::Other && trace_->mdtest_stride > 0) {
+  } else if (const int64_t stride = opt_.mdtest_stride >= 0 ? opt_.mdtest_stride : trace_->mdtest_stride;
+             ph.kind == PhaseKind::Other && stride > 0) {
     const int64_t times = kind == TraceOp::Stat ? 1 : kind == TraceOp::Read ? 2 : kind == TraceOp::Delete ? 3 : 0;
-    owner = wrap(rank + times * static_cast<int64_t>(trace_->mdtest_stride % ranks_));
+    owner = wrap(rank + times * (stride % ranks_));
   }
   out.dir = static_cast<uint32_t>(owner) * static_cast<uint32_t>(D_) + sl.set;
   // mdtest: item k of every File phase is the owner's file k (mdtest's file.mdtest.<owner>.<k>), the same object in

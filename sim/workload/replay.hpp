@@ -40,6 +40,10 @@ struct ReplayOptions {
   // Each rank replays only the first K recorded operations of every phase (0 = all): short runs at very large
   // rank counts (the rates then describe the start of each phase).
   uint32_t max_ops_per_phase = 0;
+  // An mdtest trace's rank shift as the replay applies it (mdtest's rule on the replay's placement,
+  // mdtest_effective_stride: -N times the tasks on node 0 with block placement over several nodes); -1: the trace's
+  // -N as recorded.
+  int64_t mdtest_stride = -1;
 };
 
 // Parameters of `pfsim mdworkbench` (md-workbench / md-real-io command-line names), with md-workbench's defaults

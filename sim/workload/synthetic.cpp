@@ -274,8 +274,6 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
   p.unique_dir = o.unique_dir;
   if (!o.run_create && !o.run_stat && !o.run_read && !o.run_remove)
     throw std::invalid_argument("mdtest: no phase chosen (-C -T -E -r)");
-  // mdtest -N: the k-th shifted phase works on rank r + k N's items (mod the ranks)
-  auto shift = [&o](int64_t k) { return k * (o.stride % o.ranks); };
   for (int it = 0; it < o.iterations; ++it) {
     if (o.run_create) {
       SyntheticPhase tree_create{"Tree creation", {Op::Mkdir}, {0}, true, it};
@@ -290,11 +288,11 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
       }
       if (o.run_stat) {
         p.phases.push_back({"Directory stat", {Op::Stat}, {0}, true, it});
-        p.phases.back().rank_shift = shift(1);
+        p.phases.back().shift_steps = 1;
       }
       if (o.run_remove) {
         p.phases.push_back({"Directory removal", {Op::Rmdir}, {0}, true, it});
-        p.phases.back().rank_shift = shift(3);
+        p.phases.back().shift_steps = 3;
       }
     }
     if (!o.dirs_only) {
@@ -315,7 +313,7 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
       const size_t first_file_use = p.phases.size();
       if (o.run_stat) {
         p.phases.push_back({"File stat", {Op::Stat}, {0}, false, it});
-        p.phases.back().rank_shift = shift(1);
+        p.phases.back().shift_steps = 1;
       }
       // mdtest always runs its read phase; with -e 0 it only opens and closes ("a read test will actually just
       // open/close", md_validate_tests in IOR 4.x mdtest.c).
@@ -326,10 +324,10 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
       else if (o.run_read)
         p.phases.push_back({"File read", {Op::Open, Op::Close}, {0, 0}, false, it});
       if (o.run_read)
-        p.phases.back().rank_shift = shift(2);
+        p.phases.back().shift_steps = 2;
       if (o.run_remove) {
         p.phases.push_back({"File removal", {Op::Unlink}, {0}, false, it});
-        p.phases.back().rank_shift = shift(3);
+        p.phases.back().shift_steps = 3;
       }
       // After a stonewalled create the stat, read and removal work on the items made (mdtest's o.items = the most any
       // rank made); without a create, on the status file's count (-x), else on -n.
@@ -367,7 +365,25 @@ SyntheticParams mdtest_params(const MdtestOptions& o)
   if (!(o.run_create && o.run_stat && o.run_read && o.run_remove))
     for (const auto& [key, on] : {std::pair{"C", o.run_create}, {"T", o.run_stat}, {"E", o.run_read}, {"r", o.run_remove}})
       p.params[key] = on;
+  set_mdtest_stride(p, o.stride);  // -N as typed; the run applies mdtest's rule for its placement (run_point)
   return p;
+}
+
+int64_t mdtest_effective_stride(int64_t stride, int ranks, int ranks_per_node, bool cyclic)
+{
+  if (stride <= 0 || ranks <= 0 || ranks_per_node <= 0)
+    return stride;
+  const int nodes = (ranks + ranks_per_node - 1) / ranks_per_node;
+  if (nodes <= 1 || cyclic)
+    return stride;
+  // (block placement: node 0 holds ranks_per_node ranks; mdtest's int multiplication, here in 64 bits)
+  return stride * std::min(ranks, ranks_per_node);
+}
+
+void set_mdtest_stride(SyntheticParams& p, int64_t stride)
+{
+  for (auto& ph : p.phases)
+    ph.rank_shift = ph.shift_steps * (p.ranks > 0 ? stride % p.ranks : 0);
 }
 
 std::vector<std::string> mdtest_summary_rows(const MdtestOptions& o)

@@ -29,6 +29,7 @@ struct SyntheticPhase {
   // mdtest -N S: the phase works on the files (directories) of rank r + rank_shift, mod the ranks: S for the stat
   // phases, 2S for File read, 3S for the removals (mdtest's stat_name, read_name and rm_name); 0 for the creations.
   int64_t rank_shift = 0;
+  int shift_steps = 0;  // k of the k x S above (1 stat, 2 read, 3 removal): set_mdtest_stride sets rank_shift from it
   // Items per rank when not the workload's (mdtest -n): the count mdtest -x's status file holds, for the File phases
   // of a run that does not create them. 0: the workload's.
   uint64_t items_per_rank = 0;
@@ -123,6 +124,14 @@ struct MdtestOptions {
   // o.items after ReadStoneWallingIterations); 0: -n.
   uint64_t file_items = 0;
 };
+// mdtest's rank shift on a placement: -N S as typed, multiplied by the tasks on node 0 when the ranks are placed in
+// blocks over several nodes (mdtest.c since IOR 3.2: "set the shift to mimic IOR and shift by procs per node", so that
+// the consumer is on another node; it prints "Shifting ranks by <S> for each phase."). Cyclic placement or one node:
+// S. `ranks_per_node`: the run's.
+int64_t mdtest_effective_stride(int64_t stride, int ranks, int ranks_per_node, bool cyclic);
+// Sets the File and Directory phases' rank shifts of an mdtest workload for the shift `stride` (k x (stride mod
+// ranks), k their shift_steps); mdtest_params sets them from -N as typed.
+void set_mdtest_stride(SyntheticParams& p, int64_t stride);
 // Why these options cannot run together (mdtest 4.1's rules where it has them, pfsim's limits where it models less):
 // {the option (letter, as the workload file's key), the reason}; nullopt when they can.
 std::optional<std::pair<std::string, std::string>> mdtest_option_problem(const MdtestOptions& o);

@@ -156,3 +156,28 @@ TEST_CASE("mdtest -W -Y -t -x: the phases they give, and the parameters recorded
   }
   CHECK(x.phase_items(3) == 1);
 }
+
+TEST_CASE("mdtest's -N on a placement: times the tasks on node 0 with block placement over several nodes", "[mdtest]")
+{
+  // mdtest.c: "set the shift to mimic IOR and shift by procs per node" (numNodes > 1 and tasksBlockMapping)
+  CHECK(pfsim::mdtest_effective_stride(1, 8, 4, false) == 4);    // 2 nodes of 4 in blocks
+  CHECK(pfsim::mdtest_effective_stride(3, 160, 16, false) == 48);
+  CHECK(pfsim::mdtest_effective_stride(1, 8, 4, true) == 1);     // cyclic: as typed
+  CHECK(pfsim::mdtest_effective_stride(1, 4, 4, false) == 1);    // one node
+  CHECK(pfsim::mdtest_effective_stride(1, 3, 16, false) == 1);   // fewer ranks than a node holds
+  CHECK(pfsim::mdtest_effective_stride(0, 8, 4, false) == 0);    // no -N
+  CHECK(pfsim::mdtest_effective_stride(1, 5, 4, false) == 4);    // node 0 full, the last one short
+  // The phases' shifts follow the stride set: k x (stride mod ranks) for the stat, read and removal.
+  pfsim::MdtestOptions o;
+  o.ranks = 12;
+  o.items_per_rank = 2;
+  o.files_only = true;
+  o.stride = 1;
+  auto p = pfsim::mdtest_params(o);
+  pfsim::set_mdtest_stride(p, 4);
+  std::vector<int64_t> shifts;
+  for (const auto& ph : p.phases)
+    if (!ph.tree)
+      shifts.push_back(ph.rank_shift);
+  CHECK(shifts == std::vector<int64_t>{0, 4, 8, 12});  // creation, stat r + 4, read r + 8, removal r + 12 (= r)
+}
