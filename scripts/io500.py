@@ -8,17 +8,19 @@ IO500 (the C version, io500.org) runs IOR and mdtest with fixed options and the 
   mdtest-easy   mdtest -n n -u -L -F -P -N 1 -C / -T / -r             (empty files, a directory per task) kIOPS
   mdtest-hard   mdtest -n n -t -w 3901 -e 3901 -F -P -N 1 -C / -T / -E / -r  (one shared directory)  kIOPS
   find       pfind -newer -size 3901c -name "*01*" over the data directory                      kIOPS
-pfsim runs each group as one simulation (`pfsim ior -w -r`, `pfsim mdtest`, `pfsim find`): its phases in IOR's and
-mdtest's order, each rate from its own phase, as IO500 takes it from its own run of the tool. find walks the tree the
-groups that ran leave: mdtest-easy's directory per task, mdtest-hard's one directory, ior-easy's files (one per task
-with filePerProc, else one) and ior-hard's one file; its rate is pfind's, the files examined / time (a directory is read
-by one rank, so the one mdtest-hard directory is read serially: docs/spartan-cephfs.md section 8). What is not
-modelled, and said:
-  - mdtest's stonewalling: the mdtest write phases run their whole count (a longer one than stonewall-time is noted).
-    IOR's is modelled as IO500 runs it: the write with -D stonewall-time, -O stoneWallingWearOut=1 and a status file
-    (a rank starts no transfer after stonewall-time; then every rank writes up to the most any rank wrote), the read
-    as its own run reading back that many (its score the data it moved / its time); result.txt's
-    throughput-stonewall and IOR's 'Write phase needed ...' INVALID line as IO500 prints them;
+pfsim runs each IOR phase as its own simulation (`pfsim ior -w`, then `pfsim ior -r`) and each mdtest group as one
+(`pfsim mdtest`: its phases in mdtest's order, each rate from its own phase), as IO500 takes them from its own runs of
+the tools, and `pfsim find` last. find walks the tree the groups that ran leave: mdtest-easy's directory per task,
+mdtest-hard's one directory (the files their creates made), ior-easy's files (one per task with filePerProc, else one)
+and ior-hard's one file; its rate is pfind's, the files examined / time (a directory is read by one rank, so the one
+mdtest-hard directory is read serially: docs/spartan-cephfs.md section 8).
+Stonewalling is modelled as IO500 runs it. IOR: the write with -D stonewall-time, -O stoneWallingWearOut=1 and a status
+file (a rank starts no transfer after stonewall-time; then every rank writes up to the most any rank wrote), the read
+as its own run reading back that many (its score the data it moved / its time). mdtest: -W stonewall-time on the
+create (a rank starts no file after it; then every rank makes as many as the most any rank made), the stat, read and
+removal of the same run on that count, with IO500's -N 1 (the next node's files; mdtest's shift) and -Y; result.txt's
+throughput-stonewall, rate-stonewall and IOR's 'Write phase needed ...' INVALID line as IO500 prints them.
+What is not modelled, and said:
   - the phases in between (timestamp, the extended mode's md-workbench and rnd4K phases).
 The sizes come from the config's [ior-easy] transferSize/blockSize, [ior-hard] segmentCount, [mdtest-easy] n and
 [mdtest-hard] n. IO500's defaults (a 9920000m block, 1,000,000 files per task) rely on stonewalling to end and would
@@ -556,15 +558,22 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
         # node would serve its reads from memory)
         easy = (["-F"] if fpp else []) + ["-t", str(s["easy_xfer"]), "-b", str(s["easy_block"]), "-C", "-e", "-k"]
         hard = ["-t", str(HARD_XFER), "-b", str(HARD_XFER), "-s", str(s["hard_segments"]), "-C", "-e", "-k"]
+        # IO500's mdtest options that change what runs: -N 1 (a rank stats, reads and removes the files of the rank
+        # one node further, two, three: mdtest shifts by the tasks per node with several nodes), -Y (a sync after
+        # each phase: IO500 gives it to the write phases, after which nothing else is left dirty) and -W (the
+        # create's stonewall; the stat, read and removal of the same run work on the count it made, as IO500's
+        # later runs read it from -x's status file)
+        md = ["-N", "1", "-Y"] + (["-W", str(int(stonewall_s))] if stonewall_s > 0 else [])
         runs = {
-            "mdtest-easy": [("mdtest-easy", None, ["-n", str(s["easy_n"]), "-u", "-F"])],
+            "mdtest-easy": [("mdtest-easy", None, ["-n", str(s["easy_n"]), "-u", "-F"] + md)],
             "ior-easy": ior_runs("ior-easy", easy, stonewall_s, tmp, off),
             "ior-hard": ior_runs("ior-hard", hard, stonewall_s, tmp, off),
             # IO500 reads mdtest-hard's files with -N 1 (rank r + 2's, often on the same node), in a separate run
             # after the IOR reads of many GB, which have evicted their pages: no page cache serves them, so the cache
             # is turned off for this run (pfsim's one run holds create and read together)
             "mdtest-hard": [("mdtest-hard", None, ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e",
-                                                   str(MDTEST_HARD_BYTES), "--set", "clients.max_cached_mb=0"])],
+                                                   str(MDTEST_HARD_BYTES)] + md +
+                             ["--set", "clients.max_cached_mb=0"])],
         }
         if "find" not in skipped:
             runs["find"] = [("find", None, find_args(common, s, config, skipped))]
@@ -581,11 +590,22 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
             return [(name,) + run_tool(pfsim, common, name, args, tmp) for name, _, args in runs[g]]
         results = []
         if first is not None:
-            # The first group runs alone, so that a bad platform or --set is reported once, not once per group.
+            # The first group runs alone, so that a bad platform or --set is reported once, not once per group. find
+            # runs last: it walks the files the mdtest groups made (their stonewall may have stopped them short of -n)
             results += run_group(first)
             with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-                for done in ex.map(run_group, rest):
+                for done in ex.map(run_group, [g for g in rest if g != "find"]):
                     results += done
+            if "find" in rest:
+                made = dict(s)
+                for g, key in (("mdtest-easy", "easy_n"), ("mdtest-hard", "hard_n")):
+                    r = next((r for name, r, _, _ in results if name == g), None)
+                    items = ((r or {}).get("mdtest") or {}).get("stonewall", {}).get("items_max")
+                    if items:  # the most any rank made, which every rank made (mdtest's wear-out)
+                        made[key] = int(items)
+                notes["made"] = {"easy_n": made["easy_n"], "hard_n": made["hard_n"]}
+                runs["find"] = [("find", None, find_args(common, made, config, skipped))]
+                results += run_group("find")
     res = {name: r for name, r, _, _ in results}
     args_of = {name: args for g in runs for name, _, args in runs[g]}
     order = [name for g in GROUPS for name, _, _ in runs.get(g, [])]
@@ -624,6 +644,11 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
             if not hit:
                 fail(PROG, f"pfsim mdtest wrote no '{what}' phase for {run}")
             out[name] = (float(hit[0]["rate_items_per_s"]) / 1000.0, float(hit[0]["time_s"]))
+            sw = (res[run].get("mdtest") or {}).get("stonewall")
+            if what == "File creation" and sw:  # IO500's phase_mdtest.c: the items by the stonewall / its time
+                notes["stonewall"][name] = {"rate_stonewall_kiops": float(sw["rate_items_per_s"]) / 1000.0,
+                                            "hit": bool(sw["hit"]), "items_min": sw["items_min"],
+                                            "items_max": sw["items_max"], "time_s": float(sw["time_s"])}
     return out, skipped, notes
 
 
@@ -707,12 +732,14 @@ def exe_lines(sizes, config, stonewall_s):
     easy = f"./ior -C -Q 1 -g -k -e{status('ior-easy')} -t {sizes['easy_xfer']} -b {sizes['easy_block']}{fpp}"
     hard = f"./ior -C -Q 1 -g -k -e{status('ior-hard')} -t {HARD_XFER} -b {HARD_XFER} -s {sizes['hard_segments']}"
     wear = f" -D {int(stonewall_s)} -O stoneWallingWearOut=1" if stonewall_s > 0 else ""
-    md_easy = f"./mdtest -n {sizes['easy_n']} -u -L -F -P -N 1"
-    md_hard = f"./mdtest -n {sizes['hard_n']} -t -w {MDTEST_HARD_BYTES} -e {MDTEST_HARD_BYTES} -P -N 1 -F"
+    md_easy = f"./mdtest -n {sizes['easy_n']} -u -L -F -P -N 1 -x mdtest-easy.stonewall"
+    md_hard = (f"./mdtest -n {sizes['hard_n']} -t -w {MDTEST_HARD_BYTES} -e {MDTEST_HARD_BYTES} -P -N 1 -F "
+               "-x mdtest-hard.stonewall")
+    md_wall = f" -Y -W {int(stonewall_s)}" if stonewall_s > 0 else " -Y"
     return {"ior-easy-write": easy + f" -w{wear} -a POSIX", "ior-easy-read": easy + " -r -R -a POSIX",
             "ior-hard-write": hard + f" -w{wear} -a POSIX", "ior-hard-read": hard + " -r -R -a POSIX",
-            "mdtest-easy-write": md_easy + " -C -a POSIX", "mdtest-easy-stat": md_easy + " -T -a POSIX",
-            "mdtest-easy-delete": md_easy + " -r -a POSIX", "mdtest-hard-write": md_hard + " -C -a POSIX",
+            "mdtest-easy-write": md_easy + f" -C{md_wall} -a POSIX", "mdtest-easy-stat": md_easy + " -T -a POSIX",
+            "mdtest-easy-delete": md_easy + " -r -a POSIX", "mdtest-hard-write": md_hard + f" -C{md_wall} -a POSIX",
             "mdtest-hard-stat": md_hard + " -T -a POSIX", "mdtest-hard-read": md_hard + " -E -X -a POSIX",
             "mdtest-hard-delete": md_hard + " -r -a POSIX",
             "find": f"./pfind -newer timestampfile -size {MDTEST_HARD_BYTES}c -name *{FIND_NAME}*"}
@@ -745,8 +772,10 @@ def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_di
         why = invalid.get(name, [])
         ior_own = [w for w in why if w.startswith("Write phase needed")]  # phase_ior.c's, before its pair
         lines += [f"; ERROR INVALID {w}" for w in ior_own]
-        if name in (stonewall or {}):
+        if name in (stonewall or {}) and "throughput_GiBps" in stonewall[name]:
             lines.append(kv("throughput-stonewall", f"{stonewall[name]['throughput_GiBps']:.2f}"))
+        if name in (stonewall or {}) and "rate_stonewall_kiops" in stonewall[name]:
+            lines.append(kv("rate-stonewall", f"{stonewall[name]['rate_stonewall_kiops']:f}"))
         lines += [f"; ERROR INVALID {w}" for w in why if w not in ior_own]
         if name == "find" and find_run:  # IO500's [find] lines
             lines += [kv("nproc", find_run["nproc"]), kv("found", find_run["found"]),
@@ -871,11 +900,6 @@ def main():
     for x in sets:
         common += ["--set", x]
     sim, skipped, run_notes = simulate(pfsim, common, sizes, a.jobs, config, stonewall_s)
-    for name, unit, _, src in PHASES:
-        if name in sim and name.startswith("mdtest") and name.endswith("-write") and sim[name][1] > stonewall_s:
-            print(f"{PROG}: note: {name} took {sim[name][1]:.1f} s simulated, more than stonewall-time "
-                  f"{stonewall_s:g} s: IO500's mdtest would have stopped creating there (the rate is for the whole "
-                  f"count)", file=sys.stderr)
     v = subprocess.run([pfsim, "version"], capture_output=True, text=True)
     version = v.stdout.split()[-1] if v.returncode == 0 and v.stdout.split() else "unknown"
     minwrite_s = 30.0 if flag(config, "global", "scc", "FALSE") else 300.0
@@ -892,7 +916,7 @@ def main():
               file=sys.stderr)
     options, filled = effective_config(config)
     ran = pfsim_record(run_notes["runs"], pfsim)
-    report = {"tasks": ranks, "sizes": sizes, "notes": notes, "not_modelled": ignored, "skipped": skipped,
+    report = {"tasks": ranks, "sizes": sizes, "made": run_notes.get("made", {}), "notes": notes, "not_modelled": ignored, "skipped": skipped,
               "platform": a.platform, "sets": sets,
               # the effective configuration: what reruns this run, and the platform pfsim simulated
               "config": {"seed": a.seed, "ranks": ranks,

@@ -7,8 +7,9 @@
    geometric mean; result_summary.txt in --out-dir holds the same text. The --json report records the effective
    configuration (seed, ranks, ranks per node, --set, the config with IO500's defaults, pfsim's version, build and
    effective platform: the one pfsim mdtest --out reports), byte-identical across two identical runs.
-2. The mdtest-easy-write score is `pfsim mdtest -n 2000 -u -F` run directly (its File creation rate / 1000); the find
-   score is `pfsim find` on the tree the run leaves with the config's [find] nproc = 1, and that tree, for the real run
+2. The mdtest-easy-write score is `pfsim mdtest -n 2000 -u -F -N 1 -Y -W 1` run directly (its File creation rate /
+   1000); the find score is `pfsim find` on the tree the run leaves with the config's [find] nproc = 1 (mdtest-hard's
+   files as many as its stonewalled create made, the JSON's "made"), and that tree, for the real run
    of standard-results (2 tasks, -n 2000), holds its result.txt's total-files (8,003) and found (58); pfsim's own
    result.txt has found.
 3. --from the real IO500 result directory: its procs (2) and its command lines' sizes are used, and the comparison
@@ -129,7 +130,18 @@ def main():
               "ior-hard-write", "") and cmds.get("ior-hard-read", "").endswith(
               " -r -O stoneWallingStatusFile=ior-hard.stonewall") and "/" not in cmds["ior-hard-read"].split("=")[-1],
               f"the runs as IO500 makes them, the status file named without its temporary directory (got {cmds})")
+        hw_md = ph1.get("mdtest-hard-write", {})
+        check(cmds.get("mdtest-hard", "").split(" --set ")[0].endswith(" -N 1 -Y -W 1") and
+              hw_md.get("stonewall", {}).get("hit") is True and 1.0 <= hw_md.get("time_s", 0) < 1.1 and
+              rep1.get("made", {}).get("hard_n") == hw_md["stonewall"].get("items_max"),
+              f"mdtest as IO500 runs it (-N 1 -Y -W 1): mdtest-hard's create stops at the 1 s stonewall, every rank "
+              f"makes the most any made, find walks that many (got {cmds.get('mdtest-hard')}, {hw_md})")
         res_txt = open(os.path.join(tmp, "result.txt")).read()
+        hard_w = res_txt.split("[mdtest-hard-write]")[-1].strip("\n").split("\n\n")[0].splitlines()
+        check([l.split(" ")[3] if l.startswith("; ERROR") else l.split(" ")[0] for l in hard_w] ==
+              ["exe", "rate-stonewall", "Runtime", "score", "t_delta"] and " -C -Y -W 1 -a POSIX" in hard_w[0],
+              f"result.txt's [mdtest-hard-write] in IO500's order: exe (-C -Y -W 1), rate-stonewall, the minimum "
+              f"runtime's INVALID line, score, t_delta (got {hard_w})")
         easy_w = res_txt.split("[ior-easy-write]")[-1].strip("\n").split("\n\n")[0].splitlines()
         tags = [l.split(" ")[3] if l.startswith("; ERROR") else l.split(" ")[0] for l in easy_w]
         check(tags == ["exe", "Write", "throughput-stonewall", "Runtime", "Runtime", "score", "t_delta"] and
@@ -184,25 +196,33 @@ def main():
         # 2: the mapping onto pfsim mdtest.
         out = os.path.join(tmp, "m.json")
         subprocess.run([pfsim, "mdtest", "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node", "2", "-n", "2000",
-                        "-u", "-F", "--quiet", "--out", out], check=True, capture_output=True)
+                        "-u", "-F", "-N", "1", "-Y", "-W", "1", "--quiet", "--out", out], check=True,
+                       capture_output=True)
         direct = {p["name"]: p["rate_items_per_s"] for p in json.load(open(out))["phases"]}["File creation"] / 1000
         check(sim1.get("platform") == json.load(open(out))["platform"],
               "the JSON's effective platform is the one pfsim mdtest --out reports for the same platform and placement")
         check(abs(vals.get("mdtest-easy-write", 0) / direct - 1) < 1e-6,
-              f"mdtest-easy-write {vals.get('mdtest-easy-write')} = pfsim mdtest -n 2000 -u -F {direct:.6f}")
+              f"mdtest-easy-write {vals.get('mdtest-easy-write')} = pfsim mdtest -n 2000 -u -F -N 1 -Y -W 1 "
+              f"{direct:.6f}")
         # find: config-tiny's [find] nproc = 1 over what the 4 tasks left (mdtest -n 2000 twice, IOR -F's 4 files of
         # which ior_file_easy.00000001 holds "01", ior-hard's one); and the tree of standard-results' real run.
-        def find(ranks, tasks, files, ior_match):
+        def find(ranks, tasks, files, ior_match, hard_files=None):
             subprocess.run([pfsim, "find", "--platform", PLATFORM, "--ranks", str(ranks), "--ranks-per-node", "2",
-                            "--name", "01", "--mdtest-easy", f"{tasks}:{files}", "--mdtest-hard", f"{tasks}:{files}",
+                            "--name", "01", "--mdtest-easy", f"{tasks}:{files}",
+                            "--mdtest-hard", f"{tasks}:{hard_files or files}",
                             "--dirs", f"{tasks}:{ior_match},1:0", "--quiet", "--out", out], check=True,
                            capture_output=True)
             j = json.load(open(out))
             return dict(j["find"], found=j["workload"]["mdtest_hard"]["matching"])
-        f1 = find(1, 4, 2000, 1)
-        check(abs(vals.get("find", 0) / (f1["rate"] / 1000) - 1) < 1e-6 and f1["files"] == 16005,
-              f"find {vals.get('find')} = pfsim find --ranks 1 over 16,005 files {f1['rate'] / 1000:.6f} "
-              f"({f1['files']} files)")
+        # (config-tiny's 1 s stonewall stops mdtest-hard's create on this platform: it made fewer than 2000 a task,
+        # the JSON's "made"; mdtest-easy's 2000 took less than a second)
+        made = rep1.get("made", {})
+        hard = made.get("hard_n", 0)
+        f1 = find(1, 4, 2000, 1, hard)
+        check(made.get("easy_n") == 2000 and 0 < hard < 2000 and
+              abs(vals.get("find", 0) / (f1["rate"] / 1000) - 1) < 1e-6 and f1["files"] == 4 * (2000 + hard) + 5,
+              f"find {vals.get('find')} = pfsim find --ranks 1 over the files made, 4 x (2000 + {hard}) + 5 "
+              f"{f1['rate'] / 1000:.6f} ({f1['files']} files)")
         real = open(os.path.join(data, "standard-results", "result.txt")).read()
         total = int(re.search(r"^\[find\][^\[]*?^total-files\s*=\s*(\d+)", real, re.M | re.S).group(1))
         found = int(re.search(r"^\[find\][^\[]*?^found\s*=\s*(\d+)", real, re.M | re.S).group(1))
