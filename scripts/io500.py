@@ -36,10 +36,11 @@ warning names both lines), an unknown section or an option its section does
 not declare an error (IO500's option tables), booleans TRUE/FALSE/1/0 and integers checked as IO500 checks them. Of its options pfsim uses the sizes above, [ior-easy] filePerProc, each
 group's run and each phase's own run (a phase left out is printed as not run); any other option given a value is
 said on stderr (not modelled). Sizes must be whole numbers (IOR's k/m/g suffixes for bytes).
-A size the config gives beyond --cap-* is run whole (a warning says so) unless --cap-all.
+A size the config gives beyond --cap-* is run as given (a warning says so: the stonewall ends its write) unless
+--cap-all; --no-caps runs IO500's defaults uncapped, the stonewall ending every write phase as in IO500.
 
 usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--from RESULT_DIR] [--out-dir DIR]
-                [--json FILE] [--set PATH=VALUE ...] [--seed S] [--build DIR] [--jobs N] [--cap-all]
+                [--json FILE] [--set PATH=VALUE ...] [--seed S] [--build DIR] [--jobs N] [--cap-all | --no-caps]
   --seed S            pfsim's --seed, passed to every run: what pfsim takes, an integer from 0 to 2^63 - 1 (0 is a
                       seed like any other; default 1)
   --from RESULT_DIR   an IO500 result directory (result.txt, config.ini or config*.ini): runs its task count
@@ -405,11 +406,11 @@ def parse_count(text, what):
     return int(text)
 
 
-def sizes_from(config, cfg_path, exes, result_path, caps, cap_all, cap_text=None):
+def sizes_from(config, cfg_path, exes, result_path, caps, cap_all, cap_text=None, stonewall_s=0.0):
     """The sizes of each tool run: from the result directory's command lines when given, else the config, else
     IO500's defaults capped (notes say which). Every size is checked here, before any simulation. `cap_text`: the
     --cap-block as typed, for its error."""
-    cap_text = cap_text or str(caps["block"])
+    cap_text = cap_text or str(caps["block"])  # (caps of None: --no-caps, IO500's defaults as they are)
     notes = []
     # (key, phase whose command line gives it, flag, section, option, default, cap, parser)
     table = [("easy_xfer", "ior-easy-write", "-t", "ior-easy", "transfersize", DEFAULTS["transferSize"], None, parse_size),
@@ -435,15 +436,17 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all, cap_text=None
                     v = cap
                     capped.add(key)
                 else:
-                    print(f"{PROG}: warning: [{section}] {shown} = {config[section][option]} is run whole (more "
-                          f"than the cap {cap}: a size IO500 leaves to stonewalling); --cap-all caps it",
-                          file=sys.stderr)
+                    ends = (f"the stonewall ends its write after {stonewall_s:g} s" if stonewall_s > 0 else
+                            "it is run whole: stonewall-time 0")
+                    print(f"{PROG}: warning: [{section}] {shown} = {config[section][option]} is more than the cap "
+                          f"{cap} and run as given ({ends}); --cap-all caps it", file=sys.stderr)
         else:
             v = min(parse(default, "default"), cap) if cap is not None else parse(default, "default")
             if cap is not None:
                 capped.add(key)
                 notes.append(f"[{section}] {shown} not given: IO500's default {default} capped at {v} (IO500's "
-                             "default relies on stonewalling to end the phase; --cap-* sets the cap)")
+                             "default relies on stonewalling to end the phase; --cap-* sets the cap, --no-caps runs "
+                             "the default)")
         if v <= 0:
             at = config_line(config, cfg_path, section, option)
             fail(PROG, f"{at}: [{section}] {shown}: expected a positive size or count, got {v}")
@@ -807,6 +810,10 @@ def main():
     ap.add_argument("--cap-segments", type=positive_int, default=2000,
                     help="ior-hard segments when the config gives none (default 2000)")
     ap.add_argument("--cap-all", action="store_true", help="cap the sizes the config gives too")
+    ap.add_argument("--no-caps", action="store_true",
+                    help="a size the config does not give is IO500's default, uncapped, as IO500 runs it: the "
+                         "stonewall ends the write phases (stonewall-time seconds of simulated writing each, and the "
+                         "reads of what they wrote; minutes of wall time at 300 s); needs stonewall-time above 0")
     ap.add_argument("--build", default=os.environ.get("PFSIM_BUILD") or os.path.join(ROOT, "build"),
                     help="directory holding pfsim (default $PFSIM_BUILD or build/)")
     a = ap.parse_args()
@@ -869,13 +876,21 @@ def main():
             parse_count(nproc, f"{config_line(config, cfg_path, 'find', 'nproc')}: [find] nproc") < 1:
         fail(PROG, f"{config_line(config, cfg_path, 'find', 'nproc')}: [find] nproc: expected at least 1 process, "
                    f"got {nproc}")
-    sizes, notes = sizes_from(config, cfg_path, result["exes"] if result else {}, result["path"] if result else "",
-                              caps, a.cap_all, a.cap_block)
     stonewall = config.get("debug", {}).get("stonewall-time", "300")
     stonewall_s = as_float(stonewall)
     if not math.isfinite(stonewall_s) or stonewall_s < 0:
         fail(PROG, f"{config_line(config, cfg_path, 'debug', 'stonewall-time')}: [debug] stonewall-time: expected "
                    f"seconds, 0 or more, got '{stonewall}'")
+    if a.no_caps:
+        if a.cap_all:
+            fail(PROG, "--no-caps and --cap-all: give one (--no-caps leaves IO500's defaults uncapped, --cap-all caps "
+                       "the config's sizes too)")
+        if stonewall_s <= 0:
+            fail(PROG, f"--no-caps with stonewall-time {stonewall}: IO500's default sizes end only by the stonewall "
+                       f"(a 9920000m block, 1,000,000 files per task); give stonewall-time above 0 or the sizes")
+        caps = {"files": None, "block": None, "segments": None}
+    sizes, notes = sizes_from(config, cfg_path, result["exes"] if result else {}, result["path"] if result else "",
+                              caps, a.cap_all, a.cap_block, stonewall_s)
     for n in notes:
         print(f"{PROG}: note: {n}", file=sys.stderr)
     for n in ignored:
@@ -921,7 +936,7 @@ def main():
               # the effective configuration: what reruns this run, and the platform pfsim simulated
               "config": {"seed": a.seed, "ranks": ranks,
                          "ranks_per_node": next(iter(ran["runs"].values()))["ranks_per_node"] if ran["runs"] else rpn,
-                         "sets": sets, "caps": dict(caps, all=a.cap_all),
+                         "sets": sets, "caps": dict(caps, all=a.cap_all, none=a.no_caps),
                          "io500": {"file": cfg_path, "options": options, "defaults": filled}},
               "pfsim": ran,
               "stonewall_s": stonewall_s,

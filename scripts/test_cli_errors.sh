@@ -835,7 +835,7 @@ fi
 # mdtest -N's help says what the shifts do with N = ranks per node (helper-121: "N = ranks per node reads another
 # node's data", where the read's 2N wraps round to the rank's own files on 2 nodes)
 "$pfsim" mdtest --help >"$tmp/mdtest-help.txt" 2>&1
-if grep -q -- "-N STRIDE.*with 2 nodes a rank reads its own files" "$tmp/mdtest-help.txt" &&
+if grep -q -- "-N STRIDE.*tasks on node 0 when the ranks are placed in blocks.*with 2 nodes a rank reads its own node.s files" "$tmp/mdtest-help.txt" &&
    ! grep -q "N = ranks per node reads another node's data" "$tmp/mdtest-help.txt"; then
   echo "ok   mdtest-N-help"
 else

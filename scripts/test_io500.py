@@ -285,6 +285,29 @@ def main():
                 f.write(text)
             r = run([path, "--platform", PLATFORM, "--ranks", "2", "--json", os.path.join(tmp, name + ".json")], build)
             return r, json.load(open(os.path.join(tmp, name + ".json"))) if r.returncode == 0 else {}
+        # --no-caps: IO500's default sizes (a 9920000m block, 10,000,000 segments, 1,000,000 files per task), which
+        # only the stonewall ends, as IO500 runs them; a 1 s stonewall keeps the run short
+        path = os.path.join(tmp, "nocaps.ini")
+        with open(path, "w") as f:
+            f.write("[debug]\nstonewall-time = 1\n")
+        r = run([path, "--platform", PLATFORM, "--ranks", "2", "--no-caps", "--json", os.path.join(tmp, "nc.json")],
+                build)
+        nc = json.load(open(os.path.join(tmp, "nc.json"))) if r.returncode == 0 else {}
+        sz, made, phases = nc.get("sizes", {}), nc.get("made", {}), nc.get("phases", {})
+        check(sz.get("easy_block") == 9920000 << 20 and sz.get("hard_segments") == 10000000 and
+              sz.get("easy_n") == sz.get("hard_n") == 1000000 and 0 < made.get("easy_n", 0) < 1000000 and
+              0 < made.get("hard_n", 0) < 1000000 and
+              all(1.0 <= phases.get(n, {}).get("time_s", 0) < 3.0 for n in ORDER if n.endswith("-write")) and
+              phases.get("ior-hard-read", {}).get("bytes") == phases.get("ior-hard-write", {}).get("bytes", -1) > 0,
+              f"--no-caps: IO500's defaults, every write ended by the 1 s stonewall, the reads of what was written "
+              f"(sizes {sz}, made {made}; exit {r.returncode}: {r.stderr.strip()[-200:]})")
+        for extra, cfg, what in ((["--no-caps", "--cap-all"], "[debug]\nstonewall-time = 1\n", "give one"),
+                                 (["--no-caps"], "[debug]\nstonewall-time = 0\n", "end only by the stonewall")):
+            with open(path, "w") as f:
+                f.write(cfg)
+            r = run([path, "--platform", PLATFORM, "--ranks", "2"] + extra, build)
+            check(r.returncode == 2 and what in r.stderr and r.stdout == "",
+                  f"{' '.join(extra)} with {cfg.strip()!r}: exit 2, '{what}' ({r.returncode}: {r.stderr.strip()})")
         r, rep = run_config("up", "[IOR-EASY]\nTRANSFERSIZE = 1m  # one MiB\nBlockSize = 4m\n[MDTEST-EASY]\nN = 300\n"
                                   "[mdtest-hard]\nn = 100\n[ior-hard]\nsegmentCount = 10\nrun = FALSE\n")
         check(rep.get("sizes", {}).get("easy_block") == 4 << 20 and rep.get("sizes", {}).get("easy_n") == 300,

@@ -170,9 +170,15 @@ std::string run_warnings(const config::PlatformConfig& platform, const Workload&
       return std::string(text);
     };
     const long double n = items + rpcs;
-    std::snprintf(line, sizeof line, "%sthis run simulates %.3Lg of the tool's operations and bulk RPCs, "
-                  "%s to %s of wall time at 0.6-0.02 million per second; --time-limit stops it only once that much "
-                  "simulated time has passed\n", head.c_str(), n, span(n / 6e5L).c_str(), span(n / 2e4L).c_str());
+    // A stonewall (IOR -D, mdtest -W) ends its phase after so many seconds: the count is then the most it could be
+    // (io500.py --no-caps: 1.7e8 for IO500's default sizes, of which a 5 s stonewall ran a few million).
+    bool stonewalled = false;
+    for (int ph = 0; ph < workload.phase_count() && !stonewalled; ++ph)
+      stonewalled = workload.stonewall(ph).deadline_s > 0;
+    std::snprintf(line, sizeof line, "%sthis run simulates %s%.3Lg of the tool's operations and bulk RPCs, "
+                  "%s to %s of wall time at 0.6-0.02 million per second%s; --time-limit stops it only once that much "
+                  "simulated time has passed\n", head.c_str(), stonewalled ? "up to " : "", n, span(n / 6e5L).c_str(),
+                  span(n / 2e4L).c_str(), stonewalled ? " (its stonewall, -D or -W, ends its phases sooner)" : "");
     out += line;
   }
 
