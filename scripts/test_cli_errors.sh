@@ -1073,6 +1073,111 @@ else
   failures=$((failures + 1))
 fi
 
+# helper-129's platform and CLI round. P: the fitted LU-1695 platform (mds.threads 2..151, readpage_threads 2..512).
+fitted=$root/platforms/cray-xe6-lustre2.1-fitted.json
+# 1. A service time written with a unit is not "a number without a unit"; a bare one still is.
+"$pfsim" metabench --platform "$fitted" --ranks 1 --files 1 --quiet --set mds.service.stat=10s 2>"$tmp/unit10s.err"
+rc_unit=$?
+printf '{"name": "unit", "mds": {"service": {"stat": "10s", "create": "100us", "close": "100us", "unlink": "100us"}}}\n' \
+  >"$tmp/unit-10s.json"
+"$pfsim" metabench --platform "$tmp/unit-10s.json" --ranks 1 --files 1 --quiet 2>"$tmp/unit10s-file.err"
+rc_unit_file=$?
+"$pfsim" metabench --platform "$fitted" --ranks 1 --files 1 --quiet --set mds.service.stat=10 2>"$tmp/bare10.err"
+if [ "$rc_unit" -eq 0 ] && [ "$rc_unit_file" -eq 0 ] && ! grep -q "without a unit" "$tmp/unit10s.err" "$tmp/unit10s-file.err" &&
+  grep -q "warning: --set mds.service.stat=10: a number without a unit is read in s (10 s)" "$tmp/bare10.err"; then
+  echo "ok   service time with a unit: no bare-number warning (--set and file); a bare 10 is warned about"
+else
+  echo "FAIL service time with a unit: $(cat "$tmp/unit10s.err" "$tmp/unit10s-file.err" "$tmp/bare10.err")"
+  failures=$((failures + 1))
+fi
+# 2. An object-valued --set that breaks a relation between fields it does not all give is named.
+expect_error set-object-threads-min '--set mds.threads={"min":200}: ' "'mds.threads.max'" \
+  "threads.max is 151 and threads.min 200" -- \
+  metabench --platform "$fitted" --ranks 1 --files 1 --set 'mds.threads={"min":200}'
+expect_error set-object-readpage-min '--set mds.readpage_threads={"min":600}: ' \
+  "readpage_threads.max is 512 and readpage_threads.min 600" -- \
+  metabench --platform "$fitted" --ranks 1 --files 1 --set 'mds.readpage_threads={"min":600}'
+expect_error set-parent-object-threads-min '--set mds={"threads":{"min":200}}: ' "'mds.threads.max'" -- \
+  metabench --platform "$fitted" --ranks 1 --files 1 --set mds.cores=4 --set 'mds={"threads":{"min":200}}'
+# An object --set that lowered the bound another field's error names is named, not the --set beside that field.
+expect_error set-object-bound '--set mds={"threads":{"max":3}}: ' "partitions.count" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 \
+  --set mds.mechanisms.partitions.enabled=true --set 'mds={"threads":{"max":3}}'
+# ... and an error of the file itself does not blame a --set that had nothing to do with it.
+printf '{"name": "bad", "mds": {"threads": {"min": 9, "max": 3}}}\n' >"$tmp/bad-threads.json"
+expect_error file-error-not-a-set "bad-threads.json: field 'mds.threads.max'" -- \
+  metabench --platform "$tmp/bad-threads.json" --ranks 1 --files 1 --set 'mds.readpage_threads={"min":4}'
+if grep -q -- "--set" "$tmp/file-error-not-a-set.stderr"; then
+  echo "FAIL file-error-not-a-set: the file's own error names a --set: $(cat "$tmp/file-error-not-a-set.stderr")"
+  failures=$((failures + 1))
+fi
+# ... nor one that mended another error of the file, which hid this one.
+printf '{"name": "bad2", "clients": {"max_rpcs_in_flight": 0}, "mds": {"threads": {"min": 9, "max": 3}}}\n' \
+  >"$tmp/bad-two.json"
+expect_error file-second-error-not-a-set "bad-two.json: field 'mds.threads.max'" -- \
+  metabench --platform "$tmp/bad-two.json" --ranks 1 --files 1 --set clients.max_rpcs_in_flight=8
+if grep -q -- "--set" "$tmp/file-second-error-not-a-set.stderr"; then
+  echo "FAIL file-second-error-not-a-set: names a --set: $(cat "$tmp/file-second-error-not-a-set.stderr")"
+  failures=$((failures + 1))
+fi
+# 3. Messages with values and ranges.
+expect_error set-readpage-min-values "--set mds.readpage_threads.min=600: " \
+  "readpage_threads.max is 512 and readpage_threads.min 600" -- \
+  metabench --platform "$fitted" --ranks 1 --files 1 --set mds.readpage_threads.min=600
+expect_error set-integer-1e10 "--set mds.threads.max=1e10: " "expected an integer in [1, 100000], got 1e+10" -- \
+  metabench --platform "$fitted" --ranks 1 --files 1 --set mds.threads.max=1e10
+expect_error set-integer-1e400 "--set mds.cores=1e400: " "expected an integer in [1, 4096], got 1e400" -- \
+  metabench --platform "$fitted" --ranks 1 --files 1 --set mds.cores=1e400
+# 4. An output directory is created if missing, not its parents: refused naming the option and the missing parent,
+# nothing created; a missing directory in an existing one is made.
+expect_error latency-dir-missing-parent "--latency-dir $tmp/nope/x" "parent directory $tmp/nope does not exist" -- \
+  metabench --platform "$fitted" --ranks 4 --files 40 --latency-dir "$tmp/nope/x"
+expect_error savepoperdata-missing-parent "--savePerOpDataCSV $tmp/nope/x/lat" "its directory $tmp/nope/x" \
+  "parent directory $tmp/nope does not exist" -- \
+  mdtest --platform "$fitted" --ranks 2 -n 2 "--savePerOpDataCSV=$tmp/nope/x/lat"
+expect_refused results-dir-missing-parent "--results-dir $tmp/nope/x" "parent directory $tmp/nope does not exist" -- \
+  sweep --platform "$fitted" --workload "$tmp/good-workload.json" --ranks 2,4 --csv "$tmp/s.csv" --results-dir "$tmp/nope/x"
+expect_refused replay-L-missing-parent "-L $tmp/nope/x/lat" "parent directory $tmp/nope does not exist" -- \
+  replay "$tool_outputs/md-real-io-2017" --platform "$root/platforms/mistral-lustre02.json" -L "$tmp/nope/x/lat"
+if [ -e "$tmp/nope" ] || [ -e "$tmp/s.csv" ]; then
+  echo "FAIL output directories: a refused run created $tmp/nope or $tmp/s.csv"
+  failures=$((failures + 1))
+fi
+if "$pfsim" metabench --platform "$fitted" --ranks 4 --files 40 --quiet --latency-dir "$tmp/newlat/" 2>/dev/null &&
+  [ -s "$tmp/newlat/latency-0-create-all.csv" ]; then
+  echo "ok   latency-dir in an existing directory: created"
+else
+  echo "FAIL latency-dir in an existing directory was not created"
+  failures=$((failures + 1))
+fi
+# 5. An object --set merges into the field's object (documented in --set's help): the file's other fields stay.
+if "$pfsim" metabench --platform "$fitted" --ranks 1 --files 1 --quiet --set 'mds.threads={"max":8}' \
+  --set 'mds.mechanisms.contention={"enabled":true}' --out "$tmp/merge.json" 2>/dev/null &&
+  python3 - "$tmp/merge.json" <<'PY' && "$pfsim" metabench --help | grep -q "an object VALUE is merged into the field's object"
+import json, sys
+p = json.load(open(sys.argv[1]))["platform"]["mds"]
+assert p["threads"] == {"min": 2, "max": 8}, p["threads"]
+assert p["mechanisms"]["contention"]["per_busy_thread"]["unlink"] > 0, p["mechanisms"]["contention"]
+PY
+then
+  echo "ok   an object --set merges: threads.min 2 and contention.per_busy_thread kept, and --help says so"
+else
+  echo "FAIL an object --set merges: $tmp/merge.json or --help"
+  failures=$((failures + 1))
+fi
+# 6. max_rpcs_in_flight 1 is a Lustre 1.8 mdc's (one modifying slot, the rpc_lock): accepted; 2 modifying slots need 3.
+if "$pfsim" metabench --platform "$fitted" --ranks 32 --files 320 --quiet --set clients.max_rpcs_in_flight=1 \
+  2>"$tmp/rif1.err"; then
+  echo "ok   clients.max_rpcs_in_flight=1 runs"
+else
+  echo "FAIL clients.max_rpcs_in_flight=1: $(cat "$tmp/rif1.err")"
+  failures=$((failures + 1))
+fi
+expect_error mod-rpcs-not-below "--set clients.max_mod_rpcs_in_flight=2: " \
+  "expected less than max_rpcs_in_flight; max_mod_rpcs_in_flight is 2 and max_rpcs_in_flight 2" -- \
+  metabench --platform "$fitted" --ranks 1 --files 1 --set clients.max_rpcs_in_flight=2 \
+  --set clients.max_mod_rpcs_in_flight=2
+
 # Control: the same command line with good inputs succeeds and writes the --out file, so the checks
 # above fail for the reason they name and not because the invocation itself is wrong.
 if "$pfsim" run --platform "$good_platform" --workload "$tmp/good-workload.json" --ranks 4 --quiet \

@@ -59,17 +59,20 @@ struct OptSpec {
 
 const std::vector<OptSpec> kCommonOpts{
     {"--platform", true, "FILE platform JSON (required)"},
-    {"--set", true, "PATH=VALUE override one platform field (repeatable)"},
+    {"--set", true, "PATH=VALUE override one platform field (repeatable); an object VALUE is merged into the "
+                    "field's object: the fields it names change, the others stay (null removes a field)"},
     {"--ranks-per-node", true, "K ranks per client node (default: the platform's)"},
     {"--seed", true, "S random seed (default 1)"},
     {"--out", true,
      "FILE results JSON (effective configuration, phase rates, latency percentiles); its directory must exist "
      "(--latency-dir is created)"},
     {"--latency-dir", true, "DIR latency files named as the output format's tool does (md-real-io: "
-                           "mdreal-<iter>-<phase>-<rank>.csv; md-workbench: lat-...csv; mdtest: mdtest-perop-...csv)"},
+                           "mdreal-<iter>-<phase>-<rank>.csv; md-workbench: lat-...csv; mdtest: mdtest-perop-...csv); created if "
+                           "missing, its parent must exist"},
     {"--latency-prefix", true, "NAME prefix of the latency files (default mdreal, lat or mdtest-perop by format)"},
     {"-L", true, "PREFIX the tools' own form of the two above (md-workbench and md-real-io -L=PREFIX): latency files "
-                 "PREFIX-...csv, i.e. --latency-dir <PREFIX's directory, . if none> --latency-prefix <its last part>"},
+                 "PREFIX-...csv, i.e. --latency-dir <PREFIX's directory, . if none> --latency-prefix <its last part>"
+                 " (that directory is created if missing, its parent must exist)"},
     {"--output-format", true, "F mdreal2017|mdworkbench|mdworkbench2019|mdtest: phase lines and latency files of that "
                               "tool (mdworkbench: IOR 4.x's md-workbench; mdworkbench2019: the standalone md-workbench "
                               "of 2019) (default: the trace's own, as its saved stdout tells; md-workbench (IOR 4.x) for "
@@ -90,7 +93,8 @@ const std::vector<OptSpec> kCommonOpts{
                     "operations), FILE.json the effective configuration and every point's results; printed on stdout "
                     "unless --quiet (not with --out, --latency-dir or the options of the tool's output)"},
     {"--jobs", true, "J sweep: points simulated in parallel (default 1)"},
-    {"--results-dir", true, "DIR sweep: keep every point's results JSON there (ranks-<M>.json, as --out writes it)"},
+    {"--results-dir", true, "DIR sweep: keep every point's results JSON there (ranks-<M>.json, as --out writes it); created "
+                          "if missing, its parent must exist"},
     {"--vary", true, "PATH=V1,V2,... sweep: every rank count for each value of one platform field (a --set of it per "
                      "point, after the others; e.g. mds.cores=12,24): the table's first column is PATH"},
     {"--quiet", false, "no phase lines on stdout"},
@@ -391,7 +395,10 @@ void check_output_paths(const Args& a)
   check_output_file("--csv", opt(a, "--csv"));
   if (!opt(a, "--csv").empty())
     check_output_file("--csv (its configuration file)", opt(a, "--csv") + ".json");
-  check_output_dir("--latency-dir", opt(a, "--latency-dir"));
+  if (a.opts.count("-L"))  // (its directory is --latency-dir: the error names the option typed)
+    check_output_dir("-L", opt(a, "--latency-dir"), a.opts.at("-L"));
+  else
+    check_output_dir("--latency-dir", opt(a, "--latency-dir"));
   check_output_dir("--results-dir", opt(a, "--results-dir"));
   check_file_prefix("--latency-prefix", opt(a, "--latency-prefix"));
   check_distinct_outputs({{"--out", opt(a, "--out")},

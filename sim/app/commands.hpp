@@ -36,10 +36,12 @@ std::string bulk_load_law_warning(const config::PlatformConfig& platform, bool r
 
 // Output paths are checked before a run, so that a run never ends in an unwritable output (exit status 2):
 // a file must be a regular file or absent in an existing writable directory (a FIFO, link or device is
-// refused: the atomic rename would replace it); a directory must be one or be creatable; a prefix has no '/';
-// two outputs may not name the same path.
+// refused: the atomic rename would replace it); a directory must be a writable one, or be missing in an existing
+// directory (the run creates it, as the tools create their output directory, but not its parents: a typo in a
+// parent would otherwise make a tree anywhere, helper-129); a prefix has no '/'; two outputs may not name the same
+// path. `typed`: the option's value as given when it is not the directory (-L PREFIX, --savePerOpDataCSV=PREFIX).
 void check_output_file(const std::string& option, const std::string& path);
-void check_output_dir(const std::string& option, const std::string& path);
+void check_output_dir(const std::string& option, const std::string& path, const std::string& typed = "");
 // Files already in an output directory that a run may leave behind: those named <prefix>-*<suffix> there, with their
 // modification times, taken before the run writes its own (--latency-dir: <prefix>-*.csv; a sweep's --results-dir:
 // ranks-*.json). left_unwritten names those the run did not rewrite; warn_unwritten prints one warning naming

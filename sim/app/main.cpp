@@ -82,7 +82,9 @@ struct OptSpec {
 
 const std::vector<OptSpec> kCommon{
     {"--platform", true, "FILE platform JSON (required)"},
-    {"--set", true, "PATH=VALUE override one platform field, e.g. mds.threads.max=64 (repeatable)"},
+    {"--set", true, "PATH=VALUE override one platform field, e.g. mds.threads.max=64 (repeatable); an object "
+                    "VALUE is merged into the field's object: the fields it names change, the others stay "
+                    "(mds.threads={\"max\":8} keeps threads.min; null removes a field)"},
     {"--ranks-per-node", true, "K ranks per client node (default: the platform's clients.ranks_per_node)"},
     {"--seed", true, "S random seed (default 1); same inputs and seed give identical outputs"},
     {"--time-limit", true, "T simulated time (e.g. 600s) after which an unfinished run stops with an error "
@@ -102,7 +104,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--out", true,
          "FILE results JSON (effective configuration, rates, latency percentiles); its directory must exist"},
         {"--latency-dir", true, "DIR per-RPC latency files <prefix>-<iteration>-<phase>-all.csv: time,runtime,rank,op "
-                                "(a create is its create and close RPCs)"},
+                                "(a create is its create and close RPCs; DIR is created if missing, its parent must exist)"},
         {"--latency-prefix", true, "NAME prefix of the latency files (default latency)"}}},
       {"sweep",
        {{"--workload", true, "FILE workload JSON (required)"},
@@ -110,7 +112,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--csv", true,
          "FILE sweep table (required, in an existing directory); FILE.json holds the effective configuration"},
         {"--jobs", true, "J points simulated in parallel (default 1)"},
-        {"--results-dir", true, "DIR keep every point's results JSON"},
+        {"--results-dir", true, "DIR keep every point's results JSON (created if missing; its parent must exist)"},
         {"--vary", true, "PATH=V1,V2,... every rank count for each value of one platform field (a --set of it per "
                          "point, after the others; e.g. mds.mechanisms.partitions.count=1,2,4): the table's first "
                          "column is PATH"}}},
@@ -140,7 +142,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                      "own node's files (the page cache's, clients.max_cached_mb), from 3 nodes on the node two "
                      "further's"},
         {"--savePerOpDataCSV", true, "PREFIX mdtest's own form of --latency-dir/--latency-prefix: the files "
-                                     "PREFIX-<phase>-<rank %05d>.csv", true},
+                                     "PREFIX-<phase>-<rank %05d>.csv (PREFIX's directory is created if missing, its "
+                                     "parent must exist)", true},
         {"-W", true, "S stonewall (whole seconds, with -F and one iteration): in File creation a rank starts no item "
                      "once S s have passed since its start of the phase (the one in progress completes: with L s per "
                      "create, floor(S / L) + 1 of them); then every rank goes on to the most items any rank made "
@@ -173,7 +176,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--showRankStatistics", false, "accepted, no effect: pfsim prints mdtest's default summary layout", true},
         {"--out", true, "FILE results JSON; its directory must exist"},
         {"--latency-dir", true, "DIR mdtest --savePerOpDataCSV files: <prefix>-<phase>-<rank %05d>.csv, one row "
-                                "per operation, last iteration, File phases only (as mdtest 4.1)"},
+                                "per operation, last iteration, File phases only (as mdtest 4.1); DIR is created if "
+                                "missing, its parent must exist"},
         {"--latency-prefix", true, "NAME prefix of the latency files (default mdtest-perop)"}}},
       {"metabench",
        {{"--ranks", true, "N MPI ranks (required)"},
@@ -181,7 +185,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--dir-mode", true, "unique|shared per-rank directories (default: unique) or one shared directory"},
         {"--out", true, "FILE results JSON; its directory must exist"},
         {"--latency-dir", true, "DIR per-RPC latency files <prefix>-<iteration>-<phase>-all.csv: time,runtime,rank,op "
-                                "(a create is its create and close RPCs)"},
+                                "(a create is its create and close RPCs; DIR is created if missing, its parent must exist)"},
         {"--latency-prefix", true, "NAME prefix of the latency files (default latency)"}}},
       {"find",
        {{"--ranks", true, "N pfind's MPI ranks (required; a comma-separated list with --csv)"},
@@ -198,7 +202,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"--csv", true, "FILE a sweep: --ranks LIST (comma-separated), one row per rank count (FILE.json: every "
                         "point's results and the effective configuration)"},
         {"--jobs", true, "J sweep points simulated in parallel (default 1)"},
-        {"--results-dir", true, "DIR keep every sweep point's results JSON"},
+        {"--results-dir", true, "DIR keep every sweep point's results JSON (created if missing; its parent must exist)"},
         {"--vary", true, "PATH=V1,V2,... a sweep over one platform field's values too"}}},
       {"ior",
        {{"--ranks", true, "N MPI ranks (required unless --from; a comma-separated list with --csv)"},
@@ -264,7 +268,7 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                         "IOR's own output is not printed (no --out, --lmt, nor -O's files; -W's and -u's untimed "
                         "phases have rows without bw_MiBps)"},
         {"--jobs", true, "J sweep points simulated in parallel (default 1)"},
-        {"--results-dir", true, "DIR keep every sweep point's results JSON"},
+        {"--results-dir", true, "DIR keep every sweep point's results JSON (created if missing; its parent must exist)"},
         {"--vary", true, "PATH=V1,V2,... a sweep over one platform field's values too (e.g. oss.count=1,2,4,8): "
                          "the table's first column is PATH"}}},
   };
@@ -683,7 +687,10 @@ void check_output_paths(const Cli& c)
   check_output_file("--lmt", opt(c, "--lmt"));
   if (!opt(c, "--csv").empty())
     check_output_file("--csv (its configuration file)", opt(c, "--csv") + ".json");
-  check_output_dir("--latency-dir", opt(c, "--latency-dir"));
+  if (c.opts.count("--savePerOpDataCSV"))  // (its directory is --latency-dir: the error names the option typed)
+    check_output_dir("--savePerOpDataCSV", opt(c, "--latency-dir"), c.opts.at("--savePerOpDataCSV"));
+  else
+    check_output_dir("--latency-dir", opt(c, "--latency-dir"));
   check_output_dir("--results-dir", opt(c, "--results-dir"));
   check_file_prefix("--latency-prefix", opt(c, "--latency-prefix"));
   check_distinct_outputs({{"--out", opt(c, "--out")},

@@ -196,7 +196,8 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
 
 config::PlatformConfig load_platform_unprinted(const std::string& file, const std::vector<std::string>& sets)
 {
-  auto j = config::load_json_file(file);
+  const auto file_json = config::load_json_file(file);
+  auto j = file_json;
   std::vector<std::string> set_warnings;
   for (size_t i = 0; i < sets.size(); ++i) {  // one at a time: a --set sees the field as the earlier ones left it
     const std::string path = sets[i].substr(0, sets[i].find('='));
@@ -275,6 +276,29 @@ config::PlatformConfig load_platform_unprinted(const std::string& file, const st
             throw config::ConfigError("--set " + *it + ": " + msg);
         }
       }
+      // ... or whose object value gives a field the message names (--set 'mds={"threads":{"max":3}}' for "expected
+      // at most mds.threads.max (3)").
+      std::vector<std::string> named;  // the dotted names in the message after the field
+      for (size_t at = q2 + 1; at < msg.size();) {
+        const auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+        if (!name_char(msg[at])) {
+          ++at;
+          continue;
+        }
+        size_t end = at;
+        while (end < msg.size() && name_char(msg[end]))
+          ++end;
+        std::string name = msg.substr(at, end - at);
+        while (!name.empty() && name.back() == '.')
+          name.pop_back();
+        if (name.find('.') != std::string::npos)
+          named.push_back(name);
+        at = end;
+      }
+      for (auto it = sets.rbegin(); it != sets.rend(); ++it)
+        for (const auto& name : named)
+          if (config::set_gives_field(*it, name))
+            throw config::ConfigError("--set " + *it + ": " + msg);
       // ... or by its name alone, in the field's own section ("expected at least readahead_mb (128)": helper-91, the
       // first --set of the section was named, clients.hold_partial_rpcs, not clients.readahead_mb)
       const auto field_dot = field.rfind('.');
@@ -299,6 +323,46 @@ config::PlatformConfig load_platform_unprinted(const std::string& file, const st
             (!parent.empty() && field.rfind(parent, 0) == 0 && field.find('.', parent.size()) == std::string::npos))
           throw config::ConfigError("--set " + s + ": " + msg);
       }
+    }
+    // None of those: the last --set without which the platform does not fail so, e.g. a relation between two fields
+    // that an object merged at their parent broke without giving the field named (--set 'mds.threads={"min":200}'
+    // against the file's threads.max 151: the error is at threads.max, which the --set does not hold; helper-129).
+    // Without it the platform loads, or fails at the same field otherwise; or at another field, but not with the file's
+    // own error, which the --set had mended (a file failing at A and at B, A mended by a --set, fails at B: B is the
+    // file's). An error of the file itself stays the file's: without any one --set it is the same.
+    const auto error_of = [&](const nlohmann::json& j) -> std::string {
+      try {
+        config::parse_platform(j, file);
+      } catch (const config::ConfigError& other) {
+        return other.what();
+      }
+      return "";
+    };
+    const auto field_of = [](const std::string& m) {
+      const auto at = m.find("field '");
+      const auto end = at == std::string::npos ? at : m.find('\'', at + 7);
+      return end == std::string::npos ? std::string() : m.substr(at + 7, end - at - 7);
+    };
+    std::optional<std::string> file_error;  // the file's own, without any --set (computed once, when needed)
+    for (size_t k = sets.size(); k-- > 0;) {
+      std::vector<std::string> others = sets;
+      others.erase(others.begin() + static_cast<std::ptrdiff_t>(k));
+      nlohmann::json with_others;
+      try {
+        with_others = apply_sets(file_json, others);
+      } catch (const config::ConfigError&) {
+        continue;  // the others do not apply without it: no evidence either way
+      }
+      const std::string without = error_of(with_others);
+      if (without == msg)
+        continue;
+      if (!without.empty() && field_of(without) != field_of(msg)) {
+        if (!file_error)
+          file_error = error_of(file_json);
+        if (without == *file_error)
+          continue;  // it mended the file's error, which hid this one
+      }
+      throw config::ConfigError("--set " + sets[k] + ": " + msg);
     }
     throw;
   }
@@ -405,35 +469,44 @@ void warn_unwritten(const OutputDirSnapshot& before, const std::vector<std::stri
             << ") were not written by it, e.g. " << stale.front() << " (an earlier run's?); " << consequence << "\n";
 }
 
-void check_output_dir(const std::string& option, const std::string& path)
+void check_output_dir(const std::string& option, const std::string& path, const std::string& typed)
 {
   if (path.empty())
     return;
+  const std::string head = option + " " + (typed.empty() ? path : typed) + ": ";
+  const std::string what = typed.empty() ? std::string() : "its directory " + path + " ";
   std::error_code ec;
   auto st = fs::status(path, ec);
   if (!ec && fs::exists(st)) {
     if (!fs::is_directory(st))
-      throw std::invalid_argument(option + " " + path + ": expected a directory (it exists and is not one)");
+      throw std::invalid_argument(head + what + "expected a directory (it exists and is not one)");
     if (!can_create_in(path))
-      throw std::invalid_argument(option + " " + path + ": directory is not writable");
+      throw std::invalid_argument(head + what + (what.empty() ? "directory " : "") + "is not writable");
     return;
   }
-  // Created when the run writes. Probed now by creating it (and a file in it), then removed again, so a run
-  // that cannot write its outputs fails before it simulates and leaves nothing behind.
-  fs::path target = fs::absolute(path, ec);
-  fs::path first_missing = target;
-  for (fs::path p = target.parent_path(); !p.empty() && !fs::exists(p, ec); p = p.parent_path())
-    first_missing = p;
-  fs::path existing = first_missing.parent_path();
-  if (existing.empty() || !fs::is_directory(existing, ec))
-    throw std::invalid_argument(option + " " + path + ": cannot be created (" + existing.string() +
-                                " is not a directory)");
-  bool ok = fs::create_directories(target, ec) && !ec && can_create_in(target);
-  std::string why = ec ? ec.message() : "no file can be created in it";
-  std::error_code ignore;
-  fs::remove_all(first_missing, ignore);
+  // Missing: the run creates it (make_output_dir), not its parents. Probed now by creating it (and a file in it), then
+  // removed again, so a run that cannot write its outputs fails before it simulates and leaves nothing behind.
+  fs::path target = fs::path(path).lexically_normal();
+  if (!target.has_filename())  // "lat/"
+    target = target.parent_path();
+  fs::path parent = target.parent_path();
+  if (parent.empty())
+    parent = ".";
+  const std::string cannot = head + what + "cannot be created: ";
+  if (!fs::exists(parent, ec))
+    throw std::invalid_argument(cannot + "its parent directory " + parent.string() +
+                                " does not exist (a missing output directory is created, not its parents)");
+  if (!fs::is_directory(parent, ec))
+    throw std::invalid_argument(cannot + "its parent " + parent.string() + " is not a directory");
+  const bool made = fs::create_directory(target, ec) && !ec;
+  const bool ok = made && can_create_in(target);
+  const std::string why = ec ? ec.message() : "no file can be created in it";
+  if (made) {
+    std::error_code ignore;
+    fs::remove(target, ignore);
+  }
   if (!ok)
-    throw std::invalid_argument(option + " " + path + ": cannot be created (" + why + ")");
+    throw std::invalid_argument(cannot + why);
 }
 
 void check_file_prefix(const std::string& option, const std::string& prefix)

@@ -262,7 +262,8 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, in
     dir = tmpdir = tmpl;
   }
   const DirLock held(tmpdir);
-  const bool made_dir = std::filesystem::create_directories(dir);
+  // (--results-dir: created if missing, not its parents, which the command line checked: check_output_dir)
+  const bool made_dir = std::filesystem::create_directory(dir);
   // The points: every rank count, value by value of --vary (k = -1 without one).
   struct Point {
     int ranks;
@@ -316,10 +317,11 @@ void run_sweep(const SweepSpec& spec, const std::function<nlohmann::json(int, in
         ::kill(pid, SIGTERM);
       while (::wait(nullptr) > 0 || errno == EINTR) {
       }
-      if (!tmpdir.empty()) {
-        std::error_code ec;
+      std::error_code ec;
+      if (!tmpdir.empty())
         std::filesystem::remove_all(tmpdir, ec);
-      }
+      else if (made_dir && std::filesystem::is_empty(dir, ec))
+        std::filesystem::remove(dir, ec);  // made for this sweep, and no point finished (as when a point fails)
       restore_signals();
       ::raise(sig);  // dies of it (the default action)
       ::_exit(128 + sig);

@@ -189,13 +189,20 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     cc.max_rpcs_in_flight = static_cast<int>(c.integer("max_rpcs_in_flight", cc.max_rpcs_in_flight, 1, 4096));
     cc.max_mod_rpcs_in_flight =
         static_cast<int>(c.integer("max_mod_rpcs_in_flight", cc.max_mod_rpcs_in_flight, 1, 4096));
-    // Lustre refuses a value that equals or exceeds max_rpcs_in_flight (obd_set_max_mod_rpcs_in_flight: a
-    // modifying RPC also takes one of those slots, and one is kept for the others); the model would cap it
-    // silently. Lustre >= 2.8 defaults to 8 and 7.
-    if (cc.max_mod_rpcs_in_flight >= cc.max_rpcs_in_flight)
-      c.fail("max_mod_rpcs_in_flight", "expected less than max_rpcs_in_flight (" +
-                                           std::to_string(cc.max_rpcs_in_flight) +
-                                           ", as Lustre requires: a modifying RPC also holds one of those slots)");
+    // A modifying RPC also holds a max_rpcs_in_flight slot, so more modifying slots than that would be capped
+    // silently: refused. Lustre >= 2.8's tunable (obd_set_max_mod_rpcs_in_flight, defaults 8 and 7) must be strictly
+    // below max_rpcs_in_flight, keeping a slot for the others; a 1.8 client has no such tunable, its rpc_lock (1 here)
+    // serialises the modifying RPCs, and its mdc takes max_rpcs_in_flight 1 (mdc_wr_max_rpcs_in_flight: 1 to
+    // MDC_MAX_RIF_MAX): 1 and 1 is a 1.8 client with one RPC of any kind in flight (helper-129).
+    // (1 is at most any max_rpcs_in_flight, which is at least 1: only a value above 1 can break the rule.)
+    if (cc.max_mod_rpcs_in_flight > 1 && cc.max_mod_rpcs_in_flight >= cc.max_rpcs_in_flight)
+      c.fail("max_mod_rpcs_in_flight",
+             "expected less than max_rpcs_in_flight; max_mod_rpcs_in_flight is " +
+                 std::to_string(cc.max_mod_rpcs_in_flight) + " and max_rpcs_in_flight " +
+                 std::to_string(cc.max_rpcs_in_flight) +
+                 " (a modifying RPC also holds one of those slots, and above 1 max_mod_rpcs_in_flight is Lustre "
+                 ">= 2.8's tunable, which leaves one for the other RPCs; 1 is a 1.8 client's rpc_lock, with any "
+                 "max_rpcs_in_flight)");
     cc.open_rpcs = c.choice("open_rpcs", cc.open_rpcs, {"modifying", "unlimited"});
     // Not given: the rule of the Lustre generation max_mod_rpcs_in_flight describes (1: before 2.8, its
     // cl_close_lock; more: 2.8's slots, which replaced the rpc_lock and the close lock).
@@ -331,16 +338,25 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     mc.readpage_threads.min = static_cast<int>(rt.integer("min", mc.readpage_threads.min, 1, 100000));
     mc.readpage_threads.max = static_cast<int>(rt.integer("max", mc.readpage_threads.min, 1, 100000));
     if (mc.readpage_threads.max < mc.readpage_threads.min)
-      rt.fail("max", "expected readpage_threads.max >= readpage_threads.min");
+      rt.fail("max", "expected readpage_threads.max >= readpage_threads.min; readpage_threads.max is " +
+                         std::to_string(mc.readpage_threads.max) + " and readpage_threads.min " +
+                         std::to_string(mc.readpage_threads.min) + " (raise max or lower min)");
     rt.finish();
-    for (const auto& key : m.object("service").keys())
-      if (auto op = op_from_name(key))
-        mc.service_given[*op] = true;
+    PerOp<bool> service_bare{};  // written as a bare number (seconds), not with a unit
+    {
+      const Reader sv = m.object("service");
+      for (const auto& key : sv.keys())
+        if (auto op = op_from_name(key)) {
+          mc.service_given[*op] = true;
+          service_bare[*op] = sv.bare_number(key);
+        }
+    }
     mc.service_s = read_per_op_durations(m.object("service"), mc.service_s);
     require_metadata_only(m, "service", mc.service_s);
-    // "create": 484 meant 484 us is 484 s of CPU per request: run, but said (a bare number is in seconds).
+    // "create": 484 meant 484 us is 484 s of CPU per request: run, but said (a bare number is in seconds). A value
+    // written with its unit ("10s") is taken as meant: no warning (helper-129: "10s" was told it had no unit).
     for (Op op : kAllOps)
-      if (mc.service_s[op] > 1)
+      if (service_bare[op] && mc.service_s[op] > 1)
         p.warnings.push_back(file + ": mds.service." + op_name(op) + " is " + short_number(mc.service_s[op]) +
                              " s of CPU per request; a number without a unit is read in seconds (write \"" +
                              short_number(mc.service_s[op]) + "us\" for microseconds)");
@@ -359,7 +375,8 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     mc.journal.disk_write_Bps = mc.journal.enabled ? jr.positive_bandwidth_Bps("disk_write", mc.journal.disk_write_Bps)
                                                    : jr.bandwidth_Bps("disk_write", mc.journal.disk_write_Bps);
     if (mc.journal.enabled && mc.journal.capacity_B < mc.journal.bytes_per_update_B)
-      jr.fail("capacity", "expected at least bytes_per_update");
+      jr.fail("capacity", "expected at least bytes_per_update; capacity is " + short_number(mc.journal.capacity_B) +
+                              " B and bytes_per_update " + short_number(mc.journal.bytes_per_update_B) + " B");
     mc.journal.block_size_B = jr.size_B("block_size", mc.journal.block_size_B);
     if (mc.journal.block_size_B <= 0)
       jr.fail("block_size", "expected a positive size");

@@ -94,13 +94,16 @@ struct ClientConfig {
   // It decides which ranks share a node's RPC slots, link and cached locks. scripts/trace_node_serialization.py
   // tells from a recorded trace which one a run used (DKRZ Mistral's md-real-io runs: cyclic).
   std::string placement = "block";
-  // "max_rpcs_in_flight": per client node and target (Lustre mdc/osc max_rpcs_in_flight, default 8).
+  // "max_rpcs_in_flight": per client node and target (Lustre mdc/osc max_rpcs_in_flight, default 8), any RPC, modifying
+  // ones included. 1 (one RPC of any kind in flight) is a 1.8 client's (its mdc takes 1 to MDC_MAX_RIF_MAX); Lustre
+  // >= 2.8 refuses an mdc max_rpcs_in_flight of 1, as it keeps max_mod_rpcs_in_flight below it.
   int max_rpcs_in_flight = 8;
   // "osc_max_rpcs_in_flight": the same limit towards each OST (Lustre's osc.*.max_rpcs_in_flight, set apart from the
-  // mdc's); not given: max_rpcs_in_flight. Unlike the mdc's, it may be 1.
+  // mdc's); not given: max_rpcs_in_flight. It may be 1 whatever max_mod_rpcs_in_flight is.
   int osc_max_rpcs_in_flight = 8;
   // "max_mod_rpcs_in_flight": modifying metadata RPCs in flight per client node. Lustre clients before 2.8
-  // serialised them with the mdc rpc_lock (one at a time); LU-5319 (2.8) made it tunable, default 7.
+  // serialised them with the mdc rpc_lock (one at a time); LU-5319 (2.8) made it tunable, default 7. At most
+  // max_rpcs_in_flight, and below it when above 1 (2.8's rule, obd_set_max_mod_rpcs_in_flight).
   int max_mod_rpcs_in_flight = 1;
   // "open_rpcs": an open of an existing file (the open intent) is a modifying RPC to the client, as in every Lustre
   // version (before 2.8 mdc_enqueue takes the rpc_lock for every intent but getattr and lookup; from 2.8

@@ -688,3 +688,66 @@ TEST_CASE("an MDS service time above 1 s is run but warned about: a bare number 
                                 Catch::Contains("484us"));
   CHECK(parse_platform({{"mds", {{"service", {{"create", 484e-6}}}}}}, "ok.json").warnings.empty());
 }
+
+// helper-129: "stat": "10s" was told "a number without a unit is read in seconds". A value written with its unit is
+// taken as meant (no rule warns about a large MDS time as such); only a bare number gets the warning.
+TEST_CASE("an MDS service time written with its unit is not warned about as a bare number, however large", "[config]")
+{
+  for (const char* v : {"10s", "1e9s", "2min"}) {
+    auto p = parse_platform({{"mds", {{"service", {{"stat", v}}}}}}, "unit.json");
+    INFO(v);
+    CHECK(p.warnings.empty());
+  }
+  auto p = parse_platform({{"mds", {{"service", {{"stat", "10s"}, {"create", 10}}}}}}, "mixed.json");
+  REQUIRE(p.warnings.size() == 1);
+  CHECK_THAT(p.warnings[0], Catch::Contains("mds.service.create") && !Catch::Contains("mds.service.stat"));
+}
+
+// helper-129: a whole number beyond an integer field's range was "expected an integer, got 10000000000.0"; every
+// integer field now states its range, whatever the number's form, and takes a whole number however written.
+TEST_CASE("an integer field states its range for every value it refuses and takes whole numbers as written", "[config]")
+{
+  CHECK_THAT(error_of({{"mds", {{"threads", {{"min", 1}, {"max", 1e10}}}}}}),
+             Catch::Contains("'mds.threads.max': expected an integer in [1, 100000], got 1e+10"));
+  CHECK_THAT(error_of({{"mds", {{"cores", 12.5}}}}), Catch::Contains("'mds.cores': expected an integer in [1, 4096], got 12.5"));
+  CHECK_THAT(error_of({{"mds", {{"cores", "twelve"}}}}),
+             Catch::Contains("'mds.cores': expected an integer in [1, 4096], got \"twelve\""));
+  // 1e400 from a --set reaches the field as its text (nlohmann does not parse it): out of the range, as 1e10
+  CHECK_THAT(error_of({{"mds", {{"cores", "1e400"}}}}), Catch::Contains("'mds.cores': expected an integer in [1, 4096], got 1e400"));
+  CHECK_THAT(error_of({{"mds", {{"cores", 18446744073709551615ULL}}}}),
+             Catch::Contains("expected an integer in [1, 4096], got 18446744073709551615"));
+  CHECK_THAT(error_of({{"mds", {{"cores", -1e19}}}}), Catch::Contains("expected an integer in [1, 4096], got -1e+19"));
+  CHECK(parse_platform({{"mds", {{"cores", 2e1}}}}, "p.json").mds.cores == 20);
+  CHECK(parse_platform({{"mds", {{"cores", 16.0}}}}, "p.json").mds.cores == 16);
+  // a number field: the same for the text of a number beyond a double
+  CHECK_THAT(error_of({{"clients", {{"readahead_mb", "1e400"}}}}),
+             Catch::Contains("'clients.readahead_mb': expected a number in [0, 1048576], got 1e400"));
+}
+
+TEST_CASE("readpage_threads.max below readpage_threads.min is rejected with both values", "[config]")
+{
+  CHECK_THAT(error_of({{"mds", {{"readpage_threads", {{"min", 600}, {"max", 512}}}}}}),
+             Catch::Contains("'mds.readpage_threads.max'") &&
+                 Catch::Contains("readpage_threads.max is 512 and readpage_threads.min 600"));
+}
+
+// helper-129: max_rpcs_in_flight 1 was refused "as Lustre requires". Lustre >= 2.8 keeps its max_mod_rpcs_in_flight
+// tunable below max_rpcs_in_flight (obd_set_max_mod_rpcs_in_flight); a 1.8 client has no such tunable (its rpc_lock
+// is max_mod_rpcs_in_flight 1 here) and its mdc takes max_rpcs_in_flight 1. Both generations' settings are accepted.
+TEST_CASE("clients.max_mod_rpcs_in_flight: at most max_rpcs_in_flight, and below it when above 1", "[config]")
+{
+  const auto clients = [](int rif, int mod) {
+    return json{{"clients", {{"max_rpcs_in_flight", rif}, {"max_mod_rpcs_in_flight", mod}}}};
+  };
+  const auto one = parse_platform(clients(1, 1), "p.json");
+  CHECK(one.clients.max_rpcs_in_flight == 1);
+  CHECK(one.clients.osc_max_rpcs_in_flight == 1);
+  CHECK(one.clients.close_rpcs == "own_lock");
+  CHECK_NOTHROW(parse_platform(clients(8, 7), "p.json"));
+  CHECK_NOTHROW(parse_platform(clients(2, 1), "p.json"));
+  CHECK_THAT(error_of(clients(8, 8)),
+             Catch::Contains("'clients.max_mod_rpcs_in_flight': expected less than max_rpcs_in_flight; "
+                             "max_mod_rpcs_in_flight is 8 and max_rpcs_in_flight 8"));
+  CHECK_THAT(error_of(clients(1, 2)), Catch::Contains("expected less than max_rpcs_in_flight; "
+                                                      "max_mod_rpcs_in_flight is 2 and max_rpcs_in_flight 1"));
+}

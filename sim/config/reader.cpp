@@ -7,7 +7,9 @@
 #include "config/units.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -95,7 +97,80 @@ std::string line_and_column(const std::string& text, size_t pos)
   return "line " + std::to_string(line) + ", column " + std::to_string(pos - line_start + 1);
 }
 
+// A value as a message shows it: a number as JSON writes it (the shortest form that reads back: 1e+10, not
+// 10000000000.0), a string quoted, except a number's text beyond a double's range (a --set's 1e400), shown as written.
+std::string shown(const nlohmann::json& v)
+{
+  if (v.is_number_float()) {
+    const double x = v.get<double>();
+    for (int digits = 1; digits <= 17; ++digits) {
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+      if (std::strtod(buf, nullptr) == x)
+        return buf;
+    }
+  }
+  return v.dump();
+}
+
+// Whether `v` is the text of a JSON number too large for a double ("1e400"): nlohmann refuses to parse it, and a --set
+// then passes it on as a string. A numeric field reports it against its range, as any other number out of it.
+bool beyond_double(const nlohmann::json& v)
+{
+  if (!v.is_string())
+    return false;
+  const std::string& t = v.get_ref<const std::string&>();
+  size_t i = t.size() > 0 && t[0] == '-' ? 1 : 0;
+  const auto digits = [&] {
+    const size_t from = i;
+    while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])))
+      ++i;
+    return i > from;
+  };
+  if (!digits())
+    return false;
+  if (i < t.size() && t[i] == '.' && (++i, !digits()))
+    return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-'))
+      ++i;
+    if (!digits())
+      return false;
+  }
+  return i == t.size() && std::isinf(std::strtod(t.c_str(), nullptr));
+}
+
 }  // namespace
+
+long long json_integer(const nlohmann::json& v, long long min, long long max)
+{
+  const auto refuse = [&](const std::string& got) -> long long {
+    throw std::invalid_argument("expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
+                                "], got " + got);
+  };
+  if (beyond_double(v))
+    return refuse(v.get<std::string>());
+  if (v.is_number_unsigned()) {  // (above 2^63 - 1 it does not fit a long long)
+    const auto u = v.get<unsigned long long>();
+    if (max < 0 || u > static_cast<unsigned long long>(max) || static_cast<long long>(u) < min)
+      return refuse(v.dump());
+    return static_cast<long long>(u);
+  }
+  if (v.is_number_integer()) {
+    const auto x = v.get<long long>();
+    return x < min || x > max ? refuse(v.dump()) : x;
+  }
+  if (v.is_number_float()) {  // whole (2e2, 200.0, 1e10) and within the range; a fraction is not an integer
+    const double d = v.get<double>();
+    constexpr double kTwo63 = 9223372036854775808.0;
+    if (!std::isfinite(d) || d != std::floor(d) || d < -kTwo63 || d >= kTwo63)
+      return refuse(shown(v));
+    const auto x = static_cast<long long>(d);
+    return x < min || x > max ? refuse(shown(v)) : x;
+  }
+  return refuse(v.dump());
+}
 
 nlohmann::json parse_json_strict(const std::string& text, const std::string& where, const std::string& field_prefix)
 {
@@ -206,6 +281,11 @@ bool Reader::has(const std::string& key) const
   return node_.contains(key);
 }
 
+bool Reader::bare_number(const std::string& key) const
+{
+  return node_.contains(key) && node_.at(key).is_number();
+}
+
 const nlohmann::json& Reader::get(const std::string& key)
 {
   read_.insert(key);
@@ -278,15 +358,15 @@ double Reader::number(const std::string& key, double fallback, double min, doubl
   if (!has(key))
     return fallback;
   const auto& v = get(key);
+  char range[80];  // as the values are written: [0, 1], not [0.000000, 1.000000]
+  std::snprintf(range, sizeof range, "[%.15g, %.15g]", min, max);
+  if (beyond_double(v))  // a --set's 1e400: out of the range, as any number beyond it
+    fail(key, std::string("expected a number in ") + range + ", got " + v.get<std::string>());
   if (!v.is_number())
     fail(key, "expected a number, got " + v.dump());
   double x = v.get<double>();
   if (!(x >= min && x <= max))
-  {
-    char range[80];  // as the values are written: [0, 1], not [0.000000, 1.000000]
-    std::snprintf(range, sizeof range, "[%.15g, %.15g]", min, max);
-    fail(key, std::string("expected a number in ") + range + ", got " + v.dump());
-  }
+    fail(key, std::string("expected a number in ") + range + ", got " + shown(v));
   return x;
 }
 
@@ -300,14 +380,13 @@ long long Reader::integer(const std::string& key, long long fallback, long long 
 long long Reader::integer(const std::string& key, long long min, long long max)
 {
   if (!has(key))
-    fail(key, "missing; expected an integer");
+    fail(key, "missing; expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   const auto& v = get(key);
-  if (!v.is_number_integer())
-    fail(key, "expected an integer, got " + v.dump());
-  long long x = v.get<long long>();
-  if (x < min || x > max)
-    fail(key, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + v.dump());
-  return x;
+  try {
+    return json_integer(v, min, max);
+  } catch (const std::invalid_argument& e) {
+    fail(key, e.what());
+  }
 }
 
 bool Reader::boolean(const std::string& key, bool fallback)

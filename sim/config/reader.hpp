@@ -28,6 +28,12 @@ nlohmann::json load_json_file(const std::string& path);
 // object that holds the field. With only_null, whether it sets the field to null (removes it).
 bool set_gives_field(const std::string& set, const std::string& field, bool only_null = false);
 
+// An integer field's value: a JSON number that is whole (200; 2e2 and 200.0 too: JSON has one number type) within
+// [min, max]. Otherwise std::invalid_argument, "expected an integer in [min, max], got X", also for a whole number
+// beyond the range (1e10) or beyond a double's (1e400, which a --set passes on as its text): every integer field
+// states its range. Reader::integer and the IOR summary's reader both read integers with it.
+long long json_integer(const nlohmann::json& v, long long min, long long max);
+
 class Reader {
 public:
   Reader(const nlohmann::json& node, std::string file, std::string path);
@@ -36,6 +42,8 @@ public:
   Reader(Reader&&) = default;
 
   bool has(const std::string& key) const;
+  // Whether the field is given as a bare JSON number (no unit string): a duration so given is in seconds.
+  bool bare_number(const std::string& key) const;
   // Optional fields return the default when absent; required ones (no default) throw when absent.
   double duration_s(const std::string& key, double fallback);
   double duration_s(const std::string& key);

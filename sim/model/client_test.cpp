@@ -116,12 +116,13 @@ TEST_CASE("clients.placement cyclic: ranks that do not fill the last node", "[cl
 // `per_rank` files; with nothing else limiting them, the phase runs at (RPCs the node may have in flight) / round trip.
 namespace {
 double items_rate(std::vector<pfsim::Op> ops, int max_mod, const std::string& open_rpcs, const std::string& close_rpcs,
-                  double open_s = kUnlink_s)
+                  double open_s = kUnlink_s, int max_rpcs = 32)
 {
   json j = slot_platform(max_mod, 0, "block");
+  j["clients"]["max_rpcs_in_flight"] = max_rpcs;
   j["clients"]["open_rpcs"] = open_rpcs;
   j["clients"]["close_rpcs"] = close_rpcs;
-  j["mds"]["service"] = {{"open", open_s}, {"close", kUnlink_s}};
+  j["mds"]["service"] = {{"open", open_s}, {"close", kUnlink_s}, {"stat", kUnlink_s}, {"create", kUnlink_s}};
   j["mds"]["readpage_threads"] = {{"min", 64}, {"max", 64}};  // (closes are served by the readpage threads)
   auto platform = pfsim::config::parse_platform(j, "test");
   constexpr int kRanks = 8, kPerRank = 200;
@@ -185,4 +186,24 @@ TEST_CASE("clients.close_rpcs modifying: a close passes opens that hold every mo
 TEST_CASE("clients.close_rpcs unlimited: all 8 ranks' closes in flight", "[client]")
 {
   CHECK(one_op_rate(pfsim::Op::Close, 3, "modifying", "unlimited") == Approx(8 / round_trip_s(0)).epsilon(0.005));
+}
+
+// max_rpcs_in_flight 1 with one modifying slot (a Lustre 1.8 client's mdc, which takes it: helper-129): a node has one
+// RPC of any kind in flight. 8 ranks' stats (no modifying slot) run one at a time, 1 / round trip, not 8; creates
+// with their closes (the rpc_lock and cl_close_lock, each 1) alternate, one RPC at a time: an item per 2 round trips,
+// where max_rpcs_in_flight 2 lets a close beside the next create, an item per round trip.
+TEST_CASE("clients.max_rpcs_in_flight 1: one stat in flight per node", "[client]")
+{
+  CHECK(items_rate({pfsim::Op::Stat}, 1, "modifying", "own_lock", kUnlink_s, 1) ==
+        Approx(1 / round_trip_s(0)).epsilon(0.005));
+}
+TEST_CASE("clients.max_rpcs_in_flight 1: a create and its close never in flight together", "[client]")
+{
+  CHECK(items_rate({pfsim::Op::Create, pfsim::Op::Close}, 1, "modifying", "own_lock", kUnlink_s, 1) ==
+        Approx(1 / (2 * round_trip_s(0))).epsilon(0.005));
+}
+TEST_CASE("clients.max_rpcs_in_flight 2: a close beside the next create", "[client]")
+{
+  CHECK(items_rate({pfsim::Op::Create, pfsim::Op::Close}, 1, "modifying", "own_lock", kUnlink_s, 2) ==
+        Approx(1 / round_trip_s(0)).epsilon(0.005));
 }

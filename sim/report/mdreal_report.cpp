@@ -165,7 +165,7 @@ std::string mdworkbench_latency_file_name(const std::string& prefix, PhaseKind k
 void write_mdreal_latency_files(const std::string& dir, const std::string& prefix, const std::vector<MdrealPhase>& phases,
                                 int ranks)
 {
-  std::filesystem::create_directories(dir);
+  make_output_dir(dir);
   for (const auto& ph : phases) {
     // One text per (rank, kind) file of this phase.
     std::vector<std::array<std::string, trace::kTraceOpCount>> text(static_cast<size_t>(ranks));
@@ -431,7 +431,7 @@ std::string mdworkbench_rank_lines(const MdrealPhase& p, int ranks, ReportFormat
 void write_mdworkbench_latency_files(const std::string& dir, const std::string& prefix,
                                      const std::vector<MdrealPhase>& phases, bool all_ranks)
 {
-  std::filesystem::create_directories(dir);
+  make_output_dir(dir);
   for (const auto& ph : phases) {
     // A benchmark iteration without objects (-I 0): md-workbench still writes its four files, header only.
     const bool empty_iteration = ph.kind == PhaseKind::Benchmark && ph.samples.empty();
@@ -450,7 +450,7 @@ void write_mdworkbench_latency_files(const std::string& dir, const std::string& 
 void write_mdtest_latency_files(const std::string& dir, const std::string& prefix, const std::vector<MdrealPhase>& phases,
                                 int ranks, double object_size_B)
 {
-  std::filesystem::create_directories(dir);
+  make_output_dir(dir);
   for (const auto& ph : phases) {
     std::vector<std::string> text(static_cast<size_t>(ranks));
     for (const auto& s : ph.samples)

@@ -41,6 +41,14 @@ std::unordered_set<std::string>& live_temps()
   return s;
 }
 
+// Directories make_output_dir created for a batch not yet committed: removed (rmdir, when empty) after the
+// temporaries by the same handler, deepest last made first. Changed only with the signals blocked, as live_temps.
+std::vector<std::string>& live_dirs()
+{
+  static std::vector<std::string> d;
+  return d;
+}
+
 volatile std::sig_atomic_t g_interrupt_line = 1;  // set_interrupt_line
 // Whether SIGINT, SIGTERM, SIGHUP were ignored when the process started (note_initial_signals), before SimGrid's
 // engine installed its own SIGINT handler over an ignored SIGINT.
@@ -62,6 +70,8 @@ void remove_temps_and_die(int sig)
   }
   for (const auto& t : live_temps())
     ::unlink(t.c_str());
+  for (auto d = live_dirs().rbegin(); d != live_dirs().rend(); ++d)
+    ::rmdir(d->c_str());  // (async-signal-safe; fails, leaving it, unless empty)
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
@@ -81,17 +91,38 @@ SignalsBlocked::~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr)
 
 namespace {
 
+// Taken over only from the default action: a signal ignored (nohup) or handled by someone else stays so. (Called
+// with the signals blocked.)
+void take_over_default_signals()
+{
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction now {};
+    if (sigaction(sig, nullptr, &now) == 0 && now.sa_handler == SIG_DFL && !(now.sa_flags & SA_SIGINFO))
+      std::signal(sig, remove_temps_and_die);
+  }
+}
+
 void track_temp(const std::string& tmp)
 {
   SignalsBlocked b;
-  // Taken over only from the default action: a signal ignored (nohup) or handled by someone else stays so.
-  if (live_temps().empty())
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction now {};
-      if (sigaction(sig, nullptr, &now) == 0 && now.sa_handler == SIG_DFL && !(now.sa_flags & SA_SIGINFO))
-        std::signal(sig, remove_temps_and_die);
-    }
+  if (live_temps().empty() && live_dirs().empty())
+    take_over_default_signals();
   live_temps().insert(tmp);
+}
+
+void track_dir(const std::string& dir)
+{
+  SignalsBlocked b;
+  if (live_temps().empty() && live_dirs().empty())
+    take_over_default_signals();
+  live_dirs().push_back(dir);
+}
+
+void untrack_dir(const std::string& dir)
+{
+  SignalsBlocked b;
+  auto& d = live_dirs();
+  d.erase(std::remove(d.begin(), d.end(), dir), d.end());
 }
 
 }  // namespace
@@ -207,6 +238,11 @@ OutputBatch::~OutputBatch()
   if (!done_)
     for (const auto& f : files_)
       discard_temp(f.first);
+  for (auto d = dirs_.rbegin(); d != dirs_.rend(); ++d) {
+    if (!done_)
+      ::rmdir(d->c_str());  // made for this batch and, its files gone, empty (else kept: not ours to empty)
+    untrack_dir(*d);
+  }
 }
 
 OutputBatch* OutputBatch::current() { return current_batch; }
@@ -228,6 +264,26 @@ void OutputBatch::commit()
     untrack_temp(files_[i].first);
     if (after_rename_for_test != nullptr)
       after_rename_for_test();
+  }
+  for (const auto& d : dirs_)  // in place with the files: no longer the signal handler's to remove
+    untrack_dir(d);
+  dirs_.clear();
+}
+
+void make_output_dir(const std::string& dir)
+{
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec))
+    return;
+  if (!std::filesystem::create_directory(dir, ec) || ec) {
+    if (std::filesystem::is_directory(dir))
+      return;  // made meanwhile by another process: there now, not ours
+    throw std::runtime_error(dir + ": cannot create the output directory" +
+                             (ec ? ": " + ec.message() : std::string(" (it exists and is not a directory)")));
+  }
+  if (OutputBatch* batch = OutputBatch::current()) {
+    track_dir(dir);
+    batch->add_dir(dir);
   }
 }
 
@@ -555,7 +611,7 @@ std::string mdtest_summary(const RunRecords& records, int iterations, const std:
 
 void write_latency_files(const std::string& dir, const std::string& prefix, const RunRecords& records)
 {
-  std::filesystem::create_directories(dir);
+  make_output_dir(dir);
   for (const auto& p : records.phases) {
     // Rank order, then start time: sort 4-byte indices, not copies of the samples, and stream the lines.
     const auto& s = p.samples;
@@ -607,7 +663,7 @@ void write_mdtest_perop_files(const std::string& dir, const std::string& prefix,
   if (rpcs_per_item.size() != records.phases.size())
     throw std::logic_error("mdtest per-op files: " + std::to_string(rpcs_per_item.size()) + " phase shapes for " +
                            std::to_string(records.phases.size()) + " phases");
-  std::filesystem::create_directories(dir);
+  make_output_dir(dir);
   std::map<std::string, size_t> last;  // phase name -> index of its last iteration
   for (size_t i = 0; i < records.phases.size(); ++i)
     last[records.phases[i].name] = i;

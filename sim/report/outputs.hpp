@@ -31,6 +31,12 @@ private:
 
 void write_file_atomic(const std::string& path, const std::string& content);
 
+// An output directory (--latency-dir, -L's, --savePerOpDataCSV's): created if missing, as the tools create theirs, but
+// not its parents (the command line checked before the run that the parent exists: check_output_dir). Created within
+// an OutputBatch, it goes again, if still empty, when the batch ends without commit() or a signal stops the run, so a
+// failed run leaves no directory it made; std::runtime_error naming the directory when it cannot be made.
+void make_output_dir(const std::string& dir);
+
 // SIGINT, SIGTERM, SIGHUP (unless ignored, as under nohup): one line on stderr saying the run stopped and wrote
 // nothing, the temporary files removed, then the process dies of the signal. Installed once the simulation's engine
 // exists: SimGrid's own SIGINT handler exits with status 1 and a line about skipped cleanups.
@@ -72,9 +78,12 @@ public:
   static void (*after_rename_for_test)();
   static OutputBatch* current();
   void add(std::string tmp, std::string path) { files_.emplace_back(std::move(tmp), std::move(path)); }
+  // A directory make_output_dir created for this batch: removed again (when empty) if the batch ends without commit().
+  void add_dir(std::string dir) { dirs_.push_back(std::move(dir)); }
 
 private:
   std::vector<std::pair<std::string, std::string>> files_;  // (temporary, final)
+  std::vector<std::string> dirs_;                           // created for the batch, in order
   OutputBatch* previous_;
   bool done_ = false;
 };

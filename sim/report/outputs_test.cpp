@@ -227,3 +227,71 @@ TEST_CASE("mdtest --saveRankPerformanceDetails: every test's columns, iterations
                    0) == 0);
   CHECK(a[5].rfind("1,,6.2500000000e+03,8.0000000000e-03,", 0) == 0);  // iteration 1, rank 1: 50 / 8 ms
 }
+
+// helper-129: --latency-dir made its directory (and any missing parents) at write time and kept it whatever became of
+// the run. make_output_dir makes the directory alone, and within a batch that ends without commit() removes it again
+// with the batch's files, so a failed run leaves no directory it made (as it leaves none of its files).
+TEST_CASE("output directory: made with the batch, gone with a failed batch, its parents never made", "[outputs]")
+{
+  TempDir d;
+  const fs::path lat = d.path / "lat";
+  SECTION("committed: the directory and its file stay")
+  {
+    pfsim::OutputBatch batch;
+    pfsim::make_output_dir(lat.string());
+    pfsim::write_file_atomic((lat / "a.csv").string(), "x\n");
+    batch.commit();
+    CHECK(fs::exists(lat / "a.csv"));
+  }
+  SECTION("an exception after the directory's first file: neither the file nor the directory")
+  {
+    try {
+      pfsim::OutputBatch batch;
+      pfsim::make_output_dir(lat.string());
+      pfsim::write_file_atomic((lat / "a.csv").string(), "x\n");
+      throw std::runtime_error("disk full");
+    } catch (const std::runtime_error&) {
+    }
+    CHECK(d.entries() == 0);
+  }
+  SECTION("a directory that existed before stays, with what it held")
+  {
+    fs::create_directory(lat);
+    pfsim::write_file_atomic((lat / "old.csv").string(), "x\n");
+    try {
+      pfsim::OutputBatch batch;
+      pfsim::make_output_dir(lat.string());
+      pfsim::write_file_atomic((lat / "a.csv").string(), "x\n");
+      throw std::runtime_error("disk full");
+    } catch (const std::runtime_error&) {
+    }
+    CHECK(fs::exists(lat / "old.csv"));
+    CHECK_FALSE(fs::exists(lat / "a.csv"));
+  }
+  SECTION("a missing parent is an error naming the directory, and nothing is made")
+  {
+    CHECK_THROWS_WITH(pfsim::make_output_dir((d.path / "x" / "lat").string()),
+                      Catch::Contains((d.path / "x" / "lat").string()));
+    CHECK(d.entries() == 0);
+  }
+}
+
+TEST_CASE("a run killed while its outputs are written leaves no output directory it made", "[outputs]")
+{
+  TempDir d;
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    for (int s : {SIGINT, SIGTERM, SIGHUP})
+      std::signal(s, SIG_DFL);
+    pfsim::OutputBatch batch;
+    pfsim::make_output_dir((d.path / "lat").string());
+    pfsim::write_file_atomic((d.path / "lat" / "a.csv").string(), "x\n");
+    std::raise(SIGTERM);
+    ::_exit(0);  // not reached
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM));
+  CHECK(d.entries() == 0);
+}

@@ -1,5 +1,7 @@
 #include "workload/ior_summary.hpp"
 
+#include "config/reader.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -39,14 +41,11 @@ struct Field {
   }
   long long integer(long long min, long long max) const
   {
-    if (!j.is_number_integer())
-      fail("an integer");
-    if (j.is_number_unsigned() && j.get<unsigned long long>() > static_cast<unsigned long long>(max))
-      fail("an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + j.dump());
-    const long long v = j.get<long long>();
-    if (v < min || v > max)
-      fail("an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + std::to_string(v));
-    return v;
+    try {
+      return config::json_integer(j, min, max);  // (a whole 1e10 is out of the range, not "not an integer")
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(file + ": " + path + ": " + e.what());
+    }
   }
   double number() const
   {
