@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_common import Checks, pfsim_arg  # noqa: E402
@@ -77,6 +78,20 @@ def main():
             if r.returncode != 0:
                 continue
             out = json.load(open(f"{tmp}/{name}.json"))
+            # mdtest's own header and footer lines, in its order and layout, but Path and FS (a file system's
+            # directory, capacity and inodes, which pfsim does not model); the dates parse as mdtest prints them
+            kinds = ("-- started at ", "mdtest-", "Command line used: ", "Nodemap: ", "V-0: Rank ", "SUMMARY rate",
+                     "-- finished at ")
+            head = lambda t: [next(k for k in kinds if l.startswith(k)) if any(l.startswith(k) for k in kinds)
+                              else "tasks" for l in t.splitlines() if any(l.startswith(k) for k in kinds) or
+                              re.fullmatch(r"\d+ tasks, \d+ files", l)]
+            real_text = open(f"{REAL}/{name}.txt").read()
+            dates = re.findall(r"^-- (?:started|finished) at (\S+ \S+) --$", r.stdout, re.M)
+            check(head(r.stdout) == head(real_text) and len(dates) == 2 and
+                  all(time.strptime(d, "%m/%d/%Y %H:%M:%S") for d in dates) and
+                  re.search(r"^Nodemap: 11$", r.stdout, re.M) is not None,
+                  f"{name}: mdtest's lines as the real run's (started, launched, command, Nodemap, V-0, tasks, "
+                  f"SUMMARY, finished; got {head(r.stdout)})")
             phase = next(p for p in out["phases"] if p["name"] == rated)
             if "-W" in extra:
                 sw = out["mdtest"]["stonewall"]

@@ -14,6 +14,7 @@
 #include "config/reader.hpp"
 #include "model/simulation.hpp"
 #include "report/ior_report.hpp"
+#include "report/mdreal_report.hpp"
 #include "report/outputs.hpp"
 #include "workload/find.hpp"
 #include "workload/ior.hpp"
@@ -867,6 +868,7 @@ int cmd_run(const Cli& c)
     // "^mdtest-" read it; the version names pfsim, and the platform goes to stderr.
     if (spec.params.generator == "mdtest") {
       std::cerr << "pfsim " << kVersion << ": simulated mdtest, platform " << platform.name << "\n";
+      std::cout << "-- started at " << pfsim::mdtest_date(0) << " --\n\n";
       std::cout << "mdtest-pfsim-" << kVersion;
     } else {
       std::cout << "pfsim " << kVersion << " (simulated " << spec.params.generator << ")";
@@ -902,6 +904,13 @@ int cmd_run(const Cli& c)
         cmd.typed = c.tool_args;
       cmd.tasks = spec.params.ranks;
       cmd.shift = mdtest_shift(platform, spec, run_options(c, spec));
+      {
+        const int rpn = results["run"]["ranks_per_node"].get<int>(), nodes = results["run"]["nodes"].get<int>();
+        std::vector<int> node_of;
+        for (int r = 0; r < spec.params.ranks; ++r)
+          node_of.push_back(pfsim::node_of_rank(r, nodes, rpn, platform.clients.placement == "cyclic"));
+        cmd.nodemap = pfsim::nodemap_line(node_of);
+      }
       std::cout << pfsim::mdtest_command_lines(cmd);
     }
     if (sw)  // (printed during mdtest's create phase, after its task line)
@@ -919,6 +928,8 @@ int cmd_run(const Cli& c)
       std::fprintf(stderr, "pfsim: note: the Directory rename row is 0, as mdtest prints a phase that did not run: "
                            "pfsim does not simulate renames\n");
     std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)), rows, has_flag(c, "-P"));
+    if (spec.params.generator == "mdtest")
+      std::cout << "-- finished at " << pfsim::mdtest_date(records.end_s) << " --\n";
   }
   return 0;
 }

@@ -20,6 +20,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <ctime>
 #include <sstream>
 #include <stdexcept>
 #include <pthread.h>
@@ -294,6 +295,16 @@ void write_file_atomic(const std::string& path, const std::string& content)
   f.commit();
 }
 
+std::string mdtest_date(double t_s)
+{
+  const auto t = static_cast<std::time_t>(std::floor(std::max(0.0, t_s)));
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[40];
+  std::strftime(buf, sizeof buf, "%m/%d/%Y %H:%M:%S", &tm);
+  return buf;
+}
+
 std::string mdtest_command_lines(const MdtestCommand& c)
 {
   std::ostringstream os;
@@ -326,7 +337,7 @@ std::string mdtest_command_lines(const MdtestCommand& c)
   }
   if (!c.perop_prefix.empty())
     os << " '--savePerOpDataCSV=" << c.perop_prefix << "'";
-  os << "\n";
+  os << "\n" << c.nodemap;
   // mdtest's VERBOSE(0, ...) line of its shift, printed at the default verbosity (its format "V-%d: Rank %3d Line %5d ",
   // the line of mdtest.c 4.1.0+dev that prints it, as the real IO500 outputs show)
   if (c.shift > 0)

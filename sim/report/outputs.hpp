@@ -123,8 +123,13 @@ struct MdtestCommand {
   // The rank shift the run applied (-N, times the tasks on node 0 with block placement over several nodes): mdtest's
   // "V-0: Rank   0 Line  2594 Shifting ranks by <shift> for each phase." before the tasks line (0: none printed)
   long long shift = 0;
+  // mdtest's "Nodemap: 1100" after the command line (report/mdreal_report.hpp nodemap_line; "": none printed)
+  std::string nodemap;
 };
 std::string mdtest_command_lines(const MdtestCommand& c);
+// mdtest's dates ("-- started at 11/22/2026 02:42:54 --", "-- finished at ... --"): the simulated clock t_s from
+// 1970-01-01 00:00:00 UTC, as IOR's and md-workbench's dates here, in mdtest's layout (%m/%d/%Y %H:%M:%S).
+std::string mdtest_date(double t_s);
 
 // mdtest 4.x "SUMMARY rate (in ops/sec): (of N iterations)" table, phases grouped by name. `rows`: mdtest's rows in
 // its order, a phase that did not run (mdtest -C, -T, -E, -r) printing zeros as mdtest's do; empty: the phases that
