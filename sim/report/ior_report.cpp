@@ -1,4 +1,5 @@
 #include "report/ior_report.hpp"
+#include "report/outputs.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -210,12 +211,7 @@ std::string stonewall_line(const PhaseRecord& p, int ranks)
 // and parsed by the same scripts as a real run's.
 std::string ior_date(double t_s)
 {
-  const auto t = static_cast<std::time_t>(std::floor(std::max(0.0, t_s)));
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[40];
-  std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
-  return buf;
+  return clock_date(t_s, "%a %b %e %H:%M:%S %Y");
 }
 
 std::string ior_output(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info)

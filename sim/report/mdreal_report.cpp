@@ -226,12 +226,7 @@ ReportFormat report_format_of_trace(const std::string& trace_format, const std::
 
 std::string simulated_date(double t_s)
 {
-  const auto t = static_cast<std::time_t>(std::floor(std::max(0.0, t_s)));
-  std::tm tm{};
-  gmtime_r(&t, &tm);  // UTC: the same text whatever the machine's time zone
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
+  return clock_date(t_s, "%Y-%m-%d %H:%M:%S");
 }
 
 std::string total_runtime_line(double end_s)

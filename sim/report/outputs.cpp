@@ -295,14 +295,19 @@ void write_file_atomic(const std::string& path, const std::string& content)
   f.commit();
 }
 
-std::string mdtest_date(double t_s)
+std::string clock_date(double t_s, const char* layout)
 {
   const auto t = static_cast<std::time_t>(std::floor(std::max(0.0, t_s)));
   std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[40];
-  std::strftime(buf, sizeof buf, "%m/%d/%Y %H:%M:%S", &tm);
+  gmtime_r(&t, &tm);  // UTC: the same text whatever the machine's time zone
+  char buf[64];
+  std::strftime(buf, sizeof buf, layout, &tm);
   return buf;
+}
+
+std::string mdtest_date(double t_s)
+{
+  return clock_date(t_s, "%m/%d/%Y %H:%M:%S");
 }
 
 std::string mdtest_command_lines(const MdtestCommand& c)

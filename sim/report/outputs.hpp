@@ -127,8 +127,11 @@ struct MdtestCommand {
   std::string nodemap;
 };
 std::string mdtest_command_lines(const MdtestCommand& c);
-// mdtest's dates ("-- started at 11/22/2026 02:42:54 --", "-- finished at ... --"): the simulated clock t_s from
-// 1970-01-01 00:00:00 UTC, as IOR's and md-workbench's dates here, in mdtest's layout (%m/%d/%Y %H:%M:%S).
+// The simulated clock t_s as a date in a tool's strftime `layout`: the simulation starts at 1970-01-01 00:00:00 UTC
+// and t_s is floored to whole seconds, as time() is; deterministic, whatever the machine's time zone, and clearly not
+// a real date. The tools' dates call it: md-workbench's (simulated_date), IOR's (ior_date), mdtest's (mdtest_date).
+std::string clock_date(double t_s, const char* layout);
+// mdtest's dates ("-- started at 11/22/2026 02:42:54 --", "-- finished at ... --"): %m/%d/%Y %H:%M:%S.
 std::string mdtest_date(double t_s);
 
 // mdtest 4.x "SUMMARY rate (in ops/sec): (of N iterations)" table, phases grouped by name. `rows`: mdtest's rows in
