@@ -24,9 +24,10 @@ What is not modelled, and said:
   - the phases in between (timestamp, the extended mode's md-workbench and rnd4K phases).
 The sizes come from the config's [ior-easy] transferSize/blockSize, [ior-hard] segmentCount, [mdtest-easy] n and
 [mdtest-hard] n. IO500's defaults (a 9920000m block, 1,000,000 files per task) rely on stonewalling to end and would
-be hours of simulation: a size the config does not give is IO500's default capped at --cap-* (said on stderr; a cap
-large enough lets IOR's stonewall end the write, e.g. --cap-block 9920000m, at the cost of stonewall-time seconds of
-simulated writing). A cap is
+take stonewall-time seconds of simulated writing per write phase (and the reads of what they wrote): a size the config
+does not give is IO500's default capped at --cap-* (said on stderr); --no-caps runs IO500's defaults, which the
+stonewall ends (a 5 s stonewall at 16 tasks: about 10 s of wall time; at 300 s, minutes to hours by the platform's
+rates and the task count). A cap is
 never exceeded: a capped block is rounded down to whole transfers, and a --cap-block below one transferSize is refused
 (exit 2; the transfer is IO500's access pattern, not shrunk).
 
@@ -59,7 +60,9 @@ usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--f
 [INVALID] is marked as IO500 marks it: a write phase that ran less than stonewall-time or than the minimum write
 runtime (300 s, 30 s with [global] scc = TRUE), a score of 0, and on the score line also stonewall-time != 300 and
 a total score of 0 (every bandwidth or every metadata phase off, or one of them scored 0).
-pfsim runs each phase's whole count, so a count that ends before the stonewall is [INVALID], as in IO500.
+A write whose count ends before the stonewall (sizes too small for stonewall-time) is [INVALID], as in IO500. A
+phase's time is IO500's: the IOR run's, or the whole mdtest run's (its 1 s sleep before the test, the tree's creation
+with the create and its removal with the removal, and the phase), the score the tool's rate of the phase.
 The IOR phases and mdtest-hard-read rest on the platform's data servers; on platforms/spartan-cephfs-fitted.json (and
 -ssd) every phase is compared with Spartan's measurements, the data side fitted to five IOR points per pool
 (docs/spartan-cephfs.md sections 4, 7 and 8).
@@ -99,9 +102,13 @@ PHASES = [
     ("mdtest-hard-delete", "kIOPS", "md", ("mdtest-hard", "File removal")),
 ]
 # IO500's defaults (src/phase_*.c of the C version) and the caps applied when a config does not give a size.
-DEFAULTS = {"transferSize": "1m", "blockSize": "9920000m", "segmentCount": 10000000, "easy_n": 1000000,
+DEFAULTS = {"transferSize": "2m", "blockSize": "9920000m", "segmentCount": 10000000, "easy_n": 1000000,
             "hard_n": 1000000}
 HARD_XFER = 47008
+# mdtest's sleep before its test (mdtest 4.1, mdtest_run), and the phases of IO500's mdtest run for each phase it scores
+MDTEST_START_S = 1.0
+MDTEST_RUN_PHASES = {"File creation": ("Tree creation", "File creation"), "File stat": ("File stat",),
+                     "File read": ("File read",), "File removal": ("File removal", "Tree removal")}
 MDTEST_HARD_BYTES = 3901
 
 
@@ -436,8 +443,8 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all, cap_text=None
                     v = cap
                     capped.add(key)
                 else:
-                    ends = (f"the stonewall ends its write after {stonewall_s:g} s" if stonewall_s > 0 else
-                            "it is run whole: stonewall-time 0")
+                    ends = (f"the stonewall ends its write after {stonewall_s:g} s unless it ends first"
+                            if stonewall_s > 0 else "it is run whole: stonewall-time 0")
                     print(f"{PROG}: warning: [{section}] {shown} = {config[section][option]} is more than the cap "
                           f"{cap} and run as given ({ends}); --cap-all caps it", file=sys.stderr)
         else:
@@ -549,10 +556,12 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
     Returns ({phase: (score, time)}, skipped groups, notes): notes["find"] holds the simulated find's
     processes, files found and files examined (result.txt's nproc, found and total-files), notes["why"] why a phase
     whose run is not FALSE did not run (the summary's "not run (...)"), notes["runs"] each run's (command line,
-    its own arguments, results JSON), in IO500's order of its groups, notes["stonewall"] an IOR write's stonewall
-    figures ({phase: {"throughput_GiBps", "hit_s", "pairs_min", "pairs_max"}}: result.txt's throughput-stonewall,
-    IO500's 'Stonewall was hit at'), notes["bytes"] the bytes each IOR phase moved."""
-    notes = {"find": {}, "why": {}, "runs": {}, "stonewall": {}, "bytes": {}}
+    its own arguments, results JSON), in IO500's order of its groups, notes["stonewall"] a write's stonewall figures
+    (IOR: {phase: {"throughput_GiBps", "hit_s", "pairs_min", "pairs_max"}}, result.txt's throughput-stonewall and
+    IO500's 'Stonewall was hit at'; mdtest: {"rate_stonewall_kiops", "hit", "items_min", "items_max", "time_s"},
+    result.txt's rate-stonewall), notes["bytes"] the bytes each IOR phase moved, notes["made"] the files per task the
+    mdtest groups that ran made (their stonewall may have stopped them short of -n)."""
+    notes = {"find": {}, "why": {}, "runs": {}, "stonewall": {}, "bytes": {}, "made": {}}
     fpp = flag(config, "ior-easy", "fileperproc", "TRUE")
     skipped = [g for g in GROUPS if not flag(config, g, "run", "TRUE")]
     off = phase_runs(config)
@@ -571,9 +580,10 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
             "mdtest-easy": [("mdtest-easy", None, ["-n", str(s["easy_n"]), "-u", "-F"] + md)],
             "ior-easy": ior_runs("ior-easy", easy, stonewall_s, tmp, off),
             "ior-hard": ior_runs("ior-hard", hard, stonewall_s, tmp, off),
-            # IO500 reads mdtest-hard's files with -N 1 (rank r + 2's, often on the same node), in a separate run
-            # after the IOR reads of many GB, which have evicted their pages: no page cache serves them, so the cache
-            # is turned off for this run (pfsim's one run holds create and read together)
+            # IO500 reads mdtest-hard's files with -N 1 (those of the node two further, mdtest's shift; a rank's own
+            # node's with 1 or 2 nodes), in a separate run after the IOR reads of many GB, which have evicted their
+            # pages: no page cache serves them, so the cache is turned off for this run (pfsim's one run holds create
+            # and read together)
             "mdtest-hard": [("mdtest-hard", None, ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e",
                                                    str(MDTEST_HARD_BYTES)] + md +
                              ["--set", "clients.max_cached_mb=0"])],
@@ -599,14 +609,17 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
             with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
                 for done in ex.map(run_group, [g for g in rest if g != "find"]):
                     results += done
+            # the files per task each mdtest group that ran made: the most any rank made by its stonewall, which
+            # every rank made (mdtest's wear-out), or its -n
+            made = dict(s)
+            for g, key in (("mdtest-easy", "easy_n"), ("mdtest-hard", "hard_n")):
+                r = next((r for name, r, _, _ in results if name == g), None)
+                items = ((r or {}).get("mdtest") or {}).get("stonewall", {}).get("items_max")
+                if items:
+                    made[key] = int(items)
+                if r is not None and f"{g}-write" not in off:
+                    notes["made"][key] = made[key]
             if "find" in rest:
-                made = dict(s)
-                for g, key in (("mdtest-easy", "easy_n"), ("mdtest-hard", "hard_n")):
-                    r = next((r for name, r, _, _ in results if name == g), None)
-                    items = ((r or {}).get("mdtest") or {}).get("stonewall", {}).get("items_max")
-                    if items:  # the most any rank made, which every rank made (mdtest's wear-out)
-                        made[key] = int(items)
-                notes["made"] = {"easy_n": made["easy_n"], "hard_n": made["hard_n"]}
                 runs["find"] = [("find", None, find_args(common, made, config, skipped))]
                 results += run_group("find")
     res = {name: r for name, r, _, _ in results}
@@ -646,7 +659,13 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
             hit = [p for p in res[run]["phases"] if p["name"] == what]
             if not hit:
                 fail(PROG, f"pfsim mdtest wrote no '{what}' phase for {run}")
-            out[name] = (float(hit[0]["rate_items_per_s"]) / 1000.0, float(hit[0]["time_s"]))
+            # IO500's time of the phase is its whole mdtest run (main.c times phase->run()): mdtest 4.1 sleeps a second
+            # before its test (mdtest_run: sleep(1) in its task-count loop), and IO500's -C run makes the tree before
+            # the files, its -r run removes it after them (standard-results: mdtest-easy-stat's 0.0036 s stat,
+            # t_delta 1.0043). The score is mdtest's rate of the phase itself.
+            ran = {p["name"]: float(p["time_s"]) for p in res[run]["phases"]}
+            t = MDTEST_START_S + sum(ran.get(p, 0.0) for p in MDTEST_RUN_PHASES[what])
+            out[name] = (float(hit[0]["rate_items_per_s"]) / 1000.0, t)
             sw = (res[run].get("mdtest") or {}).get("stonewall")
             if what == "File creation" and sw:  # IO500's phase_mdtest.c: the items by the stonewall / its time
                 notes["stonewall"][name] = {"rate_stonewall_kiops": float(sw["rate_items_per_s"]) / 1000.0,
@@ -718,9 +737,11 @@ def summary_text(sim, version, invalid, run_invalid, why=None):
     return "\n".join(lines) + "\n", bw, md
 
 
-def sizes_config(sizes):
-    """A config.ini of the sizes run when no config was given (IO500's defaults, capped as the notes said)."""
-    return ("; io500.py ran without a config: IO500's defaults, the sizes capped as its notes said\n"
+def sizes_config(sizes, capped=True):
+    """A config.ini of the sizes run when no config was given (IO500's defaults, capped as the notes said unless
+    --no-caps)."""
+    return ("; io500.py ran without a config: IO500's defaults" +
+            (", the sizes capped as its notes said\n" if capped else ", uncapped (--no-caps)\n") +
             f"[ior-easy]\ntransferSize = {sizes['easy_xfer']}\nblockSize = {sizes['easy_block']}\n"
             f"[mdtest-easy]\nn = {sizes['easy_n']}\n[ior-hard]\nsegmentCount = {sizes['hard_segments']}\n"
             f"[mdtest-hard]\nn = {sizes['hard_n']}\n")
@@ -802,21 +823,29 @@ def main():
     ap.add_argument("--seed", type=pfsim_seed, default=1,
                     help="pfsim's random seed, 0 to 2^63 - 1 as pfsim takes it (default 1)")
     ap.add_argument("--jobs", type=positive_int, default=2, help="pfsim runs at once (default 2)")
-    ap.add_argument("--cap-files", type=positive_int, default=2000,
+    ap.add_argument("--cap-files", type=positive_int, default=None,
                     help="mdtest files per task when the config gives none (default 2000)")
-    ap.add_argument("--cap-block", default="256m",
+    ap.add_argument("--cap-block", default=None,
                     help="ior-easy block per task when the config gives none (default 256m; rounded down to whole "
                          "transfers, at least one)")
-    ap.add_argument("--cap-segments", type=positive_int, default=2000,
+    ap.add_argument("--cap-segments", type=positive_int, default=None,
                     help="ior-hard segments when the config gives none (default 2000)")
     ap.add_argument("--cap-all", action="store_true", help="cap the sizes the config gives too")
     ap.add_argument("--no-caps", action="store_true",
                     help="a size the config does not give is IO500's default, uncapped, as IO500 runs it: the "
                          "stonewall ends the write phases (stonewall-time seconds of simulated writing each, and the "
-                         "reads of what they wrote; minutes of wall time at 300 s); needs stonewall-time above 0")
+                         "reads of what they wrote: minutes to hours of wall time at 300 s, by the rates and the "
+                         "tasks); needs stonewall-time above 0; not with --cap-*")
     ap.add_argument("--build", default=os.environ.get("PFSIM_BUILD") or os.path.join(ROOT, "build"),
                     help="directory holding pfsim (default $PFSIM_BUILD or build/)")
     a = ap.parse_args()
+    given_caps = [f"--cap-{k}" for k in ("files", "block", "segments") if getattr(a, f"cap_{k}") is not None]
+    if a.no_caps and (given_caps or a.cap_all):
+        fail(PROG, f"--no-caps and {' '.join(given_caps + (['--cap-all'] if a.cap_all else []))}: give one "
+                   "(--no-caps leaves IO500's defaults uncapped; --cap-* caps them, --cap-all the config's sizes too)")
+    a.cap_files = 2000 if a.cap_files is None else a.cap_files
+    a.cap_block = "256m" if a.cap_block is None else a.cap_block
+    a.cap_segments = 2000 if a.cap_segments is None else a.cap_segments
     pfsim = os.path.join(a.build, "pfsim")
     if not is_executable_file(pfsim):
         fail(PROG, f"--build {a.build}: no executable pfsim in it (build first: scripts/build)")
@@ -878,13 +907,10 @@ def main():
                    f"got {nproc}")
     stonewall = config.get("debug", {}).get("stonewall-time", "300")
     stonewall_s = as_float(stonewall)
-    if not math.isfinite(stonewall_s) or stonewall_s < 0:
+    if not math.isfinite(stonewall_s) or stonewall_s < 0 or stonewall_s > 1e9:
         fail(PROG, f"{config_line(config, cfg_path, 'debug', 'stonewall-time')}: [debug] stonewall-time: expected "
-                   f"seconds, 0 or more, got '{stonewall}'")
+                   f"seconds, 0 to 1000000000 (pfsim's range of IOR's -D and mdtest's -W), got '{stonewall}'")
     if a.no_caps:
-        if a.cap_all:
-            fail(PROG, "--no-caps and --cap-all: give one (--no-caps leaves IO500's defaults uncapped, --cap-all caps "
-                       "the config's sizes too)")
         if stonewall_s <= 0:
             fail(PROG, f"--no-caps with stonewall-time {stonewall}: IO500's default sizes end only by the stonewall "
                        f"(a 9920000m block, 1,000,000 files per task); give stonewall-time above 0 or the sizes")
@@ -931,7 +957,7 @@ def main():
               file=sys.stderr)
     options, filled = effective_config(config)
     ran = pfsim_record(run_notes["runs"], pfsim)
-    report = {"tasks": ranks, "sizes": sizes, "made": run_notes.get("made", {}), "notes": notes, "not_modelled": ignored, "skipped": skipped,
+    report = {"tasks": ranks, "sizes": sizes, "made": run_notes["made"], "notes": notes, "not_modelled": ignored, "skipped": skipped,
               "platform": a.platform, "sets": sets,
               # the effective configuration: what reruns this run, and the platform pfsim simulated
               "config": {"seed": a.seed, "ranks": ranks,
@@ -981,7 +1007,7 @@ def main():
                  (out_files[1], result_text(sim, version, ranks, sizes, config, invalid, run_invalid, a.out_dir,
                                             common, bw, md, run_notes["find"], stonewall_s, run_notes["stonewall"]))]
         if len(out_files) > 2:  # the config it ran, as IO500 keeps it beside its results (--from reads it back)
-            files.append((out_files[2], cfg_text if cfg_text is not None else sizes_config(sizes)))
+            files.append((out_files[2], cfg_text if cfg_text is not None else sizes_config(sizes, not a.no_caps)))
         write_atomic_all(files)
     if a.json:
         write_atomic(a.json, json.dumps(report, indent=1, allow_nan=False) + "\n")
