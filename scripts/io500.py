@@ -176,6 +176,7 @@ def check_options(config, path, lines):
 
 # Options pfsim reads (section, option), lower-case; every other option given a value is reported as not modelled.
 USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "fileperproc"), ("ior-easy", "run"),
+        ("ior-easy", "uniquedir"),
         ("ior-hard", "segmentcount"), ("ior-hard", "run"), ("mdtest-easy", "n"), ("mdtest-easy", "run"),
         ("mdtest-hard", "n"), ("mdtest-hard", "run"), ("debug", "stonewall-time"), ("global", "datadir"),
         ("global", "resultdir"), ("global", "scc"), ("find", "run"),
@@ -388,6 +389,20 @@ def read_result_dir(d):
     names = [c for c in ("config.ini", "config-orig.ini") if os.path.isfile(os.path.join(d, c))] + others
     cfg_path = os.path.join(d, names[0]) if names else None
     config, ignored = read_config(cfg_path) if cfg_path else ({}, [])
+    if cfg_path is None:
+        # No config beside it: what result.txt itself says of the run that matters here, the stonewall of its write
+        # command lines (IOR's -D, mdtest's -W) and find's processes (helper-132: a 1 s debug run was rerun at 300 s)
+        for phase, flag_ in (("ior-easy-write", "-D"), ("ior-hard-write", "-D"), ("mdtest-easy-write", "-W"),
+                             ("mdtest-hard-write", "-W")):
+            if phase in exes and re.search(rf"(?:^|\s){flag_}[ =]?\d", exes[phase][0]):
+                v = option_after(exes[phase][0], flag_, path, exes[phase][1], phase)
+                if not v.isdigit():
+                    fail(PROG, f"{path}:{exes[phase][1]}: {phase}: {flag_}: expected whole seconds, got '{v}'")
+                config.setdefault("debug", {})["stonewall-time"] = v
+                break
+        nproc = sections.get("find", {}).get("nproc")
+        if nproc:
+            config.setdefault("find", {})["nproc"] = nproc[0]
     inputs = [("the measured result.txt", path)] + [(f"the result directory's {f}", os.path.join(d, f))
                                                      for f in os.listdir(d) if os.path.isfile(os.path.join(d, f))]
     return {"procs": int(procs_text), "measured": measured, "exes": exes, "path": path, "config": config,
@@ -544,7 +559,7 @@ def ior_runs(group, base, stonewall_s, tmp, off):
         runs.append((f"{group}-write", "write", base + ["-w"] + sw))
     if f"{group}-read" not in off:
         sw = ["-O", f"stoneWallingStatusFile={status}"] if writes and stonewall_s > 0 else []
-        runs.append((f"{group}-read", "read", base + ["-r"] + sw))
+        runs.append((f"{group}-read", "read", base + ["-r", "-R"] + sw))
     return runs
 
 
@@ -566,10 +581,15 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
     skipped = [g for g in GROUPS if not flag(config, g, "run", "TRUE")]
     off = phase_runs(config)
     with tempfile.TemporaryDirectory() as tmp:
-        # IO500's -C: read back another node's data (with a client page cache, clients.max_cached_mb, a rank's own
-        # node would serve its reads from memory)
-        easy = (["-F"] if fpp else []) + ["-t", str(s["easy_xfer"]), "-b", str(s["easy_block"]), "-C", "-e", "-k"]
-        hard = ["-t", str(HARD_XFER), "-b", str(HARD_XFER), "-s", str(s["hard_segments"]), "-C", "-e", "-k"]
+        # IO500's IOR options (phase_ior_easy.c, phase_ior_hard.c): -C -Q 1 (read back another node's data: with a
+        # client page cache, clients.max_cached_mb, a rank's own node would serve its reads from memory), -g (barriers
+        # between open, transfers and close: every rank has opened the file before any writes, which decides when a
+        # CephFS file written from several nodes turns synchronous, clients.shared_file_writes), -G (the data
+        # signature, recorded), -k -e; the reads -R (IOR 4.1's verifying read is the read itself)
+        easy = ((["-F"] if fpp else []) + (["-u"] if flag(config, "ior-easy", "uniquedir", "FALSE") else []) +
+                ["-t", str(s["easy_xfer"]), "-b", str(s["easy_block"]), "-C", "-Q", "1", "-g", "-G", "271", "-e", "-k"])
+        hard = ["-t", str(HARD_XFER), "-b", str(HARD_XFER), "-s", str(s["hard_segments"]), "-C", "-Q", "1", "-g", "-G",
+                "27", "-e", "-k"]
         # IO500's mdtest options that change what runs: -N 1 (a rank stats, reads and removes the files of the rank
         # one node further, two, three: mdtest shifts by the tasks per node with several nodes), -Y (a sync after
         # each phase: IO500 gives it to the write phases, after which nothing else is left dirty) and -W (the
@@ -675,7 +695,10 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
 
 
 def geo(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values and all(v > 0 for v in values) else 0.0
+    """IO500's group score (main.c, calc_score): the geometric mean of the phases' scores above 0, which skips a phase
+    that did not run (run = FALSE: its score 0, the phase and the run INVALID); 0 when none is."""
+    values = [v for v in values if v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else 0.0
 
 
 def validity(sim, stonewall_s, minwrite_s, stonewall=None):
@@ -703,15 +726,15 @@ def validity(sim, stonewall_s, minwrite_s, stonewall=None):
         if why:
             phases[name] = why
     run = [f"stonewall-time {stonewall_s:g}s != 300s"] if stonewall_s != 300 else []
-    # The score, sqrt(bandwidth x IOPS), is 0 when a group's geometric mean is: a phase of it scored 0, or none of
-    # its phases ran (every phase run = FALSE; helper-121: TOTAL 0.000000 was not marked).
+    # The score, sqrt(bandwidth x IOPS), is 0 when a group's geometric mean is: none of its phases scored above 0
+    # (every phase run = FALSE or scored 0; helper-121: TOTAL 0.000000 was not marked).
     zero = []
     for group, label in (("bw", "bandwidth"), ("md", "metadata")):
         scores = [sim[n][0] for n, _, g, _ in PHASES if g == group and n in sim]
         if not scores:
             zero.append(f"no {label} phase ran")
         elif geo(scores) == 0:
-            zero.append(f"a {label} phase scored 0")
+            zero.append(f"no {label} phase scored above 0")
     if zero:
         run.append(f"Resulting score shouldn't be 0.0 ({'; '.join(zero)})")
     return phases, run
@@ -720,7 +743,8 @@ def validity(sim, stonewall_s, minwrite_s, stonewall=None):
 def summary_text(sim, version, invalid, run_invalid, why=None):
     """IO500's result_summary.txt: its [RESULT] lines in its order, the timestamp line and a phase not run as
     '[      ]' lines, and its [SCORE ] line over the phases simulated; ' [INVALID]' where IO500 puts it."""
-    lines = [f"IO500 version pfsim-{version} (standard; simulated)"]
+    # (IO500's own form, "IO500 version <version> (standard)", which scripts parse; the version names pfsim)
+    lines = [f"IO500 version pfsim-{version} (standard)"]
     for name, unit, _, src in PHASES:
         if name == "ior-hard-write":  # IO500 prints the timestamp phase here
             lines.append(f"[      ] {'timestamp':>20s} {0:15.6f} kIOPS : time {0:.3f} seconds")
@@ -737,11 +761,18 @@ def summary_text(sim, version, invalid, run_invalid, why=None):
     return "\n".join(lines) + "\n", bw, md
 
 
-def sizes_config(sizes, capped=True):
-    """A config.ini of the sizes run when no config was given (IO500's defaults, capped as the notes said unless
-    --no-caps)."""
-    return ("; io500.py ran without a config: IO500's defaults" +
-            (", the sizes capped as its notes said\n" if capped else ", uncapped (--no-caps)\n") +
+def sizes_config(sizes, capped=True, config=None, source=None):
+    """A config.ini of the sizes run when no config was given: IO500's defaults (capped as the notes said unless
+    --no-caps), or those of `source`'s command lines (--from a result.txt without a config) with the stonewall-time
+    and [find] nproc it gave (`config`)."""
+    config = config or {}
+    extra = "".join(f"[{sec}]\n{opt} = {config[sec][opt]}\n" for sec, opt in (("debug", "stonewall-time"),
+                                                                              ("find", "nproc"))
+                    if opt in config.get(sec, {}))
+    head = (f"; io500.py ran {source}'s command lines (no config beside it): their sizes\n" if source else
+            "; io500.py ran without a config: IO500's defaults" +
+            (", the sizes capped as its notes said\n" if capped else ", uncapped (--no-caps)\n"))
+    return (head + extra +
             f"[ior-easy]\ntransferSize = {sizes['easy_xfer']}\nblockSize = {sizes['easy_block']}\n"
             f"[mdtest-easy]\nn = {sizes['easy_n']}\n[ior-hard]\nsegmentCount = {sizes['hard_segments']}\n"
             f"[mdtest-hard]\nn = {sizes['hard_n']}\n")
@@ -753,8 +784,11 @@ def exe_lines(sizes, config, stonewall_s):
     named as in IO500's result directory)."""
     fpp = " -F" if flag(config, "ior-easy", "fileperproc", "TRUE") else ""
     status = lambda g: f" -O stoneWallingStatusFile={g}.stonewall" if stonewall_s > 0 else ""
-    easy = f"./ior -C -Q 1 -g -k -e{status('ior-easy')} -t {sizes['easy_xfer']} -b {sizes['easy_block']}{fpp}"
-    hard = f"./ior -C -Q 1 -g -k -e{status('ior-hard')} -t {HARD_XFER} -b {HARD_XFER} -s {sizes['hard_segments']}"
+    uniq = " -u" if flag(config, "ior-easy", "uniquedir", "FALSE") else ""
+    easy = (f"./ior -C -Q 1 -g -G 271 -k -e{status('ior-easy')} -t {sizes['easy_xfer']} -b {sizes['easy_block']}"
+            f"{uniq}{fpp}")
+    hard = (f"./ior -C -Q 1 -g -G 27 -k -e{status('ior-hard')} -t {HARD_XFER} -b {HARD_XFER} "
+            f"-s {sizes['hard_segments']}")
     wear = f" -D {int(stonewall_s)} -O stoneWallingWearOut=1" if stonewall_s > 0 else ""
     md_easy = f"./mdtest -n {sizes['easy_n']} -u -L -F -P -N 1 -x mdtest-easy.stonewall"
     md_hard = (f"./mdtest -n {sizes['hard_n']} -t -w {MDTEST_HARD_BYTES} -e {MDTEST_HARD_BYTES} -P -N 1 -F "
@@ -789,6 +823,8 @@ def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_di
     lines += [f"; ERROR INVALID {why}" for why in run_invalid]
     exes = exe_lines(sizes, config, stonewall_s)
     for name, _, _, src in PHASES:
+        if name == "ior-hard-write":  # IO500's timestamp phase (the find's -newer file), a section of its own
+            lines += ["", "[timestamp]", kv("t_delta", f"{0:.4f}")]
         if src is None or name not in sim:
             continue
         v, t = sim[name]
@@ -941,6 +977,15 @@ def main():
     for x in sets:
         common += ["--set", x]
     sim, skipped, run_notes = simulate(pfsim, common, sizes, a.jobs, config, stonewall_s)
+    # A phase whose run = FALSE (its own or its group's) is one IO500 prints anyway: its run() prints the command line
+    # and returns a score of 0 without running (phase_*.c: "if(opt.dry_run || d.run == 0) return 0"), which main.c marks
+    # INVALID ("Resulting score shouldn't be 0.0", or a write phase's runtime below the stonewall) and calc_score
+    # leaves out of the group's mean. (Before 2026-11-27 pfsim printed it "not run" and kept the run valid: helper-132.)
+    off = phase_runs(config)
+    for name, _, _, src in PHASES:
+        if src is not None and name in off and name not in sim:
+            sim[name] = (0.0, 0.0)
+            run_notes["why"].pop(name, None)
     v = subprocess.run([pfsim, "version"], capture_output=True, text=True)
     version = v.stdout.split()[-1] if v.returncode == 0 and v.stdout.split() else "unknown"
     minwrite_s = 30.0 if flag(config, "global", "scc", "FALSE") else 300.0
@@ -951,10 +996,7 @@ def main():
         print(f"{PROG}: note: [INVALID] where IO500 would mark it: " + "; ".join(why), file=sys.stderr)
     text, bw, md = summary_text(sim, version, invalid, run_invalid, run_notes["why"])
     sys.stdout.write(text)
-    n_md = sum(1 for n, _, g, _ in PHASES if g == "md" and n in sim)
-    if n_md < 8:
-        print(f"{PROG}: note: the IOPS score is over the {n_md} metadata phases simulated (IO500's over 8)",
-              file=sys.stderr)
+    n_md = sum(1 for n, _, g, _ in PHASES if g == "md" and sim.get(n, (0, 0))[0] > 0)
     options, filled = effective_config(config)
     ran = pfsim_record(run_notes["runs"], pfsim)
     report = {"tasks": ranks, "sizes": sizes, "made": run_notes["made"], "notes": notes, "not_modelled": ignored, "skipped": skipped,
@@ -1007,7 +1049,9 @@ def main():
                  (out_files[1], result_text(sim, version, ranks, sizes, config, invalid, run_invalid, a.out_dir,
                                             common, bw, md, run_notes["find"], stonewall_s, run_notes["stonewall"]))]
         if len(out_files) > 2:  # the config it ran, as IO500 keeps it beside its results (--from reads it back)
-            files.append((out_files[2], cfg_text if cfg_text is not None else sizes_config(sizes, not a.no_caps)))
+            ran_cfg = cfg_text if cfg_text is not None else sizes_config(sizes, not a.no_caps, config,
+                                                                         result["path"] if result else None)
+            files.append((out_files[2], ran_cfg))
         write_atomic_all(files)
     if a.json:
         write_atomic(a.json, json.dumps(report, indent=1, allow_nan=False) + "\n")

@@ -128,7 +128,8 @@ def main():
         cmds = {k: v.get("command", "") for k, v in sim1.get("runs", {}).items()}
         check("-w -D 1 -O stoneWallingWearOut=1 -O stoneWallingStatusFile=ior-hard.stonewall" in cmds.get(
               "ior-hard-write", "") and cmds.get("ior-hard-read", "").endswith(
-              " -r -O stoneWallingStatusFile=ior-hard.stonewall") and "/" not in cmds["ior-hard-read"].split("=")[-1],
+              " -r -R -O stoneWallingStatusFile=ior-hard.stonewall") and "/" not in cmds["ior-hard-read"].split("=")[-1]
+              and " -C -Q 1 -g -G 27 -e -k " in cmds["ior-hard-write"],
               f"the runs as IO500 makes them, the status file named without its temporary directory (got {cmds})")
         hw_md = ph1.get("mdtest-hard-write", {})
         check(cmds.get("mdtest-hard", "").split(" --set ")[0].endswith(" -N 1 -Y -W 1") and
@@ -237,6 +238,20 @@ def main():
         check(ours_found is not None and int(ours_found.group(1)) == f1["found"],
               f"config-tiny's result.txt [find] found = mdtest-hard's matching names {f1['found']} "
               f"(line: {ours_found.group(0)[-30:] if ours_found else None})")
+        # --from a result directory without a config beside it: result.txt's own -D 1 and [find] nproc = 1 are run
+        # (helper-132: stonewall-time 300 and every task for find, without a note), and the config.ini written says so
+        bare = os.path.join(tmp, "bare")
+        os.makedirs(bare)
+        shutil.copy(os.path.join(data, "standard-results", "result.txt"), bare)
+        r = run(["--from", bare, "--platform", PLATFORM, "--json", os.path.join(tmp, "bare.json"), "--out-dir",
+                 os.path.join(tmp, "bare-out")], build)
+        rb = json.load(open(os.path.join(tmp, "bare.json"))) if r.returncode == 0 else {}
+        written = open(os.path.join(tmp, "bare-out", "config.ini")).read() if r.returncode == 0 else ""
+        check(rb.get("stonewall_s") == 1 and rb.get("config", {}).get("io500", {}).get("options", {}).get(
+              "find", {}).get("nproc") == "1" and "command lines (no config beside it)" in written and
+              "stonewall-time = 1" in written,
+              f"--from a result.txt alone: its -D 1 and [find] nproc 1 run, the config.ini written says so "
+              f"({r.returncode}: {r.stderr.strip()[-200:]}; {written[:90]!r})")
         # 3: --from the real result directory.
         r = run(["--from", os.path.join(data, "standard-results"), "--platform", PLATFORM, "--json",
                  os.path.join(tmp, "f.json")], build)
@@ -314,14 +329,25 @@ def main():
                                   "[mdtest-hard]\nn = 100\n[ior-hard]\nsegmentCount = 10\nrun = FALSE\n")
         check(rep.get("sizes", {}).get("easy_block") == 4 << 20 and rep.get("sizes", {}).get("easy_n") == 300,
               f"upper-case names and an inline comment read as IO500 reads them (sizes {rep.get('sizes')})")
-        check(rep.get("skipped") == ["ior-hard"] and "ior-hard-write" not in rep.get("phases", {}) and
-              "not run (run = FALSE)" in r.stdout, "[ior-hard] run = FALSE: its phases are not run and say so")
-        # A phase's own run = FALSE (and IO500's 0 for FALSE) leaves that phase out.
+        # A phase that does not run ([ior-hard] run = FALSE) is printed as IO500 prints it (its run() returns a score
+        # of 0 without running: phase_ior_hard_write.c): score 0, [INVALID], left out of the group's mean, and the
+        # run INVALID (before: "not run", the run valid; helper-132)
+        zero = re.search(r"^\[RESULT\] +ior-hard-write +0\.000000 GiB/s : time 0\.000 seconds \[INVALID\]$", r.stdout,
+                         re.M)
+        check(rep.get("skipped") == ["ior-hard"] and rep.get("phases", {}).get("ior-hard-write", {}).get("score") == 0
+              and zero is not None and re.search(r"^\[SCORE \] .* \[INVALID\]$", r.stdout, re.M) is not None and
+              abs(rep.get("score", {}).get("bandwidth_GiBps", 0) /
+                  math.sqrt(rep["phases"]["ior-easy-write"]["score"] * rep["phases"]["ior-easy-read"]["score"]) - 1)
+              < 1e-9, "[ior-hard] run = FALSE: its phases score 0 [INVALID] as IO500's, the bandwidth the mean of the "
+                      "other two, the run INVALID")
+        # A phase's own run = FALSE (and IO500's 0 for FALSE): that phase alone.
         r, rep = run_config("off", "[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n[ior-easy-read]\nrun = FALSE\n"
                                    "[mdtest-easy]\nn = 100\n[mdtest-hard]\nn = 100\n[ior-hard]\nsegmentCount = 10\nrun = 0\n")
-        check("ior-easy-read" not in rep.get("phases", {}) and "ior-easy-write" in rep.get("phases", {}) and
-              "ior-hard-write" not in rep.get("phases", {}) and
-              re.search(r"ior-easy-read +GiB/s : not run", r.stdout) is not None,
+        check(rep.get("phases", {}).get("ior-easy-read", {}).get("score") == 0 and
+              rep.get("phases", {}).get("ior-easy-write", {}).get("score", 0) > 0 and
+              rep.get("phases", {}).get("ior-hard-write", {}).get("score") == 0 and
+              "ior-easy-read" not in [k.split("-", 2)[-1] for k in rep.get("pfsim", {}).get("runs", {})] and
+              re.search(r"ior-easy-read +0\.000000 GiB/s : time 0\.000 seconds \[INVALID\]", r.stdout) is not None,
               f"[ior-easy-read] run = FALSE and [ior-hard] run = 0: those phases not run ({r.stderr.strip()[-160:]})")
         # Every phase off: the score is 0, which IO500 marks [INVALID] (helper-121: TOTAL 0.000000 unmarked); the JSON
         # says why and records no platform (pfsim never ran).
@@ -426,9 +452,9 @@ def main():
           f"only a metadata phase: the bandwidth score and the total are 0, the run INVALID (got {inv}, {run_inv})")
     inv, run_inv = io500.validity({"ior-easy-write": (1.0, 40.0), "ior-hard-read": (0.0, 9.0)}, 30, 30)
     check(list(inv) == ["ior-hard-read"] and run_inv == ["stonewall-time 30s != 300s",
-                                                         "Resulting score shouldn't be 0.0 (a bandwidth phase scored 0; "
-                                                         "no metadata phase ran)"],
-          f"scc (30 s minimum) with stonewall 30: a 40 s write valid, a score of 0 INVALID, the run INVALID "
+                                                         "Resulting score shouldn't be 0.0 (no metadata phase ran)"],
+          f"scc (30 s minimum) with stonewall 30: a 40 s write valid, a score of 0 INVALID (left out of the bandwidth "
+          f"mean, as IO500's calc_score), the run INVALID "
           f"(got {inv}, {run_inv})")
     check.finish("io500")
 
