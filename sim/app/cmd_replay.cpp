@@ -818,10 +818,7 @@ nlohmann::json results_of(const Args& a, const nlohmann::json& inputs, const con
 // -N (the trace's own: none).
 int64_t mdtest_stride_of(const config::PlatformConfig& platform, const trace::Trace& t, int ranks, const RunOptions& o)
 {
-  if (t.mdtest_stride <= 0)
-    return -1;
-  const int rpn = o.ranks_per_node > 0 ? o.ranks_per_node : platform.clients.ranks_per_node;
-  return mdtest_effective_stride(t.mdtest_stride, ranks, rpn, platform.clients.placement == "cyclic");
+  return t.mdtest_stride <= 0 ? -1 : mdtest_shift_on(platform, t.mdtest_stride, ranks, o.ranks_per_node);
 }
 
 int sweep(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<const trace::Trace> tr,

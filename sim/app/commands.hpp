@@ -147,6 +147,11 @@ inline void check_posix_api(const std::string& option, const std::string& value)
 
 // --time-limit T (simulated time, any duration unit or a bare number of seconds, at most 1e9 s; "" = no limit): a
 // positive duration or invalid_argument naming the option (exit status 2).
+// mdtest's -N S as a run on `platform` applies it (pfsim::mdtest_effective_stride: S times the tasks on node 0 with
+// the ranks in blocks over several nodes), `ranks_per_node` the run's option (0: the platform's); pfsim mdtest and
+// pfsim run of mdtest workloads (main.cpp), replays of mdtest traces (cmd_replay.cpp).
+int64_t mdtest_shift_on(const config::PlatformConfig& platform, int64_t stride, int ranks, int ranks_per_node);
+
 inline double time_limit_s(const std::string& text)
 {
   if (text.empty())

@@ -643,9 +643,8 @@ int64_t mdtest_shift(const pfsim::config::PlatformConfig& platform, const pfsim:
 {
   if (spec.params.generator != "mdtest")
     return 0;
-  const int rpn = options.ranks_per_node > 0 ? options.ranks_per_node : platform.clients.ranks_per_node;
-  return pfsim::mdtest_effective_stride(spec.params.params.value("N", int64_t{0}), spec.params.ranks, rpn,
-                                        platform.clients.placement == "cyclic");
+  return pfsim::app::mdtest_shift_on(platform, spec.params.params.value("N", int64_t{0}), spec.params.ranks,
+                                     options.ranks_per_node);
 }
 
 nlohmann::json run_point(const Cli& c, const pfsim::config::PlatformConfig& platform, const pfsim::WorkloadSpec& spec,
@@ -795,6 +794,7 @@ int cmd_run(const Cli& c)
   auto spec = workload_of(c);
   pfsim::RunRecords records;
   auto results = run_point(c, platform, spec, &records);
+  const int64_t shift = mdtest_shift(platform, spec, run_options(c, spec));  // (-N as run_point applied it)
   // mdtest's stonewall, status file and per-rank file, in --out (only when used: other runs' results stay as they were)
   const pfsim::PhaseRecord* sw = stonewalled_create(records);
   const uint64_t n = spec.params.items_per_rank;
@@ -822,7 +822,7 @@ int cmd_run(const Cli& c)
   if (mdtest && c.opts.count("--saveRankPerformanceDetails"))
     md["rank_performance_file"] = c.opts.at("--saveRankPerformanceDetails");
   // -N as applied: the stat, read and removal work on rank r + k x shift's items (mdtest_effective_stride)
-  if (const int64_t shift = mdtest_shift(platform, spec, run_options(c, spec)); shift > 0)
+  if (shift > 0)
     md["rank_shift"] = shift;
   if (!md.empty())
     results["mdtest"] = md;
@@ -903,7 +903,7 @@ int cmd_run(const Cli& c)
       if (c.command == "mdtest")
         cmd.typed = c.tool_args;
       cmd.tasks = spec.params.ranks;
-      cmd.shift = mdtest_shift(platform, spec, run_options(c, spec));
+      cmd.shift = shift;
       {
         const int rpn = results["run"]["ranks_per_node"].get<int>(), nodes = results["run"]["nodes"].get<int>();
         std::vector<int> node_of;

@@ -2,6 +2,7 @@
 #include "config/reader.hpp"
 #include "config/units.hpp"
 #include "report/outputs.hpp"
+#include "workload/synthetic.hpp"
 
 #include <cctype>
 #include <algorithm>
@@ -681,6 +682,12 @@ void check_simgrid_arg(const std::string& arg)
       throw std::invalid_argument(arg + ": unknown level \"" + level +
                                   "\"; expected trace, debug, verbose, info, warning, error or critical");
   }
+}
+
+int64_t mdtest_shift_on(const config::PlatformConfig& platform, int64_t stride, int ranks, int ranks_per_node)
+{
+  const int rpn = ranks_per_node > 0 ? ranks_per_node : platform.clients.ranks_per_node;
+  return mdtest_effective_stride(stride, ranks, rpn, platform.clients.placement == "cyclic");
 }
 
 }  // namespace pfsim::app
