@@ -333,6 +333,7 @@ def main():
         sweep_checks(pfsim, tmp, real_json)
         placement_seed_checks(pfsim, tmp)
         io500_checks(pfsim, tmp)
+        status_read_checks(pfsim, tmp)
         option_checks(pfsim, tmp, real_json)
     check.finish("ior")
 
@@ -431,6 +432,25 @@ def io500_checks(pfsim, tmp):
           f"ior-rnd4K-easy-read: IOR's warnings of a size moved below the expected one ({warn(sim)})")
     check("Pairs deadlineForStonewallingaccessed: 0" in sim and "ordering in a file  : random" in sim and
           "task offset         : 2" in sim, "ior-rnd4K-easy-read: its 'Pairs' line, random ordering, task offset 2")
+
+
+def status_read_checks(pfsim, tmp):
+    """A read run after a stonewalled write (IO500's ior-hard: -s 10,000,000 stopped at 1 s) reads the status file's
+    count: IOR's size warning states the files as that write left them (IOR stats them), not the test's size, and the
+    run's size estimate counts those transfers, not 10,000,000 a rank (helper-132: 'Stat() of aggregate file size' was
+    the test's size, and the read was said to take hours)."""
+    sw = os.path.join(tmp, "hard.stonewall")
+    base = ["--ranks", "4", "--ranks-per-node", "2", "-t", "47008", "-b", "47008", "-s", "100000000", "-C", "-e", "-k",
+            "-O", f"stoneWallingStatusFile={sw}"]
+    w = run(pfsim, base + ["-w", "-D", "1", "-O", "stoneWallingWearOut=1", "--quiet"])
+    pairs = int(open(sw).read()) if w.returncode == 0 else 0
+    r = run(pfsim, base + ["-r"])
+    stat = re.search(r"^WARNING: Stat\(\) of aggregate file size += (\d+)$", r.stdout, re.M)
+    check(0 < pairs < 100000000 and stat is not None and int(stat.group(1)) == 4 * pairs * 47008 and
+          "this run simulates" not in r.stderr,
+          f"a read after a stonewalled write: the files as written ({pairs} transfers a rank: "
+          f"{4 * pairs * 47008} bytes; got {stat.group(1) if stat else None}), no size warning of the whole test "
+          f"({r.stderr.strip()[-160:]})")
 
 
 def option_checks(pfsim, tmp, real_json):

@@ -266,9 +266,15 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
       continue;
     const auto& r = results[next++];
     // IOR's CheckFileSize: the data moved against the test's size and the files' (a stonewall moves less)
+    // (the files as written: by this run's write phase, else, after a stonewalled write, as many transfers per rank
+    // as the status file says: IOR stats the files that write left; helper-132)
     const int wp = w.write_phase(static_cast<int>(i));
-    const double stat = files_size(w, wp >= 0 ? records.phases[static_cast<size_t>(wp)].rank_pairs
-                                              : std::vector<uint64_t>{});
+    std::vector<uint64_t> written;
+    if (wp >= 0)
+      written = records.phases[static_cast<size_t>(wp)].rank_pairs;
+    else if (o.status_pairs > 0)
+      written.assign(static_cast<size_t>(o.ranks), static_cast<uint64_t>(o.status_pairs));
+    const double stat = files_size(w, written);
     if (r.bytes != agg || stat != r.bytes) {
       s << "WARNING: Expected aggregate file size       = " << fmt("%.0f", agg) << "\n";
       s << "WARNING: Stat() of aggregate file size      = " << fmt("%.0f", stat) << "\n";

@@ -144,12 +144,39 @@ double IorWorkload::phase_delay_s(int phase) const
   return k == Kind::Write || k == Kind::Read ? o_.delay_s : 0.0;
 }
 
+namespace {
+
+// The transfers per rank a data phase moves at most: the test's, or fewer with stoneWallingWearOutIterations, or for a
+// read with the status file's count (a stonewall's deadline is not known before the run).
+uint64_t transfers_at_most(uint64_t per_rank, bool read, const IorOptions& o)
+{
+  if (o.pair_limit > 0)
+    per_rank = std::min(per_rank, o.pair_limit);
+  if (read && o.status_pairs > 0)
+    per_rank = std::min(per_rank, static_cast<uint64_t>(o.status_pairs));
+  return per_rank;
+}
+
+}  // namespace
+
 double IorWorkload::data_bytes() const
 {
-  int data_phases = 0;
+  double bytes = 0;
   for (const auto& p : phases_)
-    data_phases += p.kind != Kind::Mkdir;
-  return bytes_per_phase() * data_phases;
+    if (p.kind != Kind::Mkdir)
+      bytes += static_cast<double>(transfers_at_most(transfers_per_rank(), p.kind == Kind::Read, o_)) *
+               static_cast<double>(o_.transfer_B) * o_.ranks;
+  return bytes;
+}
+
+long double IorWorkload::operations() const
+{
+  long double n = 0;
+  for (const auto& p : phases_)
+    n += p.kind == Kind::Mkdir ? o_.ranks
+                               : static_cast<long double>(transfers_at_most(transfers_per_rank(), p.kind == Kind::Read,
+                                                                            o_)) * o_.ranks;
+  return n;
 }
 
 PhaseStonewall IorWorkload::stonewall(int phase) const

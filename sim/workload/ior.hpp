@@ -86,6 +86,9 @@ public:
   bool updates_own_dirs() const override { return own_dirs() && o_.write; }
   nlohmann::json describe() const override;
   double data_bytes() const override;
+  // (the run's size estimate: the transfers a phase moves at most, stoneWallingWearOutIterations and a read's status
+  // file counted; helper-132: a read after a stonewalled write was estimated at the test's whole size)
+  long double operations() const override;
   const IorOptions& options() const { return o_; }
   // IOR sleeps -d seconds before every write and read phase (DelaySecs), then starts its timers after a barrier.
   double phase_delay_s(int phase) const override;
