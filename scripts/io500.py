@@ -425,6 +425,8 @@ def parse_count(text, what):
     """A whole number of files or segments, as IO500 reads them (no suffix)."""
     if not re.fullmatch(r"\s*\d+\s*", str(text)):
         fail(PROG, f"{what}: expected a whole number, got '{text}'")
+    if int(text) > 2 ** 63 - 1:  # (pfsim's counts are 64-bit, as IO500's INI_UINT64; helper-132: pfsim's -s said it)
+        fail(PROG, f"{what}: expected a whole number up to {2 ** 63 - 1}, got '{text.strip()}'")
     return int(text)
 
 
@@ -443,12 +445,12 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all, cap_text=None
              ("easy_n", "mdtest-easy-write", "-n", "mdtest-easy", "n", DEFAULTS["easy_n"], caps["files"], parse_count),
              ("hard_n", "mdtest-hard-write", "-n", "mdtest-hard", "n", DEFAULTS["hard_n"], caps["files"], parse_count)]
     s, capped = {}, set()
-    for key, phase, flag, section, option, default, cap, parse in table:
+    for key, phase, opt_flag, section, option, default, cap, parse in table:
         shown = {"transfersize": "transferSize", "blocksize": "blockSize", "segmentcount": "segmentCount"}.get(option,
                                                                                                           option)
         if phase in exes:  # a result directory: its command lines are what ran
             exe, n = exes[phase]
-            v = parse(option_after(exe, flag, result_path, n, section), f"{result_path}:{n}: {flag}")
+            v = parse(option_after(exe, opt_flag, result_path, n, section), f"{result_path}:{n}: {opt_flag}")
         elif config.get(section, {}).get(option, "") != "":
             at = config_line(config, cfg_path, section, option)
             v = parse(config[section][option], f"{at}: [{section}] {shown}")
@@ -466,6 +468,7 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all, cap_text=None
             v = min(parse(default, "default"), cap) if cap is not None else parse(default, "default")
             if cap is not None:
                 capped.add(key)
+            if cap is not None and flag(config, section, "run", "TRUE"):  # (a group that runs: its cap is said)
                 notes.append(f"[{section}] {shown} not given: IO500's default {default} capped at {v} (IO500's "
                              "default relies on stonewalling to end the phase; --cap-* sets the cap, --no-caps runs "
                              "the default)")
