@@ -22,6 +22,9 @@ removal of the same run on that count, with IO500's -N 1 (the next node's files;
 throughput-stonewall, rate-stonewall and IOR's 'Write phase needed ...' INVALID line as IO500 prints them.
 What is not modelled, and said:
   - the phases in between (timestamp, the extended mode's md-workbench and rnd4K phases).
+  - a write phase switched off alone ([mdtest-easy-write] run = FALSE) still makes the files its group's other phases
+    work on (pfsim runs the group as one mdtest), which find then leaves out; IO500 would work on files left from an
+    earlier run.
 The sizes come from the config's [ior-easy] transferSize/blockSize, [ior-hard] segmentCount, [mdtest-easy] n and
 [mdtest-hard] n. IO500's defaults (a 9920000m block, 1,000,000 files per task) rely on stonewalling to end and would
 take stonewall-time seconds of simulated writing per write phase (and the reads of what they wrote): a size the config
