@@ -460,6 +460,22 @@ TEST_CASE("oversubscription: 8 runnable threads on 2 cores pay cost x (8/2 - 1) 
   CHECK(rate == Approx(2 / 1.3e-3).epsilon(0.01));
 }
 
+// helper-128: threads that end requests at the same instant take their next ones one after another (a semaphore's
+// acquire yields even when a request waits), and each counted the others, between two requests, as not runnable:
+// 9 threads on 6 cores, a queue that never empties (30 one-rank nodes), 300 us stats, 30 us per extra thread: CPU per
+// request 312.4 us where every request pays for 9 runnable threads, 300 + 30 x (9/6 - 1) = 315 us.
+TEST_CASE("oversubscription: threads between two requests with a request waiting are runnable", "[queueing][mechanisms]")
+{
+  json j = mds_platform(6, 300e-6, "deterministic");
+  j["mds"]["threads"] = {{"min", 9}, {"max", 9}};
+  j["mds"]["mechanisms"] = {{"oversubscription", {{"enabled", true}, {"cost_per_extra_thread", 30e-6}}}};
+  auto rec = run_stats(j, 30, 30 * 600);
+  const auto& s = rec.servers.at(0);
+  const double cpu_per_request = s.cpu_s / static_cast<double>(s.served);
+  INFO("CPU per request " << cpu_per_request * 1e6 << " us, expected 315 us");
+  CHECK(cpu_per_request == Approx(315e-6).epsilon(0.001));
+}
+
 // Threads asleep on a lock are not runnable. 16 one-rank nodes unlink in unique directories through the MDT-wide
 // section of mechanism (h) (1 ms per unlink, 10 us of CPU before it) on 12 cores with 16 threads: one thread is in
 // the section and the others sleep on its lock, so at most 2 are runnable and oversubscription costs nothing. CPU
