@@ -38,7 +38,7 @@ The config is read as IO500 reads it (its grammar, errors naming the line): sect
 '#' and ';' comments, an option without a value left at its default, an option given twice at its last value (a
 warning names both lines), an unknown section or an option its section does
 not declare an error (IO500's option tables), booleans TRUE/FALSE/1/0 and integers checked as IO500 checks them. Of its options pfsim uses the sizes above, [ior-easy] filePerProc, each
-group's run and each phase's own run (a phase left out is printed as not run); any other option given a value is
+group's run and each phase's own run (a phase left out is printed as IO500 prints it: score 0, [INVALID]); any other option given a value is
 said on stderr (not modelled). Sizes must be whole numbers (IOR's k/m/g suffixes for bytes).
 A size the config gives beyond --cap-* is run as given (a warning says so: the stonewall ends its write) unless
 --cap-all; --no-caps runs IO500's defaults uncapped, the stonewall ending every write phase as in IO500.
@@ -570,8 +570,8 @@ def ior_runs(group, base, stonewall_s, tmp, off):
 
 
 def simulate(pfsim, common, s, jobs, config, stonewall_s):
-    """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out, as IO500
-    does not run it); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
+    """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out: main then
+    scores it 0, as IO500's phase returns 0 without running); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
     others start. IOR's write and read are two runs (ior_runs), in order: with a stonewall the write stops issuing
     after stonewall-time seconds (IOR's -D, wear-out) and the read reads what it wrote (the status file).
     Returns ({phase: (score, time)}, skipped groups, notes): notes["find"] holds the simulated find's
