@@ -784,6 +784,14 @@ def sizes_config(sizes, capped=True, config=None, source=None):
             f"[mdtest-hard]\nn = {sizes['hard_n']}\n")
 
 
+def size_text(b):
+    """A byte count as IO500's exe lines show the config's sizes (IOR's suffixes: 1048576 -> 1m; 47008 stays)."""
+    for unit, suffix in ((1 << 40, "t"), (1 << 30, "g"), (1 << 20, "m"), (1 << 10, "k")):
+        if b >= unit and b % unit == 0:
+            return f"{b // unit}{suffix}"
+    return str(b)
+
+
 def exe_lines(sizes, config, stonewall_s):
     """Each phase's command line as IO500 would run it with these sizes and stonewall (result.txt's exe =; --from
     reads its -t -b -s -n back). Paths and seeds are left out: nothing ran on a file system (the status files are
@@ -791,8 +799,8 @@ def exe_lines(sizes, config, stonewall_s):
     fpp = " -F" if flag(config, "ior-easy", "fileperproc", "TRUE") else ""
     status = lambda g: f" -O stoneWallingStatusFile={g}.stonewall" if stonewall_s > 0 else ""
     uniq = " -u" if flag(config, "ior-easy", "uniquedir", "FALSE") else ""
-    easy = (f"./ior -C -Q 1 -g -G 271 -k -e{status('ior-easy')} -t {sizes['easy_xfer']} -b {sizes['easy_block']}"
-            f"{uniq}{fpp}")
+    easy = (f"./ior -C -Q 1 -g -G 271 -k -e{status('ior-easy')} -t {size_text(sizes['easy_xfer'])} "
+            f"-b {size_text(sizes['easy_block'])}{uniq}{fpp}")
     hard = (f"./ior -C -Q 1 -g -G 27 -k -e{status('ior-hard')} -t {HARD_XFER} -b {HARD_XFER} "
             f"-s {sizes['hard_segments']}")
     wear = f" -D {int(stonewall_s)} -O stoneWallingWearOut=1" if stonewall_s > 0 else ""
