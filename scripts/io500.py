@@ -66,9 +66,9 @@ a total score of 0 (every bandwidth or every metadata phase off, or one of them 
 A write whose count ends before the stonewall (sizes too small for stonewall-time) is [INVALID], as in IO500. A
 phase's time is IO500's: the IOR run's, or the whole mdtest run's (its 1 s sleep before the test, the tree's creation
 with the create and its removal with the removal, and the phase), the score the tool's rate of the phase.
-The IOR phases and mdtest-hard-read rest on the platform's data servers; on platforms/spartan-cephfs-fitted.json (and
--ssd) every phase is compared with Spartan's measurements, the data side fitted to five IOR points per pool
-(docs/spartan-cephfs.md sections 4, 7 and 8).
+The IOR phases and mdtest-hard-read rest on the platform's data servers; platforms/spartan-cephfs-fitted.json (and
+-ssd) fit Spartan's measurements, the data side to five IOR points per pool, and scripts/validate_spartan.py compares
+every phase with them (docs/spartan-cephfs.md sections 4, 7 and 8); io500.py compares with --from's result directory.
 Exit status 0; 2 on bad input (one message naming the file and line or option); pfsim's status when a run fails.
 """
 import argparse
