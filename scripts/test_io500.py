@@ -325,6 +325,15 @@ def main():
             r = run([path, "--platform", PLATFORM, "--ranks", "2"] + extra, build)
             check(r.returncode == 2 and what in r.stderr and r.stdout == "",
                   f"{' '.join(extra)} with {cfg.strip()!r}: exit 2, '{what}' ({r.returncode}: {r.stderr.strip()})")
+        # A section of another IO500 version's phases ([ior-rnd4K], IO500/io500's config-scc.ini) is said and its
+        # options ignored, the other phases run (helper-132: "not an IO500 section", exit 2)
+        r, rep = run_config("rnd", "[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n[ior-rnd4K]\nblockSize = 1073741824\n"
+                                   "randomPrefill = 0\n[ior-rnd1MB-read]\nrun = TRUE\n[mdtest-easy]\nn = 50\n"
+                                   "[mdtest-hard]\nn = 50\n[ior-hard]\nsegmentCount = 10\n")
+        check(r.returncode == 0 and "[ior-rnd4K]: a phase of another IO500 version" in r.stderr and
+              "[ior-rnd4k] randomprefill = 0: not modelled, ignored" in r.stderr and len(rep.get("phases", {})) == 12,
+              f"[ior-rnd4K] of another IO500 version: said, its options ignored, the 12 phases run "
+              f"({r.returncode}: {r.stderr.strip()[-200:]})")
         r, rep = run_config("up", "[IOR-EASY]\nTRANSFERSIZE = 1m  # one MiB\nBlockSize = 4m\n[MDTEST-EASY]\nN = 300\n"
                                   "[mdtest-hard]\nn = 100\n[ior-hard]\nsegmentCount = 10\nrun = FALSE\n")
         check(rep.get("sizes", {}).get("easy_block") == 4 << 20 and rep.get("sizes", {}).get("easy_n") == 300,
