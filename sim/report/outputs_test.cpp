@@ -21,6 +21,27 @@ namespace fs = std::filesystem;
 
 using pfsim::test::TempDir;
 
+namespace {
+
+// Runs `child` in a forked process with a plain process's dispositions of SIGINT, SIGTERM and SIGHUP (Catch installs
+// its own handlers) and returns its wait status; `child` is to end the process (it exits 0 if it returns).
+int in_child(void (*child)(const fs::path&, int), const fs::path& dir, int sig)
+{
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    for (int s : {SIGINT, SIGTERM, SIGHUP})
+      std::signal(s, SIG_DFL);
+    child(dir, sig);
+    ::_exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  return status;
+}
+
+}  // namespace
+
 TEST_CASE("output batch: files appear only at commit / a batch ended by an error leaves nothing", "[outputs]")
 {
   TempDir d;
@@ -62,22 +83,17 @@ TEST_CASE("a signal during the renames of a batch: every output in place, then t
   // the last one, so the child dies of it with all three files in place and no temporary.
   for (int sig : {SIGTERM, SIGINT}) {
     TempDir d;
-    const pid_t pid = ::fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-      for (int s : {SIGINT, SIGTERM, SIGHUP})
-        std::signal(s, SIG_DFL);
-      static int the_signal = 0;
-      the_signal = sig;
-      pfsim::OutputBatch::after_rename_for_test = [] { std::raise(the_signal); };
-      pfsim::OutputBatch batch;
-      for (const char* n : {"a.csv", "b.csv", "c.json"})
-        pfsim::write_file_atomic((d.path / n).string(), "x\n");
-      batch.commit();
-      ::_exit(0);  // not reached: the held-back signal ends the process when commit() returns
-    }
-    int status = 0;
-    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    const int status = in_child(
+        [](const fs::path& dir, int signal) {
+          static int the_signal = 0;
+          the_signal = signal;
+          pfsim::OutputBatch::after_rename_for_test = [] { std::raise(the_signal); };
+          pfsim::OutputBatch batch;
+          for (const char* n : {"a.csv", "b.csv", "c.json"})
+            pfsim::write_file_atomic((dir / n).string(), "x\n");
+          batch.commit();  // the held-back signal ends the process when commit() returns
+        },
+        d.path, sig);
     INFO("signal " << sig);
     CHECK((WIFSIGNALED(status) && WTERMSIG(status) == sig));
     CHECK(fs::exists(d.path / "a.csv"));
@@ -91,21 +107,17 @@ TEST_CASE("a run killed while its outputs are written (SIGTERM, SIGINT) leaves n
 {
   for (int sig : {SIGTERM, SIGINT}) {
     TempDir d;
-    const pid_t pid = ::fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {  // the child: a batch of two written files and one being written, then the signal
-      for (int s : {SIGINT, SIGTERM, SIGHUP})  // a plain process's dispositions (Catch installs its own handlers)
-        std::signal(s, SIG_DFL);
-      pfsim::OutputBatch batch;
-      pfsim::write_file_atomic((d.path / "a.csv").string(), "x\n");
-      pfsim::write_file_atomic((d.path / "b.csv").string(), "y\n");
-      pfsim::AtomicFile open_one((d.path / "c.json").string());
-      open_one.out() << "{";
-      std::raise(sig);
-      ::_exit(0);  // not reached: the signal ends the process
-    }
-    int status = 0;
-    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    // the child: a batch of two written files and one being written, then the signal
+    const int status = in_child(
+        [](const fs::path& dir, int signal) {
+          pfsim::OutputBatch batch;
+          pfsim::write_file_atomic((dir / "a.csv").string(), "x\n");
+          pfsim::write_file_atomic((dir / "b.csv").string(), "y\n");
+          pfsim::AtomicFile open_one((dir / "c.json").string());
+          open_one.out() << "{";
+          std::raise(signal);
+        },
+        d.path, sig);
     INFO("signal " << sig);
     CHECK(WIFSIGNALED(status));  // it still dies of the signal (exit status 128 + sig for the shell)
     CHECK((WIFSIGNALED(status) && WTERMSIG(status) == sig));
@@ -279,19 +291,14 @@ TEST_CASE("output directory: made with the batch, gone with a failed batch, its 
 TEST_CASE("a run killed while its outputs are written leaves no output directory it made", "[outputs]")
 {
   TempDir d;
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    for (int s : {SIGINT, SIGTERM, SIGHUP})
-      std::signal(s, SIG_DFL);
-    pfsim::OutputBatch batch;
-    pfsim::make_output_dir((d.path / "lat").string());
-    pfsim::write_file_atomic((d.path / "lat" / "a.csv").string(), "x\n");
-    std::raise(SIGTERM);
-    ::_exit(0);  // not reached
-  }
-  int status = 0;
-  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  const int status = in_child(
+      [](const fs::path& dir, int signal) {
+        pfsim::OutputBatch batch;
+        pfsim::make_output_dir((dir / "lat").string());
+        pfsim::write_file_atomic((dir / "lat" / "a.csv").string(), "x\n");
+        std::raise(signal);
+      },
+      d.path, SIGTERM);
   CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM));
   CHECK(d.entries() == 0);
 }
