@@ -187,6 +187,38 @@ def main():
               same_keys(sim_json["tests"][0]["Parameters"], real["tests"][0]["Parameters"]) and
               sim_json["tests"][0]["Path"].endswith(".00000000"),
               "-O summaryFormat=JSON: IOR's keys in IOR's order (top level, Parameters, Options, Results, summary)")
+        # IOR's PrintKeyValDouble writes "%.4f": the summary's doubles have at most 4 decimals (helper-134: equal
+        # repetitions had bwMaxMIB and bwMinMIB 1e-13 apart); pfsim's own --out keeps every digit.
+        floats = [v for e in sim_json.get("tests", [{}])[0].get("Results", []) + sim_json.get("summary", [])
+                  for v in e.values() if isinstance(v, float)]
+        check(ok and len(floats) > 40 and all(round(v, 4) == v for v in floats) and
+              any(round(x["latency"], 4) != x["latency"] for x in res.get("ior", [])),
+              "-O summaryFormat=JSON: the summary's doubles rounded to 4 decimals as IOR prints them, --out's not")
+        # -O summaryFile=F without JSON: IOR writes its text report to F (out_resultfile); its header line (a printf),
+        # warnings and stonewalling lines go to stdout (out_logfile), after "Writing output to F".
+        sw = ["--ranks", "2", "-F", "-w", "-t", "1m", "-b", "2g", "-D", "1", "-O", "stoneWallingWearOut=1",
+              "--set", "clients.max_dirty_mb=0"]
+        whole = run(pfsim, sw)
+        r = run(pfsim, sw + ["-O", f"summaryFile={tmp}/sum.txt"])
+        text = open(f"{tmp}/sum.txt").read() if r.returncode == 0 else ""
+        out_lines = r.stdout.splitlines()
+        check(r.returncode == 0 and out_lines[:2] == [f"Writing output to {tmp}/sum.txt", whole.stdout.splitlines()[0]]
+              and any(l.startswith("WARNING: Expected aggregate") for l in out_lines)
+              and any(l.startswith("stonewalling pairs accessed") for l in out_lines)
+              and "Summary of all tests:" in text and "Began" in text and "IOR-" not in text and "WARNING" not in text
+              and sorted(l for l in out_lines[1:] + text.splitlines() if not l.startswith("Command line")) ==
+              sorted(l for l in whole.stdout.splitlines() if not l.startswith("Command line")),
+              "-O summaryFile=F in text: the report in F, IOR's header, warnings and stonewalling lines on stdout "
+              f"({r.stderr.strip()[:200]!r})")
+        # IOR's string_to_bytes reads a size as sscanf(" %lld %c "): -b 16MB is 16m (helper-134: refused before)
+        a = run(pfsim, ["--ranks", "1", "-w", "-t", "1MiB", "-b", "16MB"])
+        b = run(pfsim, ["--ranks", "1", "-w", "-t", "1m", "-b", "16m"])
+        strip = lambda t: [l for l in t.splitlines() if not l.startswith("Command line")]
+        check(a.returncode == 0 and strip(a.stdout) == strip(b.stdout), f"-t 1MiB -b 16MB as -t 1m -b 16m ({a.stderr.strip()[:200]!r})")
+        # -o names joined by '@' (IOR's ParseFileName): rank 0's Path is the first, the test filename as given
+        r = run(pfsim, ["--ranks", "2", "-F", "-w", "-o", "/a/f1@/b/f2", "-t", "1m", "-b", "1m"])
+        check(r.returncode == 0 and "Path                : /a/f1.00000000\n" in r.stdout and
+              "test filename       : /a/f1@/b/f2\n" in r.stdout, "-o /a/f1@/b/f2: Path /a/f1.00000000 (IOR's first name)")
         # A read phase served from the page cache (NERSC: 384 GiB) with copies that cost nothing (page_cache_copy 0)
         # moves its data in no time: IOR's IOPS (transfers / wr-rd time) is infinite, "inf" in the text as IOR's printf
         # prints it, null in the JSON.

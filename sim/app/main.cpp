@@ -250,7 +250,8 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
         {"-q", false, "quitOnError: accepted and recorded, no effect (a simulation finds no data errors)"},
         {"-x", false, "singleXferAttempt: accepted and recorded, no effect (simulated transfers are never short)"},
         {"-O", true, "KEY=VALUE IOR's directives (repeatable, or a comma list): summaryFormat=JSON|default and "
-                     "summaryFile=FILE (IOR's JSON summary to FILE, or to stdout instead of the text); "
+                     "summaryFile=FILE (IOR's report to FILE: the JSON summary, or the text but for the lines IOR prints to "
+                     "stdout, its header, warnings and stonewalling lines); "
                      "stoneWallingWearOut=1 (with -D: once every rank has stopped, each goes on to the most "
                      "transfers any rank did; IOR's 'stonewalling pairs accessed' line); "
                      "stoneWallingWearOutIterations=N (every phase stops after N transfers per rank); "
@@ -985,9 +986,6 @@ IorDirectives ior_directives(const Cli& c)
       }
     }
   }
-  if (!out.file.empty() && !out.json)
-    throw UsageError("-O summaryFile=" + out.file + " without -O summaryFormat=JSON: IOR writes its text summary to "
-                     "stdout; pfsim writes only the JSON form to a file");
   return out;
 }
 
@@ -1641,8 +1639,11 @@ int cmd_ior(const Cli& c)
   ri.data_packet_type = opt(c, "-l", opt(c, "--dataPacketType"));
   ri.single_xfer = has_flag(c, "-x");
   ri.effective = effective;
+  // IOR's summaryFile: the JSON summary, or the text report but for what IOR prints to stdout (its out_logfile)
+  const auto text = d.json ? std::make_pair(std::string(), std::string())
+                           : pfsim::ior_split_summary_file(pfsim::ior_output(records, workload, ri));
   if (!d.file.empty())
-    pfsim::write_file_atomic(d.file, pfsim::ior_json_summary(records, workload, ri).dump(2) + "\n");
+    pfsim::write_file_atomic(d.file, d.json ? pfsim::ior_json_summary(records, workload, ri).dump(2) + "\n" : text.second);
   if (!d.rank_csv.empty())
     pfsim::write_file_atomic(d.rank_csv, pfsim::ior_rank_csv(records, workload));
   // IOR's ShowTestEnd: after a wear-out, rank 0 stores the first repetition's write pairs in the status file
@@ -1654,6 +1655,8 @@ int cmd_ior(const Cli& c)
       std::cout << pfsim::ior_json_summary(records, workload, ri).dump(2) << "\n";
     else if (d.json)  // IOR with summaryFile prints only this line (tool-outputs/ior/ior-json-stdout.txt)
       std::cout << "Writing output to " << d.file << "\n";
+    else if (!d.file.empty())
+      std::cout << "Writing output to " << d.file << "\n" << text.first;
     else
       std::cout << pfsim::ior_output(records, workload, ri);
   }

@@ -243,22 +243,37 @@ double check_frequency_Hz(double hz)
 
 double parse_tool_size(const std::string& text, size_t max_digits)
 {
-  size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9')
-    ++digits;
+  const auto blank = [&text](size_t i) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+      ++i;
+    return i;
+  };
+  const size_t first = blank(0);
+  size_t end = first;
+  while (end < text.size() && text[end] >= '0' && text[end] <= '9')
+    ++end;
+  const size_t digits = end - first;
   if (digits == 0 || digits > max_digits)
     return -1;
+  size_t i = blank(end);
   int shift = 0;
-  if (digits + 1 == text.size()) {
+  if (i < text.size()) {
     static const std::string suffixes = "kmgtp";
-    const size_t k = suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(text.back()))));
+    const size_t k = suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(text[i]))));
     if (k == std::string::npos)
       return -1;
     shift = 10 * static_cast<int>(k + 1);
-  } else if (digits != text.size()) {
-    return -1;
+    ++i;
+    // IOR reads nothing after the unit letter: 16MB and 16MiB are 16m. Only those spellings are taken here.
+    const auto lower = [&text](size_t at) { return std::tolower(static_cast<unsigned char>(text[at])); };
+    if (i < text.size() && lower(i) == 'i' && i + 1 < text.size() && lower(i + 1) == 'b')
+      i += 2;
+    else if (i < text.size() && lower(i) == 'b')
+      ++i;
+    if (blank(i) != text.size())
+      return -1;
   }
-  return std::ldexp(std::stod(text.substr(0, digits)), shift);
+  return std::ldexp(std::stod(text.substr(first, digits)), shift);
 }
 
 }  // namespace pfsim::units

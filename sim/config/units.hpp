@@ -40,9 +40,11 @@ double check_bandwidth_Bps(double bytes_per_s);
 double check_positive_bandwidth_Bps(double bytes_per_s);
 double check_frequency_Hz(double hz);
 
-// A count or byte size as the tools' option parser reads it (IOR 4.x's, used by mdtest and md-workbench): digits with
-// an optional k, m, g, t or p suffix in either case, powers of 1024 (4k = 4096). Returns -1 if `text` is not one or
-// has more than `max_digits` digits.
+// A count or byte size as the tools' option parser reads it (IOR 4.x's string_to_bytes, used by mdtest and
+// md-workbench: sscanf " %lld %c "): digits with an optional k, m, g, t or p suffix in either case, powers of 1024
+// (4k = 4096), blanks around them; IOR ignores what follows the letter, of which the spellings "16MB" and "16MiB" are
+// taken. Returns -1 if `text` is not one (a sign, another letter, which IOR would read as bytes) or has more than
+// `max_digits` digits.
 double parse_tool_size(const std::string& text, size_t max_digits = 16);
 
 }  // namespace pfsim::units

@@ -107,7 +107,11 @@ TEST_CASE("the tools' option sizes: IOR's parser, powers of 1024", "[units]")
   CHECK(parse_tool_size("2g") == 2.0 * (1 << 30));
   CHECK(parse_tool_size("1p") == std::ldexp(1.0, 50));
   CHECK(parse_tool_size("0") == 0);
-  for (const char* bad : {"", "k", "-1", "1.5k", "1kb", "1x", " 1", "1 ", "12345678901"})
+  // IOR's sscanf(" %lld %c "): blanks around, nothing read after the letter (helper-134: scripts pass -b 16MB)
+  for (const char* spelled : {"16MB", "16mb", "16MiB", "16mib", "16 m", " 16m ", "\t16M"})
+    CHECK(parse_tool_size(spelled) == 16.0 * 1048576);
+  CHECK(parse_tool_size(" 7 ") == 7);
+  for (const char* bad : {"", "k", "-1", "+1", "1.5k", "1x", "1kx", "1mbs", "1 k b", "1 2", "12345678901"})
     CHECK(parse_tool_size(bad, 10) == -1);
   CHECK(parse_tool_size("12345678901", 11) == 12345678901.0);
 }

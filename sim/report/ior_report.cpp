@@ -190,6 +190,13 @@ double files_size(const IorWorkload& w, const std::vector<uint64_t>& pairs)
   return o.file_per_proc ? total : furthest;
 }
 
+// Rank 0's test file, IOR's Path (GetTestFileName): the first of -o's names joined by '@' (ParseFileName; rank r uses
+// name r mod count), with -F its rank suffix.
+std::string rank0_file(const std::string& test_file, const IorOptions& o)
+{
+  return test_file.substr(0, test_file.find('@')) + (o.file_per_proc ? ".00000000" : "");
+}
+
 // IOR's line after a wear-out's allreduce (WriteOrRead, rank 0).
 std::string stonewall_line(const PhaseRecord& p, int ranks)
 {
@@ -226,7 +233,7 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
   s << "\n";
   s << "Machine             : pfsim\nTestID              : 0\n";
   s << "StartTime           : " << ior_date(0) << "\n";
-  s << "Path                : " << info.test_file << (o.file_per_proc ? ".00000000" : "") << "\n\n";
+  s << "Path                : " << rank0_file(info.test_file, o) << "\n\n";
   s << "Options: \n";
   s << "api                 : POSIX\napiVersion          : \n";
   s << "test filename       : " << info.test_file << "\n";
@@ -323,6 +330,19 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
   return s.str();
 }
 
+std::pair<std::string, std::string> ior_split_summary_file(const std::string& text)
+{
+  std::string log, result;
+  std::istringstream in(text);
+  bool first = true;
+  for (std::string line; std::getline(in, line); first = false) {
+    const bool to_log = first || line.rfind("WARNING:", 0) == 0 || line.rfind("stonewalling pairs accessed", 0) == 0 ||
+                        line.rfind("Pairs deadlineForStonewallingaccessed", 0) == 0;
+    (to_log ? log : result) += line + "\n";
+  }
+  return {log, result};
+}
+
 nlohmann::ordered_json ior_result_json(const IorPhaseResult& r, const IorWorkload& w)
 {
   return {{"access", r.access},
@@ -336,6 +356,24 @@ nlohmann::ordered_json ior_result_json(const IorPhaseResult& r, const IorWorkloa
           {"closeTime", r.close_s},
           {"totalTime", r.total_s}};
 }
+
+namespace {
+// A double of IOR's JSON summary as its PrintKeyValDouble writes it ("%.4f"): rounded to 4 decimals (helper-134: two
+// equal repetitions gave a bwMaxMIB and a bwMinMIB 1e-13 apart and a bwStdMIB of 1.8e-13, where IOR writes 0.0000).
+// pfsim's own results (--out) keep every digit.
+double ior_json_double(double v)
+{
+  return std::isfinite(v) ? std::round(v * 1e4) / 1e4 : v;
+}
+
+nlohmann::ordered_json ior_json_doubles(nlohmann::ordered_json entry)
+{
+  for (auto& v : entry)
+    if (v.is_number_float())
+      v = ior_json_double(v.get<double>());
+  return entry;
+}
+}  // namespace
 
 nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info)
 {
@@ -413,7 +451,7 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
   const auto results = ior_results(records, w);
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& r : results)
-    rows.push_back(ior_result_json(r, w));
+    rows.push_back(ior_json_doubles(ior_result_json(r, w)));
   nlohmann::ordered_json summary = nlohmann::ordered_json::array();
   const double xfer_MiB = static_cast<double>(o.transfer_B) / 1048576.0;
   for (const char* access : {"write", "read"}) {
@@ -436,6 +474,7 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
                        {"OPsMean", a.mean / xfer_MiB}, {"OPsSD", a.sd / xfer_MiB},
                        {"MeanTime", a.mean_time_s},
                        {"xsizeMiB", first->bytes / 1048576.0}});
+    summary.back() = ior_json_doubles(summary.back());
   }
   nlohmann::ordered_json out = {
           {"Version", "pfsim-" + info.version},
@@ -445,7 +484,7 @@ nlohmann::ordered_json ior_json_summary(const RunRecords& records, const IorWork
           {"tests",
            nlohmann::ordered_json::array({{{"TestID", 0},
                                            {"StartTime", ior_date(0)},
-                                           {"Path", info.test_file + (o.file_per_proc ? ".00000000" : "")},
+                                           {"Path", rank0_file(info.test_file, o)},
                                            {"Parameters", params},
                                            {"Options", options},
                                            {"Results", rows}}})},

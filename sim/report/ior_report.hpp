@@ -57,6 +57,9 @@ uint64_t ior_write_pairs(const RunRecords& records, const IorWorkload& w);
 std::string ior_output(const RunRecords& records, const IorWorkload& w, const IorReportInfo& info);
 // The simulated clock t_s as IOR prints dates (ctime's layout, "Thu Jan  1 00:00:05 1970"; UTC from the epoch).
 std::string ior_date(double t_s);
+// IOR's text report with -O summaryFile=F (ior-output.c): its header line (a printf), its warnings and its stonewalling
+// lines go to out_logfile, stdout; the rest to out_resultfile, F. Returns {stdout's lines, F's lines} of ior_output.
+std::pair<std::string, std::string> ior_split_summary_file(const std::string& text);
 // One phase as an entry of IOR's JSON "Results" (access, bwMiB, blockKiB, xferKiB, iops, latency, openTime, wrRdTime,
 // closeTime, totalTime).
 nlohmann::ordered_json ior_result_json(const IorPhaseResult& r, const IorWorkload& w);

@@ -1,6 +1,7 @@
 #include "workload/ior_summary.hpp"
 
 #include "config/reader.hpp"
+#include "config/units.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -93,21 +94,7 @@ double human_bytes(const std::string& text, double& unit_B)
 // IOR's size argument (its parser: an integer with an optional k, m, g, t or p suffix, powers of 1024); -1 if not.
 long double ior_size_arg(const std::string& text)
 {
-  size_t digits = text.find_first_not_of("0123456789");
-  if (digits == 0 || text.empty() || text.size() > 20)
-    return -1;
-  long double v = std::stold(text.substr(0, digits));
-  if (digits == std::string::npos)
-    return v;
-  if (digits + 1 != text.size())
-    return -1;
-  const std::string suffixes = "kmgtp";
-  const auto k = suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(text[digits]))));
-  if (k == std::string::npos)
-    return -1;
-  for (size_t i = 0; i <= k; ++i)
-    v *= 1024;
-  return v;
+  return units::parse_tool_size(text, 19);
 }
 
 namespace {

@@ -40,7 +40,7 @@ IorSummary read_ior_summary(const std::string& path);
 // IOR's text output, as its JSON summary and its stdout print it:
 // - a size in Options ("1 MiB", "1.50 GiB", "262144 bytes") in bytes, -1 if it is not one; `unit_B` the unit's size
 //   (a two-decimal value is good to half a hundredth of it);
-// - a size argument (an integer with an optional k, m, g, t or p suffix, powers of 1024), -1 if it is not one;
+// - a size argument as IOR reads it (units::parse_tool_size), -1 if it is not one;
 // - the value of a short option `flag` ("-b") in a "Command line" ("-b 1m", "-b=1m" or "-b1m"; the last one given),
 //   "" if absent; and whether a flag without a value ("-F") is given.
 double human_bytes(const std::string& text, double& unit_B);
