@@ -840,7 +840,7 @@ void ClientNode::try_send(uint32_t r)
         Waiting{waiting_order_++, r});
 }
 
-Request* ClientNode::new_request(uint32_t r, size_t target, uint64_t offset, double bytes) const
+Request* ClientNode::new_request(uint32_t r, size_t target, uint64_t offset, double bytes)
 {
   const auto& op = ranks_[r].op;
   auto* q = new Request();
@@ -855,6 +855,8 @@ Request* ClientNode::new_request(uint32_t r, size_t target, uint64_t offset, dou
   q->obj_off = is_data(op.op) ? obj_offset(offset) : offset;
   q->bytes = bytes;
   q->target = static_cast<uint32_t>(target);
+  if (is_data(op.op))
+    q->data_seq = ++ranks_[r].data_rpcs;
   return q;
 }
 

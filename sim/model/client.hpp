@@ -142,6 +142,7 @@ private:
     double item_runtime_s = 0;  // its steps' runtimes so far (think times between steps excluded)
     Request* outstanding = nullptr;
     uint64_t seq = 0;
+    uint64_t data_rpcs = 0;  // its data RPCs cut so far (Request::data_seq)
     bool in_md_op = false;  // counted in RunContext::md_ops_in_flight
     double local_ready_s = 0;  // a stat the client answers: when its client time is over (it may wait for the listing)
     bool lock_wait = false;  // its read waits for dirty pages of the object to be written back (FlushAsk)
@@ -225,7 +226,7 @@ private:
   bool slot_free(const RankState& s) const;
   void send(uint32_t r);
   // A request for rank r's current operation to `target`, moving `bytes` at `offset` of its object.
-  Request* new_request(uint32_t r, size_t target, uint64_t offset, double bytes) const;
+  Request* new_request(uint32_t r, size_t target, uint64_t offset, double bytes);
   void transmit(Request* q);
   void put(Request* q);  // the request's transfer to its server's door starts now
   void on_reply(Request* q);

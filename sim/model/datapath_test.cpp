@@ -1304,3 +1304,30 @@ TEST_CASE("read-ahead stops at the node's dirty pages", "[datapath][holdback][re
   CHECK(r.cache_reads >= 1);
   CHECK(oss(r, 0).data_written_B == 3.5 * kMiB);
 }
+
+TEST_CASE("deterministic ties at an OSS queue: simultaneous RPCs queue least-served rank first", "[datapath][closed]")
+{
+  // The OSS counterpart of the MDS's tie test (queueing_test.cpp): 25 one-rank nodes, write-through, one RPC each in
+  // flight, of 4 KiB to one OST whose 16 threads spend S = 400 us on each (oss.rpc_service; a disk of 1e12 B/s). Every
+  // round 16 replies and 16 new RPCs meet 9 queued ones at the same instants. Least-served first, every rank waits its
+  // turn: the ranks end within a round or two of each other and the phase runs at c / S but for its first and last
+  // rounds. Queued in the order the node actors ran, some ranks came last every round.
+  const int N = 25;
+  const int c = 16;
+  const double S = 400e-6;
+  json p = pfsim::test::data_path_platform("oss-ties", 1, 1e12, 1, 0, 1);
+  p["oss"]["threads"] = c;
+  p["oss"]["rpc_service"] = S;
+  pfsim::IorOptions o = ior(4096, 960 * 4096);  // 960 RPCs a rank, 0.6 s saturated
+  o.ranks = N;
+  o.file_per_proc = true;
+  auto r = run(p, o, 0, true);
+  const auto& ph = r.phases.at(0);
+  const double x = 960.0 * N / phase_s(ph);
+  const auto [first, last] = std::minmax_element(ph.rank_end_s.begin(), ph.rank_end_s.end());
+  INFO("X " << x << " RPCs/s, c/S " << c / S << "/s; ranks end between " << *first - ph.start_s << " and "
+            << *last - ph.start_s << " s");
+  CHECK(x == Approx(c / S).epsilon(0.005));
+  CHECK(x <= c / S * (1 + 1e-9));
+  CHECK(*last - *first < 2 * S);
+}

@@ -27,6 +27,7 @@ struct Request {
   uint32_t dirty_slot = 0;
   double arrived_s = 0;     // arrival at the server
   uint64_t seq = 0;         // client-side sequence, to recognise replies to abandoned copies
+  uint64_t data_seq = 0;    // a data RPC: the rank's data RPCs so far, this one included (an OSS's same-instant order)
   bool abandoned = false;   // the client gave up on this copy (timeout) and resent it
   bool replied = false;     // its reply has arrived (a timeout after this point changes nothing)
   uint32_t resends = 0;     // copies of this operation's request sent before this one (timeouts)

@@ -282,11 +282,12 @@ void MdsServer::start_thread(int p, bool readpage)
 // timers of one instant fire (docs/architecture.md). In the order the node actors happen to run, the same ranks came
 // last at every round of a deterministic closed loop (helper-128: 25 ranks on 16 threads of 400 us each, two ranks
 // 711 us per stat against 613 us for the others, the phase, ended by its slowest rank, 12% slower than c / S).
-// A rank's own requests keep their order (equal keys: the later one after).
-static void queue_arrival(std::deque<Request*>& queue, Request* r)
+// A rank's own requests keep their order (equal keys: the later one after). `count`: the rank's RPCs of the kind the
+// server serves (Request::seq at an MDS, Request::data_seq at an OSS).
+template <class Count> static void queue_arrival(std::deque<Request*>& queue, Request* r, Count count)
 {
-  auto before = [](const Request* a, const Request* b) {
-    return std::tie(a->seq, a->node, a->local_rank) < std::tie(b->seq, b->node, b->local_rank);
+  auto before = [&count](const Request* a, const Request* b) {
+    return std::make_tuple(count(a), a->node, a->local_rank) < std::make_tuple(count(b), b->node, b->local_rank);
   };
   auto it = queue.end();
   while (it != queue.begin()) {
@@ -306,7 +307,7 @@ void MdsServer::enqueue(Request* r)
   bool readpage = r->op == Op::Close || r->op == Op::Readdir;
   int p = partition_of(r->node);
   auto& part = pool(p, readpage);
-  queue_arrival(part.queue, r);
+  queue_arrival(part.queue, r, [](const Request* q) { return q->seq; });
   // (requests the idle threads take at this instant do not wait: helper-105 saw 1 for one rank and four idle threads)
   rec_.max_queue = std::max(rec_.max_queue, static_cast<int>(part.queue.size()) - part.idle);
   // Lustre's ptlrpc starts another service thread when a request waits and every thread is busy.
@@ -748,7 +749,7 @@ void OssServer::enqueue(Request* r)
   double now = sg4::Engine::get_clock();
   r->arrived_s = now;
   rec_.change(now, +1);
-  q_.queue.push_back(r);
+  queue_arrival(q_.queue, r, [](const Request* q) { return q->data_seq; });
   rec_.max_queue = std::max(rec_.max_queue, static_cast<int>(q_.queue.size()) - q_.idle);
   q_.items->release();
 }
