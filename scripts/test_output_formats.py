@@ -396,6 +396,12 @@ def main():
           "'--savePerOpDataCSV=mdtest-perop'" in cmd.group(1) and "4 tasks, 200 files" in stdout,
           f"mdtest replay: mdtest's Command line used (no -u, -n 50, the per-op prefix) and tasks line "
           f"({cmd.group(0) if cmd else None})")
+    # mdtest's other lines, as the real run's (tool-outputs/mdtest/mdtest-default.txt) and pfsim mdtest's: its start and
+    # end dates, the Nodemap of the simulated placement (helper-136: a replay left them out)
+    lines = stdout.splitlines()
+    check(lines[:1] == ["-- started at 01/01/1970 00:00:00 --"] and re.search(r"^Nodemap: [01]{4}$", stdout, re.M)
+          and lines[-1].startswith("-- finished at 01/01/1970 "),
+          f"mdtest replay: '-- started at', 'Nodemap:' and '-- finished at' lines ({lines[:1]}, {lines[-1:]})")
     check(tr.get("shared_dir") is True and tr.get("warnings") == [] and tr.get("ranks") == 4,
           f"mdtest replay of a replay: shared directory kept, nothing assumed ({tr.get('shared_dir')}, "
           f"{tr.get('warnings')})")

@@ -474,7 +474,8 @@ SimulatedParams simulated_params(const ReplayWorkload& w)
 // mdtest prints them: saved beside the per-op files as the tool's stdout, they tell a replay of those files whether
 // the ranks shared a directory (-u), the files per rank (-n, when every rank replays as many), the phases (-C -T -E
 // -r when not all four), the bytes (-w, -e), the rank shift (-N) and the files' prefix.
-std::string mdtest_command_line(const ReplayWorkload& w, const std::string& perop_prefix, int nodes)
+std::string mdtest_command_line(const ReplayWorkload& w, const std::string& perop_prefix, int nodes,
+                                const std::vector<int>& node_of_rank)
 {
   const auto& t = w.trace();
   std::ostringstream os;
@@ -506,6 +507,7 @@ std::string mdtest_command_line(const ReplayWorkload& w, const std::string& pero
         cmd.only_phases.push_back(flag);
   cmd.perop_prefix = perop_prefix;
   cmd.tasks = w.ranks();
+  cmd.nodemap = nodemap_line(node_of_rank);
   os << mdtest_command_lines(cmd);
   return os.str();
 }
@@ -632,6 +634,16 @@ std::string tool_header(ReportFormat format, const SimulatedParams& s, const Rep
   return o.str();
 }
 
+// Each rank's node as simulated (the Nodemap lines).
+std::vector<int> nodes_of_ranks(const ReplayWorkload& w, const RunInfo& info, const config::PlatformConfig& platform)
+{
+  const bool cyclic = platform.clients.placement == "cyclic";
+  std::vector<int> nodes;
+  for (int r = 0; r < w.ranks(); ++r)
+    nodes.push_back(node_of_rank(r, info.nodes, info.ranks_per_node, cyclic));
+  return nodes;
+}
+
 // The header's context of a run: the output options its Args line lists (`output_args`), the interface options, the
 // phases run, the simulated placement of the ranks.
 HeaderContext header_context(const Args& a, const trace::Trace& t, const ReplayWorkload& w, const RunInfo& info,
@@ -662,9 +674,7 @@ HeaderContext header_context(const Args& a, const trace::Trace& t, const ReplayW
       if (ph.kind != trace::PhaseKind::Other)
         c.phases_run[static_cast<size_t>(ph.kind)] = true;
   }
-  const bool cyclic = platform.clients.placement == "cyclic";
-  for (int r = 0; r < w.ranks(); ++r)
-    c.node_of_rank.push_back(node_of_rank(r, info.nodes, info.ranks_per_node, cyclic));
+  c.node_of_rank = nodes_of_ranks(w, info, platform);
   return c;
 }
 
@@ -968,8 +978,11 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
     if (format != ReportFormat::Mdtest)
       std::cout << tool_header(format, simulated, w,
                                header_context(a, t, w, info, platform, format, mdw_output_args, with_max));
-    if (format == ReportFormat::Mdtest)
-      std::cout << mdtest_command_line(w, lat_dir.empty() ? std::string() : prefix, info.nodes) << mdtest_summary_of(phases);
+    if (format == ReportFormat::Mdtest)  // mdtest's lines, its start and end dates as pfsim mdtest prints them
+      std::cout << "-- started at " << mdtest_date(0) << " --\n\n"
+                << mdtest_command_line(w, lat_dir.empty() ? std::string() : prefix, info.nodes,
+                                       nodes_of_ranks(w, info, platform))
+                << mdtest_summary_of(phases) << "-- finished at " << mdtest_date(records.end_s) << " --\n";
     for (const auto& p : phases)
       if (format == ReportFormat::MdReal2017) {
         std::cout << mdreal_phase_line(p, with_max && !p.samples.empty()) << "\n";
