@@ -21,7 +21,12 @@ create (a rank starts no file after it; then every rank makes as many as the mos
 removal of the same run on that count, with IO500's -N 1 (the next node's files; mdtest's shift) and -Y; result.txt's
 throughput-stonewall, rate-stonewall and IOR's 'Write phase needed ...' INVALID line as IO500 prints them.
 What is not modelled, and said:
-  - the phases in between (timestamp, the extended mode's md-workbench and rnd4K phases).
+  - the phases in between (timestamp) and the extended mode's (md-workbench, the rnd4K and rnd1MB hard phases).
+  - the page cache between runs: each pfsim run starts with empty caches. IO500's last phase, the unscored rnd4K read
+    of ior-easy's files (IOR -z -z, 4 KiB blocks at random places, -C -Q 2: the tasks' data two nodes on), is run
+    over the files as ior-easy's write left them (pfsim ior --file-size); on 1 or 2 nodes -Q 2 comes back to the
+    task's own node, whose page cache still held ior-easy's pages in IO500's run (standard-results, 1 node: 4.85
+    GiB/s), where pfsim reads them from the data servers.
   - a write phase switched off alone ([mdtest-easy-write] run = FALSE) still makes the files its group's other phases
     work on (pfsim runs the group as one mdtest), which find then leaves out; IO500 would work on files left from an
     earlier run.
@@ -103,7 +108,15 @@ PHASES = [
     ("mdtest-easy-delete", "kIOPS", "md", ("mdtest-easy", "File removal")),
     ("mdtest-hard-read", "kIOPS", "md", ("mdtest-hard", "File read")),
     ("mdtest-hard-delete", "kIOPS", "md", ("mdtest-hard", "File removal")),
+    # unscored ("[      ]" in the summary), last: 4 KiB reads at random places of ior-easy's files, stonewalled
+    ("ior-rnd4K-easy-read", "GiB/s", None, ("ior-easy", "rnd4K")),
 ]
+# IO500's rnd4K read of ior-easy's files (phase_ior_rnd4K_easy_read.c, as its command line in standard-results shows):
+# -z -z reads of one 4 KiB block each, -s 10000000 of them at most, -D stonewall-time, the data of the tasks two nodes
+# on (-C -Q 2). IOR draws the blocks over the size it stats (fileSizeForRead): pfsim ior's --file-size, the size
+# ior-easy's write left.
+RND4K_XFER = 4096
+RND4K_SEGMENTS = 10000000
 # IO500's defaults (src/phase_*.c of the C version) and the caps applied when a config does not give a size.
 DEFAULTS = {"transferSize": "2m", "blockSize": "9920000m", "segmentCount": 10000000, "easy_n": 1000000,
             "hard_n": 1000000}
@@ -192,7 +205,7 @@ USED = {("ior-easy", "transfersize"), ("ior-easy", "blocksize"), ("ior-easy", "f
         ("find", "nproc")} | {(name, "run") for name in (
             "ior-easy-write", "ior-easy-read", "mdtest-easy-write", "mdtest-easy-stat", "mdtest-easy-delete",
             "ior-hard-write", "ior-hard-read", "mdtest-hard-write", "mdtest-hard-stat", "mdtest-hard-read",
-            "mdtest-hard-delete")}
+            "mdtest-hard-delete", "ior-rnd4k-easy-read")}
 
 
 # IO500's defaults of the options pfsim uses (src/main.c, phase_*.c option tables), for the JSON's effective config;
@@ -251,7 +264,7 @@ def flag(config, section, option, default):
 def phase_runs(config):
     """The phases a [phase] run = FALSE (e.g. [ior-easy-read]) or its group's [group] run = FALSE leaves out."""
     return {name for name, _, _, src in PHASES
-            if (src and not flag(config, src[0], "run", "TRUE")) or not flag(config, name, "run", "TRUE")}
+            if (src and not flag(config, src[0], "run", "TRUE")) or not flag(config, name.lower(), "run", "TRUE")}
 
 
 def as_float(text):
@@ -579,7 +592,22 @@ def ior_runs(group, base, stonewall_s, tmp, off):
     return runs
 
 
-def simulate(pfsim, common, s, jobs, config, stonewall_s):
+def rnd4k_args(fpp, stonewall_s, file_size, capped):
+    """IO500's rnd4K read of ior-easy's files (each `file_size` bytes, as its write left them): IOR's -z -z reads of
+    4 KiB blocks, with the stonewall, over the tasks' data two nodes on. Its -s 10000000 reads a block at most; when
+    the sizes are capped (not --no-caps), or without a stonewall to end them, as many reads as the file has blocks.
+    Returns (pfsim ior's arguments, the segments run)."""
+    segments = RND4K_SEGMENTS
+    if capped or stonewall_s <= 0:
+        segments = min(segments, file_size // RND4K_XFER)
+    args = ((["-F"] if fpp else []) + ["-r", "-z", "-z", "-t", str(RND4K_XFER), "-b", str(RND4K_XFER), "-s",
+                                       str(segments), "-C", "-Q", "2", "-g", "-G", "271", "-e", "-k"] +
+            (["-D", str(int(stonewall_s)), "-O", "stoneWallingWearOut=1"] if stonewall_s > 0 else []) +
+            ["--file-size", str(file_size)])
+    return args, segments
+
+
+def simulate(pfsim, common, s, jobs, config, stonewall_s, capped=True):
     """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out: main then
     scores it 0, as IO500's phase returns 0 without running); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
     others start. IOR's write and read are two runs (ior_runs), in order: with a stonewall the write stops issuing
@@ -591,8 +619,10 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
     (IOR: {phase: {"throughput_GiBps", "hit_s", "pairs_min", "pairs_max"}}, result.txt's throughput-stonewall and
     IO500's 'Stonewall was hit at'; mdtest: {"rate_stonewall_kiops", "hit", "items_min", "items_max", "time_s"},
     result.txt's rate-stonewall), notes["bytes"] the bytes each IOR phase moved, notes["made"] the files per task the
-    mdtest groups that ran made (their stonewall may have stopped them short of -n)."""
-    notes = {"find": {}, "why": {}, "runs": {}, "stonewall": {}, "bytes": {}, "made": {}}
+    mdtest groups that ran made (their stonewall may have stopped them short of -n), notes["rnd4k"] the rnd4K read's
+    segments and file size (its run last, over the files ior-easy's write left; `capped`: its reads capped at the
+    file's blocks, rnd4k_args)."""
+    notes = {"find": {}, "why": {}, "runs": {}, "stonewall": {}, "bytes": {}, "made": {}, "rnd4k": {}}
     fpp = flag(config, "ior-easy", "fileperproc", "TRUE")
     skipped = [g for g in GROUPS if not flag(config, g, "run", "TRUE")]
     off = phase_runs(config)
@@ -658,9 +688,32 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
             if "find" in rest:
                 runs["find"] = [("find", None, find_args(common, made, config, skipped))]
                 results += run_group("find")
+            # IO500's last phase, the rnd4K read of ior-easy's files: each as large as ior-easy's write left it (every
+            # task wrote as many transfers as the most any did: the wear-out), which IOR stats (pfsim's --file-size)
+            rnd = "ior-rnd4K-easy-read"
+            write = next((r for name, r, _, _ in results if name == "ior-easy-write"), None)
+            if rnd not in skipped_phases and write is None:
+                notes["why"][rnd] = "no ior-easy write ran: the files it reads have no size"
+            elif rnd not in skipped_phases:
+                tasks = int(common[common.index("--ranks") + 1])
+                moved = next(x["bytes"] for x in write["ior"] if x["access"] == "write")
+                per_task = int(moved) // tasks
+                size = per_task if fpp else (tasks - 1) * s["easy_block"] + per_task  # (one file: the last block's end)
+                if size < RND4K_XFER:
+                    notes["why"][rnd] = f"ior-easy's write left {size} bytes per file, less than one 4 KiB block"
+                else:
+                    args, segments = rnd4k_args(fpp, stonewall_s, size, capped)
+                    if segments < RND4K_SEGMENTS:
+                        print(f"{PROG}: note: {rnd}: {segments} reads per task at most (the file's 4 KiB blocks), not "
+                              f"IO500's {RND4K_SEGMENTS}" + (" (stonewall-time 0)" if stonewall_s <= 0 else
+                                                             " (the sizes are capped: --no-caps runs IO500's)"),
+                              file=sys.stderr)
+                    notes["rnd4k"] = {"segments": segments, "file_size": size}
+                    runs["ior-rnd4K"] = [(rnd, None, args)]
+                    results += run_group("ior-rnd4K")
     res = {name: r for name, r, _, _ in results}
     args_of = {name: args for g in runs for name, _, args in runs[g]}
-    order = [name for g in GROUPS for name, _, _ in runs.get(g, [])]
+    order = [name for g in GROUPS + ("ior-rnd4K",) for name, _, _ in runs.get(g, [])]
     notes["runs"] = {name: (cmd, args_of[name], r) for name, r, _, cmd in sorted(results,
                                                                               key=lambda x: order.index(x[0]))}
     warnings = [line for _, _, w, _ in results for line in w]
@@ -668,7 +721,7 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
         print(w, file=sys.stderr)
     out = {}
     for name, unit, _, src in PHASES:
-        if src is None or name in skipped_phases:
+        if src is None or name in skipped_phases or (what_of(src) == "rnd4K" and name not in res):
             continue
         run, what = src
         if run == "find":
@@ -680,6 +733,7 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
             notes["find"] = {"nproc": r["run"]["ranks"], "files": r["find"]["files"],
                              "found": hard.get("matching") or 0}
         elif run.startswith("ior"):
+            what = "read" if what == "rnd4K" else what
             hit = [x for x in res[name].get("ior", []) if x.get("access") == what]
             if not hit:
                 fail(PROG, f"pfsim ior wrote no {what} result for {name}")
@@ -710,6 +764,11 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s):
     return out, skipped, notes
 
 
+def what_of(src):
+    """A phase's source's phase or access (PHASES)."""
+    return src[1] if src else None
+
+
 def geo(values):
     """IO500's group score (main.c, calc_score): the geometric mean of the phases' scores above 0, which skips a phase
     that did not run (run = FALSE: its score 0, the phase and the run INVALID); 0 when none is."""
@@ -727,7 +786,10 @@ def validity(sim, stonewall_s, minwrite_s, stonewall=None):
     all off, or one of them scored 0).
     Returns ({phase: [reasons]}, [run-level reasons])."""
     phases = {}
+    unscored = {n for n, _, g, _ in PHASES if g is None}  # (printed "[      ]", as IO500 prints them: not judged)
     for name, (v, t) in sim.items():
+        if name in unscored:
+            continue
         why = []
         if name.startswith("ior") and name.endswith("-write") and t < stonewall_s:
             hit = (stonewall or {}).get(name, {}).get("hit_s", t)
@@ -761,7 +823,7 @@ def summary_text(sim, version, invalid, run_invalid, why=None):
     '[      ]' lines, and its [SCORE ] line over the phases simulated; ' [INVALID]' where IO500 puts it."""
     # (IO500's own form, "IO500 version <version> (standard)", which scripts parse; the version names pfsim)
     lines = [f"IO500 version pfsim-{version} (standard)"]
-    for name, unit, _, src in PHASES:
+    for name, unit, group, src in PHASES:
         if name == "ior-hard-write":  # IO500 prints the timestamp phase here
             lines.append(f"[      ] {'timestamp':>20s} {0:15.6f} kIOPS : time {0:.3f} seconds")
         if name not in sim:
@@ -769,7 +831,8 @@ def summary_text(sim, version, invalid, run_invalid, why=None):
         else:
             v, t = sim[name]
             mark = " [INVALID]" if name in invalid else ""
-            lines.append(f"[RESULT] {name:>20s} {v:15.6f} {unit} : time {t:.3f} seconds{mark}")
+            tag = "[RESULT]" if group is not None else "[      ]"  # (an unscored phase: IO500's rnd4K read)
+            lines.append(f"{tag} {name:>20s} {v:15.6f} {unit} : time {t:.3f} seconds{mark}")
     bw = geo([sim[n][0] for n, _, g, _ in PHASES if g == "bw" and n in sim])
     md = geo([sim[n][0] for n, _, g, _ in PHASES if g == "md" and n in sim])
     mark = " [INVALID]" if invalid or run_invalid else ""
@@ -802,7 +865,7 @@ def size_text(b):
     return str(b)
 
 
-def exe_lines(sizes, config, stonewall_s):
+def exe_lines(sizes, config, stonewall_s, rnd4k=None):
     """Each phase's command line as IO500 would run it with these sizes and stonewall (result.txt's exe =; --from
     reads its -t -b -s -n back). Paths and seeds are left out: nothing ran on a file system (the status files are
     named as in IO500's result directory)."""
@@ -824,7 +887,10 @@ def exe_lines(sizes, config, stonewall_s):
             "mdtest-easy-delete": md_easy + " -r -a POSIX", "mdtest-hard-write": md_hard + f" -C{md_wall} -a POSIX",
             "mdtest-hard-stat": md_hard + " -T -a POSIX", "mdtest-hard-read": md_hard + " -E -X -a POSIX",
             "mdtest-hard-delete": md_hard + " -r -a POSIX",
-            "find": f"./pfind -newer timestampfile -size {MDTEST_HARD_BYTES}c -name *{FIND_NAME}*"}
+            "find": f"./pfind -newer timestampfile -size {MDTEST_HARD_BYTES}c -name *{FIND_NAME}*",
+            # (its -s as run: IO500's 10000000, or the file's blocks when capped; rnd4k {"segments"})
+            "ior-rnd4K-easy-read": f"./ior -g -G 271 -k -e{fpp} -r{wear} -z -z -a POSIX -t={RND4K_XFER} "
+                                   f"-b={RND4K_XFER} -s={(rnd4k or {}).get('segments', RND4K_SEGMENTS)} -C -Q 2"}
 
 
 def remove_if_empty(path):
@@ -836,7 +902,7 @@ def remove_if_empty(path):
 
 
 def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_dir, common, bw, md, find_run=None,
-                stonewall_s=300.0, stonewall=None):
+                stonewall_s=300.0, stonewall=None, rnd4k=None):
     """IO500's result.txt in its layout ([run], a section per phase with exe, its ERROR INVALID lines, an IOR write's
     throughput-stonewall (`stonewall` {phase: {"throughput_GiBps"}}) after IOR's own INVALID line, as IO500 prints it,
     score and t_delta, [SCORE] with the summary's scores bw and md), so that --from reads a pfsim result directory as
@@ -845,7 +911,7 @@ def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_di
     lines = ["[run]", kv("procs", ranks), kv("version", f"pfsim-{version}"), kv("result-dir", out_dir),
              kv("mode", "standard"), "; simulated: pfsim " + shlex.join(common)]
     lines += [f"; ERROR INVALID {why}" for why in run_invalid]
-    exes = exe_lines(sizes, config, stonewall_s)
+    exes = exe_lines(sizes, config, stonewall_s, rnd4k)
     for name, _, _, src in PHASES:
         if name == "ior-hard-write":  # IO500's timestamp phase (the find's -newer file), a section of its own
             lines += ["", "[timestamp]", kv("t_delta", f"{0:.4f}")]
@@ -1000,7 +1066,7 @@ def main():
                   file=sys.stderr)
     for x in sets:
         common += ["--set", x]
-    sim, skipped, run_notes = simulate(pfsim, common, sizes, a.jobs, config, stonewall_s)
+    sim, skipped, run_notes = simulate(pfsim, common, sizes, a.jobs, config, stonewall_s, not a.no_caps)
     # A phase whose run = FALSE (its own or its group's) is one IO500 prints anyway: its run() prints the command line
     # and returns a score of 0 without running (phase_*.c: "if(opt.dry_run || d.run == 0) return 0"), which main.c marks
     # INVALID ("Resulting score shouldn't be 0.0", or a write phase's runtime below the stonewall) and calc_score
@@ -1024,7 +1090,7 @@ def main():
     options, filled = effective_config(config)
     ran = pfsim_record(run_notes["runs"], pfsim)
     report = {"tasks": ranks, "sizes": sizes, "made": run_notes["made"], "notes": notes, "not_modelled": ignored, "skipped": skipped,
-              "platform": a.platform, "sets": sets,
+              "platform": a.platform, "sets": sets, "rnd4k": run_notes["rnd4k"],
               # the effective configuration: what reruns this run, and the platform pfsim simulated
               "config": {"seed": a.seed, "ranks": ranks,
                          "ranks_per_node": next(iter(ran["runs"].values()))["ranks_per_node"] if ran["runs"] else rpn,
@@ -1071,7 +1137,8 @@ def main():
     if out_summary:  # the three together: renamed into place once all are written
         files = [(out_summary, text),
                  (out_files[1], result_text(sim, version, ranks, sizes, config, invalid, run_invalid, a.out_dir,
-                                            common, bw, md, run_notes["find"], stonewall_s, run_notes["stonewall"]))]
+                                            common, bw, md, run_notes["find"], stonewall_s, run_notes["stonewall"],
+                                            run_notes["rnd4k"]))]
         if len(out_files) > 2:  # the config it ran, as IO500 keeps it beside its results (--from reads it back)
             ran_cfg = cfg_text if cfg_text is not None else sizes_config(sizes, not a.no_caps, config,
                                                                          result["path"] if result else None)

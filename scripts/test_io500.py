@@ -4,7 +4,9 @@
 1. IO500's config-tiny.ini (shared/data/tool-outputs/io500) at 4 tasks on the Spartan platform: 12 [RESULT] lines in
    IO500's format ("[RESULT] %20s %15.6f unit : time %.3f seconds") in IO500's order, and a [SCORE ] line whose
    bandwidth and IOPS are the geometric means of the printed values (4 ior, 7 mdtest phases and find) and TOTAL their
-   geometric mean; result_summary.txt in --out-dir holds the same text. The --json report records the effective
+   geometric mean; then IO500's unscored last phase, the rnd4K read of ior-easy's files ("[      ]", left out of the
+   score), run over the files as the write left them (--file-size); result_summary.txt in --out-dir holds the same
+   text. The --json report records the effective
    configuration (seed, ranks, ranks per node, --set, the config with IO500's defaults, pfsim's version, build and
    effective platform: the one pfsim mdtest --out reports), byte-identical across two identical runs.
 2. The mdtest-easy-write score is `pfsim mdtest -n 2000 -u -F -N 1 -Y -W 1` run directly (its File creation rate /
@@ -91,6 +93,12 @@ def main():
         check(m is not None and abs(float(m.group(1)) / bw - 1) < 1e-5 and abs(float(m.group(2)) / md - 1) < 1e-5
               and abs(float(m.group(3)) / math.sqrt(bw * md) - 1) < 1e-5,
               f"score = geometric means of the lines: bw {bw:.6f}, IOPS {md:.6f} (line: {m.group(0) if m else None})")
+        # IO500's last phase, unscored: the rnd4K read of ior-easy's files, printed "[      ]" (standard-results'
+        # io500-stdout.txt) and left out of the score (above: the [RESULT] lines alone make it)
+        rnd = re.search(r"^\[      \]  ior-rnd4K-easy-read ([ 0-9.]{15}) GiB/s : time (\d+\.\d{3}) seconds$", r.stdout, re.M)
+        rnd_v = float(rnd.group(1)) if rnd else -1
+        check(rnd is not None and r.stdout.splitlines()[-2] == rnd.group(0) and rnd_v > 0,
+              f"ior-rnd4K-easy-read: the last phase, '[      ]' as IO500 prints it ({rnd and rnd.group(0)})")
         summary = os.path.join(tmp, "result_summary.txt")
         check(os.path.isfile(summary) and open(summary).read() == r.stdout, "result_summary.txt holds the same text")
         # The JSON records its effective configuration (helper-121: the platform path and the sets only): the seed,
@@ -110,7 +118,7 @@ def main():
         check(sim1.get("version") == version and len(sim1.get("build", {}).get("commit", "")) >= 12 and
               sim1.get("platform", {}).get("clients", {}).get("ranks_per_node") == 2 and
               list(sim1.get("runs", {})) == ["mdtest-easy", "ior-easy-write", "ior-easy-read", "ior-hard-write",
-                                             "ior-hard-read", "mdtest-hard", "find"],
+                                             "ior-hard-read", "mdtest-hard", "find", "ior-rnd4K-easy-read"],
               f"the JSON's pfsim: version {version}, its build, the effective platform (2 ranks per node) and each "
               f"run (got {str(sim1)[:200]})")
         # IO500's stonewalling of IOR (phase_ior_*_write.c: -D stonewall-time, wear-out, the status file the read
@@ -131,6 +139,16 @@ def main():
               " -r -R -O stoneWallingStatusFile=ior-hard.stonewall") and "/" not in cmds["ior-hard-read"].split("=")[-1]
               and " -C -Q 1 -g -G 27 -e -k " in cmds["ior-hard-write"],
               f"the runs as IO500 makes them, the status file named without its temporary directory (got {cmds})")
+        # the rnd4K read: IO500's options (-z -z of 4 KiB blocks, -D 1, -C -Q 2) over the files ior-easy's write left,
+        # each its bytes per task (IOR stats them: pfsim's --file-size), at most a read per 4 KiB block (capped sizes)
+        ew, rr = ph1.get("ior-easy-write", {}), ph1.get("ior-rnd4K-easy-read", {})
+        per_task = int(ew.get("bytes", 0)) // 4
+        rnd_cmd = cmds.get("ior-rnd4K-easy-read", "")
+        check(per_task > 0 and f" --file-size {per_task}" in rnd_cmd and
+              " -F -r -z -z -t 4096 -b 4096 -s " + str(per_task // 4096) + " -C -Q 2 " in rnd_cmd and
+              " -D 1 -O stoneWallingWearOut=1" in rnd_cmd and 0 < rr.get("bytes", 0) <= 4 * per_task and
+              abs(rr.get("score", 0) - rnd_v) <= 5e-7 and rep1.get("rnd4k") == {"segments": per_task // 4096, "file_size": per_task},
+              f"ior-rnd4K-easy-read run over ior-easy's files ({per_task} bytes each): {rnd_cmd}; {rr}")
         hw_md = ph1.get("mdtest-hard-write", {})
         check(cmds.get("mdtest-hard", "").split(" --set ")[0].endswith(" -N 1 -Y -W 1") and
               hw_md.get("stonewall", {}).get("hit") is True and 2.0 <= hw_md.get("time_s", 0) < 2.2 and
@@ -157,9 +175,9 @@ def main():
         again = os.path.join(tmp, "again.json")
         r2 = run(["--from", tmp, "--platform", PLATFORM, "--json", again], build)  # (its recorded --ranks-per-node 2)
         rows2 = json.load(open(again)).get("compared_with", {}).get("phases", []) if r2.returncode == 0 else []
-        check(len(rows2) == 12 and all(same_printed(x) for x in rows2) and
-              [x["measured"] for x in rows2] == [round(vals[x["phase"]], 6) for x in rows2],
-              f"--from pfsim's own --out-dir, at the ranks per node it recorded: 12 phases, its scores, errors 0 "
+        check(len(rows2) == 13 and all(same_printed(x) for x in rows2) and
+              [x["measured"] for x in rows2] == [round(vals.get(x["phase"], rnd_v), 6) for x in rows2],
+              f"--from pfsim's own --out-dir, at the ranks per node it recorded: 13 phases, its scores, errors 0 "
               f"(exit {r2.returncode}: "
               f"{r2.stderr.strip()[-200:]})")
         # ... and at the --set it recorded (helper-86: ignored, the IOR phases -55% to -74% with no note)
@@ -182,7 +200,7 @@ def main():
         again4 = os.path.join(tmp, "again4.json")
         r5 = run(["--from", setdir, "--platform", PLATFORM, "--json", again4], build)
         rows5 = json.load(open(again4)).get("compared_with", {}).get("phases", []) if r5.returncode == 0 else []
-        check(r4.returncode == 0 and len(rows5) == 12 and all(same_printed(x) for x in rows5) and
+        check(r4.returncode == 0 and len(rows5) == 13 and all(same_printed(x) for x in rows5) and
               "simulated with --set mds.cores=2: rerun so" in r5.stderr,
               f"--from a directory simulated with --set mds.cores=2: rerun with it, errors 0, said "
               f"({r5.stderr.strip()[-200:]})")
@@ -262,9 +280,11 @@ def main():
               and rep.get("sizes", {}).get("easy_n") == 2000, f"its command lines' sizes: -b 64m, -s 2000, -n 2000 "
               f"(got {rep.get('sizes')})")
         rows = {x["phase"]: x for x in rep.get("compared_with", {}).get("phases", [])}
-        check(len(rows) == 12 and abs(rows.get("ior-easy-write", {}).get("measured", 0) - 1.288924) < 1e-9 and
-              abs(rows.get("find", {}).get("measured", 0) - 2050.768237) < 1e-6,
-              "12 phases compared, ior-easy-write measured 1.288924 GiB/s and find 2050.768237 kIOPS as result.txt says")
+        check(len(rows) == 13 and abs(rows.get("ior-easy-write", {}).get("measured", 0) - 1.288924) < 1e-9 and
+              abs(rows.get("find", {}).get("measured", 0) - 2050.768237) < 1e-6 and
+              abs(rows.get("ior-rnd4K-easy-read", {}).get("measured", 0) - 4.849903) < 1e-9,
+              "13 phases compared, ior-easy-write measured 1.288924 GiB/s, find 2050.768237 kIOPS and the unscored "
+              "ior-rnd4K-easy-read 4.849903 GiB/s as result.txt says")
         # 4: bad input.
         empty = os.path.join(tmp, "empty")
         os.mkdir(empty)
@@ -331,8 +351,8 @@ def main():
                                    "randomPrefill = 0\n[ior-rnd1MB-read]\nrun = TRUE\n[mdtest-easy]\nn = 50\n"
                                    "[mdtest-hard]\nn = 50\n[ior-hard]\nsegmentCount = 10\n")
         check(r.returncode == 0 and "[ior-rnd4K]: a phase of another IO500 version" in r.stderr and
-              "[ior-rnd4k] randomprefill = 0: not modelled, ignored" in r.stderr and len(rep.get("phases", {})) == 12,
-              f"[ior-rnd4K] of another IO500 version: said, its options ignored, the 12 phases run "
+              "[ior-rnd4k] randomprefill = 0: not modelled, ignored" in r.stderr and len(rep.get("phases", {})) == 13,
+              f"[ior-rnd4K] of another IO500 version: said, its options ignored, the 13 phases run "
               f"({r.returncode}: {r.stderr.strip()[-200:]})")
         r, rep = run_config("up", "[IOR-EASY]\nTRANSFERSIZE = 1m  # one MiB\nBlockSize = 4m\n[MDTEST-EASY]\nN = 300\n"
                                   "[mdtest-hard]\nn = 100\n[ior-hard]\nsegmentCount = 10\nrun = FALSE\n")

@@ -262,6 +262,10 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
                          "and compare with its results (stderr, and \"compared_with\" in --out)"},
         {"--out", true, "FILE results JSON (per-OST data counters and RPC sizes in \"servers\"); its directory must exist"},
         {"--lmt", true, "FILE LMT-like samples: bytes each OST wrote and read per oss.sample_interval (CSV)"},
+        {"--file-size", true, "BYTES a read-only run's files as it finds them (each rank's with -F, else the one), the "
+                              "size IOR stats: -z -z draws its blocks over it and IOR's Stat() warning reports it "
+                              "(default: the test's size, -s x -b per rank; give it for files an earlier run left, "
+                              "e.g. IO500's rnd4K read of ior-easy's files)"},
         {"--rank-times", false, "each rank's time in every phase in --out (\"ior\"[].rank_times_s), for per-pair "
                                 "bandwidths"},
         {"--csv", true, "FILE a sweep: --ranks LIST (comma-separated), one IOR run per rank count, one row per phase "
@@ -1099,6 +1103,15 @@ pfsim::IorOptions ior_options(const Cli& c, const pfsim::IorSummary* from)
   if (o.random_offset > 0 && has_flag(c, "-C") && !o.file_per_proc)
     throw UsageError("-z with -C on a shared file (IOR: \"random offset and constant reorder tasks specified with "
                      "single-shared-file. Choose one and resubmit\")");
+  if (c.opts.count("--file-size")) {
+    o.file_size_B = static_cast<uint64_t>(pfsim::app::parse_tool_size_option(
+        "--file-size", c.opts.at("--file-size"), 1, static_cast<long long>(pfsim::kMaxFileBytes), "IOR"));
+    if (o.write || o.check_write)
+      throw UsageError("--file-size with a write (-w or -W): the files the read finds are the ones this run writes");
+    if (o.file_size_B < o.block_B)
+      throw UsageError("--file-size " + c.opts.at("--file-size") + ": below one block (-b " +
+                       std::to_string(o.block_B) + " bytes): no block of the file to read");
+  }
   // The status file's count for the read phases, read now: IOR writes it at the end of the test, so a read in the
   // same run reads what an earlier run left.
   if (!d.status_file.empty() && o.read)
@@ -1110,6 +1123,8 @@ pfsim::IorOptions ior_options(const Cli& c, const pfsim::IorSummary* from)
               {"Y", o.fsync_per_write}, {"R", o.check_read}, {"W", o.check_write}, {"u", o.unique_dir},
               {"g", o.barriers},   {"G", opt(c, "-G")},  {"l", opt(c, "-l", opt(c, "--dataPacketType"))},
               {"v", flag_count(c, "-v")}, {"q", has_flag(c, "-q")}, {"x", has_flag(c, "-x")}, {"O", c.ior_O}};
+  if (o.file_size_B > 0)
+    o.params["file_size"] = o.file_size_B;
   return o;
 }
 

@@ -281,7 +281,9 @@ std::string ior_output(const RunRecords& records, const IorWorkload& w, const Io
       written = records.phases[static_cast<size_t>(wp)].rank_pairs;
     else if (o.status_pairs > 0)
       written.assign(static_cast<size_t>(o.ranks), static_cast<uint64_t>(o.status_pairs));
-    const double stat = files_size(w, written);
+    const double stat = o.file_size_B > 0  // --file-size: the files as the read finds them
+                            ? static_cast<double>(o.file_size_B) * (o.file_per_proc ? o.ranks : 1)
+                            : files_size(w, written);
     if (r.bytes != agg || stat != r.bytes) {
       s << "WARNING: Expected aggregate file size       = " << fmt("%.0f", agg) << "\n";
       s << "WARNING: Stat() of aggregate file size      = " << fmt("%.0f", stat) << "\n";

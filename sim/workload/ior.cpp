@@ -212,8 +212,10 @@ std::pair<uint64_t, int> IorWorkload::transfer_offset(int src, uint64_t k) const
   const auto s = static_cast<uint64_t>(src);
   const uint64_t key = splitmix64(o_.seed * kGolden64 + 0x10e);  // the run's draw
   if (o_.random_offset > 1) {
-    // One block of the file per segment, drawn anew for each (IOR 4.1: rand64() % blocks), read in order.
-    const uint64_t blocks = o_.segments * (o_.file_per_proc ? 1 : ranks);
+    // One block of the file per segment, drawn anew for each (IOR 4.1: rand64() % blocks), read in order, over the
+    // file's size as the read finds it (IOR's fileSizeForRead: --file-size, else the test's).
+    const uint64_t blocks = o_.file_size_B > 0 ? o_.file_size_B / o_.block_B
+                                               : o_.segments * (o_.file_per_proc ? 1 : ranks);
     const uint64_t block = splitmix64(splitmix64(key ^ s) + segment) % blocks;
     return {block * o_.block_B + j * o_.transfer_B,
             o_.file_per_proc ? src : static_cast<int>(block % ranks)};

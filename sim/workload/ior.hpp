@@ -59,6 +59,9 @@ struct IorOptions {
   bool check_read = false;       // -R
   bool unique_dir = false;       // -u (with -F: a directory per rank)
   bool barriers = false;         // -g (intraTestBarriers)
+  // --file-size (read-only runs): each file's size as the read finds it (IOR's get_file_size), over which -z -z draws
+  // its blocks and of which IOR's Stat() warning speaks; 0: the test's size.
+  uint64_t file_size_B = 0;
   nlohmann::json params;         // the options as given, echoed in results
 };
 

@@ -223,3 +223,24 @@ TEST_CASE("IOR stonewall: a rank's stop ends its transfers, and a read after a s
   o.status_pairs = -1;
   CHECK_FALSE(pfsim::IorWorkload(o).stonewall(1).active());
 }
+
+TEST_CASE("IOR -z -z draws its blocks over the file as the read finds it (--file-size)", "[ior]")
+{
+  // IO500's rnd4K read: -t 4096 -b 4096 -s 10000000 over ior-easy's files (here 64 KiB = 16 blocks each). IOR 4.1
+  // draws over the size it stats (fileSizeForRead), not over the test's 40 GB: every read is inside the 16 blocks.
+  auto o = ior(2, 4096, 4096, 10000000);
+  o.file_per_proc = true;
+  o.random_offset = 2;
+  o.write = false;
+  o.file_size_B = 16 * 4096;
+  const pfsim::IorWorkload w(o);
+  std::set<uint64_t> blocks;
+  for (uint64_t k = 0; k < 1000; ++k) {
+    const auto [offset, src] = w.transfer_offset(1, k);
+    CHECK(offset % 4096 == 0);
+    CHECK(offset + 4096 <= o.file_size_B);
+    CHECK(src == 1);
+    blocks.insert(offset);
+  }
+  CHECK(blocks.size() == 16);  // 1000 draws of 16 blocks: every one
+}
