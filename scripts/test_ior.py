@@ -215,6 +215,15 @@ def main():
         b = run(pfsim, ["--ranks", "1", "-w", "-t", "1m", "-b", "16m"])
         strip = lambda t: [l for l in t.splitlines() if not l.startswith("Command line")]
         check(a.returncode == 0 and strip(a.stdout) == strip(b.stdout), f"-t 1MiB -b 16MB as -t 1m -b 16m ({a.stderr.strip()[:200]!r})")
+        # --file-size: a read-only run's files as it finds them (IOR's fileSizeForRead); with a write, or below one
+        # block, exit 2 naming it
+        r = run(pfsim, ["--ranks", "2", "-F", "-r", "-z", "-z", "-t", "4k", "-b", "4k", "-s", "100", "--file-size", "64k"])
+        check(r.returncode == 0 and "WARNING: Stat() of aggregate file size      = 131072" in r.stdout,
+              f"--file-size 64k: IOR's Stat() warning reports 2 x 64 KiB ({r.stderr.strip()[:200]!r})")
+        for extra, what in ((["-w", "-b", "4k"], "--file-size with a write"), (["-r", "-b", "1m"], "below one block")):
+            r = run(pfsim, ["--ranks", "1", "-F", "-t", "4k", "--file-size", "64k"] + extra)
+            check(r.returncode == 2 and what in r.stderr and r.stdout == "", f"--file-size {extra}: exit 2, '{what}' "
+                  f"({r.returncode}: {r.stderr.strip()[:200]})")
         # -o names joined by '@' (IOR's ParseFileName): rank 0's Path is the first, the test filename as given
         r = run(pfsim, ["--ranks", "2", "-F", "-w", "-o", "/a/f1@/b/f2", "-t", "1m", "-b", "1m"])
         check(r.returncode == 0 and "Path                : /a/f1.00000000\n" in r.stdout and
