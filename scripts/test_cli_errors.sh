@@ -615,6 +615,9 @@ if [ "$(ls "$tmp/obstacle" | wc -l)" -ne 1 ]; then
 fi
 expect_error latency-prefix-slash "--latency-prefix" "a/b" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --latency-dir "$tmp/ld" --latency-prefix a/b
+# helper-136: '..' was refused as a prefix "without '/'", which it has not
+expect_error latency-prefix-dotdot "--latency-prefix .." "'..' names a directory (the parent one)" -- \
+  metabench --platform "$good_platform" --ranks 4 --files 100 --latency-dir "$tmp/ld" --latency-prefix ..
 expect_error bad-log "--log=bogus" -- \
   metabench --platform "$good_platform" --ranks 4 --files 100 --log=bogus
 expect_error cfg-overrides-platform "--cfg=network/model:Constant" "--set network.model" -- \

@@ -512,8 +512,13 @@ void check_output_dir(const std::string& option, const std::string& path, const 
 
 void check_file_prefix(const std::string& option, const std::string& prefix)
 {
-  if (prefix.find('/') != std::string::npos || prefix == "." || prefix == "..")
+  if (prefix.find('/') != std::string::npos)
     throw std::invalid_argument(option + " " + prefix + ": expected a file name prefix without '/'");
+  // (helper-136: ".." was refused as a prefix "with '/'", which it has not)
+  if (prefix == "." || prefix == "..")
+    throw std::invalid_argument(option + " " + prefix + ": '" + prefix + "' names a directory (the " +
+                                (prefix == "." ? "current" : "parent") + " one), not a file name prefix: expected a "
+                                "name such as lat (the directory is --latency-dir's)");
 }
 
 std::pair<std::string, std::string> split_file_prefix(const std::string& option, const std::string& prefix)

@@ -5,6 +5,7 @@
 #include "workload/ior_summary.hpp"
 #include "config/units.hpp"
 #include "workload/text_input.hpp"
+#include "workload/timing_check.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -544,6 +545,13 @@ IoTrace load_dxt(const std::string& path, int replay_ranks)
     long long rank = 0, offset = 0, length = 0;
     uint64_t segment = 0;
     double start = 0, end = 0;
+    // A whole number too long for 64 bits is said as out of range, not as "not an integer" (helper-136)
+    auto digits = [](const std::string& x) {
+      const size_t from = !x.empty() && x[0] == '-' ? 1 : 0;
+      return x.size() > from && x.find_first_not_of("0123456789", from) == std::string::npos;
+    };
+    if (!parse_int(f[1], rank) && digits(f[1]))
+      fail(path, n, "rank " + quote(f[1]) + ": out of range (expected below " + std::to_string(kMaxTraceRanks) + ")");
     if (!parse_int(f[1], rank) || rank < 0)
       fail(path, n, "rank: expected an integer >= 0, got " + quote(f[1]));
     if (rank >= kMaxTraceRanks || (nprocs > 0 && rank >= nprocs))
@@ -554,13 +562,18 @@ IoTrace load_dxt(const std::string& path, int replay_ranks)
     if (f[2] != "write" && f[2] != "read")
       fail(path, n, "expected write or read, got " + quote(f[2]));
     if (!parse_u64(f[3], segment))
-      fail(path, n, "segment: expected an integer >= 0, got " + quote(f[3]));
+      fail(path, n, digits(f[3]) && f[3][0] != '-' ? "segment " + quote(f[3]) + ": out of range (expected a 64-bit count)"
+                                                   : "segment: expected an integer >= 0, got " + quote(f[3]));
     if (!parse_int(f[4], offset))
-      fail(path, n, "offset: expected an integer, got " + quote(f[4]));
+      fail(path, n, digits(f[4]) ? "offset " + quote(f[4]) + ": out of range (expected a byte offset from 0 to 1e15, "
+                                   "the model's largest file)"
+                                 : "offset: expected an integer, got " + quote(f[4]));
     if (offset < 0)
       fail(path, n, "negative offset " + f[4] + ": expected a byte offset >= 0");
     if (!parse_int(f[5], length))
-      fail(path, n, "length: expected an integer, got " + quote(f[5]));
+      fail(path, n, digits(f[5]) ? "length " + quote(f[5]) + ": out of range (expected a byte count from 0 to 1e15, "
+                                   "the model's largest file)"
+                                 : "length: expected an integer, got " + quote(f[5]));
     if (length < 0)
       fail(path, n, "negative length " + f[5] + ": expected a byte count >= 0");
     if (!parse_number(f[6], start) || start < 0)
@@ -731,6 +744,12 @@ struct IorStdout {
   // The Options' own values, for a command line that contradicts them (an edited or assembled file)
   uint64_t options_block_B = 0;
   long long options_segments = -1, options_repetitions = -1;
+  // The stonewall (-D, or -O deadlineForStonewalling): IOR's Options list "stonewallingTime" when it is > 0 (and
+  // nothing when 0), -vvv's Parameters "deadlineForStonewall: N" always. -1: the stdout does not tell (no Options,
+  // IOR -q); 0: no stonewall, so every rank did segments x block / transfer transfers.
+  long long stonewall_s = -1;
+  size_t stonewall_line = 0;      // where it was stated, or the Options' line (0: not seen)
+  bool stonewall_options = false;  // stonewall_s 0 from the Options' line (no stonewallingTime in them)
 };
 
 // The value after "key :" on an IOR Options line ("tasks               : 2"), "" if the line is not that key's.
@@ -813,6 +832,20 @@ std::optional<IorStdout> find_ior_stdout(const fs::path& dir, const std::string&
         last = s;
         reading = false;
         continue;
+      }
+      if (line.rfind("Options:", 0) == 0 && s.stonewall_line == 0) {
+        s.stonewall_s = 0;  // unless the Options list stonewallingTime (or the Parameters a deadline)
+        s.stonewall_line = n;
+        s.stonewall_options = true;
+        continue;
+      }
+      for (const char* key : {"deadlineForStonewall", "stonewallingTime"}) {
+        long long v = 0;
+        if (const auto d = options_value(line, key); !d.empty() && parse_int(d, v) && v > s.stonewall_s) {
+          s.stonewall_s = v;
+          s.stonewall_line = n;
+          s.stonewall_options = false;
+        }
       }
       // The run's first test's Options (IOR prints them once per test, after the command line)
       if (const auto v = options_value(line, "tasks"); !v.empty() && s.tasks < 0) {
@@ -897,6 +930,20 @@ std::optional<IorStdout> find_ior_stdout(const fs::path& dir, const std::string&
     found = r;
   }
   return found;
+}
+
+// Why a rank's per-op file holds fewer transfers than expected (reported at its last line, as trace.cpp's too_few).
+std::string short_file(uint64_t rows)
+{
+  return rows == 0 ? " (the file holds its header line only)" : " (a file cut at a row boundary, or rows deleted?)";
+}
+
+// Where and how the stdout says its run had no stonewall (IorStdout::stonewall_s 0), for a message.
+std::string no_stonewall(const IorStdout& s)
+{
+  return s.file + ":" + std::to_string(s.stonewall_line) +
+         (s.stonewall_options ? " lists the run's Options without stonewallingTime (IOR lists it for -D > 0)"
+                              : " states deadlineForStonewall: 0");
 }
 
 }  // namespace
@@ -1020,8 +1067,7 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given, in
     for (int r = 0; r < t.kept_ranks; ++r)
       t.streams[static_cast<size_t>(r)].think_s.reserve(steps[static_cast<size_t>(r)]);
   }
-  uint64_t back_steps = 0;
-  std::string first_back;
+  textin::TimingCheck timing;
   std::vector<std::string> first_file;
   for (const auto& [rep, by_rank] : files) {
     counts.emplace_back();
@@ -1043,6 +1089,7 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given, in
         s.phase_begin.push_back(s.think_s.size());
       uint64_t k = 0;
       double last_time = 0, prev_end = 0;
+      const uint32_t file_id = timing.file_id(file);
       while (std::getline(in, line)) {
         clean(line, ++n);
         // IOR ends every row with a newline: a last row without one is a file cut short (its last number may be cut)
@@ -1075,10 +1122,14 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given, in
           fail(file, n, "time + runtime above 1e9 s (the simulated clock's range)");
         if (x[1] * x[2] > units::kMaxSizeB)
           fail(file, n, "tp x runtime above 1e15 bytes (the model's largest transfer)");
-        // IOR times its transfers one after another: a row starting before the row above is an edited or merged file
-        if (k > 0 && x[0] < last_time - 1e-3 && back_steps++ == 0)
-          first_back = file + ":" + std::to_string(n);
         const double start = x[0], end = x[0] + x[1];
+        // IOR times a rank's transfers one after another (each call returns before the next starts): a row starting
+        // before the row above, or before the end of the rank's previous transfer, is an edited or merged file; said
+        // as md-workbench's rows are (TimingCheck), replayed in the file's order with no think time before it
+        if (k > 0 && last_time - start > textin::kTimingTolerance)
+          timing.backwards(last_time - start, file_id, static_cast<uint32_t>(n));
+        else if (k > 0 && prev_end - start > textin::kTimingTolerance)
+          timing.overlap(prev_end - start, file_id, static_cast<uint32_t>(n));
         // Think time: the open's, the loop's start (it comes after the open); a transfer's, the gap since the end
         // of the rank's previous one
         if (k == 0) {
@@ -1168,7 +1219,18 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given, in
       throw ConfigError(seg_at + " hold " + std::to_string(static_cast<uint64_t>(sout->segments) * per_block) +
                         " transfers of " + std::to_string(transfer) + " bytes per rank, but a rank's per-op file holds " +
                         std::to_string(most_rows) + ": expected the stdout of the run that wrote them");
-    if (most_rows < static_cast<uint64_t>(sout->segments) * per_block)
+    // Without a stonewall every rank does every transfer (IOR's loop stops early only at the -D deadline): a shorter
+    // file is cut at a row boundary or has rows deleted (helper-136: a file of its header line only was a warning).
+    const uint64_t expected = static_cast<uint64_t>(sout->segments) * per_block;
+    if (sout->stonewall_s == 0 && options.block_B > 0)
+      for (size_t i = 0; i < counts.size(); ++i)
+        for (size_t r = 0; r < counts[i].size(); ++r)
+          if (counts[i][r] < expected)
+            fail(files.at(t.phases[i].iteration).at(static_cast<long long>(r)), counts[i][r] + 1,
+                 "expected " + std::to_string(expected) + " transfers (" + seg_at + ", transfers of " +
+                     std::to_string(transfer) + " bytes; no stonewall: " + no_stonewall(*sout) + "), found " +
+                     std::to_string(counts[i][r]) + short_file(counts[i][r]));
+    if (most_rows < expected)
       t.warnings.push_back(seg_at + " would be " + std::to_string(static_cast<uint64_t>(sout->segments) * per_block) +
                            " transfers per rank; the per-op files hold at most " + std::to_string(most_rows) +
                            " (a stonewalled run, IOR -D?)");
@@ -1235,11 +1297,14 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given, in
   if (unknown > 0)
     t.warnings.push_back(plural(unknown, " transfer", " transfers") + " timed at 0 s or with tp 0 (no size recorded): "
                          "replayed at " + std::to_string(transfer) + " bytes");
-  if (back_steps > 0)
-    t.warnings.push_back("inconsistent timings, replayed anyway: " + plural(back_steps, " row starts", " rows start") +
-                         " more than 1 ms before the row above it in its rank's file (first: " + first_back +
-                         "); replayed in the files' order");
-  // IOR gives every rank the same count unless the run was stonewalled (-D): a shorter file is said, naming it.
+  if (const std::string w = timing.warning(dir.string(), "replayed in the files' order"); !w.empty())
+    t.warnings.push_back(w);
+  // IOR gives every rank the same count unless the run was stonewalled (-D): a shorter file is said, naming it; an
+  // error when the stdout says the run had no stonewall.
+  if (fewest < most_rows && sout && sout->stonewall_s == 0)
+    fail(fewest_file, fewest + 1, "expected " + std::to_string(most_rows) + " transfers, as other ranks' files hold "
+         "(no stonewall: " + no_stonewall(*sout) + ", so every rank did the same transfers), found " +
+         std::to_string(fewest) + short_file(fewest));
   if (fewest < most_rows)
     t.warnings.push_back("ranks have different transfer counts (" + std::to_string(fewest) + " to " +
                          std::to_string(most_rows) + "; fewest: " + fewest_file + "): a stonewalled run (IOR -D), or a "

@@ -2,6 +2,7 @@
 
 #include "workload/mdtest_options.hpp"
 #include "workload/text_input.hpp"
+#include "workload/timing_check.hpp"
 
 #include "config/reader.hpp"
 #include "config/units.hpp"
@@ -81,6 +82,8 @@ using textin::excerpt;
 using textin::fail;
 using textin::is_decimal;
 using textin::strip_bom;
+using textin::kTimingTolerance;
+using textin::TimingCheck;
 
 std::vector<std::string> split(const std::string& s, char sep)
 {
@@ -820,11 +823,14 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
       }
       continue;
     }
-    // A phase line cut short (a truncated output) or garbled: its counts would be taken for a run's.
-    static const std::regex mdreal_start_re(R"(^(precreate|benchmark|cleanup) [0-9.]+s( |$).*)");
+    // A phase line cut short (a truncated output) or garbled: its counts would be taken for a run's, and a line
+    // left out would be a phase missing from the run (helper-136: "cleanup xx 16861.6 iops/s ..." passed unseen).
+    // Every line of a phase's name alone or followed by a blank is one, but for md-workbench's --print-detailed-stats
+    // table ("precreate \t4\t0\t160...": the name, a blank and a tab).
+    static const std::regex phase_start_re(R"(^(precreate|benchmark|cleanup)( [^\t].*)?$)");
     static const std::regex errs_re(R"(\([0-9]+ errs\))");
     const bool mdw_line = std::regex_match(s, m, mdw_phase_re);
-    if ((mdw_line || std::regex_match(s, mdreal_start_re)) &&
+    if ((mdw_line || std::regex_match(s, phase_start_re)) &&
         (!(mdw_line || std::regex_match(s, phase_re)) || !std::regex_search(s, errs_re)))
       fail(file, n, "a phase line cut short or garbled (a truncated output?): expected \"<phase> <s>s <x> iops/s ... "
            "(<n> errs)\" or md-workbench's \"<phase> process max:... (<n> errs) ...\", got " + excerpt(s));
@@ -835,10 +841,15 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
         h.dsets_at = at();
         h.dsets_phase = m[1];
       }
-      ReportedPhase r;  // IOR md-workbench's line: which phase ran, where it was read
+      ReportedPhase r;  // IOR md-workbench's line: which phase ran, its objects, where it was read
       r.name = m[1];
       r.file = file;
       r.line = n;
+      static const std::regex mdw_objects_re(R"( objects:([0-9]+) )");
+      if (std::regex_search(s, x, mdw_objects_re)) {
+        r.objects = to_u64(file, n, "objects", x[1]);
+        r.objects_stated = true;
+      }
       t.reported.push_back(r);
       continue;
     }
@@ -851,8 +862,12 @@ void read_mdreal_header(const std::string& file, Trace& t, HeaderInfo& h)
       std::smatch x;
       r.file = file;
       r.line = n;
-      if (std::regex_search(rest, x, obj_re))
-        r.objects = to_u64(file, n, "obj", x[2]);
+      // md-real-io prints every phase's objects ("250000 obj"): a line without them is garbled too
+      if (!std::regex_search(rest, x, obj_re))
+        fail(file, n, "a phase line cut short or garbled: expected its object count \"<n> obj\" after \"iops/s\" "
+                      "(md-real-io prints it on every phase line), got " + excerpt(s));
+      r.objects = to_u64(file, n, "obj", x[2]);
+      r.objects_stated = true;
       if (std::regex_search(rest, x, dset_re))
         r.dsets = to_u64(file, n, "dset", x[2]);
       if (std::regex_search(rest, x, objs_re))
@@ -891,77 +906,7 @@ std::string output_generation(const HeaderInfo& h)
 
 // ---------------------------------------------------------------------------------------- building
 
-// Timings a rank cannot have produced, counted for one summary warning per trace: a row that starts before the
-// row above it in the same rank's file, and an operation that starts before the rank's previous operation ended
-// (once the files of a phase are merged by time). Clocks are noisy at the microsecond level: only differences
-// above kTimingTolerance count. The replay goes on with a think time of 0 before such an operation.
-constexpr double kTimingTolerance = 1e-3;  // seconds
-
-class TimingCheck {
- public:
-  uint32_t file_id(const std::string& path)
-  {
-    if (files_.empty() || files_.back() != path)
-      files_.push_back(path);
-    return static_cast<uint32_t>(files_.size() - 1);
-  }
-  // `by` seconds of overlap or backwards step at line `line` of file `file`.
-  void overlap(double by, uint32_t file, uint32_t line) { overlaps_.add(by, {file, line}); }
-  void backwards(double by, uint32_t file, uint32_t line) { backwards_.add(by, {file, line}); }
-  // Checks that the rows of one rank's file (or its part of a concatenated file) are in time order.
-  void check_order(const std::vector<std::pair<float, float>>& rows, size_t begin, size_t end, uint32_t file)
-  {
-    for (size_t i = begin + 1; i < end; ++i) {
-      double back = static_cast<double>(rows[i - 1].first) - rows[i].first;
-      if (back > kTimingTolerance)
-        backwards(back, file, static_cast<uint32_t>(i + 2));
-    }
-  }
-  // The summary warning ("" when all timings are consistent).
-  std::string warning(const std::string& dir) const
-  {
-    if (overlaps_.n == 0 && backwards_.n == 0)
-      return "";
-    std::string w = dir + ": inconsistent timings, replayed anyway:";
-    if (overlaps_.n > 0)
-      w += " " + std::to_string(overlaps_.n) + " operations start more than 1 ms before the previous operation of "
-           "their rank ended" + overlaps_.describe("overlap", files_) + "; the replay gives them no think time";
-    if (backwards_.n > 0)
-      w += std::string(overlaps_.n > 0 ? ";" : "") + " " + std::to_string(backwards_.n) + " rows start more than "
-           "1 ms before the row above them in their rank's file" + backwards_.describe("step back", files_) +
-           "; the replay orders every phase by start time";
-    return w;
-  }
-
- private:
-  struct Where {
-    uint32_t file;
-    uint32_t line;
-  };
-  struct Count {
-    uint64_t n = 0;
-    double max = 0;
-    Where first{}, largest{};
-    void add(double by, Where w)
-    {
-      if (n++ == 0)
-        first = w;
-      if (by > max) {
-        max = by;
-        largest = w;
-      }
-    }
-    std::string describe(const char* what, const std::vector<std::string>& files) const
-    {
-      auto at = [&](Where w) { return fs::path(files[w.file]).filename().string() + ":" + std::to_string(w.line); };
-      char ms[32];
-      std::snprintf(ms, sizeof ms, "%.3f ms", max * 1e3);
-      return std::string(" (largest ") + what + " " + ms + " at " + at(largest) + ", first at " + at(first) + ")";
-    }
-  };
-  std::vector<std::string> files_;
-  Count overlaps_, backwards_;
-};
+// (Timings a rank cannot have produced: TimingCheck, timing_check.hpp, shared with IOR's per-op import.)
 
 struct Row {
   float time;
@@ -1735,6 +1680,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
                                                                                "and cleanup file");
   TimingCheck timing;
   std::vector<std::pair<float, float>> rows;
+  std::map<std::pair<size_t, TraceOp>, uint64_t> op_rows;  // (plan index, operation): rows of all ranks' files
   if (concatenated) {
     std::vector<ConcatFile> files;
     for (size_t pi = 0; pi < plan.size(); ++pi)
@@ -1771,6 +1717,7 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
       }
     ranks = split_concatenated(files, stated, stated_by, dir, t);
     for (const auto& f : files) {
+      op_rows[{f.phase, f.op}] += f.rows.size();
       for (int r = 0; r < ranks; ++r)
         timing.check_order(f.rows, f.begin[static_cast<size_t>(r)], f.begin[static_cast<size_t>(r) + 1], f.id);
       if (f.per_rank == 0 && !f.varies)
@@ -1800,13 +1747,15 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
     std::vector<Row> merged;
     for (int r = 0; r < ranks; ++r) {
       auto& s = t.streams[static_cast<size_t>(r)];
-      for (const auto& pf : plan) {
+      for (size_t pi = 0; pi < plan.size(); ++pi) {
+        const auto& pf = plan[pi];
         merged.clear();
         const bool bench = pf.phase.kind == PhaseKind::Benchmark;
         for (const auto& [k, op] : pf.kinds) {
           const std::string& file = groups[{pf.phase.iteration, k}][r];
           rows.clear();
           read_latency_csv(file, rows, nullptr);
+          op_rows[{pi, op}] += rows.size();
           size_t expected = bench ? per_iter : per_set;
           check_zero(file, rows.size(), bench);
           check_count(file, rows.size(), expected, bench ? iter_what : set_what);
@@ -1824,6 +1773,38 @@ Trace load_mdw(const Listing& L, const std::string& dir, const ImportOptions& op
   }
   bench_counts.check();
   set_counts.check();
+  // The objects each phase line states (all ranks': md-real-io's "<n> obj", md-workbench's "objects:<n>") against the
+  // rows of each operation's files of that phase (one per object: md-workbench stats, reads, deletes and creates
+  // every object of an iteration once), when the files hold every rank's operations and the benchmark ran without
+  // a stonewall timer, whose objects the line may count otherwise (helper-136: a cleanup line of 250 obj beside
+  // files of 250,000 rows passed).
+  if (L.format != "md-workbench-rank0" && !mdreal_rank0) {
+    int bench_line = 0;  // the benchmark lines are the iterations 0, 1, ... in order
+    for (const auto& r : t.reported) {
+      const bool bench = r.name == "benchmark";
+      const int it = bench ? bench_line++ : -1;
+      if (!r.objects_stated || (bench && h.stonewall))
+        continue;
+      const PhaseKind kind = bench ? PhaseKind::Benchmark : r.name == "precreate" ? PhaseKind::Precreate
+                                                                                   : PhaseKind::Cleanup;
+      for (size_t pi = 0; pi < plan.size(); ++pi) {
+        if (plan[pi].phase.kind != kind || (bench && plan[pi].phase.iteration != it))
+          continue;
+        for (const auto& [k, op] : plan[pi].kinds) {
+          const uint64_t found = op_rows[{pi, op}];
+          if (found == r.objects)
+            continue;
+          const std::string files = L.prefix + "-" + std::to_string(plan[pi].phase.iteration) + "-" + k +
+                                    (L.format == "md-real-io-2017" ? "-*.csv" : L.format == "md-workbench-all"
+                                                                                    ? "-all.csv" : ".csv");
+          throw ConfigError(r.file + ":" + std::to_string(r.line) + ": the " + r.name + " line states " +
+                            std::to_string(r.objects) + " objects (all ranks'), but its '" + k + "' latency files (" +
+                            files + ", " + ranks_text(t.ranks) + ") hold " + std::to_string(found) + " rows, one per "
+                            "object: expected the output of the run that wrote them (an edited line or files?)");
+        }
+      }
+    }
+  }
   if (t.recorded_ranks == 0)
     t.recorded_ranks = t.ranks;
   const std::string timing_warning = timing.warning(dir);

@@ -106,7 +106,8 @@ struct ReportedPhase {
   double iops = 0;
   double obj_per_s = 0;
   double mib_per_s = 0;
-  uint64_t objects = 0;
+  uint64_t objects = 0;  // "<n> obj" (md-real-io) or "objects:<n>" (md-workbench): all ranks' objects of the phase
+  bool objects_stated = false;
   uint64_t dsets = 0;   // "<n> dset" (precreate and cleanup lines): ranks x data-sets
   bool has_max = false; // the line states the slowest operation ("max <s>s", later md-real-io 2017 builds)
   std::string file;     // where the line was read

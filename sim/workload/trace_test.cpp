@@ -2045,6 +2045,57 @@ TEST_CASE("a truncated or garbled phase line of the saved output, and mdtest fil
                                     Catch::Contains("-00000.csv has; expected the same columns"));
 }
 
+TEST_CASE("every garbled phase line is named at its line, and a line stating other objects than its files is an error", "[trace]")
+{
+  // helper-136: a garbled cleanup line passed unseen, a garbled first benchmark line was blamed on the iteration
+  // count without a line, and a cleanup line of 250 obj beside files of 250,000 rows passed.
+  TempDir d;
+  d.copy_files(kToolOutputs + "/md-real-io-2017");
+  const std::string text = d.read("stdout.txt");
+  auto line_of = [&](const std::string& start) {
+    const auto at = text.find("\n" + start);
+    REQUIRE(at != std::string::npos);
+    return std::count(text.begin(), text.begin() + static_cast<long>(at) + 1, '\n') + 1;
+  };
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string x = text;
+    const auto at = x.find(from);
+    REQUIRE(at != std::string::npos);
+    d.write("stdout.txt", x.replace(at, from.size(), to));
+    return error_of(d.str());
+  };
+  for (const std::string phase : {"cleanup", "benchmark", "precreate"}) {
+    INFO(phase);
+    const std::string at = "stdout.txt:" + std::to_string(line_of(phase + " 0.0s")) + ": a phase line cut short or garbled";
+    CHECK_THAT(with("\n" + phase + " 0.0s ", "\n" + phase + " xx "), Catch::Contains(at));
+    CHECK_THAT(with("\n" + phase + " 0.0s ", "\n" + phase + "  0.0s "), Catch::Contains(at));
+  }
+  CHECK_THAT(with("iops/s 80 obj 4735.9", "iops/s 80 ob 4735.9"),
+             Catch::Contains("stdout.txt:" + std::to_string(line_of("benchmark 0.0s")) + ": a phase line cut short or "
+                             "garbled: expected its object count \"<n> obj\""));
+  // The objects a line states against its files' rows (2 ranks x 2 data sets x 40 precreated, x 20 per iteration)
+  CHECK_THAT(with("iops/s 160 obj 4 dset", "iops/s 16 obj 4 dset"),
+             Catch::Contains("stdout.txt:" + std::to_string(line_of("cleanup 0.0s")) + ": the cleanup line states 16 "
+                             "objects (all ranks'), but its 'cleanup' latency files (lat-2-cleanup-*.csv, 2 ranks) "
+                             "hold 160 rows"));
+  CHECK_THAT(with("iops/s 80 obj 6262.1", "iops/s 81 obj 6262.1"),
+             Catch::Contains("stdout.txt:" + std::to_string(line_of("benchmark 0.0s 25048.5")) + ": the benchmark line "
+                             "states 81 objects") && Catch::Contains("(lat-1-stat-*.csv, 2 ranks) hold 80 rows"));
+  d.write("stdout.txt", text);
+  CHECK_NOTHROW(load_trace(d.str()));
+  // md-workbench's "objects:N" (a --latency-all run of IOR's md-workbench), against its -all files
+  TempDir w;
+  w.copy_files(kToolOutputs + "/md-workbench-ior/run2-latency-all");
+  CHECK_NOTHROW(load_trace(w.str()));
+  std::string wtext = w.read("stdout.txt");
+  const auto cleanup = wtext.find("\ncleanup process");
+  REQUIRE(cleanup != std::string::npos);
+  wtext.replace(wtext.find("objects:160", cleanup), 11, "objects:16");
+  w.write("stdout.txt", wtext);
+  CHECK_THAT(error_of(w.str()), Catch::Contains(": the cleanup line states 16 objects (all ranks'), but its 'cleanup' "
+                                                "latency files (lat-0.00-2-cleanup-all.csv, 2 ranks) hold 160 rows"));
+}
+
 TEST_CASE("mdtest -N S: the File stat, read and removal of rank r work on ranks r + S, r + 2S and r + 3S", "[replay]")
 {
   // mdtest's stat_name, read_name and rm_name: (rank + k x nstride) % size for k = 1, 2, 3. The real run's command
