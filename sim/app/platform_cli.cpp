@@ -226,12 +226,39 @@ config::PlatformConfig load_platform_unprinted(const std::string& file, const st
       const std::string field = w.substr(head.size(), w.find_first_of(": ", head.size()) - head.size());
       // The override that gave the block: its path is the block or inside it, or its value (an object merged at a
       // parent) holds the block. A parent's object that only merges elsewhere gave nothing.
-      for (auto it = sets.rbegin(); it != sets.rend(); ++it) {
-        const std::string path = it->substr(0, it->find('='));
-        if (path == field || path.rfind(field + ".", 0) == 0 || config::set_gives_field(*it, field)) {
+      const auto gives = [](const std::string& set, const std::string& name) {
+        const std::string path = set.substr(0, set.find('='));
+        return path == name || path.rfind(name + ".", 0) == 0 || config::set_gives_field(set, name);
+      };
+      bool named = false;
+      for (auto it = sets.rbegin(); it != sets.rend() && !named; ++it)
+        if (gives(*it, field)) {
           w = "--set " + *it + ": " + w.substr(head.size());
-          break;
+          named = true;
         }
+      // Else the override that gave the setting that makes the field inert, which the warning names after it
+      // ("clients.hold_partial_rpcs is true but clients.max_dirty_mb is 0": --set clients.max_dirty_mb=0 on a platform
+      // that holds partial RPCs, helper-135).
+      const auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+      for (size_t at = head.size() + field.size(); !named && at < w.size();) {
+        if (!name_char(w[at])) {
+          ++at;
+          continue;
+        }
+        size_t end = at;
+        while (end < w.size() && name_char(w[end]))
+          ++end;
+        std::string name = w.substr(at, end - at);
+        while (!name.empty() && name.back() == '.')
+          name.pop_back();
+        at = end;
+        if (name.find('.') == std::string::npos || name == field)
+          continue;
+        for (auto it = sets.rbegin(); it != sets.rend() && !named; ++it)
+          if (gives(*it, name)) {
+            w = "--set " + *it + ": " + w.substr(head.size());
+            named = true;
+          }
       }
     }
     // A --set already warned about for its bare number is not warned about again for the value that number gave.

@@ -133,7 +133,8 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
   bool senders_given = false;
   // Every mechanism is off unless "enabled": true. A block that gives values but no "enabled" at all is most likely
   // meant on: say that it stays off (a block with "enabled": false is off on purpose, as the fitted platforms' SMP
-  // partitions, kept for --set ...enabled=true).
+  // partitions, kept for --set ...enabled=true; so is mds.journal or mds.dir_lock, on by default, switched off with its
+  // settings, which the effective configuration writes so: no warning, helper-135).
   auto unswitched = [&](const nlohmann::json& block, const std::string& path) {
     if (block.is_object() && !block.contains("enabled") && !block.empty())
       p.warnings.push_back(file + ": " + path + " gives settings but no \"enabled\": it stays off (add \"enabled\": "
@@ -176,6 +177,15 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     p.network.router_count = static_cast<int>(r.integer("count", 0, 0, 100000));
     p.network.router_link = read_link(r.object("link"), p.network.router_link);
     r.finish();
+    // A router link without a count (0 by default) is a machine without routers whose link nothing crosses
+    // (helper-135: 1 Gbps router links, a 4-rank IOR write at 4,258 MiB/s). It cannot mean anything in the run, so it
+    // is refused; "count": 0 written out keeps the link unused on purpose (for a --set network.routers.count=N), as
+    // the effective configuration writes it for every platform without routers. After finish(): a misspelt "cuont"
+    // is named as such.
+    if (r.has("link") && !r.has("count"))
+      r.fail("count", "expected the number of routers: network.routers gives a link but no count, and without a "
+                      "count no router is modelled (the clients reach the servers directly and the link is never "
+                      "crossed); give \"count\": N for N routers, or \"count\": 0 to keep the link unused");
     // Not given: set below, once the server counts are known.
     senders_given = n.has("reply_senders");
     p.network.reply_senders = static_cast<int>(n.integer("reply_senders", p.network.reply_senders, 1, 4096));
@@ -239,6 +249,16 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     if (cc.readahead_B > 0 && cc.readahead_node_B < cc.readahead_B)
       c.fail("readahead_node_mb", "expected at least readahead_mb (" + std::to_string(cc.readahead_B / 1048576.0) +
                                       "): the node's read-ahead holds at least one file's window");
+    // Settings that the file gives and that its other settings make inert: said, as the mechanisms switched on with
+    // nothing to charge (helper-135). Only what the file writes: a default is no one's choice.
+    if (c.has("hold_partial_rpcs") && cc.hold_partial_rpcs && cc.max_dirty_B == 0)
+      p.warnings.push_back(file + ": clients.hold_partial_rpcs is true but clients.max_dirty_mb is 0 (no write-back "
+                                  "cache: every write waits for its RPCs), so nothing is held and it changes nothing "
+                                  "(give max_dirty_mb, e.g. 32, for a write-back cache)");
+    if (c.has("readahead_node_mb") && cc.readahead_node_B > 0 && cc.readahead_B == 0)
+      p.warnings.push_back(file + ": clients.readahead_node_mb is " + short_number(cc.readahead_node_B / 1048576.0) +
+                           " but clients.readahead_mb is 0 (no read-ahead), so it changes nothing (give readahead_mb, "
+                           "e.g. 64, the window of each file's stream)");
     if (cc.page_cache_copy_Bps < 0)
       c.fail("page_cache_copy", "expected a bandwidth >= 0 (0: instantaneous)");
     cc.readdir_entries = static_cast<int>(c.integer("readdir_entries", cc.readdir_entries, 1, 1 << 20));
@@ -369,6 +389,14 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
     Reader jr = m.object("journal");
     mc.journal.enabled = jr.boolean("enabled", mc.journal.enabled);
     mc.journal.bytes_per_update_B = jr.size_B("bytes_per_update", mc.journal.bytes_per_update_B);
+    // An update logs at least the block it changes (jbd2 journals whole blocks): with 0 no update logs anything, the
+    // journal never commits and never fills, and a journal switched on does nothing (helper-135). Refused, as a
+    // disk_write of 0 is with the journal on; "enabled": false is the journal that does nothing.
+    if (mc.journal.enabled && mc.journal.bytes_per_update_B <= 0)
+      jr.fail("bytes_per_update", "expected a positive size with the journal on (an update logs at least the block it "
+                                  "changes; with 0 nothing is logged and the journal never commits, as if it were "
+                                  "off): give the bytes an update logs (4KiB, one block), or \"enabled\": false for no "
+                                  "journal");
     mc.journal.commit_interval_s = jr.duration_s("commit_interval", mc.journal.commit_interval_s);
     mc.journal.capacity_B = jr.size_B("capacity", mc.journal.capacity_B);
     // (a journal that is off writes nothing: 0 is its disk's "none")

@@ -29,7 +29,9 @@ struct NetworkConfig {
   // max(16, 16 x one-way latency / 10 us), at most 4096 (16 up to 10 us: every fitted platform).
   int reply_senders = 16;
   LinkConfig client_link;         // "client_link": each client node's injection link
-  int router_count = 0;           // "routers.count": LNET routers between client fabric and server network
+  // "routers.count": LNET routers between client fabric and server network (0: none). A "link" without a "count"
+  // is refused (no router would cross it); "count": 0 written out keeps the link unused.
+  int router_count = 0;
   LinkConfig router_link;         // "routers.link": each router's link (shared by the nodes it serves)
   LinkConfig server_link;         // "server_link": each server's (MDS, OSS) link
   // A message's latency from a client node to a server: its link, the router's if any, the server's.
@@ -139,8 +141,8 @@ struct ClientConfig {
   // unlinked or created again. Without a write-back cache (max_dirty_mb 0) every write waits for its RPCs anyway, and
   // "sync" only keeps such a file's written pages out of the page cache (max_cached_mb).
   std::string shared_file_writes = "cached";
-  // "hold_partial_rpcs" (with max_dirty_mb; without a cache it has no effect): dirty pages wait in the cache until they make a full RPC, as Lustre's osc
-  // sends a write RPC only when an object has max_pages_per_rpc pages pending (osc_makes_rpc), or when writers wait
+  // "hold_partial_rpcs" (with max_dirty_mb; without a cache it has no effect, and true with max_dirty_mb 0 is warned
+  // about): dirty pages wait in the cache until they make a full RPC, as Lustre's osc sends a write RPC only when an object has max_pages_per_rpc pages pending (osc_makes_rpc), or when writers wait
   // for cache space on that OSC, an fsync wants them, or they have been dirty for "dirty_expire" (the kernel's
   // writeback of an inode dirtied that long ago: vm.dirty_expire_centisecs, 30 s). false (default): every piece goes
   // as soon as a slot is free (the model before 2026-11-27). Here a full RPC is an aligned max_pages_per_rpc unit
@@ -172,7 +174,7 @@ struct ClientConfig {
   // readahead_mb; bounded as readahead_window says), never past the object's end (known for IOR's files and replayed
   // I/O traces), into the node's read-ahead pages; a later read of the node waits only for those still in transit.
   // "readahead_node_mb" (max_read_ahead_mb): the node's read-ahead pages in transit, over all its ranks (default:
-  // readahead_mb), taken first come (ll_ra_count_get).
+  // readahead_mb), taken first come (ll_ra_count_get); given above 0 with readahead_mb 0, it is warned about.
   double readahead_B = 0;
   double readahead_node_B = 0;
   // "readahead_window": where a stream's window ends. "lustre" (default): at most readahead_mb past where the read
@@ -279,7 +281,8 @@ struct PartitionConfig {
 
 struct JournalConfig {
   bool enabled = true;
-  double bytes_per_update_B = 4096;  // "bytes_per_update": journal bytes written per update (one block)
+  // "bytes_per_update": journal bytes written per update (one block); above 0 when the journal is on.
+  double bytes_per_update_B = 4096;
   double commit_interval_s = 5;      // "commit_interval": a transaction commits this long after its first update (jbd2)
   double capacity_B = 400.0 * 1048576;  // "capacity": journal size; updates block when it is full
   double disk_write_Bps = 200e6;     // "disk_write": MDT device sequential write bandwidth

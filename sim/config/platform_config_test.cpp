@@ -751,3 +751,99 @@ TEST_CASE("clients.max_mod_rpcs_in_flight: at most max_rpcs_in_flight, and below
   CHECK_THAT(error_of(clients(1, 2)), Catch::Contains("expected less than max_rpcs_in_flight; "
                                                       "max_mod_rpcs_in_flight is 2 and max_rpcs_in_flight 1"));
 }
+
+// helper-135: a routers block with a link and no count ran without routers (count 0), a 4-rank IOR write at 4,258
+// MiB/s through 1 Gbps router links, without a word. "count": 0 written out keeps the link unused on purpose (the
+// effective configuration writes it so for every platform without routers).
+TEST_CASE("network.routers: a router link without a count is refused, a count of 0 written out keeps it", "[config]")
+{
+  const json link = {{"bandwidth", "1Gbps"}, {"latency", "1us"}};
+  const std::string msg = error_of({{"network", {{"routers", {{"link", link}}}}}}, "dne4.json");
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("dne4.json") && Catch::Contains("'network.routers.count'") &&
+                      Catch::Contains("no router") && Catch::Contains("\"count\": 0"));
+  auto p = parse_platform({{"network", {{"routers", {{"count", 0}, {"link", link}}}}}}, "off.json");
+  CHECK(p.network.router_count == 0);
+  CHECK(p.warnings.empty());
+  CHECK(parse_platform({{"network", {{"routers", {{"count", 4}, {"link", link}}}}}}, "on.json").network.router_count == 4);
+  CHECK(parse_platform({{"network", {{"routers", {{"count", 4}}}}}}, "nolink.json").warnings.empty());  // default link
+  CHECK(error_of({{"network", {{"routers", json::object()}}}}).empty());
+  // a misspelt count is named as such
+  CHECK_THAT(error_of({{"network", {{"routers", {{"cuont", 4}, {"link", link}}}}}}),
+             Catch::Contains("unknown field 'network.routers.cuont'"));
+}
+
+// helper-135: settings that the file gives but that other settings make inert were accepted without a word.
+TEST_CASE("a setting that its other settings make inert is warned about, naming the file and the field", "[config]")
+{
+  auto warns = [](const json& j) { return parse_platform(j, "p.json").warnings; };
+  auto hold = warns({{"clients", {{"hold_partial_rpcs", true}}}});
+  REQUIRE(hold.size() == 1);
+  CHECK_THAT(hold[0], Catch::StartsWith("p.json: clients.hold_partial_rpcs") && Catch::Contains("max_dirty_mb is 0") &&
+                          Catch::Contains("changes nothing"));
+  CHECK(warns({{"clients", {{"hold_partial_rpcs", true}, {"max_dirty_mb", 32}}}}).empty());
+  CHECK(warns({{"clients", {{"hold_partial_rpcs", false}}}}).empty());
+  auto ra = warns({{"clients", {{"readahead_node_mb", 64}}}});
+  REQUIRE(ra.size() == 1);
+  CHECK_THAT(ra[0], Catch::StartsWith("p.json: clients.readahead_node_mb") && Catch::Contains("readahead_mb is 0") &&
+                        Catch::Contains("changes nothing"));
+  CHECK(warns({{"clients", {{"readahead_node_mb", 0}}}}).empty());
+  CHECK(warns({{"clients", {{"readahead_mb", 8}, {"readahead_node_mb", 64}}}}).empty());
+  // Off on purpose ("enabled": false), as the existing rule for mechanism blocks: the settings are kept for a --set
+  // ...enabled=true, and the effective configuration writes them so; no warning.
+  CHECK(warns({{"mds", {{"dir_lock", {{"enabled", false}, {"hold", {{"create", "100us"}}}}}}}}).empty());
+  CHECK(warns({{"mds", {{"journal", {{"enabled", false}, {"disk_write", "10MBps"}}}}}}).empty());
+  // The effective configuration of the shipped platforms reads back without these warnings.
+  for (const char* name : {"titan-atlas2.json", "spartan-cephfs-fitted.json", "nersc-grace-lmt.json"}) {
+    const auto p = pfsim::config::load_platform(repo_root() + "/platforms/" + name);
+    INFO(name);
+    CHECK(parse_platform(pfsim::config::to_json(p), name).warnings.empty());
+  }
+}
+
+// helper-135: with bytes_per_update 0 an update logs nothing and the journal never commits: on, yet doing nothing.
+TEST_CASE("mds.journal.bytes_per_update: 0 is refused with the journal on, taken with it off", "[config]")
+{
+  const std::string msg = error_of({{"mds", {{"journal", {{"bytes_per_update", 0}}}}}}, "j.json");
+  INFO(msg);
+  CHECK_THAT(msg, Catch::Contains("j.json") && Catch::Contains("'mds.journal.bytes_per_update'") &&
+                      Catch::Contains("\"enabled\": false"));
+  CHECK(error_of({{"mds", {{"journal", {{"enabled", false}, {"bytes_per_update", 0}}}}}}).empty());
+  CHECK(error_of({{"mds", {{"journal", {{"bytes_per_update", "512B"}}}}}}).empty());
+}
+
+// helper-135: "50us " was refused (unknown duration unit "us ") where " 50us" was taken.
+TEST_CASE("a unit string's blanks before and after are taken alike", "[config]")
+{
+  for (const char* v : {"50us", " 50us", "50us ", " 50 us ", "50\tus\t"}) {
+    INFO('"' << v << '"');
+    auto p = parse_platform({{"clients", {{"rpc_overhead", v}}}}, "p.json");
+    CHECK(p.clients.rpc_overhead_s == 50e-6);
+  }
+  // a quoted number without a unit stays refused, blanks or not
+  CHECK_THAT(error_of({{"clients", {{"rpc_overhead", "50 "}}}}), Catch::Contains("with a unit"));
+}
+
+// A --set that makes a file's setting inert is named by the warning, as a --set that gives the setting is.
+TEST_CASE("an inert-setting warning names the --set that made the setting inert, or that gave it", "[config][set]")
+{
+  const std::string titan = repo_root() + "/platforms/titan-atlas2.json";  // hold_partial_rpcs, max_dirty_mb 32
+  auto off = pfsim::app::load_platform_unprinted(titan, {"clients.max_dirty_mb=0"});
+  REQUIRE(off.warnings.size() == 1);
+  CHECK_THAT(off.warnings[0], Catch::StartsWith("--set clients.max_dirty_mb=0: clients.hold_partial_rpcs is true"));
+  auto ra = pfsim::app::load_platform_unprinted(titan, {"clients.readahead_mb=0", "clients.readahead_node_mb=64"});
+  REQUIRE(ra.warnings.size() == 1);
+  CHECK_THAT(ra.warnings[0], Catch::StartsWith("--set clients.readahead_node_mb=64: clients.readahead_node_mb is 64"));
+  CHECK(pfsim::app::load_platform_unprinted(titan, {}).warnings.empty());
+  const std::string msg = [&] {
+    try {
+      pfsim::app::load_platform_unprinted(repo_root() + "/platforms/mistral-lustre02.json",
+                                          {"network.routers.link.bandwidth=1Gbps"});
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  }();
+  CHECK_THAT(msg, Catch::StartsWith("--set network.routers.link.bandwidth=1Gbps: ") &&
+                      Catch::Contains("'network.routers.count'"));
+}

@@ -166,8 +166,11 @@ double parse_with(const std::string& text, const Quantity& q, bool bare_ok, bool
     throw std::invalid_argument("the number in \"" + text + "\" is out of range: expected a " + q.what +
                                 (q.max > 0 ? std::string(" of at most ") + q.max_text : std::string(kDoubleRange)));
   std::string suffix = text.substr(static_cast<size_t>(end - begin));
+  // Blanks around the unit as before the number (" 50us", "50us ", "200 us"): helper-135's "50us " was refused.
   while (!suffix.empty() && std::isspace(static_cast<unsigned char>(suffix.front())))
     suffix.erase(suffix.begin());
+  while (!suffix.empty() && (suffix.back() == ' ' || suffix.back() == '\t'))
+    suffix.pop_back();
   if (!std::isfinite(value) || value < 0)
     throw std::invalid_argument((positive ? positive_expected(q) : std::string("expected a non-negative ") + q.what) +
                                 ", got \"" + text + "\"");

@@ -115,3 +115,17 @@ TEST_CASE("the tools' option sizes: IOR's parser, powers of 1024", "[units]")
     CHECK(parse_tool_size(bad, 10) == -1);
   CHECK(parse_tool_size("12345678901", 11) == 12345678901.0);
 }
+
+// helper-135: "50us " was refused (unknown duration unit "us ") where " 50us" was taken; blanks (spaces, tabs) around
+// the number and the unit are taken alike, as the documentation's "200 us".
+TEST_CASE("blanks before and after a unit string are taken alike", "[units]")
+{
+  CHECK(parse_duration_s("50us ") == 50e-6);
+  CHECK(parse_duration_s(" 50us") == 50e-6);
+  CHECK(parse_duration_s(" 50 us\t") == 50e-6);
+  CHECK(parse_size_B("4KiB  ") == 4096.0);
+  CHECK(parse_bandwidth_Bps("10Gbps ") == 1.25e9);
+  CHECK(parse_duration_s("2 ", true) == 2.0);
+  CHECK_THROWS_WITH(parse_duration_s("2 "), Catch::Contains("with a unit"));  // a quoted number still needs its unit
+  CHECK_THROWS_WITH(parse_duration_s("50u s"), Catch::Contains("unknown duration unit \"u s\""));
+}
