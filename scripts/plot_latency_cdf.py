@@ -7,12 +7,16 @@ files. The two directories may be of different md-real-io / md-workbench forms; 
 mdtest's.
 
 usage: plot_latency_cdf.py REAL_DIR SIM_DIR --out FILE.png [--prefix P | --real-prefix P --sim-prefix P]
-                           [--labels measured,simulated]
+                           [--labels measured,simulated] [--pfsim BIN]
 Each directory's prefix is found from its file names when not given (a recorded md-real-io run writes lat-... or
 mdreal-..., md-workbench lat-0.00-..., mdtest mdtest-perop-..., pfsim replay writes mdreal-..., lat-0.00-... or
 mdtest-perop-... unless --latency-prefix). Benchmark iterations are pooled per operation
 (stat, read, create, delete); precreate and cleanup are panels of their own; mdtest has a panel per phase (its
 iterations pooled); an operation that only one directory has is named in a warning. Exit status 2 on bad input.
+Each directory's files are checked by `pfsim replay FILE --check` (--pfsim, default build/pfsim of the repository)
+before anything is plotted: what a replay refuses (a file of header only, fewer rows than the other ranks' or phases',
+a missing rank's file) is refused here, with pfsim's error line. (pfsim replays mdtest's File phases: its Directory
+and Tree phases' files get this script's own checks only.)
 """
 import argparse
 import glob
@@ -20,6 +24,7 @@ import math
 import os
 import re
 import stat
+import subprocess
 import sys
 import warnings
 
@@ -31,10 +36,12 @@ import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import Parser, fail, output_problem, plot_format_problem  # noqa: E402
+from cli_common import (Parser, fail, is_executable_file, output_problem, pfsim_error_line,  # noqa: E402
+                        plot_format_problem)
 from pfsim_plot import save_atomic  # noqa: E402
 
 PROG = "plot_latency_cdf"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 PANELS = ["precreate", "benchmark-stat", "benchmark-read", "benchmark-create", "benchmark-delete", "cleanup"]
 
@@ -70,15 +77,38 @@ def find_prefix(d, option):
     return prefixes[0] if prefixes else None
 
 
+def latency_files(d, prefix):
+    """[(path, (form, prefix, phase))] of D's latency files with PREFIX, sorted by name."""
+    if prefix is None:  # no latency file in D
+        return []
+    found = ((f, file_match(re.escape(prefix), os.path.basename(f)))
+             for f in sorted(glob.glob(os.path.join(d, glob.escape(prefix) + "-*.csv"))))
+    return [(f, m) for f, m in found if m]
+
+
+def pfsim_check(pfsim, d, prefix):
+    """pfsim replay --check on D's files of PREFIX (named by one of them: a directory may hold other runs' files):
+    what a replay refuses (a header-only or truncated file, a missing rank's or phase's file) is one error line naming
+    it, exit status 2. pfsim replays mdtest's File phases only: a directory of Directory or Tree phase files alone is
+    left to this script's checks."""
+    named = [f for f, m in latency_files(d, prefix) if not (m[0] == "mdtest" and not m[2].startswith("File "))]
+    if not named:
+        return
+    try:
+        r = subprocess.run([pfsim, "replay", named[0], "--check"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
+    except OSError as e:
+        fail(PROG, f"--pfsim {pfsim}: cannot run it: {e.strerror}")
+    if r.returncode != 0:
+        line = pfsim_error_line(r.stderr)
+        fail(PROG, f"{d}: pfsim replay --check refuses the latency files '{prefix}-*': "
+                   f"{line[len('pfsim: error: '):] if line.startswith('pfsim: error: ') else line}")
+
+
 def load(d, prefix):
     pools = {}
     forms = set()
-    if prefix is None:  # no latency file in D
-        return forms, pools
-    for f in glob.glob(os.path.join(d, glob.escape(prefix) + "-*.csv")):
-        m = file_match(re.escape(prefix), os.path.basename(f))
-        if not m:
-            continue
+    for f, m in latency_files(d, prefix):
         forms.add(m[0])
         key = m[2] if m[2] in ("precreate", "cleanup") or m[0] == "mdtest" else "benchmark-" + m[2]
         pools.setdefault(key, []).append(read_runtimes(f))
@@ -163,6 +193,8 @@ def main():
     ap.add_argument("--real-prefix", help="prefix of REAL_DIR's files")
     ap.add_argument("--sim-prefix", help="prefix of SIM_DIR's files")
     ap.add_argument("--labels", default="measured,simulated", help="legend names of the two directories")
+    ap.add_argument("--pfsim", default=os.path.join(ROOT, "build", "pfsim"),
+                    help="the pfsim binary whose replay --check checks the files (default build/pfsim)")
     a = ap.parse_args()
     labels = a.labels.split(",")
     if len(labels) != 2 or not all(l.strip() for l in labels):
@@ -179,11 +211,15 @@ def main():
         if not os.path.isdir(d):
             print(f"plot_latency_cdf: {d}: not a directory", file=sys.stderr)
             return 2
+    if not is_executable_file(a.pfsim):
+        fail(PROG, f"--pfsim {a.pfsim}: no executable pfsim binary (build first: scripts/build, or pass --pfsim BIN)")
     if a.prefix and (a.real_prefix or a.sim_prefix):
         fail(PROG, "--prefix sets both directories' prefix: give it, or --real-prefix/--sim-prefix, not both")
     real_prefix = a.real_prefix or a.prefix or find_prefix(a.real, "--real-prefix")
     sim_prefix = a.sim_prefix or a.prefix or find_prefix(a.sim, "--sim-prefix")
     (real_forms, real), (sim_forms, sim) = load(a.real, real_prefix), load(a.sim, sim_prefix)
+    for d, prefix in ((a.real, real_prefix), (a.sim, sim_prefix)):  # what a replay refuses (files read together)
+        pfsim_check(a.pfsim, d, prefix)
     if not real or not sim:
         empty, prefix = (a.real, real_prefix) if not real else (a.sim, sim_prefix)
         which = f"with prefix '{prefix}' " if prefix else ""

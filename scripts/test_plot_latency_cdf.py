@@ -5,8 +5,10 @@
     counts are the files' rows); mdtest beside md-real-io files is refused;
   - columns are read by name (a runtime,time file gives the same latencies);
   - a malformed row, and one directory holding both forms under one prefix, exit 2 naming the file;
+  - what `pfsim replay --check` refuses (a header-only file, a truncated one: fewer rows than the others, a missing
+    rank's file, an mdtest phase without a rank's file) is refused with pfsim's error line, exit 2, no plot;
   - the plot is written (PNG) and is byte-identical between two runs.
-usage: test_plot_latency_cdf.py  (no arguments; exit 0 when every check passes)
+usage: test_plot_latency_cdf.py [PATH/TO/pfsim]  (ctest passes it; default build/pfsim; exit 0 when every check passes)
 """
 import glob
 import os
@@ -22,6 +24,7 @@ import plot_latency_cdf as plc  # noqa: E402
 DATA = os.path.join(os.path.dirname(os.path.dirname(HERE)), "shared", "data", "tool-outputs")
 if not os.path.isdir(DATA):  # a checkout elsewhere than beside ../shared (CI clones)
     DATA = "/work/shared/data/tool-outputs"
+PFSIM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(os.path.dirname(HERE), "build", "pfsim")
 failures = 0
 
 
@@ -40,8 +43,8 @@ def rows(pattern):
 
 
 def plot(real, sim, out, *extra):
-    return subprocess.run([sys.executable, os.path.join(HERE, "plot_latency_cdf.py"), real, sim, "--out", out, *extra],
-                          capture_output=True, text=True)
+    return subprocess.run([sys.executable, os.path.join(HERE, "plot_latency_cdf.py"), real, sim, "--out", out,
+                           "--pfsim", PFSIM, *extra], capture_output=True, text=True)
 
 
 def main():
@@ -123,10 +126,38 @@ def main():
         shutil.copytree(mdreal, fifo)
         os.mkfifo(os.path.join(fifo, "lat-0-stat-9.csv"))
         r = subprocess.run([sys.executable, os.path.join(HERE, "plot_latency_cdf.py"), fifo, mdreal, "--out",
-                            os.path.join(tmp, "x.png")],
+                            os.path.join(tmp, "x.png"), "--pfsim", PFSIM],
                            capture_output=True, text=True, timeout=60)
         check(r.returncode == 2 and "lat-0-stat-9.csv: is a FIFO" in r.stderr,
               f"a FIFO named like a latency file: exit {r.returncode}, {r.stderr.strip()[:160]}")
+        # what pfsim replay refuses, refused here too, with its error line (these plotted partial data): a file of
+        # header only, one with fewer rows than the other ranks' (each row well formed), a rank's file missing; an
+        # mdtest phase without one rank's file
+        def header_only(d):
+            with open(os.path.join(d, "lat-0-stat-1.csv")) as fh:
+                head = fh.readline()
+            with open(os.path.join(d, "lat-0-stat-1.csv"), "w") as fh:
+                fh.write(head)
+
+        def truncated(d):
+            with open(os.path.join(d, "lat-0-stat-1.csv")) as fh:
+                lines = fh.readlines()
+            with open(os.path.join(d, "lat-0-stat-1.csv"), "w") as fh:
+                fh.writelines(lines[:-3])
+        for i, (base, edit, said) in enumerate((
+                (mdreal, header_only, "lat-0-stat-1.csv:1: "),
+                (mdreal, truncated, "lat-0-stat-1.csv:"),
+                (mdreal, lambda d: os.unlink(os.path.join(d, "lat-0-stat-1.csv")), "lat-0-stat-1.csv: missing file"),
+                (mdtest, lambda d: os.unlink(os.path.join(d, "mdtest-perop-File stat-00001.csv")),
+                 "mdtest-perop-File stat-00001.csv: missing file"))):
+            d = os.path.join(tmp, f"replay{i}")
+            shutil.copytree(base, d)
+            edit(d)
+            r = plot(d, base, os.path.join(tmp, "x.png"))
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and "pfsim replay --check refuses" in lines[0] and said in
+                  lines[0] and not os.path.exists(os.path.join(tmp, "x.png")),
+                  f"refused as pfsim replay refuses it ({said}): exit {r.returncode}, {r.stderr.strip()[:200]}")
         # two runs' files under one prefix in one directory: which run is it? (md-workbench -L beside --latency-all
         # files would count rank 0 twice)
         for name, base, extra, forms in (("mixed", mdreal, mdw_all, "md-real-io and md-workbench --latency-all"),

@@ -2,16 +2,20 @@
 """Test of scripts/validate on tiny cases in a temporary folder (--cases-dir): usage test_validate.py PATH/TO/pfsim
 
 1. A tiny sweep case (metabench, 64 files, 2 and 4 ranks, a variant, two measurements at 4 ranks) runs: exit 0, one
-   point per measured row and metric, the plot and the simulated CSVs written, --json ending in a newline.
-2. Each malformed case (case.json structure, a script that is a string or not a program, a script whose --check
-   refuses its own measured data, a metrics phase the
-   workload does not run, a variant without a name, a measured row with extra fields, a row given twice, a nodes
+   point per measured row and metric, the plot and the simulated CSVs written, --json ending in a newline; run from
+   another folder with a relative --out, the plot path it prints is that folder's.
+2. Each malformed case (case.json structure, an unknown field of the case, a series or a variant, a script that is a
+   string or not a program, a script whose --check refuses its own measured data, a metrics phase the
+   workload does not run, a workload file or a variant's --set that pfsim refuses, a variant without a name, a
+   measured row with extra fields, a column the metrics name missing, a row given twice, a nodes
    column that disagrees with the ranks per node) is refused before anything runs: exit status 2, one error line
-   naming the file and the field or line, no --json and nothing in --out. Each malformed case is run after a good
-   sweep case, which must not run either.
+   naming the file and the field or line, no --json and no --out folder created. Each malformed case is run after a
+   good sweep case, which must not run either.
 3. validate_nersc_lmt.py, validate_spartan.py and validate_titan_stragglers.py refuse --plot p.xyz and p.ps before
    their runs (one line, exit 2, nothing written); every validation script's --check exits 0 and writes nothing.
 4. validate_mistral.py's measured rates (0, a string, missing) are one error line naming the field.
+5. A --cases-dir that does not exist or holds no case, and an --out whose parent is missing, are one error line, exit
+   status 2, nothing created.
 Never the long lu1695 sweeps. Takes a few seconds."""
 import copy
 import json
@@ -50,14 +54,14 @@ def write_case(root, name, case, measured=MEASURED, workload=WORKLOAD):
         json.dump(workload, f)
 
 
-def run(pfsim, cases_dir, out, js, names=()):
+def run(pfsim, cases_dir, out, js, names=(), extra=(), cwd=None):
     return subprocess.run([sys.executable, VALIDATE, *names, "--cases-dir", cases_dir, "--out", out, "--json", js,
-                           "--build", os.path.dirname(pfsim), "--jobs", "2"],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+                           "--build", os.path.dirname(pfsim), "--jobs", "2", *extra],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120, cwd=cwd)
 
 
 def bad_cases(tmp):
-    """(name, case, measured CSV, needles the error line must hold)."""
+    """(name, case, measured CSV, needles the error line must hold[, workload])."""
     def case_with(**kw):
         c = copy.deepcopy(CASE)
         for k, v in kw.items():
@@ -68,6 +72,8 @@ def bad_cases(tmp):
         return c
     no_name = copy.deepcopy(CASE)
     del no_name["variants"][0]["name"]
+    misspelt = case_with(variants=None)
+    misspelt["varaints"] = CASE["variants"]
     script_str = {"name": "s", "script": "python3 scripts/validate_nersc_lmt.py"}
     # A script case whose own measured data is bad: its --check says so, and validate refuses before any case runs.
     bad_script = os.path.join(tmp, "validate_bad_measured.py")
@@ -96,6 +102,20 @@ def bad_cases(tmp):
         ("metrics-phase", case_with(metrics={"create": "creates", "stats": "stats"}), MEASURED,
          ["case.json", "metrics", "'stats'", "workload.json"]),
         ("variant-no-name", no_name, MEASURED, ["case.json", "variants[0]", "'name'"]),
+        # unknown fields (a misspelt "varaints" ran no variant), a workload or --set pfsim refuses (found when the
+        # case's turn came, after the earlier cases ran and wrote), a column the metrics name missing
+        ("unknown-field", misspelt, MEASURED, ["case.json", "unknown field \"varaints\"", "variants"]),
+        ("unknown-series-field", case_with(series=[dict(CASE["series"][0], tolerance_kind="absolute")]), MEASURED,
+         ["case.json", "series[0]", "unknown field \"tolerance_kind\"", "tolerance"]),
+        ("unknown-variant-field", case_with(variants=[{"name": "v", "sett": ["mds.threads.max=8"]}]), MEASURED,
+         ["case.json", "variants[0]", "unknown field \"sett\"", "set"]),
+        ("workload-refused", CASE, MEASURED, ["case.json", "series[0]: workload", "pfsim refuses it",
+                                              "workload.json", "metabench.files"],
+         dict(WORKLOAD, metabench=dict(WORKLOAD["metabench"], files=-1))),
+        ("variant-set-refused", case_with(variants=[{"name": "v", "set": ["mds.no_such=1"]}]), MEASURED,
+         ["case.json", "variants[0]: set", "pfsim refuses it", "mds.no_such"]),
+        ("missing-column", CASE, "\n".join(",".join(l.split(",")[:5]) for l in MEASURED.splitlines()) + "\n",
+         ["measured.csv", "no column 'unlinks'"]),
         ("variant-set-string", case_with(variants=[{"name": "v", "set": "a=b"}]), MEASURED,
          ["case.json", "variants[0]: set"]),
         ("extra-field", CASE, MEASURED.replace("unique,4,2,1100,2100,950", "unique,4,2,1100,2100,950,7"),
@@ -118,9 +138,12 @@ def main():
         good = os.path.join(tmp, "good")
         write_case(good, "tiny", CASE)
         out, js = os.path.join(tmp, "out"), os.path.join(tmp, "points.json")
-        r = run(pfsim, good, out, js)
+        r = run(pfsim, good, "out", js, cwd=tmp)  # a relative --out, from another folder than the repository
         check(r.returncode == 0, "tiny sweep case runs" + (f" (exit {r.returncode}: {r.stderr.strip()[-300:]})"
                                                           if r.returncode else ""))
+        shown = [l.split("plot: ", 1)[1] for l in r.stdout.splitlines() if l.startswith("[tiny] plot: ")]
+        check(shown == [os.path.join("out", "tiny", "tiny.png")] and os.path.isfile(os.path.join(tmp, shown[0])),
+              f"the plot path printed resolves from the caller's folder: {shown}")
         if r.returncode == 0:
             text = open(js).read()
             pts = json.loads(text)
@@ -132,18 +155,18 @@ def main():
             check(not [n for n in os.listdir(out) if n.startswith(".")], "no staging folder left")
 
         # 2. Each malformed case, after a good one ("a" sorts first), is refused before anything runs.
-        for name, case, measured, needles in bad_cases(tmp):
+        for name, case, measured, needles, *workload in bad_cases(tmp):
             cases = os.path.join(tmp, "cases-" + name)
             write_case(cases, "a-good", CASE)
-            write_case(cases, "bad", case, measured)
+            write_case(cases, "bad", case, measured, *workload)
             out, js = os.path.join(tmp, "out-" + name), os.path.join(tmp, name + ".json")
             r = run(pfsim, cases, out, js)
             lines = r.stderr.strip().splitlines()
             ok = (r.returncode == 2 and len(lines) == 1 and all(n in lines[0] for n in needles) and
-                  "Traceback" not in r.stderr and not os.path.exists(js) and not os.listdir(out) and
+                  "Traceback" not in r.stderr and not os.path.exists(js) and not os.path.exists(out) and
                   "sweeping" not in r.stdout)
             check(ok, f"{name}: exit {r.returncode}, {r.stderr.strip()[-400:]!r}" +
-                  ("" if ok else f" (expected {needles}, stdout {r.stdout[-200:]!r}, out {os.listdir(out)})"))
+                  ("" if ok else f" (expected {needles}, stdout {r.stdout[-200:]!r}, out made: {os.path.exists(out)})"))
 
         # 3. The validation scripts refuse a --plot they would not write (unknown format, PostScript's dated bytes)
         #    before their runs: one line, exit 2, nothing written.
@@ -193,10 +216,24 @@ def main():
             check(r.returncode == 2 and len(lines) == 1 and f"{path}: {field}:" in lines[0],
                   f"mistral measured {field} = {value!r}: exit {r.returncode}, {r.stderr.strip()!r}")
 
-        # 5. --cases-dir that is no folder.
-        r = run(pfsim, os.path.join(tmp, "none"), os.path.join(tmp, "out-none"), os.path.join(tmp, "none.json"))
-        check(r.returncode == 2 and "--cases-dir" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
-              f"--cases-dir missing: exit {r.returncode}, {r.stderr.strip()!r}")
+        # 5. --cases-dir that is no folder, or holds no case ("0 of 0 points", exit 0 even with --strict); an --out
+        #    whose parent is missing (its parents were created, even under /).
+        empty = os.path.join(tmp, "empty")
+        os.mkdir(empty)
+        for what, cases, names, extra, said in (
+                ("--cases-dir missing", os.path.join(tmp, "none"), ("tiny",), (),
+                 f"--cases-dir {os.path.join(tmp, 'none')}: no such directory"),
+                ("--cases-dir empty", empty, (), ("--strict",), f"--cases-dir {empty}: no case in it")):
+            out = os.path.join(tmp, "out-none")
+            r = run(pfsim, cases, out, os.path.join(tmp, "none.json"), names, extra)
+            check(r.returncode == 2 and said in r.stderr and len(r.stderr.strip().splitlines()) == 1 and
+                  not os.path.exists(out), f"{what}: exit {r.returncode}, {r.stderr.strip()!r}")
+        out = os.path.join(tmp, "no-parent", "b", "c")
+        r = run(pfsim, os.path.join(tmp, "good"), out, os.path.join(tmp, "none.json"))
+        check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and
+              f"its parent directory does not exist: {os.path.dirname(out)}" in r.stderr and
+              not os.path.exists(os.path.join(tmp, "no-parent")),
+              f"--out with a missing parent: exit {r.returncode}, {r.stderr.strip()!r}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     check.finish("validate")

@@ -278,10 +278,11 @@ def main():
             shutil.rmtree(scratch, ignore_errors=True)
 
 
-def plot_cdf(real, sim, labels, out):
-    """plot_latency_cdf.py REAL SIM; its failure is this run's (it used to end with exit 0 and no plot)."""
+def plot_cdf(real, sim, labels, out, pfsim):
+    """plot_latency_cdf.py REAL SIM (its files checked by PFSIM's replay --check); its failure is this run's (it used
+    to end with exit 0 and no plot)."""
     r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "plot_latency_cdf.py"), real, sim, "--labels",
-                        labels, "--out", out], stderr=subprocess.PIPE, text=True)
+                        labels, "--out", out, "--pfsim", pfsim], stderr=subprocess.PIPE, text=True)
     sys.stderr.write("".join(l + "\n" for l in r.stderr.splitlines() if "warning" in l))
     if r.returncode != 0:
         die(f"plot_latency_cdf.py failed (exit status {r.returncode}): {pfsim_error_line(r.stderr)}",
@@ -353,11 +354,11 @@ def run_cases(a, cases, pfsim, measured):
         if a.plots:
             os.makedirs(a.plots, exist_ok=True)
             plot_cdf(t50, os.path.join(a.work, "replay50", "lat"), "measured,pfsim replay",
-                     os.path.join(a.plots, "mistral-replay50-latency-cdf.png"))
+                     os.path.join(a.plots, "mistral-replay50-latency-cdf.png"), pfsim)
     if a.plots and "predict100" in results:
         # Real 100-rank latencies against the 100-rank prediction from the 50-rank fit.
         plot_cdf(t100, os.path.join(a.work, "predict100", "lat"), "measured,pfsim (fit on 50)",
-                 os.path.join(a.plots, "mistral-predict100-latency-cdf.png"))
+                 os.path.join(a.plots, "mistral-predict100-latency-cdf.png"), pfsim)
     for case, rk, mk, ranks, mdrun in (("predict100", "predict100", "100", 100, "mdtest100"),
                                        ("predict50", "predict50", "50", 50, "mdtest50")):
         if rk not in results:
