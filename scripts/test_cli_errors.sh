@@ -1183,6 +1183,20 @@ expect_error mod-rpcs-not-below "--set clients.max_mod_rpcs_in_flight=2: " \
 
 # Control: the same command line with good inputs succeeds and writes the --out file, so the checks
 # above fail for the reason they name and not because the invocation itself is wrong.
+# run/sweep --check: the inputs read as a run reads them, nothing simulated or written (scripts/validate asks it)
+expect_refused sweep-check-bad-set "--set mds.cores=0" "mds.cores" -- \
+  sweep --platform "$good_platform" --workload "$tmp/good-workload.json" --check --set mds.cores=0
+expect_refused run-check-bad-ranks "--ranks" -- \
+  run --platform "$good_platform" --workload "$tmp/good-workload.json" --check --ranks 0
+if "$pfsim" sweep --platform "$good_platform" --workload "$tmp/good-workload.json" --check --ranks 4,8 \
+  --vary mds.cores=2,4 --csv "$tmp/check.csv" >"$tmp/check.stdout" 2>"$tmp/check.stderr" && [ ! -e "$tmp/check.csv" ] \
+  && [ ! -e "$tmp/check.csv.json" ] && grep -qF -- "--check" "$tmp/check.stderr"; then
+  echo "ok   sweep --check: good inputs taken, exit 0, no --csv written"
+else
+  echo "FAIL sweep --check: good inputs not taken, or --csv written"
+  cat "$tmp/check.stderr"
+  failures=$((failures + 1))
+fi
 if "$pfsim" run --platform "$good_platform" --workload "$tmp/good-workload.json" --ranks 4 --quiet \
   --out "$tmp/good.json" >"$tmp/good.stdout" 2>"$tmp/good.stderr" && [ -s "$tmp/good.json" ]; then
   echo "ok   control: good inputs run and write --out"

@@ -106,9 +106,13 @@ const std::vector<OptSpec>& command_opts(const std::string& cmd)
          "FILE results JSON (effective configuration, rates, latency percentiles); its directory must exist"},
         {"--latency-dir", true, "DIR per-RPC latency files <prefix>-<iteration>-<phase>-all.csv: time,runtime,rank,op "
                                 "(a create is its create and close RPCs; DIR is created if missing, its parent must exist)"},
-        {"--latency-prefix", true, "NAME prefix of the latency files (default latency)"}}},
+        {"--latency-prefix", true, "NAME prefix of the latency files (default latency)"},
+        {"--check", false, "read and check the platform, the --set values, the workload file and the options, then "
+                           "exit (0: all taken) without simulating or writing anything"}}},
       {"sweep",
        {{"--workload", true, "FILE workload JSON (required)"},
+        {"--check", false, "read and check the platform, the --set values, the workload file, --ranks and --vary, "
+                           "then exit (0: all taken) without simulating or writing anything (--csv not needed)"},
         {"--ranks", true, "LIST comma-separated rank counts"},
         {"--csv", true,
          "FILE sweep table (required, in an existing directory); FILE.json holds the effective configuration"},
@@ -786,8 +790,33 @@ void check_mdtest_outputs(const Cli& c, const pfsim::MdtestOptions& o)
               << "phases' items, and -D runs none: it is neither written nor read\n";
 }
 
+// pfsim run/sweep --check: the inputs read and checked as a run reads them (the platform with its --set values, the
+// workload file, the rank counts, --vary's values), nothing simulated or written; exit 0 when all are taken.
+int check_inputs(const Cli& c)
+{
+  check_output_paths(c);
+  platform_of(c);
+  const auto spec = workload_of(c);
+  if (c.opts.count("--ranks"))
+    pfsim::app::parse_rank_list("--ranks", c.opts.at("--ranks"));
+  if (c.opts.count("--vary")) {
+    try {
+      pfsim::app::SweepSpec sweep;
+      std::tie(sweep.vary_path, sweep.vary_values) = pfsim::app::parse_vary("--vary", c.opts.at("--vary"));
+      pfsim::app::vary_platforms(opt(c, "--platform"), c.sets, sweep, c.opts.at("--vary"));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
+  std::cerr << "pfsim " << c.command << " --check: " << opt(c, "--platform") << " and " << opt(c, "--workload")
+            << " taken (" << spec.params.generator << ")\n";
+  return 0;
+}
+
 int cmd_run(const Cli& c)
 {
+  if (c.command == "run" && has_flag(c, "--check"))
+    return check_inputs(c);
   check_output_paths(c);
   const bool mdtest = c.command == "mdtest";
   pfsim::MdtestOptions mo;
@@ -1680,6 +1709,8 @@ int cmd_ior(const Cli& c)
 
 int cmd_sweep(const Cli& c)
 {
+  if (has_flag(c, "--check"))
+    return check_inputs(c);
   check_output_paths(c);
   auto platform = platform_of(c);
   auto spec = workload_of(c);
