@@ -592,22 +592,24 @@ def ior_runs(group, base, stonewall_s, tmp, off):
     return runs
 
 
-def rnd4k_args(fpp, stonewall_s, file_size, capped):
+def rnd4k_args(fpp, stonewall_s, file_size, capped, given=None):
     """IO500's rnd4K read of ior-easy's files (each `file_size` bytes, as its write left them): IOR's -z -z reads of
-    4 KiB blocks, with the stonewall, over the tasks' data two nodes on. Its -s 10000000 reads a block at most; when
-    the sizes are capped (not --no-caps), or without a stonewall to end them, as many reads as the file has blocks.
-    Returns (pfsim ior's arguments, the segments run)."""
-    segments = RND4K_SEGMENTS
-    if capped or stonewall_s <= 0:
+    4 KiB blocks, with the stonewall, with a file per task over the tasks' data two nodes on (-C -Q 2: IO500 gives
+    them only with filePerProc; IOR refuses -z with -C on a shared file). Its -s 10000000 reads a block at most; when
+    the sizes are capped (not --no-caps), or without a stonewall to end them, as many reads as the file has blocks;
+    `given`: a result directory's command line's -s, run as it ran. Returns (pfsim ior's arguments, the segments)."""
+    segments = RND4K_SEGMENTS if given is None else given
+    if given is None and (capped or stonewall_s <= 0):
         segments = min(segments, file_size // RND4K_XFER)
     args = ((["-F"] if fpp else []) + ["-r", "-z", "-z", "-t", str(RND4K_XFER), "-b", str(RND4K_XFER), "-s",
-                                       str(segments), "-C", "-Q", "2", "-g", "-G", "271", "-e", "-k"] +
+                                       str(segments)] + (["-C", "-Q", "2"] if fpp else []) +
+            ["-g", "-G", "271", "-e", "-k"] +
             (["-D", str(int(stonewall_s)), "-O", "stoneWallingWearOut=1"] if stonewall_s > 0 else []) +
             ["--file-size", str(file_size)])
     return args, segments
 
 
-def simulate(pfsim, common, s, jobs, config, stonewall_s, capped=True):
+def simulate(pfsim, common, s, jobs, config, stonewall_s, capped=True, rnd4k_given=None):
     """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out: main then
     scores it 0, as IO500's phase returns 0 without running); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
     others start. IOR's write and read are two runs (ior_runs), in order: with a stonewall the write stops issuing
@@ -702,11 +704,12 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s, capped=True):
                 if size < RND4K_XFER:
                     notes["why"][rnd] = f"ior-easy's write left {size} bytes per file, less than one 4 KiB block"
                 else:
-                    args, segments = rnd4k_args(fpp, stonewall_s, size, capped)
-                    if segments < RND4K_SEGMENTS:
+                    args, segments = rnd4k_args(fpp, stonewall_s, size, capped, rnd4k_given)
+                    if rnd4k_given is None and segments < RND4K_SEGMENTS:
                         print(f"{PROG}: note: {rnd}: {segments} reads per task at most (the file's 4 KiB blocks), not "
-                              f"IO500's {RND4K_SEGMENTS}" + (" (stonewall-time 0)" if stonewall_s <= 0 else
-                                                             " (the sizes are capped: --no-caps runs IO500's)"),
+                              f"IO500's -s {RND4K_SEGMENTS}" +
+                              (" (stonewall-time 0: nothing would end them)" if stonewall_s <= 0 else
+                               " (IO500's default size, capped as its others are; --no-caps runs it)"),
                               file=sys.stderr)
                     notes["rnd4k"] = {"segments": segments, "file_size": size}
                     runs["ior-rnd4K"] = [(rnd, None, args)]
@@ -786,10 +789,9 @@ def validity(sim, stonewall_s, minwrite_s, stonewall=None):
     all off, or one of them scored 0).
     Returns ({phase: [reasons]}, [run-level reasons])."""
     phases = {}
-    unscored = {n for n, _, g, _ in PHASES if g is None}  # (printed "[      ]", as IO500 prints them: not judged)
+    # (an unscored phase, IO500's rnd4K read: its score of 0 is INVALID too, and the run with it: main.c judges every
+    # phase but its dummies, and rnd4K is not an optional one; helper-143)
     for name, (v, t) in sim.items():
-        if name in unscored:
-            continue
         why = []
         if name.startswith("ior") and name.endswith("-write") and t < stonewall_s:
             hit = (stonewall or {}).get(name, {}).get("hit_s", t)
@@ -890,7 +892,8 @@ def exe_lines(sizes, config, stonewall_s, rnd4k=None):
             "find": f"./pfind -newer timestampfile -size {MDTEST_HARD_BYTES}c -name *{FIND_NAME}*",
             # (its -s as run: IO500's 10000000, or the file's blocks when capped; rnd4k {"segments"})
             "ior-rnd4K-easy-read": f"./ior -g -G 271 -k -e{fpp} -r{wear} -z -z -a POSIX -t={RND4K_XFER} "
-                                   f"-b={RND4K_XFER} -s={(rnd4k or {}).get('segments', RND4K_SEGMENTS)} -C -Q 2"}
+                                   f"-b={RND4K_XFER} -s={(rnd4k or {}).get('segments', RND4K_SEGMENTS)}" +
+                                   (" -C -Q 2" if fpp else "")}
 
 
 def remove_if_empty(path):
@@ -1066,7 +1069,13 @@ def main():
                   file=sys.stderr)
     for x in sets:
         common += ["--set", x]
-    sim, skipped, run_notes = simulate(pfsim, common, sizes, a.jobs, config, stonewall_s, not a.no_caps)
+    # a result directory's rnd4K command line: its -s as it ran (IO500's 10000000), not capped
+    rnd_exe = (result or {}).get("exes", {}).get("ior-rnd4K-easy-read")
+    rnd4k_given = (parse_count(option_after(rnd_exe[0], "-s", result["path"], rnd_exe[1], "ior-rnd4K-easy-read"),
+                               f"{result['path']}:{rnd_exe[1]}: -s") if rnd_exe else None)
+    if rnd4k_given is not None and rnd4k_given <= 0:
+        fail(PROG, f"{result['path']}:{rnd_exe[1]}: ior-rnd4K-easy-read: -s: expected a positive count, got {rnd4k_given}")
+    sim, skipped, run_notes = simulate(pfsim, common, sizes, a.jobs, config, stonewall_s, not a.no_caps, rnd4k_given)
     # A phase whose run = FALSE (its own or its group's) is one IO500 prints anyway: its run() prints the command line
     # and returns a score of 0 without running (phase_*.c: "if(opt.dry_run || d.run == 0) return 0"), which main.c marks
     # INVALID ("Resulting score shouldn't be 0.0", or a write phase's runtime below the stonewall) and calc_score

@@ -347,6 +347,21 @@ def main():
                   f"{' '.join(extra)} with {cfg.strip()!r}: exit 2, '{what}' ({r.returncode}: {r.stderr.strip()})")
         # A section of another IO500 version's phases ([ior-rnd4K], IO500/io500's config-scc.ini) is said and its
         # options ignored, the other phases run (helper-132: "not an IO500 section", exit 2)
+        # The rnd4K read with a shared ior-easy file: IO500 gives -C -Q 2 only with filePerProc (IOR refuses -z with -C
+        # on a shared file; helper-143: every phase failed); switched off, it scores 0 and is [INVALID] as main.c marks
+        # every phase but its dummies, and the run with it
+        tiny = ("[debug]\nstonewall-time = 1\n[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n[mdtest-easy]\nn = 50\n"
+                "[mdtest-hard]\nn = 50\n[ior-hard]\nsegmentCount = 10\n")
+        r, rep = run_config("rnd-shared", tiny.replace("blockSize = 4m\n", "blockSize = 4m\nfilePerProc = FALSE\n"))
+        cmd = rep.get("pfsim", {}).get("runs", {}).get("ior-rnd4K-easy-read", {}).get("command", "")
+        check(r.returncode == 0 and " -r -z -z " in cmd and "-C -Q 2" not in cmd and " -F " not in cmd,
+              f"filePerProc FALSE: the rnd4K read of the one file, without -C -Q 2 ({r.returncode}: {cmd[-140:]} "
+              f"{r.stderr.strip()[-200:]})")
+        r, rep = run_config("rnd-off", tiny + "[ior-rnd4K-easy-read]\nrun = FALSE\n")
+        check(r.returncode == 0 and re.search(r"^\[      \]  ior-rnd4K-easy-read +0\.000000 GiB/s : time 0\.000 seconds "
+                                              r"\[INVALID\]$", r.stdout, re.M) is not None and
+              re.search(r"^\[SCORE \] .*\[INVALID\]$", r.stdout, re.M) is not None,
+              f"[ior-rnd4K-easy-read] run = FALSE: score 0, [INVALID], the run INVALID ({r.stdout[-300:]!r})")
         r, rep = run_config("rnd", "[ior-easy]\ntransferSize = 1m\nblockSize = 4m\n[ior-rnd4K]\nblockSize = 1073741824\n"
                                    "randomPrefill = 0\n[ior-rnd1MB-read]\nrun = TRUE\n[mdtest-easy]\nn = 50\n"
                                    "[mdtest-hard]\nn = 50\n[ior-hard]\nsegmentCount = 10\n")

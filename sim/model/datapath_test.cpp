@@ -1,6 +1,7 @@
 // The data path (clients.max_pages_per_rpc, max_rpcs_in_flight, max_dirty_mb; oss.stripe_*): IOR-like transfers cut
 // into bulk RPCs, checked against the pipeline's closed forms. One simulation per TEST_CASE.
 #include "config/platform_config.hpp"
+#include "model/servers.hpp"
 #include "model/simulation.hpp"
 #include "test_util.hpp"
 #include "workload/io_replay.hpp"
@@ -12,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -1305,13 +1307,41 @@ TEST_CASE("read-ahead stops at the node's dirty pages", "[datapath][holdback][re
   CHECK(oss(r, 0).data_written_B == 3.5 * kMiB);
 }
 
+TEST_CASE("an OSS queue's same-instant arrivals: least-served rank first, then node and rank, after earlier ones",
+          "[datapath]")
+{
+  // queue_arrival with the OSS's key (Request::data_seq), no simulation: RPCs arriving at one instant in the order
+  // the node actors ran (node 2's first) take their places by (the rank's data RPCs, node, rank); one that arrived
+  // earlier keeps its place ahead of them; a rank's own RPCs keep their order (equal keys).
+  std::vector<pfsim::Request> rq(6);
+  auto make = [&rq](size_t i, double at, uint64_t seq, uint32_t node, uint32_t rank) {
+    rq[i].arrived_s = at;
+    rq[i].data_seq = seq;
+    rq[i].node = node;
+    rq[i].local_rank = rank;
+    return &rq[i];
+  };
+  std::deque<pfsim::Request*> q;
+  const auto key = [](const pfsim::Request* r) { return r->data_seq; };
+  pfsim::queue_arrival(q, make(0, 0.5, 9, 3, 0), key);  // earlier: stays first
+  pfsim::queue_arrival(q, make(1, 1.0, 5, 2, 0), key);
+  pfsim::queue_arrival(q, make(2, 1.0, 4, 2, 1), key);
+  pfsim::queue_arrival(q, make(3, 1.0, 4, 0, 0), key);
+  pfsim::queue_arrival(q, make(4, 1.0, 5, 1, 0), key);
+  pfsim::queue_arrival(q, make(5, 1.0, 4, 0, 0), key);  // node 0 rank 0 again, same key: after its first
+  std::vector<size_t> order;
+  for (const auto* r : q)
+    order.push_back(static_cast<size_t>(r - rq.data()));
+  CHECK(order == std::vector<size_t>{0, 3, 5, 2, 4, 1});
+}
+
 TEST_CASE("deterministic ties at an OSS queue: simultaneous RPCs queue least-served rank first", "[datapath][closed]")
 {
   // The OSS counterpart of the MDS's tie test (queueing_test.cpp): 25 one-rank nodes, write-through, one RPC each in
   // flight, of 4 KiB to one OST whose 16 threads spend S = 400 us on each (oss.rpc_service; a disk of 1e12 B/s). Every
   // round 16 replies and 16 new RPCs meet 9 queued ones at the same instants. Least-served first, every rank waits its
   // turn: the ranks end within a round or two of each other and the phase runs at c / S but for its first and last
-  // rounds. Queued in the order the node actors ran, some ranks came last every round.
+  // rounds. (The node actors' run order, before, passed it too here; the order itself is the test above.)
   const int N = 25;
   const int c = 16;
   const double S = 400e-6;

@@ -277,28 +277,6 @@ void MdsServer::start_thread(int p, bool readpage)
   sg4::Actor::create(name, host_, [this, p, readpage] { thread_loop(p, readpage); })->daemonize();
 }
 
-// A request joins its queue after every request that arrived before it; requests that arrive at the same instant
-// queue least-served rank first (the rank's RPC count, then its node and rank), the order in which a client node's
-// timers of one instant fire (docs/architecture.md). In the order the node actors happen to run, the same ranks came
-// last at every round of a deterministic closed loop (helper-128: 25 ranks on 16 threads of 400 us each, two ranks
-// 711 us per stat against 613 us for the others, the phase, ended by its slowest rank, 12% slower than c / S).
-// A rank's own requests keep their order (equal keys: the later one after). `count`: the rank's RPCs of the kind the
-// server serves (Request::seq at an MDS, Request::data_seq at an OSS).
-template <class Count> static void queue_arrival(std::deque<Request*>& queue, Request* r, Count count)
-{
-  auto before = [&count](const Request* a, const Request* b) {
-    return std::make_tuple(count(a), a->node, a->local_rank) < std::make_tuple(count(b), b->node, b->local_rank);
-  };
-  auto it = queue.end();
-  while (it != queue.begin()) {
-    auto prev = std::prev(it);
-    if ((*prev)->arrived_s != r->arrived_s || !before(r, *prev))
-      break;
-    it = prev;
-  }
-  queue.insert(it, r);
-}
-
 void MdsServer::enqueue(Request* r)
 {
   double now = sg4::Engine::get_clock();

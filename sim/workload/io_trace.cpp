@@ -8,6 +8,7 @@
 #include "workload/timing_check.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -750,6 +751,10 @@ struct IorStdout {
   long long stonewall_s = -1;
   size_t stonewall_line = 0;      // where it was stated, or the Options' line (0: not seen)
   bool stonewall_options = false;  // stonewall_s 0 from the Options' line (no stonewallingTime in them)
+  // The command line gives IOR a transfer count to stop at (-O stoneWallingWearOutIterations=N, or a status file a read
+  // takes it from, -O stoneWallingStatusFile=F: IO500's reads): every rank may do fewer than the test's transfers,
+  // the same number each, without a stonewall (helper-143).
+  bool pair_limit = false;
 };
 
 // The value after "key :" on an IOR Options line ("tasks               : 2"), "" if the line is not that key's.
@@ -823,6 +828,11 @@ std::optional<IorStdout> find_ior_stdout(const fs::path& dir, const std::string&
           s.file = c.string();
           s.command_line = n;
           s.command = cmd;
+          std::string lower = cmd;
+          for (auto& ch : lower)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+          s.pair_limit = lower.find("stonewallingwearoutiterations") != std::string::npos ||
+                         lower.find("stonewallingstatusfile") != std::string::npos;
         }
         continue;
       }
@@ -1219,10 +1229,11 @@ IoTrace load_ior_perop(const std::string& path, const IorPerOpOptions& given, in
       throw ConfigError(seg_at + " hold " + std::to_string(static_cast<uint64_t>(sout->segments) * per_block) +
                         " transfers of " + std::to_string(transfer) + " bytes per rank, but a rank's per-op file holds " +
                         std::to_string(most_rows) + ": expected the stdout of the run that wrote them");
-    // Without a stonewall every rank does every transfer (IOR's loop stops early only at the -D deadline): a shorter
-    // file is cut at a row boundary or has rows deleted (helper-136: a file of its header line only was a warning).
+    // Without a stonewall every rank does every transfer (IOR's loop stops early only at the -D deadline or at a
+    // transfer count the command line gives): a shorter file is cut at a row boundary or has rows deleted (helper-136:
+    // a file of its header line only was a warning).
     const uint64_t expected = static_cast<uint64_t>(sout->segments) * per_block;
-    if (sout->stonewall_s == 0 && options.block_B > 0)
+    if (sout->stonewall_s == 0 && !sout->pair_limit && options.block_B > 0)
       for (size_t i = 0; i < counts.size(); ++i)
         for (size_t r = 0; r < counts[i].size(); ++r)
           if (counts[i][r] < expected)

@@ -458,6 +458,18 @@ TEST_CASE("IOR per-op: a rank file short of the stdout's transfers is an error w
   CHECK(warned());
   fs::remove(d.path / "ior-write-perop-vvv-stdout.txt");
   CHECK(warned());
+  // A transfer count the command line gives (-O stoneWallingWearOutIterations=N, or a read's status file: IO500's
+  // reads) stops every rank at the same count without a stonewall (helper-143: refused as a cut file)
+  std::string limited = text;
+  REQUIRE(limited.find("-F -b 1m") != std::string::npos);
+  limited.replace(limited.find("-F -b 1m"), 8, "-F -O stoneWallingWearOutIterations=7 -b 1m");
+  d.write("ior-write-perop-vvv-stdout.txt", limited);
+  const std::string rows0 = d.read("ior-write-perop-0-00000.csv");
+  d.write("ior-write-perop-0-00000.csv", rows0.substr(0, rows0.rfind('\n', rows0.size() - 2) + 1));
+  CHECK_NOTHROW(load_ior_perop(f0, IorPerOpOptions{}));
+  // ... the same count for every rank: one rank short of the others is still a cut file
+  d.write("ior-write-perop-0-00001.csv", rows.substr(0, rows.rfind('\n', rows.rfind('\n', rows.size() - 2) - 1) + 1));
+  CHECK_THAT(error_of([&] { load_ior_perop(f0, IorPerOpOptions{}); }), Catch::Contains("found 6"));
 }
 
 TEST_CASE("IOR per-op: rows of a rank that overlap in time are said as md-workbench's are", "[iotrace]")
