@@ -49,6 +49,30 @@ void merge_into(nlohmann::json& into, const nlohmann::json& from)
       merge_into(into[it.key()], it.value());
   }
 }
+// The dotted names (a platform field's path, "clients.max_dirty_mb") in `text` from `from` on, in order: the fields a
+// message names besides its own (a trailing '.' ends the sentence, not the name).
+std::vector<std::string> dotted_names(const std::string& text, size_t from)
+{
+  const auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+  std::vector<std::string> names;
+  for (size_t at = from; at < text.size();) {
+    if (!name_char(text[at])) {
+      ++at;
+      continue;
+    }
+    size_t end = at;
+    while (end < text.size() && name_char(text[end]))
+      ++end;
+    std::string name = text.substr(at, end - at);
+    while (!name.empty() && name.back() == '.')
+      name.pop_back();
+    if (name.find('.') != std::string::npos)
+      names.push_back(name);
+    at = end;
+  }
+  return names;
+}
+
 }  // namespace
 
 nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets)
@@ -239,20 +263,8 @@ config::PlatformConfig load_platform_unprinted(const std::string& file, const st
       // Else the override that gave the setting that makes the field inert, which the warning names after it
       // ("clients.hold_partial_rpcs is true but clients.max_dirty_mb is 0": --set clients.max_dirty_mb=0 on a platform
       // that holds partial RPCs, helper-135).
-      const auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
-      for (size_t at = head.size() + field.size(); !named && at < w.size();) {
-        if (!name_char(w[at])) {
-          ++at;
-          continue;
-        }
-        size_t end = at;
-        while (end < w.size() && name_char(w[end]))
-          ++end;
-        std::string name = w.substr(at, end - at);
-        while (!name.empty() && name.back() == '.')
-          name.pop_back();
-        at = end;
-        if (name.find('.') == std::string::npos || name == field)
+      for (const auto& name : dotted_names(w, head.size() + field.size())) {
+        if (name == field)
           continue;
         for (auto it = sets.rbegin(); it != sets.rend() && !named; ++it)
           if (gives(*it, name)) {
@@ -306,23 +318,7 @@ config::PlatformConfig load_platform_unprinted(const std::string& file, const st
       }
       // ... or whose object value gives a field the message names (--set 'mds={"threads":{"max":3}}' for "expected
       // at most mds.threads.max (3)").
-      std::vector<std::string> named;  // the dotted names in the message after the field
-      for (size_t at = q2 + 1; at < msg.size();) {
-        const auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
-        if (!name_char(msg[at])) {
-          ++at;
-          continue;
-        }
-        size_t end = at;
-        while (end < msg.size() && name_char(msg[end]))
-          ++end;
-        std::string name = msg.substr(at, end - at);
-        while (!name.empty() && name.back() == '.')
-          name.pop_back();
-        if (name.find('.') != std::string::npos)
-          named.push_back(name);
-        at = end;
-      }
+      const std::vector<std::string> named = dotted_names(msg, q2 + 1);  // the dotted names after the field
       for (auto it = sets.rbegin(); it != sets.rend(); ++it)
         for (const auto& name : named)
           if (config::set_gives_field(*it, name))

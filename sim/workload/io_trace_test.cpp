@@ -495,14 +495,18 @@ TEST_CASE("IOR per-op: rows of a rank that overlap in time are said as md-workbe
                                          "ior-write-perop-0-00001.csv:4); the replay gives them no think time"));
 }
 
+// load_dxt's error for a DXT dump of kHead and `row`, written as b.dxt.txt in `d`.
+std::string dxt_row_error(TempDir& d, const std::string& row)
+{
+  const std::string f = d.write("b.dxt.txt", kHead + row + "\n");
+  return error_of([&] { load_dxt(f); });
+}
+
 TEST_CASE("DXT: an offset or length of more digits than 64 bits hold is out of range, not 'not an integer'", "[iotrace]")
 {
   // helper-136: a 24-digit offset was "offset: expected an integer"
   TempDir d;
-  auto err = [&](const std::string& row) {
-    const std::string f = d.write("b.dxt.txt", kHead + row + "\n");
-    return error_of([&] { load_dxt(f); });
-  };
+  auto err = [&d](const std::string& row) { return dxt_row_error(d, row); };
   const std::string where = (d.path / "b.dxt.txt").string() + ":6: ";
   CHECK_THAT(err(" X_POSIX 0 write 0 123456789012345678901234 1 0.1 0.2"),
              Catch::StartsWith(where + "offset \"123456789012345678901234\": out of range (expected a byte offset "
@@ -809,10 +813,7 @@ TEST_CASE("DXT on Lustre: the OSTs darshan-dxt-parser lists after each row are a
 TEST_CASE("DXT bounds: a rank beyond nprocs, a time beyond the clock's range: errors naming the line", "[iotrace]")
 {
   TempDir d;
-  auto err = [&](const std::string& row) {
-    const std::string f = d.write("b.dxt.txt", kHead + row + "\n");
-    return error_of([&] { load_dxt(f); });
-  };
+  auto err = [&d](const std::string& row) { return dxt_row_error(d, row); };
   const std::string where = (d.path / "b.dxt.txt").string() + ":6: ";
   CHECK_THAT(err("# DXT, rank: 2000000000, hostname: vm\n X_POSIX 2000000000 write 0 0 1 0.1 0.2"),
              Catch::StartsWith(where + "rank: expected an integer from 0 to"));
