@@ -8,6 +8,9 @@ IO500 (the C version, io500.org) runs IOR and mdtest with fixed options and the 
   mdtest-easy   mdtest -n n -u -L -F -P -N 1 -C / -T / -r             (empty files, a directory per task) kIOPS
   mdtest-hard   mdtest -n n -t -w 3901 -e 3901 -F -P -N 1 -C / -T / -E / -r  (one shared directory)  kIOPS
   find       pfind -newer -size 3901c -name "*01*" over the data directory                      kIOPS
+  ior-rnd4K-easy-read  ior -F -r -z -z -t 4096 -b 4096 -s 10000000 -D stonewall -C -Q 2 over ior-easy's files
+             (last, unscored: "[      ]"; -C -Q 2 only with filePerProc; the files as ior-easy's write left them,
+             pfsim ior --file-size)                                                             GiB/s
 pfsim runs each IOR phase as its own simulation (`pfsim ior -w`, then `pfsim ior -r`) and each mdtest group as one
 (`pfsim mdtest`: its phases in mdtest's order, each rate from its own phase), as IO500 takes them from its own runs of
 the tools, and `pfsim find` last. find walks the tree the groups that ran leave: mdtest-easy's directory per task,
