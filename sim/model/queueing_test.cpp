@@ -444,16 +444,23 @@ TEST_CASE("an operation that times out max_resends times in a row stops the run"
                         Catch::Contains("below its round trip"));
 }
 
+// An MDS of `cores` cores and a fixed pool of `threads` threads serving stats of `service_s`, deterministic, with
+// mechanism (e) charging `cost_s` per runnable thread beyond the cores.
+static json oversubscribed(int cores, double service_s, int threads, double cost_s)
+{
+  json j = mds_platform(cores, service_s, "deterministic");
+  j["mds"]["threads"] = {{"min", threads}, {"max", threads}};
+  j["mds"]["mechanisms"] = {{"oversubscription", {{"enabled", true}, {"cost_per_extra_thread", cost_s}}}};
+  return j;
+}
+
 // Mechanism (e), oversubscription: every request's demand grows by cost x (runnable threads / cores - 1) when more
 // threads are runnable than the cores. 8 one-rank nodes keep 8 stats at an MDS of 8 threads on 2 cores (1 ms each,
 // network time 0.4% of a cycle): all 8 threads are runnable, the demand is 1 ms + 100 us x (8/2 - 1), and the two
 // cores serve 2 / 1.3 ms.
 TEST_CASE("oversubscription: 8 runnable threads on 2 cores pay cost x (8/2 - 1) per request", "[queueing][mechanisms]")
 {
-  json j = mds_platform(2, 1e-3, "deterministic");
-  j["mds"]["threads"] = {{"min", 8}, {"max", 8}};
-  j["mds"]["mechanisms"] = {{"oversubscription", {{"enabled", true}, {"cost_per_extra_thread", 100e-6}}}};
-  auto rec = run_stats(j, 8, 8 * 400);
+  auto rec = run_stats(oversubscribed(2, 1e-3, 8, 100e-6), 8, 8 * 400);
   const auto& ph = rec.phases.at(0);
   const double rate = static_cast<double>(ph.ops) / (ph.end_s - ph.start_s);
   INFO("rate " << rate << "/s, 2 / 1.3 ms = " << 2 / 1.3e-3);
@@ -466,10 +473,7 @@ TEST_CASE("oversubscription: 8 runnable threads on 2 cores pay cost x (8/2 - 1) 
 // request 312.4 us where every request pays for 9 runnable threads, 300 + 30 x (9/6 - 1) = 315 us.
 TEST_CASE("oversubscription: threads between two requests with a request waiting are runnable", "[queueing][mechanisms]")
 {
-  json j = mds_platform(6, 300e-6, "deterministic");
-  j["mds"]["threads"] = {{"min", 9}, {"max", 9}};
-  j["mds"]["mechanisms"] = {{"oversubscription", {{"enabled", true}, {"cost_per_extra_thread", 30e-6}}}};
-  auto rec = run_stats(j, 30, 30 * 600);
+  auto rec = run_stats(oversubscribed(6, 300e-6, 9, 30e-6), 30, 30 * 600);
   const auto& s = rec.servers.at(0);
   const double cpu_per_request = s.cpu_s / static_cast<double>(s.served);
   INFO("CPU per request " << cpu_per_request * 1e6 << " us, expected 315 us");

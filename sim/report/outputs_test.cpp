@@ -247,6 +247,16 @@ TEST_CASE("output directory: made with the batch, gone with a failed batch, its 
 {
   TempDir d;
   const fs::path lat = d.path / "lat";
+  // a batch that makes the directory, writes a.csv in it, and ends in an exception before its commit()
+  const auto batch_fails_after_a_file = [&lat] {
+    try {
+      pfsim::OutputBatch batch;
+      pfsim::make_output_dir(lat.string());
+      pfsim::write_file_atomic((lat / "a.csv").string(), "x\n");
+      throw std::runtime_error("disk full");
+    } catch (const std::runtime_error&) {
+    }
+  };
   SECTION("committed: the directory and its file stay")
   {
     pfsim::OutputBatch batch;
@@ -257,26 +267,14 @@ TEST_CASE("output directory: made with the batch, gone with a failed batch, its 
   }
   SECTION("an exception after the directory's first file: neither the file nor the directory")
   {
-    try {
-      pfsim::OutputBatch batch;
-      pfsim::make_output_dir(lat.string());
-      pfsim::write_file_atomic((lat / "a.csv").string(), "x\n");
-      throw std::runtime_error("disk full");
-    } catch (const std::runtime_error&) {
-    }
+    batch_fails_after_a_file();
     CHECK(d.entries() == 0);
   }
   SECTION("a directory that existed before stays, with what it held")
   {
     fs::create_directory(lat);
     pfsim::write_file_atomic((lat / "old.csv").string(), "x\n");
-    try {
-      pfsim::OutputBatch batch;
-      pfsim::make_output_dir(lat.string());
-      pfsim::write_file_atomic((lat / "a.csv").string(), "x\n");
-      throw std::runtime_error("disk full");
-    } catch (const std::runtime_error&) {
-    }
+    batch_fails_after_a_file();
     CHECK(fs::exists(lat / "old.csv"));
     CHECK_FALSE(fs::exists(lat / "a.csv"));
   }
