@@ -8,6 +8,11 @@ Cases (measured values: validation/mistral/measured.json, latency percentiles fr
   predict50  the other direction: fit on the 100-rank trace, replay the 100-rank trace at 50 ranks: 50-rank phase
              rates (15 %); mdtest at 50 ranks (20 %). The 100-rank archive has no iteration-0 read files
              (--allow-missing: that iteration's read time is replayed as think time, not rescaled).
+  holdout    not run unless named (--cases holdout; scripts/validate mistral-holdout): fit on the 50-rank trace,
+             replay it at 200 (20 per node), 250, 1,000 and 2,000 (20 per node) ranks, and pfsim mdtest there, against
+             five later lustre02 runs of the same campaign that no fit has seen (validation/mistral-holdout/
+             measured.json): phase rates (15 %), mdtest create/stat/remove (20 %), File read shown. About 35 min of
+             wall time on 2 cores (the 2,000-rank replay alone about 15).
 
 usage: validate_mistral.py [--json FILE] [--plots DIR] [--pfsim BIN] [--work DIR] [--cases a,b]
 Exit status 0 even when points fail; 2 on bad input (missing archives, binary or measured file).
@@ -36,7 +41,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = "/work/shared/data/mistral-mdrealio"
 RESIDUAL_Q = 0.01  # the quantile the platform fit uses (scripts/fit_mdrealio.py --quantile)
 KINDS = ("stat", "read", "create", "delete")
-CASES = ("replay50", "predict100", "predict50")
+CASES = ("replay50", "predict100", "predict50")  # the default
+ALL_CASES = CASES + ("holdout",)
+HOLDOUT = os.path.join(ROOT, "validation", "mistral-holdout", "measured.json")
 
 
 PROG = "validate_mistral"
@@ -133,10 +140,10 @@ def run(cmd, log):
                            f"(log: {log})")
 
 
-def replay(pfsim, trace, platform, ranks, out_dir, latency=True):
+def replay(pfsim, trace, platform, ranks, out_dir, latency=True, ranks_per_node=10):
     os.makedirs(out_dir, exist_ok=True)
     res = os.path.join(out_dir, "results.json")
-    cmd = [pfsim, "replay", trace, "--platform", platform, "--ranks", str(ranks), "--ranks-per-node", "10",
+    cmd = [pfsim, "replay", trace, "--platform", platform, "--ranks", str(ranks), "--ranks-per-node", str(ranks_per_node),
            "--residual-quantile", str(RESIDUAL_Q), "--out", res, "--allow-missing"]
     if latency:
         cmd += ["--latency-dir", os.path.join(out_dir, "lat")]
@@ -149,10 +156,11 @@ def replay(pfsim, trace, platform, ranks, out_dir, latency=True):
     return j
 
 
-def mdtest(pfsim, platform, ranks, out_dir):
+def mdtest(pfsim, platform, ranks, out_dir, ranks_per_node=10):
     os.makedirs(out_dir, exist_ok=True)
     res = os.path.join(out_dir, "results.json")
-    run([pfsim, "mdtest", "--platform", platform, "--ranks", str(ranks), "--ranks-per-node", "10", "-n", "5000",
+    run([pfsim, "mdtest", "--platform", platform, "--ranks", str(ranks), "--ranks-per-node", str(ranks_per_node),
+         "-n", "5000",
          "-u", "-F", "-w", "3900", "-e", "3900", "--out", res], os.path.join(out_dir, "log.txt"))
     j = json.load(open(res))
     return {p["name"]: p["rate_items_per_s"] for p in j["phases"]}
@@ -168,10 +176,18 @@ def phase_rates(results):
     return out
 
 
-def load_measured(path):
-    """measured.json's runs, every rate a point divides by checked (a number > 0) naming its field; exit 2 if not."""
+def load_measured(path, runs=("50", "100")):
+    """measured.json's runs, every rate a point divides by checked (a number > 0) naming its field; exit 2 if not.
+    RUNS None: every run of the file (at least one), each with its whole ranks and ranks_per_node (the holdout)."""
     doc, where = read_measured_json(PROG, path, ROOT)
-    for run in ("50", "100"):
+    if runs is None:
+        if not (isinstance(doc.get("runs"), dict) and doc["runs"]):
+            die(f"{where}: runs: expected an object of runs")
+        runs = tuple(doc["runs"])
+        for run in runs:
+            for f in ("ranks", "ranks_per_node"):
+                json_number(PROG, where, doc, ("runs", run, f), above=0, whole=True)
+    for run in runs:
         for phase in ("precreate", "cleanup"):
             json_number(PROG, where, doc, ("runs", run, "mdreal", phase, "obj_per_s"), above=0)
         bench = doc["runs"][run]["mdreal"].get("benchmark")
@@ -227,6 +243,59 @@ def plot_rates(points, out):
     save_atomic(fig, out, dpi=110)
 
 
+def holdout_sizes(runs):
+    """The (ranks, ranks per node) the holdout's runs need, each once, the most ranks first."""
+    return sorted({(int(m["ranks"]), int(m["ranks_per_node"])) for m in runs.values()}, reverse=True)
+
+
+SCALING_PANELS = (("rate precreate", "md-real-io precreate (obj/s)"),
+                  ("rate benchmark (mean of iterations)", "md-real-io benchmark, mean of 3 (obj/s)"),
+                  ("rate cleanup", "md-real-io cleanup (obj/s)"),
+                  ("mdtest File creation", "mdtest File creation (ops/s)"),
+                  ("mdtest File stat", "mdtest File stat (ops/s)"),
+                  ("mdtest File removal", "mdtest File removal (ops/s)"),
+                  ("mdtest File read", "mdtest File read (ops/s)"))
+
+
+def plot_scaling(points, measured, out):
+    """Rates against ranks: every measured lustre02 run (the two traced ones and the holdout's) and the simulated
+    points of this run that were fitted on the 50-rank trace (replay50, predict100, holdout)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(2, 4, figsize=(17, 7.5))
+    meas_runs = [measured["50"], measured["100"]] + list(measured["holdout"].values())
+    for ax, (prefix, title) in zip(axes.flat, SCALING_PANELS):
+        mx, my = [], []
+        for m in meas_runs:
+            ranks = int(m.get("ranks") or 0)
+            if prefix.startswith("rate "):
+                my.append(measured_rates(m)[prefix[len("rate "):]])
+            else:
+                my.append(m["mdtest"][prefix[len("mdtest "):]])
+            mx.append(ranks)
+        sim = sorted((p["x"], p["simulated"]) for p in points
+                     if p["series"].startswith(prefix) and
+                     (p["case"].startswith("mistral-holdout") or p["case"] in ("mistral-replay50",
+                                                                               "mistral-predict100")))
+        sim = sorted(dict(sim).items())
+        ax.plot(mx, my, "o", color="tab:blue", label="measured (lustre02, July 2017)")
+        if sim:
+            ax.plot([x for x, _ in sim], [y for _, y in sim], "s--", color="tab:orange", label="pfsim, fit on 50 ranks")
+        ax.set_xscale("log")
+        ax.set_ylim(bottom=0)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("ranks")
+        ax.grid(alpha=0.3)
+    axes.flat[-1].axis("off")
+    axes.flat[-1].legend(*axes.flat[0].get_legend_handles_labels(), loc="center", fontsize=9)
+    fig.suptitle("Mistral lustre02: the 50-rank trace's fit against the measured runs at 50 to 2,000 ranks "
+                 "(200 and 2,000: 20 per node)", fontsize=10)
+    fig.tight_layout()
+    from pfsim_plot import save_atomic
+    save_atomic(fig, out, dpi=110)
+
+
 def main():
     ap = Parser(prog="validate_mistral", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json")
@@ -235,7 +304,8 @@ def main():
     ap.add_argument("--work", default=None,
                     help="scratch folder, kept (default: a new temporary folder per run, removed at the end, so "
                          "that two runs never share files)")
-    ap.add_argument("--cases", default=",".join(CASES), help="comma-separated subset of " + ", ".join(CASES))
+    ap.add_argument("--cases", default=",".join(CASES),
+                    help=f"comma-separated subset of {', '.join(ALL_CASES)} (default: {', '.join(CASES)})")
     ap.add_argument("--population", choices=("active_ranks", "md_ops_in_flight"), default=None,
                     help="refit both platforms with this load-law population (scripts/fit_mdrealio.py "
                          "--population) instead of replaying platforms/mistral-lustre02.json")
@@ -243,8 +313,8 @@ def main():
     a = ap.parse_args()
     cases = []
     for c in a.cases.split(","):
-        if c not in CASES:
-            die(f"--cases: unknown case '{c}'; expected a comma-separated subset of {', '.join(CASES)}")
+        if c not in ALL_CASES:
+            die(f"--cases: unknown case '{c}'; expected a comma-separated subset of {', '.join(ALL_CASES)}")
         if c not in cases:
             cases.append(c)
     # Output paths before the work.
@@ -253,7 +323,8 @@ def main():
     check_spares_inputs(PROG, "--json", a.json, [
         ("the measured data", os.path.join(ROOT, "validation", "mistral", "measured.json")),
         ("the validation case", os.path.join(ROOT, "validation", "mistral", "case.json")),
-        ("the platform it replays", os.path.join(ROOT, "platforms", "mistral-lustre02.json"))])
+        ("the platform it replays", os.path.join(ROOT, "platforms", "mistral-lustre02.json"))] +
+        ([("the holdout's measured data", HOLDOUT)] if "holdout" in cases else []))
     if a.plots and os.path.exists(a.plots) and not os.path.isdir(a.plots):
         die(f"--plots {a.plots}: exists and is not a directory")
     if a.work and os.path.exists(a.work) and not os.path.isdir(a.work):
@@ -263,6 +334,8 @@ def main():
     if not pfsim or not is_executable_file(pfsim):
         die(f"{pfsim or 'build/pfsim'}: no executable pfsim binary (build first: scripts/build, or pass --pfsim BIN)")
     measured = load_measured(os.path.join(ROOT, "validation", "mistral", "measured.json"))
+    if "holdout" in cases:
+        measured["holdout"] = load_measured(HOLDOUT, runs=None)
     for arch in ("results-5-7217624.tar.xz", "results-10-7217628.tar.xz"):
         if not os.path.exists(os.path.join(DATA, arch)):
             die(f"{DATA}/{arch}: missing")
@@ -326,6 +399,14 @@ def run_cases(a, cases, pfsim, measured):
         if "predict50" in cases:
             jobs["predict50"] = ex.submit(replay, pfsim, t100, plat100, 50, os.path.join(a.work, "predict50"), False)
             jobs["mdtest50"] = ex.submit(mdtest, pfsim, plat100, 50, os.path.join(a.work, "mdtest50"))
+        if "holdout" in cases:
+            # One replay and one mdtest per (ranks, ranks per node) of the measured runs, the largest first.
+            for ranks, ppn in holdout_sizes(measured["holdout"]):
+                tag = f"{ranks}x{ppn}"
+                jobs["holdout-replay-" + tag] = ex.submit(replay, pfsim, t50, plat50, ranks,
+                                                          os.path.join(a.work, "holdout-replay-" + tag), False, ppn)
+                jobs["holdout-mdtest-" + tag] = ex.submit(mdtest, pfsim, plat50, ranks,
+                                                          os.path.join(a.work, "holdout-mdtest-" + tag), ppn)
         results = {k: f.result() for k, f in jobs.items()}
     except RuntimeError as e:
         stop_runs(ex)
@@ -374,8 +455,24 @@ def run_cases(a, cases, pfsim, measured):
             points.append(point("mistral-" + case, f"mdtest {name} (ops/s), {fit}", ranks,
                                 measured[mk]["mdtest"][name], md[name], 0.20))
 
+    if "holdout" in cases:
+        for key, m in measured["holdout"].items():
+            ranks, ppn = int(m["ranks"]), int(m["ranks_per_node"])
+            tag = f"{ranks}x{ppn}"
+            case = f"mistral-holdout-{key}"
+            meas = measured_rates(m)
+            for k, v in phase_rates(results["holdout-replay-" + tag]).items():
+                points.append(point(case, f"rate {k} (obj/s), fit on 50", ranks, meas[k], v, 0.15))
+            md = results["holdout-mdtest-" + tag]
+            for name in ("File creation", "File stat", "File read", "File removal"):
+                points.append(point(case, f"mdtest {name} (ops/s), fit on 50", ranks, m["mdtest"][name], md[name],
+                                    0.20))
     if a.plots and points:
-        plot_rates(points, os.path.join(a.plots, "mistral-rates.png"))
+        rate_pts = [p for p in points if not p["case"].startswith("mistral-holdout")]
+        if rate_pts:
+            plot_rates(rate_pts, os.path.join(a.plots, "mistral-rates.png"))
+        if "holdout" in cases:
+            plot_scaling(points, measured, os.path.join(a.plots, "mistral-holdout-scaling.png"))
     print(f"{'case':<20} {'series':<52} {'x':>4} {'measured':>12} {'simulated':>12} {'rel.err':>8} {'tol':>5} pass")
     for p in points:
         print(f"{p['case']:<20} {p['series']:<52} {p['x']:>4} {p['measured']:>12.6g} {p['simulated']:>12.6g} "
