@@ -14,6 +14,7 @@
 3. validate_nersc_lmt.py, validate_spartan.py and validate_titan_stragglers.py refuse --plot p.xyz and p.ps before
    their runs (one line, exit 2, nothing written); every validation script's --check exits 0 and writes nothing.
 4. validate_mistral.py's measured rates (0, a string, missing) are one error line naming the field.
+4b. The holdout's measured runs (ranks, ranks per node, rates) likewise; --cases holdout --check simulates nothing.
 5. A --cases-dir that does not exist or holds no case, and an --out whose parent is missing, are one error line, exit
    status 2, nothing created.
 Never the long lu1695 sweeps. Takes a few seconds."""
@@ -215,6 +216,37 @@ def main():
             lines = r.stderr.strip().splitlines()
             check(r.returncode == 2 and len(lines) == 1 and f"{path}: {field}:" in lines[0],
                   f"mistral measured {field} = {value!r}: exit {r.returncode}, {r.stderr.strip()!r}")
+
+        # 4b. The holdout's measured runs (validation/mistral-holdout/measured.json): each run's ranks and ranks per
+        #     node are whole numbers > 0 (they size the simulations), its rates as above; --cases holdout --check reads
+        #     them without simulating.
+        good = json.load(open(os.path.join(os.path.dirname(HERE), "validation", "mistral-holdout", "measured.json")))
+        for keys, value in ((("runs", "250", "ranks_per_node"), 0), (("runs", "2000", "ranks"), 2.5),
+                            (("runs", "1000b", "mdreal", "precreate", "obj_per_s"), None)):
+            m = copy.deepcopy(good)
+            d = m
+            for k in keys[:-1]:
+                d = d[k]
+            if value is None:
+                del d[keys[-1]]
+            else:
+                d[keys[-1]] = value
+            path = os.path.join(tmp, "holdout-measured.json")
+            with open(path, "w") as f:
+                json.dump(m, f)
+            r = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                                "import validate_mistral as v; v.load_measured(sys.argv[2], runs=None)", HERE, path],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+            field = ".".join(str(k) for k in keys)
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and f"{path}: {field}:" in lines[0],
+                  f"holdout measured {field} = {value!r}: exit {r.returncode}, {r.stderr.strip()!r}")
+        js = os.path.join(tmp, "check.json")
+        r = subprocess.run([sys.executable, os.path.join(HERE, "validate_mistral.py"), "--pfsim", pfsim, "--json", js,
+                            "--cases", "holdout", "--check"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=60)
+        check(r.returncode == 0 and not os.path.exists(js) and "Traceback" not in r.stderr,
+              f"validate_mistral.py --cases holdout --check: exit {r.returncode}, {r.stderr.strip()[-300:]!r}")
 
         # 5. --cases-dir that is no folder, or holds no case ("0 of 0 points", exit 0 even with --strict); an --out
         #    whose parent is missing (its parents were created, even under /).
