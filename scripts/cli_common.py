@@ -294,17 +294,18 @@ def pfsim_error_line(stderr):
 
 def run_pfsim(prog, cmd, quiet_stderr=True, **kw):
     """Runs pfsim; on a non-zero exit prints pfsim's error line (its last stderr line) and exits with pfsim's
-    status (2 for bad input; 1 when it was killed by a signal). Returns the CompletedProcess otherwise."""
+    status (2 for bad input; 1 when it was killed by a signal). Returns the CompletedProcess otherwise (its stdout
+    pfsim's when called with stdout=subprocess.PIPE, else None)."""
     try:
         p = subprocess.Popen(cmd, stderr=subprocess.PIPE if quiet_stderr else None, text=True, **kw)
     except OSError as e:
         fail(prog, f"cannot run {cmd[0]}: {e.strerror}")
     try:
-        _, err = p.communicate()
+        out, err = p.communicate()
     except KeyboardInterrupt:  # stopped: pfsim stops too
         end_child(p)
         raise
-    r = subprocess.CompletedProcess(cmd, p.returncode, None, err)
+    r = subprocess.CompletedProcess(cmd, p.returncode, out, err)
     if r.returncode != 0:
         status = r.returncode if r.returncode > 0 else 1
         what = pfsim_error_line(r.stderr) if quiet_stderr else "see its message above"
