@@ -60,14 +60,36 @@ usage: io500.py --platform FILE --ranks N [--ranks-per-node K] [CONFIG.ini] [--f
                       compares each phase's simulated score with the measured one (with --ranks N other than procs:
                       the two side by side, no error column)
   --out-dir DIR       writes IO500's result_summary.txt, result.txt (its layout: [run] procs, each phase's exe
-                      command line with the sizes run, its ERROR INVALID lines, score, t_delta; --from reads it back)
-                      and config.ini (the config run) there (temporary names, each renamed when complete; the
-                      directory created if missing, as IO500 creates its resultdir); never the --from directory's files
+                      command line with the sizes run, its ERROR INVALID lines, score, t_delta; --from reads it back),
+                      config.ini (the config run) and each phase's <phase>.txt and <phase>.csv (below) there
+                      (temporary names, all renamed once every one is complete; the directory created if missing, as
+                      IO500 creates its resultdir); never the --from directory's files, nor any input
   --json FILE         the phases, scores and comparison, and the effective configuration: "config" (seed, ranks,
                       ranks per node, --set, caps, the config as read with IO500's defaults of the options pfsim uses
                       filled in and named; [find] nproc null: every task) and "pfsim" (version, build, the effective
                       platform as its runs' results report it, each run's command line and what its platform changes);
                       the same inputs write the same bytes
+The phases' files (--out-dir), by IO500's names (ior-easy-write.txt, mdtest-hard-stat.csv, ...), for the phases that
+ran: <phase>.txt the tool's text, <phase>.csv its per-rank CSV (the headers of IO500's; a row per task, mdtest's after
+its "all" row). What differs from IO500's (standard-results):
+  - IOR phases: each is its own pfsim ior run (-O saveRankPerformanceDetailsCSV added: no number changes); the text
+    is pfsim ior's up to its Results lines, as IO500's IOR (run as a library) prints no 'Summary of all tests' nor
+    'Finished'. Its header is pfsim's (IOR-pfsim, Machine pfsim, the clock from 1970-01-01, no FS line), its test
+    file pfsim's testFile (no -o), its command line the run's with the status and CSV files by their names alone.
+  - mdtest phases: a group is one pfsim mdtest run (with -P and --saveRankPerformanceDetails added), so each of its
+    phases' files is cut from that run: the text with the rows of the phase (and the tree's creation with the create,
+    its removal with the removal, as IO500's -C and -r runs print them), every other row 0.000 as mdtest prints a
+    phase it did not run; the stonewall line in the create's alone; started and finished at the phase's simulated
+    start and end within the run (IO500's runs each start anew, after mdtest's 1 s sleep); the command line the
+    group's run (its -Y and -W, which IO500 gives the create alone) with the phase's own flags added (-C, -T, -E -X,
+    -r) and its CSV's name; its header pfsim mdtest's (mdtest-pfsim, no Path nor FS line). The CSV is the run's
+    per-rank CSV with the phase's columns alone (the "all" row's items the count the create made, as IO500's runs
+    read it from the stonewall status file).
+  - find: no find.csv (nor find.txt, which IO500 does not write either): pfind's per-rank rows count its work
+    stealing (messages, items stolen, time), which pfsim's find, a static schedule of the directories and stats
+    (docs/spartan-cephfs.md section 8), does not simulate. Nor IO500's empty timestampfile and config-orig.ini.
+  A phase that did not run has no files; files of IO500's names that this run did not write are left in DIR as they
+  were (not removed: find.csv may be another tool's), and said on stderr.
 [INVALID] is marked as IO500 marks it: a write phase that ran less than stonewall-time or than the minimum write
 runtime (300 s, 30 s with [global] scc = TRUE), a score of 0, and on the score line also stonewall-time != 300 and
 a total score of 0 (every bandwidth or every metadata phase off, or one of them scored 0).
@@ -89,6 +111,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -526,19 +549,28 @@ def sizes_from(config, cfg_path, exes, result_path, caps, cap_all, cap_text=None
     return s, notes
 
 
-def run_tool(pfsim, common, kind, args, tmp):
+def run_tool(pfsim, common, kind, args, tmp, keep=None):
     """One pfsim run; returns (its results JSON, its warning lines, its command line as "pfsim TOOL ...", without
-    the temporary --out and --quiet)."""
+    the temporary --out and --quiet). With `keep` (a dict; --out-dir), an IOR or mdtest run also prints the tool's
+    text and writes its per-rank CSV (IOR's -O saveRankPerformanceDetailsCSV, mdtest's -P and
+    --saveRankPerformanceDetails, as IO500 gives them: they change no number, and are not in the recorded command
+    line); keep[kind] = (its stdout, its CSV), the temporary directory's files named by their names alone."""
     out = os.path.join(tmp, kind + ".json")
     tool = "ior" if kind.startswith("ior") else "find" if kind == "find" else "mdtest"
     if "--ranks" in args:  # the run's own process count ([find] nproc) replaces the job's
         k = common.index("--ranks")
         common = common[:k] + common[k + 2:]
-    cmd = [pfsim, tool] + common + args + ["--quiet", "--out", out]
-    r = run_pfsim(PROG, cmd)
+    rank_csv = os.path.join(tmp, kind + ".csv") if keep is not None and tool != "find" else None
+    extra = ([] if rank_csv is None else ["-O", f"saveRankPerformanceDetailsCSV={rank_csv}"] if tool == "ior" else
+             ["-P", f"--saveRankPerformanceDetails={rank_csv}"])
+    cmd = [pfsim, tool] + common + args + extra + (["--quiet"] if rank_csv is None else []) + ["--out", out]
+    r = run_pfsim(PROG, cmd, **({"stdout": subprocess.PIPE} if rank_csv else {}))
     # the command line as recorded: the temporary directory's files (IOR's status file) by their names alone, so that
     # the same inputs record the same bytes
     shown = [a.replace(tmp + os.sep, "") for a in args]
+    if rank_csv is not None:
+        with open(rank_csv) as f:
+            keep[kind] = (r.stdout.replace(tmp + os.sep, ""), f.read())
     with open(out) as f:
         return (json.load(f), [l.replace(tmp + os.sep, "") for l in (r.stderr or "").splitlines() if "warning" in l],
                 shlex.join(["pfsim", tool] + common + shown))
@@ -612,7 +644,7 @@ def rnd4k_args(fpp, stonewall_s, file_size, capped, given=None):
     return args, segments
 
 
-def simulate(pfsim, common, s, jobs, config, stonewall_s, capped=True, rnd4k_given=None):
+def simulate(pfsim, common, s, jobs, config, stonewall_s, capped=True, rnd4k_given=None, tool_out=False):
     """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out: main then
     scores it 0, as IO500's phase returns 0 without running); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
     others start. IOR's write and read are two runs (ior_runs), in order: with a stonewall the write stops issuing
@@ -626,8 +658,10 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s, capped=True, rnd4k_giv
     result.txt's rate-stonewall), notes["bytes"] the bytes each IOR phase moved, notes["made"] the files per task the
     mdtest groups that ran made (their stonewall may have stopped them short of -n), notes["rnd4k"] the rnd4K read's
     segments and file size (its run last, over the files ior-easy's write left; `capped`: its reads capped at the
-    file's blocks, rnd4k_args)."""
-    notes = {"find": {}, "why": {}, "runs": {}, "stonewall": {}, "bytes": {}, "made": {}, "rnd4k": {}}
+    file's blocks, rnd4k_args); with `tool_out` (--out-dir), notes["tool_out"] each IOR and mdtest run's text and
+    per-rank CSV ({run name: (stdout, CSV)}, run_tool)."""
+    notes = {"find": {}, "why": {}, "runs": {}, "stonewall": {}, "bytes": {}, "made": {}, "rnd4k": {}, "tool_out": {}}
+    keep = notes["tool_out"] if tool_out else None
     fpp = flag(config, "ior-easy", "fileperproc", "TRUE")
     skipped = [g for g in GROUPS if not flag(config, g, "run", "TRUE")]
     off = phase_runs(config)
@@ -671,7 +705,7 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s, capped=True, rnd4k_giv
         first, *rest = [g for g in GROUPS if g not in skipped] or [None]
 
         def run_group(g):  # a group's runs in order (an IOR read reads its write's status file)
-            return [(name,) + run_tool(pfsim, common, name, args, tmp) for name, _, args in runs[g]]
+            return [(name,) + run_tool(pfsim, common, name, args, tmp, keep) for name, _, args in runs[g]]
         results = []
         if first is not None:
             # The first group runs alone, so that a bad platform or --set is reported once, not once per group. find
@@ -942,6 +976,111 @@ def result_text(sim, version, ranks, sizes, config, invalid, run_invalid, out_di
     return "\n".join(lines) + "\n"
 
 
+# The files IO500's result directory holds for each phase (standard-results): <phase>.txt, the tool's text (IOR's or
+# mdtest's stdout), and <phase>.csv, its per-rank CSV (IOR's saveRankPerformanceDetailsCSV, mdtest's
+# --saveRankPerformanceDetails; find's is pfind's, which pfsim does not give: find has neither here).
+PHASE_FILES = [f"{name}.{ext}" for name, _, _, _ in PHASES for ext in ("txt", "csv") if name != "find"]
+NOT_WRITTEN = ["find.csv"]  # (IO500's, left out: pfind's work-stealing counts are not simulated)
+# The flags IO500 gives each of its mdtest runs (result.txt's exe lines): the phase of the one pfsim run it shows.
+MDTEST_PHASE_FLAGS = {"File creation": ["-C"], "File stat": ["-T"], "File read": ["-E", "-X"], "File removal": ["-r"]}
+MDTEST_ROWS = ("Directory creation", "Directory stat", "Directory read", "Directory rename", "Directory removal",
+               "File creation", "File stat", "File read", "File removal", "Tree creation", "Tree removal")
+
+
+def mdtest_date(t_s):
+    """The simulated clock as mdtest prints a date (pfsim's mdtest_date: 1970-01-01 00:00:00 UTC on)."""
+    return time.strftime("%m/%d/%Y %H:%M:%S", time.gmtime(math.floor(max(0.0, t_s))))
+
+
+def ior_phase_text(stdout, name):
+    """IOR's text as IO500's <phase>.txt holds it: IO500 runs IOR as a library, which prints no 'Summary of all
+    tests' nor 'Finished' (standard-results' ior-*.txt end at the Results lines): pfsim ior's text up to them."""
+    if "\nResults: \n" not in stdout:
+        fail(PROG, f"pfsim ior's text for {name} has no 'Results:' section (expected IOR's output)")
+    cut = stdout.find("\nSummary of all tests:\n")
+    return stdout if cut < 0 else stdout[:cut]  # (up to the blank line before it: the text ends with the line above)
+
+
+def mdtest_phase_text(stdout, run, phase, what, parts):
+    """IO500's <phase>.txt of an mdtest phase from the group's one pfsim run (its text with -P): that phase's parts
+    (`what` and its tree's creation or removal, MDTEST_RUN_PHASES) as mdtest prints the rows of the phases it ran,
+    every other row 0.000 as mdtest prints a phase that did not run; the command line the run's with the phase's own
+    flags (IO500's -C, -T, -E -X, -r) and its CSV's name; the stonewall line in the create's alone; started and
+    finished at the parts' simulated start and end. `parts`: the run's JSON phases {name: (start_s, time_s)}."""
+    keep = MDTEST_RUN_PHASES[what]
+    lines = stdout.split("\n")
+    csv_arg = f"'--saveRankPerformanceDetails={run}.csv'"
+    flags = " ".join(f"'{f}'" for f in MDTEST_PHASE_FLAGS[what] + [f"--saveRankPerformanceDetails={phase}.csv"])
+    at = [k for k, l in enumerate(lines) if l.startswith("Command line used: ") and l.endswith(" " + csv_arg)]
+    if not at or not lines[0].startswith("-- started at ") or not any(l.startswith("-- finished at ") for l in lines):
+        fail(PROG, f"pfsim mdtest's text for {run} is not mdtest's (expected '-- started at', 'Command line used: ... "
+                   f"{csv_arg}' and '-- finished at' lines)")
+    lines[at[0]] = lines[at[0]][:-len(csv_arg)] + flags
+    start = min(parts[p][0] for p in keep if p in parts)
+    end = max(parts[p][0] + parts[p][1] for p in keep if p in parts)
+    out, table, skip_blank = [], False, False
+    for line in lines:
+        if skip_blank:  # (the stonewall line's blank line, dropped with it)
+            skip_blank = False
+            if line == "":
+                continue
+        if line.startswith("-- started at "):
+            line = f"-- started at {mdtest_date(start)} --"
+        elif line.startswith("-- finished at "):
+            line = f"-- finished at {mdtest_date(end)} --"
+        elif line.startswith("Continue stonewall hit ") and what != "File creation":
+            skip_blank = True
+            continue
+        elif line.startswith("   ---------"):
+            table = True
+        elif table and line.startswith("   ") and line[3:25].rstrip() in MDTEST_ROWS:
+            row = line[3:25].rstrip()
+            if row not in keep:
+                line = f"   {row:<22s} {0:14.3f} {0:14.3f} {0:14.3f} {0:14.3f}"
+        else:
+            table = False
+        out.append(line)
+    return "\n".join(out)
+
+
+def mdtest_phase_csv(text, run, what):
+    """IO500's <phase>.csv of an mdtest phase from the group's one run's per-rank CSV: its header, the "all" row's
+    items and every row's columns of that phase's parts (MDTEST_RUN_PHASES), the other columns empty, as mdtest
+    leaves a test it did not run."""
+    keep = MDTEST_RUN_PHASES[what]
+    lines = text.splitlines()
+    header = lines[0].split(",") if lines else []
+    if header[:2] != ["rank", "items"] or len(lines) < 2:
+        fail(PROG, f"pfsim mdtest's per-rank CSV for {run} is not mdtest's (expected a 'rank,items,...' header and "
+                   "rows)")
+    cols = [h.split("-", 1)[-1] for h in header]
+    rows = [",".join(v if k < 2 or (k < len(cols) and cols[k] in keep) else "" for k, v in enumerate(line.split(",")))
+            for line in lines[1:]]
+    return "\n".join([lines[0]] + rows) + "\n"
+
+
+def phase_files(sim, off, notes, out_dir):
+    """IO500's per-phase files of the phases that ran, [(path, text)] in IO500's order (PHASE_FILES): an IOR phase's
+    from its own pfsim run, an mdtest phase's from its group's one run (mdtest_phase_text, mdtest_phase_csv)."""
+    files = []
+    tool_out, runs = notes["tool_out"], notes["runs"]
+    for name, _, _, src in PHASES:
+        if name == "find" or name not in sim or name in off:
+            continue
+        run = name if name.startswith("ior") else src[0]
+        if run not in tool_out:
+            continue
+        stdout, rank_csv = tool_out[run]
+        if name.startswith("ior"):
+            txt, csv = ior_phase_text(stdout, name), rank_csv
+        else:
+            parts = {p["name"]: (float(p["start_s"]), float(p["time_s"])) for p in runs[run][2]["phases"]}
+            txt = mdtest_phase_text(stdout, run, name, src[1], parts)
+            csv = mdtest_phase_csv(rank_csv, run, src[1])
+        files += [(os.path.join(out_dir, f"{name}.txt"), txt), (os.path.join(out_dir, f"{name}.csv"), csv)]
+    return files
+
+
 def main():
     ap = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("config", nargs="?", help="IO500 config.ini (C version)")
@@ -949,7 +1088,8 @@ def main():
     ap.add_argument("--ranks", type=positive_int, help="tasks (IO500's mpirun -np); with --from, its procs")
     ap.add_argument("--ranks-per-node", type=positive_int, help="tasks per client node (default: the platform's)")
     ap.add_argument("--from", dest="from_dir", help="an IO500 result directory to rerun and compare with")
-    ap.add_argument("--out-dir", help="write result_summary.txt there")
+    ap.add_argument("--out-dir", help="write IO500's result directory there: result_summary.txt, result.txt, "
+                                      "config.ini and each phase's <phase>.txt and <phase>.csv")
     ap.add_argument("--json", help="write the phases, scores and comparison as JSON")
     ap.add_argument("--set", action="append", default=[], help="platform override PATH=VALUE (repeatable)")
     ap.add_argument("--seed", type=pfsim_seed, default=1,
@@ -1029,7 +1169,9 @@ def main():
         out_cfg = os.path.join(a.out_dir, "config.ini")
         if not (cfg_path and os.path.exists(out_cfg) and os.path.samefile(cfg_path, out_cfg)):
             out_files.append(out_cfg)
-    for opt, path in [("--out-dir", f) for f in out_files] + [("--json", a.json)]:
+    # (and the phases' files, PHASE_FILES, of the phases that will run: none may replace an input either)
+    phase_paths = [os.path.join(a.out_dir, f) for f in PHASE_FILES] if a.out_dir else []
+    for opt, path in [("--out-dir", f) for f in out_files + phase_paths] + [("--json", a.json)]:
         if path:
             check_output(PROG, opt, path, inputs)
     nproc = config.get("find", {}).get("nproc", "")
@@ -1078,7 +1220,8 @@ def main():
                                f"{result['path']}:{rnd_exe[1]}: -s") if rnd_exe else None)
     if rnd4k_given is not None and rnd4k_given <= 0:
         fail(PROG, f"{result['path']}:{rnd_exe[1]}: ior-rnd4K-easy-read: -s: expected a positive count, got {rnd4k_given}")
-    sim, skipped, run_notes = simulate(pfsim, common, sizes, a.jobs, config, stonewall_s, not a.no_caps, rnd4k_given)
+    sim, skipped, run_notes = simulate(pfsim, common, sizes, a.jobs, config, stonewall_s, not a.no_caps, rnd4k_given,
+                                       tool_out=bool(a.out_dir))
     # A phase whose run = FALSE (its own or its group's) is one IO500 prints anyway: its run() prints the command line
     # and returns a score of 0 without running (phase_*.c: "if(opt.dry_run || d.run == 0) return 0"), which main.c marks
     # INVALID ("Resulting score shouldn't be 0.0", or a write phase's runtime below the stonewall) and calc_score
@@ -1155,7 +1298,16 @@ def main():
             ran_cfg = cfg_text if cfg_text is not None else sizes_config(sizes, not a.no_caps, config,
                                                                          result["path"] if result else None)
             files.append((out_files[2], ran_cfg))
+        files += phase_files(sim, off, run_notes, a.out_dir)
         write_atomic_all(files)
+        # IO500's per-phase files this run did not write (a phase not run; find.csv): an earlier run's, left as they
+        # are (never removed: find.csv may be the user's own), and said
+        written = {os.path.basename(path) for path, _ in files}
+        stale = [f + (" (pfsim gives none)" if f in NOT_WRITTEN else " (its phase did not run)")
+                 for f in NOT_WRITTEN + PHASE_FILES if f not in written and os.path.isfile(os.path.join(a.out_dir, f))]
+        if stale:
+            print(f"{PROG}: note: --out-dir {a.out_dir}: {', '.join(stale)} not written by this run, left as they were "
+                  "(an earlier run's, not this run's)", file=sys.stderr)
     if a.json:
         write_atomic(a.json, json.dumps(report, indent=1, allow_nan=False) + "\n")
     return 0
