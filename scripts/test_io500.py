@@ -27,6 +27,12 @@
 7. A capped block is whole transfers, rounded down, never above the cap: refused when not one transfer fits.
    [INVALID] as IO500 marks it (1: the write phases and the score of a 1 s stonewall; the rules on their own), and
    result.txt in IO500's layout that --from reads back with errors of 0.
+8. IO500's per-phase files in --out-dir (config-tiny at 2 tasks on one node, as standard-results ran): the real
+   directory's <phase>.txt and <phase>.csv names (find.csv left out: not simulated), each CSV's header the real
+   file's, a row per task (mdtest's after its "all" row, the same columns filled as the real file's), each IOR .txt
+   IOR's output (its Results table, the phase's bw = its score, no 'Summary of all tests'), each mdtest .txt the
+   phase's row at its score and the others 0; byte-identical twice; a phase file that is a directory, or an input,
+   refused (exit 2, nothing written); an earlier run's file of IO500's name not written is kept and said.
 """
 import json
 import math
@@ -36,6 +42,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_common import Checks, pfsim_arg  # noqa: E402
@@ -61,6 +68,98 @@ def same_printed(x):
     return abs(x["simulated"] - x["measured"]) <= 5e-7 * (1 + 1e-6)
 
 
+def phase_files_test(check, build, data, tmp):
+    """8: IO500's per-phase files (<phase>.txt, <phase>.csv) in --out-dir, against standard-results'."""
+    start = time.monotonic()
+    real = os.path.join(data, "standard-results")
+    real_names = sorted(f for f in os.listdir(real)
+                        if re.fullmatch(r"(ior|mdtest)-[A-Za-z0-9-]+\.(txt|csv)|find\.csv", f))
+    check(len(real_names) == 25 and "find.csv" in real_names,
+          f"standard-results holds 12 phases' .txt and 13 .csv (find.csv among them) (got {real_names})")
+    tiny = os.path.join(data, "config-tiny.ini")
+    outs, reports = [], []
+    for k in (1, 2):
+        out = os.path.join(tmp, f"phases{k}")
+        if k == 1:  # an earlier run's file of IO500's name that this run does not write: kept, said
+            os.makedirs(out)
+            with open(os.path.join(out, "find.csv"), "w") as f:
+                f.write("earlier\n")
+        r = run([tiny, "--platform", PLATFORM, "--ranks", "2", "--ranks-per-node", "2", "--out-dir", out, "--json",
+                 os.path.join(tmp, f"phases{k}.json")], build)
+        check(r.returncode == 0, f"config-tiny at 2 tasks with --out-dir runs (exit {r.returncode}: "
+                                 f"{r.stderr.strip()[-300:]})")
+        outs.append(out)
+        reports.append(json.load(open(os.path.join(tmp, f"phases{k}.json"))) if r.returncode == 0 else {})
+        if k == 1:
+            check(open(os.path.join(out, "find.csv")).read() == "earlier\n" and
+                  "find.csv (pfsim gives none) not written by this run" in r.stderr,
+                  f"an earlier find.csv in --out-dir is kept and said ({r.stderr.strip()[-200:]})")
+    out = outs[0]
+    ours = sorted(f for f in os.listdir(out) if f.endswith((".txt", ".csv")) and f not in
+                  ("result.txt", "result_summary.txt", "find.csv"))
+    check(ours == [f for f in real_names if f != "find.csv"],
+          f"the per-phase files are the real directory's names but find.csv (got {ours})")
+    scores = {n: v["score"] for n, v in reports[0].get("phases", {}).items()}
+    for name in ours:
+        ph = name[:-4]
+        text = open(os.path.join(out, name)).read()
+        real_text = open(os.path.join(real, name)).read()
+        if name.endswith(".csv"):
+            rows, real_rows = [l.split(",") for l in text.splitlines()], [l.split(",") for l in real_text.splitlines()]
+            filled = lambda row: [h for h, v in zip(real_rows[0], row) if v != ""]
+            if ph.startswith("ior"):
+                access = "write" if ph.endswith("-write") else "read"
+                ok = (rows[0] == real_rows[0] and [r[:2] for r in rows[1:]] == [[access, "0"], [access, "1"]] and
+                      all(len(r) == 6 and float(r[2]) > 0 for r in rows[1:]))
+            else:  # "all", then a row per task, the columns of the real file's filled (the phase's, its tree's)
+                ok = (rows[0] == real_rows[0] and [r[0] for r in rows[1:]] == ["all", "0", "1"] and
+                      [len(r) for r in rows] == [len(r) for r in real_rows] and
+                      [filled(r) for r in rows[1:]] == [filled(r) for r in real_rows[1:]])
+            check(ok, f"{name}: the real header, a row per task (2), its fields as the real file's "
+                      f"(got {text.splitlines()[:2]})")
+        elif ph.startswith("ior"):
+            m = re.search(r"^(write|read) +([0-9.]+) +([0-9.]+) +([0-9.]+)( +[0-9.]+){6} +0 +$", text, re.M)
+            bw = float(m.group(2)) if m else -1
+            ok = (text.startswith("IOR-") and "\nResults: \n" in text and "\naccess    bw(MiB/s)  IOPS" in text and
+                  m is not None and m.group(1) == ("write" if ph.endswith("-write") else "read") and
+                  abs(bw - scores.get(ph, 0) * 1024) <= max(0.006, 1e-3 * bw) and "Summary of all tests" not in text
+                  and f" -O saveRankPerformanceDetailsCSV={ph}.csv" in text and text.endswith("\n") and
+                  # (the Results line last, or IOR's wear-out line after it: the rnd4K read's, as in standard-results)
+                  text.splitlines()[-1] in (m.group(0), "Pairs deadlineForStonewallingaccessed: 0"))
+            check(ok, f"{name}: IOR's output, its Results line's bw {bw} MiB/s the phase's score "
+                      f"{scores.get(ph)} GiB/s x 1024, up to its Results (as IO500's) ({text[-200:]!r})")
+        else:
+            rows = dict((l[3:25].rstrip(), float(l.split()[-4])) for l in
+                        text.split("SUMMARY rate")[-1].split("\n\n")[0].splitlines() if l[3:25].strip() in
+                        ("File creation", "File stat", "File read", "File removal", "Tree creation", "Tree removal"))
+            what = {"write": "File creation", "stat": "File stat", "read": "File read", "delete": "File removal"}[
+                ph.split("-")[-1]]
+            tree = {"write": "Tree creation", "delete": "Tree removal"}.get(ph.split("-")[-1])
+            flags = {"write": "'-C'", "stat": "'-T'", "read": "'-E' '-X'", "delete": "'-r'"}[ph.split("-")[-1]]
+            ok = (len(rows) == 6 and abs(rows[what] - scores.get(ph, 0) * 1000) <= 1e-3 and
+                  all(v == 0 for k, v in rows.items() if k not in (what, tree)) and (tree is None or rows[tree] > 0)
+                  and f" {flags} '--saveRankPerformanceDetails={ph}.csv'\n" in text and
+                  text.startswith("-- started at ") and "\n-- finished at " in text)
+            check(ok, f"{name}: mdtest's output, its {what} row the phase's score {scores.get(ph)} kIOPS x 1000, "
+                      f"the other rows 0 but its tree's ({rows})")
+    same = [f for f in ours
+            if open(os.path.join(outs[0], f), "rb").read() == open(os.path.join(outs[1], f), "rb").read()]
+    check(same == ours, f"the same run twice: byte-identical per-phase files (differ: {sorted(set(ours) - set(same))})")
+    # an output that cannot be written, or is an input: exit 2 naming it, before any run, nothing written
+    bad = os.path.join(tmp, "phases-bad")
+    os.makedirs(os.path.join(bad, "ior-hard-read.csv"))
+    shutil.copy(tiny, os.path.join(bad, "mdtest-easy-stat.txt"))
+    for cfg, what in ((tiny, "ior-hard-read.csv: is a directory; expected a file name"),
+                      (os.path.join(bad, "mdtest-easy-stat.txt"), "mdtest-easy-stat.txt is the config, which this run "
+                                                                  "reads")):
+        r = run([cfg, "--platform", PLATFORM, "--ranks", "2", "--out-dir", bad], build)
+        check(r.returncode == 2 and what in r.stderr and len(r.stderr.strip().splitlines()) == 1 and
+              sorted(os.listdir(bad)) == ["ior-hard-read.csv", "mdtest-easy-stat.txt"],
+              f"--out-dir where '{what}': exit 2, one line naming it, nothing written ({r.returncode}: "
+              f"{r.stderr.strip()[-200:]})")
+    print(f"(8: the per-phase files' checks took {time.monotonic() - start:.1f} s)")
+
+
 def main():
     pfsim = pfsim_arg(__doc__)
     build = os.path.dirname(os.path.abspath(pfsim))
@@ -69,6 +168,8 @@ def main():
     if not os.path.isdir(data):
         print(f"test_io500: {data}: the real IO500 outputs are missing")
         sys.exit(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        phase_files_test(check, build, data, tmp)
     with tempfile.TemporaryDirectory() as tmp:
         r = run([os.path.join(data, "config-tiny.ini"), "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node",
                  "2", "--out-dir", tmp, "--json", os.path.join(tmp, "r.json")], build)
