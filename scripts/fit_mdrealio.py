@@ -50,6 +50,8 @@ Method (documented in validation/mistral/README.md):
      "rank_factors" keep the per-rank slowness (each recorded rank's mean excess / the overall mean), which sets
      how long the slowest rank takes and so the phase rate.
      Replay scales each recorded excess by mean(n_sim) / mean(n_recorded); synthetic runs (mdtest) draw it.
+     Each law keeps "fitted_up_to" (the largest n of its bins) and the read law "fitted_size" (the object size):
+     pfsim warns when a run goes past twice that population, or reads under the law outside half to twice that size.
   5b. --population md_ops_in_flight (the create, unlink and stat laws; the read's law keeps step 5): the population
      is the number of metadata operations (stat, create, delete: not reads) that other ranks had in flight when
      the operation started, counted over the operations that share its clock (a benchmark iteration's four
@@ -793,14 +795,21 @@ def main():
             return 2
     q = a.quantile
     floor = {k: float(np.quantile(v, q)) for k, v in pools.items()}
+    # where the object size comes from, for the platform's sources (a file of the trace by its name alone)
+    size_from = None
+    if "object-size" in where:
+        file, _, rest = where["object-size"].partition(": ")
+        size_from = f"{os.path.basename(file)}: {rest}"
     if a.object_size is not None:
         if "object-size" in header and int(header["object-size"]) != a.object_size:
             die(f"--object-size {a.object_size}, but {where['object-size']} states {header['object-size']}")
         header["object-size"] = str(a.object_size)
+        size_from = size_from or "--object-size"
     elif "object-size" not in header:
         print(f"fit_mdrealio: warning: {a.trace_dir}: no header (mdreal.txt, stdout.txt) or mdtest tp column states "
               "the object size; assumed md-workbench's default, 3901 B (--object-size B sets it)", file=sys.stderr)
         header["object-size"] = "3901"
+        size_from = "ASSUMPTION: md-workbench's default object size, no header states it"
     size = float(header["object-size"])
     if size <= 0:
         die(f"{a.trace_dir}: the objects hold no data (object size 0, {where.get('object-size', '--object-size')}): "
@@ -926,7 +935,13 @@ def main():
                                   "flight, over every phase of the operation): per law, its population and bins of "
                                   "(population, mean rank-normalised excess in ms): " +
                                   "; ".join(f"{op} <- {l['source']} ({l['population']}): {l['bins']}"
-                                            for op, l in laws.items()),
+                                            for op, l in laws.items()) +
+                                  (f". The read law's fitted_size, {size:.0f} B: the object size of the reads it was "
+                                   f"fitted on ({size_from}); its delay does not "
+                                   "depend on a read's size, and a run whose reads under it are outside "
+                                   f"[{size / 2:g}, {size * 2:g}] B (half to twice that: IOR's MiB transfers, "
+                                   "other object sizes) gets a warning that the law was applied as fitted"
+                                   if "read" in laws else ""),
             "mds.threads": "Lustre 2.x MDS: threads started on demand up to mds_num_threads (max 512).",
             "mds.service": "fitted (see 'fit'): stat/open/close = floor(stat) - fixed; unlink = floor(delete) - fixed; "
                            "create = floor(create) - close - write - 3 fixed. ASSUMPTION: open and close of an "
@@ -962,7 +977,11 @@ def main():
                      slope_key[l["population"]]: fmt_us(l['per_rank_s'] * 1e6, 3),
                      "shape": l["shape"], "rank_factors": l["rank_factors"],
                      # the largest population the line rests on (a run past twice it says it extrapolates)
-                     "fitted_up_to": math.ceil(max(b[0] for b in l["bins"]))} for op, l in laws.items()}},
+                     "fitted_up_to": math.ceil(max(b[0] for b in l["bins"])),
+                     # the bytes of the calls it rests on (the read law: the objects' size): pfsim says when a run's
+                     # reads under it are of another size (outside half to twice this)
+                     **({"fitted_size": f"{size:.0f}B"} if op in ("read", "write") else {})}
+                for op, l in laws.items()}},
         },
         "mds": {
             "count": 1,

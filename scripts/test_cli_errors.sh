@@ -203,17 +203,21 @@ else
   echo "FAIL set-ranks-per-node-beaten-by-workload: $(cat "$tmp/rpn-set.err" "$tmp/rpn-opt.err")"
   failures=$((failures + 1))
 fi
-# A bulk I/O run on a platform whose load law covers reads says that every read going to an OST is delayed (Mistral's
-# law was fitted on md-real-io's 3.9 KB objects), and not with the laws off; a metadata replay under a load law
-# without --residual-quantile says that the recorded latencies are not replayed, and not with it.
-"$pfsim" ior --platform "$root/platforms/mistral-lustre02.json" --ranks 4 -t 64k -b 1m -F -r --quiet 2>"$tmp/law-ior.err"
+# A bulk I/O run on a platform whose load law covers reads, and does not say the size it was fitted on, says that
+# every read going to an OST is delayed (Mistral's law without its fitted_size: it was fitted on md-real-io's 3.9 KB
+# objects), and not with the laws off; with the fitted_size the run says it instead, after the run, naming the size
+# (the check below); a metadata replay under a load law without --residual-quantile says that the recorded
+# latencies are not replayed, and not with it.
+"$pfsim" ior --platform "$root/platforms/mistral-lustre02.json" --ranks 4 -t 64k -b 1m -F -r --quiet \
+  --set 'clients.load_delay.per_op.read={"fitted_size":null}' 2>"$tmp/law-ior.err"
 "$pfsim" ior --platform "$root/platforms/mistral-lustre02.json" --ranks 4 -t 64k -b 1m -F -r --quiet \
   --set clients.load_delay.enabled=false 2>"$tmp/law-ior-off.err"
 "$pfsim" replay "$tool_outputs/md-real-io-2017" --platform "$root/platforms/mistral-lustre02.json" --quiet 2>"$tmp/law-rq.err"
 "$pfsim" replay "$tool_outputs/md-real-io-2017" --platform "$root/platforms/mistral-lustre02.json" --quiet \
   --residual-quantile 0.01 2>"$tmp/law-rq-on.err"
 if grep -q "warning: clients.load_delay has a law for read .*every read call of this run that goes to an OST" "$tmp/law-ior.err" &&
-  ! grep -q "load_delay has a law" "$tmp/law-ior-off.err" &&
+  ! grep -q "fitted_size" "$tmp/law-ior.err" &&
+  ! grep -q "load_delay" "$tmp/law-ior-off.err" &&
   grep -q "note: no --residual-quantile: the recorded latencies are not replayed; every create, .*stat.* draws" "$tmp/law-rq.err" &&
   ! grep -q "no --residual-quantile" "$tmp/law-rq-on.err"; then
   echo "ok   load-law notes: bulk reads on a fitted law, a replay without --residual-quantile"
@@ -795,6 +799,41 @@ else
   echo "FAIL load-law extrapolation: $(cat "$tmp/law120.err") / $(cat "$tmp/law100.err")"
   failures=$((failures + 1))
 fi
+
+# A read law that states the size it was fitted on (Mistral's: fitted_size 3900 B, md-real-io's objects): a run that
+# applies it to reads outside [1950, 7800] B says so once, after the run (IOR's 1 MiB and 64 KiB reads of data on the
+# OSTs: -C, another node's; -r, written before the run), and nothing else about the law; a run of 3,900-byte reads
+# of other nodes' files (mdtest -N 1, one rank per node) says nothing. Nothing simulated changes (the same phases as
+# without the field). A bad fitted_size is one error naming the field, exit status 2.
+"$pfsim" ior --platform "$mistral" --ranks 20 -t 1m -b 4m -F -C --quiet --out "$tmp/size-ior.json" 2>"$tmp/size-ior.err"
+"$pfsim" ior --platform "$mistral" --ranks 20 -t 1m -b 4m -F -C --quiet --out "$tmp/size-ior-nofield.json" \
+  --set 'clients.load_delay.per_op.read={"fitted_size":null}' 2>/dev/null
+"$pfsim" ior --platform "$mistral" --ranks 4 -t 64k -b 1m -F -r --quiet 2>"$tmp/size-ior64k.err"
+"$pfsim" mdtest --platform "$mistral" --ranks 20 --ranks-per-node 1 -n 20 -u -F -w 3900 -e 3900 -N 1 --quiet \
+  --out "$tmp/size-md.json" 2>"$tmp/size-md.err"
+if [ "$(grep -c "^pfsim: warning: clients.load_delay read: fitted on reads of 3900 B (clients.load_delay.per_op.read.fitted_size); 80 of the 80 reads it delayed in this run were of 1048576 B (1 MiB), outside \[1950, 7800\] B .*applied to them as fitted" "$tmp/size-ior.err")" -eq 1 ] &&
+  [ "$(grep -c load_delay "$tmp/size-ior.err")" -eq 1 ] &&
+  [ "$(grep -c "clients.load_delay read: fitted on reads of 3900 B .* were of 65536 B (64 KiB)" "$tmp/size-ior64k.err")" -eq 1 ] &&
+  [ "$(grep -c load_delay "$tmp/size-ior64k.err")" -eq 1 ] &&
+  ! grep -q "warning" "$tmp/size-md.err" &&
+  python3 -c 'import json, sys; a, b, m = (json.load(open(f)) for f in sys.argv[1:])
+sys.exit(not (a["phases"] == b["phases"] and a["ior"] == b["ior"] and m["client_cache_reads"]["reads"] == 0
+              and any(p["name"] == "File read" and p["operations"] for p in m["phases"])))' \
+    "$tmp/size-ior.json" "$tmp/size-ior-nofield.json" "$tmp/size-md.json"; then
+  echo "ok   load-law fitted size: $(cut -c1-160 "$tmp/size-ior.err")"
+else
+  echo "FAIL load-law fitted size: $(cat "$tmp/size-ior.err") / $(cat "$tmp/size-ior64k.err") / $(cat "$tmp/size-md.err")"
+  failures=$((failures + 1))
+fi
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); p["clients"]["load_delay"]["per_op"]["read"]["fitted_size"] = "none"
+json.dump(p, open(sys.argv[2], "w"))' "$mistral" "$tmp/fitted-size-bad.json"
+expect_error fitted-size-bad-file "fitted-size-bad.json" "clients.load_delay.per_op.read.fitted_size" "expected a size" -- \
+  ior --platform "$tmp/fitted-size-bad.json" --ranks 4 -t 1m -b 1m
+expect_error fitted-size-zero "--set clients.load_delay.per_op.read.fitted_size=0" \
+  "clients.load_delay.per_op.read.fitted_size" "expected a positive size" -- \
+  ior --platform "$mistral" --ranks 4 -t 1m -b 1m --set clients.load_delay.per_op.read.fitted_size=0
+expect_error fitted-size-metadata-law "clients.load_delay.per_op.stat.fitted_size" "only a read or write law" -- \
+  mdtest --platform "$mistral" --ranks 4 -n 2 --set clients.load_delay.per_op.stat.fitted_size=3900
 
 # pfsim replay --check: the import and every check of a replay, nothing simulated or written, no platform needed.
 "$pfsim" replay "$tool_outputs/md-real-io-2017" --check >"$tmp/check.stdout" 2>"$tmp/check.stderr"

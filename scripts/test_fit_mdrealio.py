@@ -369,6 +369,17 @@ def closed_loop(pfsim):
                 print(f"{'ok' if ok else 'FAIL'}: closed loop {form}: {k} {got[k] * 1e6:.1f} us recovered "
                       f"(platform {v * 1e6:.0f} us, {100 * (got[k] / v - 1):+.2f}%)")
                 fails += not ok
+            # the read law states the object size it was fitted on (pfsim warns when a run's reads are far from it),
+            # and the sources say where the size came from: the mdtest form's tp column; the md-workbench forms
+            # have no header beside them (pfsim writes none), so md-workbench's default 3901 B, an ASSUMPTION
+            size, origin = ("1000", "tp x runtime") if "-e" in args else ("3901", "ASSUMPTION")
+            law = fit["clients"]["load_delay"]["per_op"].get("read", {})
+            note = fit["sources"]["clients.load_delay"]
+            ok = (law.get("fitted_size") == size + "B" and "fitted_size" not in fit["clients"]["load_delay"]["per_op"].get(
+                "stat", {}) and f"The read law's fitted_size, {size} B" in note and origin in note)
+            print(f"{'ok' if ok else 'FAIL'}: closed loop {form}: the read law's fitted_size {law.get('fitted_size')} "
+                  f"(objects of {size} B, {origin})")
+            fails += not ok
             print(f"{'FAIL' if warned else 'ok'}: closed loop {form} at {ranks} ranks: no saturation warning")
             fails += warned
     return fails

@@ -31,7 +31,9 @@ config::PlatformConfig load_platform(const std::string& file, const std::vector<
 config::PlatformConfig load_platform_unprinted(const std::string& file, const std::vector<std::string>& sets);
 // A bulk I/O run (IOR, a replayed IOR or DXT trace) on a platform whose clients.load_delay has a law for read or
 // write: that law (fitted on a metadata tool's small objects, e.g. Mistral's md-real-io 3.9 KB reads) delays each
-// read() / write() call of the run whatever its size. The warning's text, or "" when none applies.
+// read() / write() call of the run whatever its size. The warning's text, or "" when none applies. A law that states
+// the size it was fitted on (fitted_size) is not in it: run_simulation says, after the run, when that law delayed
+// calls of another size.
 std::string bulk_load_law_warning(const config::PlatformConfig& platform, bool reads, bool writes);
 
 // Output paths are checked before a run, so that a run never ends in an unwritable output (exit status 2):

@@ -199,8 +199,9 @@ std::string bulk_load_law_warning(const config::PlatformConfig& platform, bool r
   if (!ld.enabled)
     return "";
   std::string kinds;
+  // (A law that states its fitted_size is left to the run, which says so when it delays calls of another size.)
   for (auto [op, used] : {std::pair{Op::Read, reads}, {Op::Write, writes}})
-    if (used && ld.law[op].set)
+    if (used && ld.law[op].set && ld.law[op].fitted_size_B <= 0)
       kinds += (kinds.empty() ? "" : " and ") + std::string(op_name(op));
   if (kinds.empty())
     return "";

@@ -106,6 +106,8 @@ nlohmann::json load_delay_json(const LoadDelayConfig& d)
       j["rank_factors"] = l.rank_factors;
     if (l.fitted_up_to > 0)
       j["fitted_up_to"] = l.fitted_up_to;
+    if (l.fitted_size_B > 0)
+      j["fitted_size"] = l.fitted_size_B;
     per[op_name(op)] = j;
   }
   return {{"enabled", d.enabled}, {"population", population_name(d.population)}, {"per_op", per}};
@@ -330,6 +332,14 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
           require_mean_one(lr, "rank_factors", law.rank_factors, "each rank's slowness relative to the mean");
         }
         law.fitted_up_to = lr.number("fitted_up_to", 0.0, 0.0, 1e9);
+        if (lr.has("fitted_size")) {
+          // The size of the calls the law was fitted on: only a read or write call has one.
+          if (*op != Op::Read && *op != Op::Write)
+            lr.fail("fitted_size", "only a read or write law has one (the bytes of the calls it was fitted on)");
+          law.fitted_size_B = lr.size_B("fitted_size", 0);
+          if (!(law.fitted_size_B > 0))
+            lr.fail("fitted_size", "expected a positive size (the bytes of the calls the law was fitted on, e.g. 3900)");
+        }
         lr.finish();
         cc.load_delay.law[*op] = std::move(law);
       }

@@ -64,6 +64,17 @@ struct LoadDelayLaw {
   // "fitted_up_to": the largest population the law was fitted on (0: not stated). A run whose population can
   // exceed it extrapolates the line; the run says so (a warning) past twice that.
   double fitted_up_to = 0;
+  // "fitted_size" (read and write laws only): the bytes of the calls the law was fitted on (Mistral's read law: the
+  // 3,900-byte objects md-real-io read; fit_mdrealio.py writes its object size). 0: not stated. The law's delay does
+  // not depend on a call's size: a run whose calls under the law are of a size outside [fitted / 2, 2 x fitted]
+  // (kFittedSizeFactor) gets them delayed as fitted, and says so (a warning, once per run: run_simulation).
+  double fitted_size_B = 0;
+  static constexpr double kFittedSizeFactor = 2;
+  bool size_outside_fit(double bytes) const
+  {
+    return fitted_size_B > 0 &&
+           (bytes < fitted_size_B / kFittedSizeFactor || bytes > fitted_size_B * kFittedSizeFactor);
+  }
   double mean_s(double n) const { return base_s + per_unit_s * n; }
   double rank_factor(int rank) const
   {

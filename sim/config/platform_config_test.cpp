@@ -257,6 +257,46 @@ TEST_CASE("clients.load_delay: bad laws are rejected with their field path", "[c
   CHECK(law.mean_s(10) == Approx(1.02e-3));
 }
 
+// fitted_size: the bytes of the calls a read or write law was fitted on (Mistral's read law: md-real-io's 3,900-byte
+// objects). A positive size, in bytes or with a unit; only on a read or write law; kept in the effective configuration.
+TEST_CASE("clients.load_delay: a read law's fitted_size is a positive size, refused elsewhere", "[config][load_delay]")
+{
+  auto with_law = [](const char* op, const nlohmann::json& law) {
+    return nlohmann::json{{"clients", {{"load_delay", {{"enabled", true}, {"per_op", {{op, law}}}}}}}};
+  };
+  auto message = [](const nlohmann::json& j) {
+    try {
+      parse_platform(j, "size.json");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const char* field = "clients.load_delay.per_op.read.fitted_size";
+  for (const nlohmann::json& bad : {nlohmann::json(0), nlohmann::json(-3900), nlohmann::json("0B"), nlohmann::json("abc"),
+                                    nlohmann::json(true), nlohmann::json::array({3900})})
+    CHECK_THAT(message(with_law("read", {{"base", "6ms"}, {"fitted_size", bad}})),
+               Catch::Contains("size.json") && Catch::Contains(field));
+  CHECK_THAT(message(with_law("stat", {{"base", "1ms"}, {"fitted_size", 3900}})),
+             Catch::Contains("clients.load_delay.per_op.stat.fitted_size") && Catch::Contains("read or write law"));
+  auto p = parse_platform(with_law("read", {{"base", "6ms"}, {"fitted_size", "3900B"}}), "size.json");
+  const auto& law = p.clients.load_delay.law[pfsim::Op::Read];
+  CHECK(law.fitted_size_B == 3900);
+  CHECK(parse_platform(with_law("read", {{"base", "6ms"}, {"fitted_size", 3900}}), "n.json")
+            .clients.load_delay.law[pfsim::Op::Read].fitted_size_B == 3900);
+  // Its range: a factor 2 either side (1950 and 7800 inside, a 1 MiB read outside).
+  CHECK_FALSE(law.size_outside_fit(1950));
+  CHECK_FALSE(law.size_outside_fit(7800));
+  CHECK(law.size_outside_fit(1949));
+  CHECK(law.size_outside_fit(1048576));
+  CHECK_FALSE(pfsim::config::LoadDelayLaw{}.size_outside_fit(1048576));  // not stated: never outside
+  auto again = parse_platform(pfsim::config::to_json(p), "again.json");
+  CHECK(again.clients.load_delay.law[pfsim::Op::Read].fitted_size_B == 3900);
+  CHECK(pfsim::config::to_json(parse_platform(with_law("read", {{"base", "6ms"}}), "x.json"))["clients"]["load_delay"]
+            ["per_op"]["read"]
+                .count("fitted_size") == 0);
+}
+
 TEST_CASE("clients.load_delay: each law has a population, its own or the default, and that population's slope",
           "[config][load_delay]")
 {

@@ -73,6 +73,15 @@ double ClientNode::load_delay(const OpRequest& op, int rank, bool self_in_md_op)
   // The other ranks' metadata operations: a later step of the rank's own (the close of a create) is not one of them
   // (until 2026-11-26 it was counted: one rank's closes under such a law saw a population of 1).
   const double now_n = by_ranks ? ctx_.active_ranks : ctx_.md_ops_in_flight - (self_in_md_op ? 1 : 0);
+  if (law != nullptr && law->fitted_size_B > 0) {  // (counted for the run's warning; the delay stays the law's)
+    auto& sizes = ctx_.law_sizes[op.op];
+    sizes.delayed++;
+    if (law->size_outside_fit(op.bytes)) {
+      sizes.min_B = sizes.outside == 0 ? op.bytes : std::min(sizes.min_B, op.bytes);
+      sizes.max_B = sizes.outside == 0 ? op.bytes : std::max(sizes.max_B, op.bytes);
+      sizes.outside++;
+    }
+  }
   if (op.excess_s >= 0)  // replayed excess, rescaled to the simulated population
     return law == nullptr ? op.excess_s
                           : law->scale_recorded(op.excess_s, by_ranks ? op.recorded_active : op.recorded_md_in_flight,

@@ -92,6 +92,16 @@ struct RunContext {
   // and the most data steps those of a wear-out had done. The last rank to reach it releases every node.
   int collective_arrived = 0;
   uint64_t collective_max = 0;
+  // Per operation whose clients.load_delay law states a fitted_size: the calls the law delayed, and those of a size
+  // outside its fitted range (LoadDelayLaw::size_outside_fit) with the smallest and largest of their sizes, for the
+  // run's one warning (run_simulation). Counted only: the delay is the law's as fitted whatever the size.
+  struct LawSizes {
+    uint64_t delayed = 0;
+    uint64_t outside = 0;
+    double min_B = 0;
+    double max_B = 0;
+  };
+  PerOp<LawSizes> law_sizes{};
 };
 
 class ClientNode {

@@ -128,6 +128,58 @@ void check_simgrid_cfg(const std::vector<std::string>& args)
     }
   }
 }
+// What begins each of a run's warnings: a sweep point's begin with its name (helper-121: a sweep's lines did not say
+// which point they were of).
+std::string warning_head(const RunOptions& options)
+{
+  return "pfsim: warning: " + (options.point.empty() ? std::string() : options.point + ": ");
+}
+
+// A size in bytes, with its binary unit when it is a whole number of them or at least a MiB: "1048576 B (1 MiB)",
+// "65536 B (64 KiB)", "3900 B".
+std::string bytes_text(double b)
+{
+  char text[64];
+  static const std::pair<double, const char*> units[] = {{1024.0 * 1024 * 1024, "GiB"}, {1024.0 * 1024, "MiB"},
+                                                          {1024.0, "KiB"}};
+  for (const auto& [unit, name] : units)
+    if (b >= unit && (b >= 1024.0 * 1024 || std::fmod(b, unit) == 0)) {
+      std::snprintf(text, sizeof text, "%.0f B (%.4g %s)", b, b / unit, name);
+      return text;
+    }
+  std::snprintf(text, sizeof text, "%.0f B", b);
+  return text;
+}
+
+// The load laws that state the size of the calls they were fitted on (clients.load_delay.per_op.<op>.fitted_size)
+// and delayed calls of a size outside [fitted / 2, 2 x fitted] in this run: one line per law (at most one per run),
+// after the run, from the counts the nodes kept (RunContext::law_sizes). The delay stays the law's as fitted.
+std::string law_size_warnings(const config::PlatformConfig& platform, const PerOp<RunContext::LawSizes>& sizes,
+                              const std::string& head)
+{
+  std::string out;
+  const auto& ld = platform.clients.load_delay;
+  for (Op op : kAllOps) {
+    const auto& l = ld.law[op];
+    const auto& n = sizes[op];
+    if (!ld.enabled || !l.set || n.outside == 0)
+      continue;
+    const double f = config::LoadDelayLaw::kFittedSizeFactor;
+    char line[1024];
+    std::snprintf(line, sizeof line,
+                  "%sclients.load_delay %s: fitted on %ss of %s (clients.load_delay.per_op.%s.fitted_size); %llu of "
+                  "the %llu %ss it delayed in this run were of %s%s%s, outside [%.0f, %.0f] B (a factor %g either "
+                  "side): the law's delay (%.4g us + %.4g us x n) was applied to them as fitted, not scaled to their "
+                  "size (--set clients.load_delay.enabled=false leaves the laws out)\n",
+                  head.c_str(), op_name(op), op_name(op), bytes_text(l.fitted_size_B).c_str(), op_name(op),
+                  static_cast<unsigned long long>(n.outside), static_cast<unsigned long long>(n.delayed), op_name(op),
+                  bytes_text(n.min_B).c_str(), n.max_B > n.min_B ? " to " : "",
+                  n.max_B > n.min_B ? bytes_text(n.max_B).c_str() : "", l.fitted_size_B / f, l.fitted_size_B * f, f,
+                  l.base_s * 1e6, l.per_unit_s * 1e6);
+    out += line;
+  }
+  return out;
+}
 }  // namespace
 
 void check_before_run(const config::PlatformConfig& platform, const Workload& workload, const RunOptions& options)
@@ -140,8 +192,7 @@ void check_before_run(const config::PlatformConfig& platform, const Workload& wo
 
 std::string run_warnings(const config::PlatformConfig& platform, const Workload& workload, const RunOptions& options)
 {
-  // A sweep point's warnings begin with its name (helper-121: a sweep's lines did not say which point they were of).
-  const std::string head = "pfsim: warning: " + (options.point.empty() ? std::string() : options.point + ": ");
+  const std::string head = warning_head(options);
   std::string out;
   for (const auto& w : options.warnings)
     out += head + w + "\n";
@@ -436,6 +487,9 @@ RunRecords run_simulation(const config::PlatformConfig& platform, const Workload
                              std::to_string(records.end_s) + " s)");
   for (auto& s : records.servers)
     s.change(records.end_s, 0);
+  // A load law applied to calls of another size than it was fitted on: said once, after the run (the nodes count
+  // them; which reads reach the OSTs, and so meet the law, is known only as the run goes).
+  std::fputs(law_size_warnings(platform, ctx.law_sizes, warning_head(options)).c_str(), stderr);
   if (info) {
     info->ranks = ranks;
     info->nodes = nodes;
