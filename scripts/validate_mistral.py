@@ -11,8 +11,8 @@ Cases (measured values: validation/mistral/measured.json, latency percentiles fr
   holdout    not run unless named (--cases holdout; scripts/validate mistral-holdout): fit on the 50-rank trace,
              replay it at 200 (20 per node), 250, 1,000 and 2,000 (20 per node) ranks, and pfsim mdtest there, against
              five later lustre02 runs of the same campaign that no fit has seen (validation/mistral-holdout/
-             measured.json): phase rates (15 %), mdtest create/stat/remove (20 %), File read shown. About 35 min of
-             wall time on 2 cores (the 2,000-rank replay alone about 15).
+             measured.json): phase rates (15 %), mdtest create/stat/remove (20 %), File read shown. About 40-50 min
+             of wall time on 2 cores (the 2,000-rank replay and mdtest about 25 min each).
 
 usage: validate_mistral.py [--json FILE] [--plots DIR] [--pfsim BIN] [--work DIR] [--cases a,b]
 Exit status 0 even when points fail; 2 on bad input (missing archives, binary or measured file).
