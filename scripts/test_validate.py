@@ -194,53 +194,37 @@ def main():
 
         # 4. validate_mistral.py's measured values (copies of measured.json): a rate it divides by that is 0, a
         #    string or missing is one line naming the field, exit 2 (0 was a NaN error, a string a traceback).
-        good = json.load(open(os.path.join(os.path.dirname(HERE), "validation", "mistral", "measured.json")))
-        for keys, value in ((("runs", "100", "mdtest", "File stat"), 0),
-                            (("runs", "50", "mdreal", "benchmark", 1, "obj_per_s"), "abc"),
-                            (("runs", "50", "mdreal", "cleanup", "obj_per_s"), None)):
-            m = copy.deepcopy(good)
-            d = m
-            for k in keys[:-1]:
-                d = d[k]
-            if value is None:
-                del d[keys[-1]]
-            else:
-                d[keys[-1]] = value
-            path = os.path.join(tmp, "mistral-measured.json")
-            with open(path, "w") as f:
-                json.dump(m, f)
-            r = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                                "import validate_mistral as v; v.load_measured(sys.argv[2])", HERE, path],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
-            field = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
-            lines = r.stderr.strip().splitlines()
-            check(r.returncode == 2 and len(lines) == 1 and f"{path}: {field}:" in lines[0],
-                  f"mistral measured {field} = {value!r}: exit {r.returncode}, {r.stderr.strip()!r}")
-
         # 4b. The holdout's measured runs (validation/mistral-holdout/measured.json): each run's ranks and ranks per
         #     node are whole numbers > 0 (they size the simulations), its rates as above; --cases holdout --check reads
         #     them without simulating.
-        good = json.load(open(os.path.join(os.path.dirname(HERE), "validation", "mistral-holdout", "measured.json")))
-        for keys, value in ((("runs", "250", "ranks_per_node"), 0), (("runs", "2000", "ranks"), 2.5),
-                            (("runs", "1000b", "mdreal", "precreate", "obj_per_s"), None)):
-            m = copy.deepcopy(good)
-            d = m
-            for k in keys[:-1]:
-                d = d[k]
-            if value is None:
-                del d[keys[-1]]
-            else:
-                d[keys[-1]] = value
-            path = os.path.join(tmp, "holdout-measured.json")
-            with open(path, "w") as f:
-                json.dump(m, f)
-            r = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                                "import validate_mistral as v; v.load_measured(sys.argv[2], runs=None)", HERE, path],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
-            field = ".".join(str(k) for k in keys)
-            lines = r.stderr.strip().splitlines()
-            check(r.returncode == 2 and len(lines) == 1 and f"{path}: {field}:" in lines[0],
-                  f"holdout measured {field} = {value!r}: exit {r.returncode}, {r.stderr.strip()!r}")
+        for case, call, bad in (
+                ("mistral", "v.load_measured(sys.argv[2])",
+                 ((("runs", "100", "mdtest", "File stat"), 0),
+                  (("runs", "50", "mdreal", "benchmark", 1, "obj_per_s"), "abc"),
+                  (("runs", "50", "mdreal", "cleanup", "obj_per_s"), None))),
+                ("mistral-holdout", "v.load_measured(sys.argv[2], runs=None)",
+                 ((("runs", "250", "ranks_per_node"), 0), (("runs", "2000", "ranks"), 2.5),
+                  (("runs", "1000b", "mdreal", "precreate", "obj_per_s"), None)))):
+            good = json.load(open(os.path.join(os.path.dirname(HERE), "validation", case, "measured.json")))
+            for keys, value in bad:
+                m = copy.deepcopy(good)
+                d = m
+                for k in keys[:-1]:
+                    d = d[k]
+                if value is None:
+                    del d[keys[-1]]
+                else:
+                    d[keys[-1]] = value
+                path = os.path.join(tmp, f"{case}-measured.json")
+                with open(path, "w") as f:
+                    json.dump(m, f)
+                r = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                                    "import validate_mistral as v; " + call, HERE, path],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+                field = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
+                lines = r.stderr.strip().splitlines()
+                check(r.returncode == 2 and len(lines) == 1 and f"{path}: {field}:" in lines[0],
+                      f"{case} measured {field} = {value!r}: exit {r.returncode}, {r.stderr.strip()!r}")
         js = os.path.join(tmp, "check.json")
         r = subprocess.run([sys.executable, os.path.join(HERE, "validate_mistral.py"), "--pfsim", pfsim, "--json", js,
                             "--cases", "holdout", "--check"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
