@@ -139,7 +139,9 @@ def phase_files_test(check, build, data, tmp):
             ok = (len(rows) == 6 and abs(rows[what] - scores.get(ph, 0) * 1000) <= 1e-3 and
                   all(v == 0 for k, v in rows.items() if k not in (what, tree)) and (tree is None or rows[tree] > 0)
                   and f" {flags} '--saveRankPerformanceDetails={ph}.csv'\n" in text and
-                  text.startswith("-- started at ") and "\n-- finished at " in text)
+                  text.startswith("-- started at ") and "\n-- finished at " in text and
+                  # (ending as mdtest's and IO500's file: the finished line and a blank line, helper-149)
+                  text.endswith(" --\n\n") and real_text.endswith(" --\n\n"))
             check(ok, f"{name}: mdtest's output, its {what} row the phase's score {scores.get(ph)} kIOPS x 1000, "
                       f"the other rows 0 but its tree's ({rows})")
     same = [f for f in ours

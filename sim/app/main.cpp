@@ -963,7 +963,7 @@ int cmd_run(const Cli& c)
                            "pfsim does not simulate renames\n");
     std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)), rows, has_flag(c, "-P"));
     if (spec.params.generator == "mdtest")
-      std::cout << "-- finished at " << pfsim::mdtest_date(records.end_s) << " --\n";
+      std::cout << "-- finished at " << pfsim::mdtest_date(records.end_s) << " --\n\n";  // (mdtest ends with a blank line)
   }
   return 0;
 }
