@@ -81,10 +81,11 @@ its "all" row). What differs from IO500's (standard-results):
     its removal with the removal, as IO500's -C and -r runs print them), every other row 0.000 as mdtest prints a
     phase it did not run; the stonewall line in the create's alone; started and finished at the phase's simulated
     start and end within the run (IO500's runs each start anew, after mdtest's 1 s sleep); the command line the
-    group's run (its -Y and -W, which IO500 gives the create alone) with the phase's own flags added (-C, -T, -E -X,
-    -r) and its CSV's name; its header pfsim mdtest's (mdtest-pfsim, no Path nor FS line). The CSV is the run's
-    per-rank CSV with the phase's columns alone (the "all" row's items the count the create made, as IO500's runs
-    read it from the stonewall status file).
+    group's run, with the options of the phase's result.txt exe line (-L or -t, -x, -a POSIX: they change nothing
+    here) and its -Y and -W, which IO500 gives the create alone, the phase's own flags added (-C, -T, -E -X, -r) and
+    its CSV's name (no -G, -d, --dataPacketType, as in result.txt: not modelled); its header pfsim mdtest's
+    (mdtest-pfsim, no Path nor FS line). The CSV is the run's per-rank CSV with the phase's columns alone (the "all"
+    row's items the count the create made, as IO500's runs read it from the stonewall status file).
   - find: no find.csv (nor find.txt, which IO500 does not write either): pfind's per-rank rows count its work
     stealing (messages, items stolen, time), which pfsim's find, a static schedule of the directories and stats
     (docs/spartan-cephfs.md section 8), does not simulate. Nor IO500's empty timestampfile and config-orig.ini.
@@ -99,6 +100,9 @@ with the create and its removal with the removal, and the phase), the score the 
 The IOR phases and mdtest-hard-read rest on the platform's data servers; platforms/spartan-cephfs-fitted.json (and
 -ssd) fit Spartan's measurements, the data side to five IOR points per pool, and scripts/validate_spartan.py compares
 every phase with them (docs/spartan-cephfs.md sections 4, 7 and 8); io500.py compares with --from's result directory.
+pfsim's warnings are passed to stderr once each, naming the runs that printed them after "warning: " (the phase, or an
+mdtest group's run: "pfsim: warning: ior-easy-read: clients.load_delay read: ..."); one every run printed (the
+platform's) without names.
 Exit status 0; 2 on bad input (one message naming the file and line or option); pfsim's status when a run fails.
 """
 import argparse
@@ -563,7 +567,10 @@ def run_tool(pfsim, common, kind, args, tmp, keep=None):
     rank_csv = os.path.join(tmp, kind + ".csv") if keep is not None and tool != "find" else None
     extra = ([] if rank_csv is None else ["-O", f"saveRankPerformanceDetailsCSV={rank_csv}"] if tool == "ior" else
              ["-P", f"--saveRankPerformanceDetails={rank_csv}"])
-    cmd = [pfsim, tool] + common + args + extra + (["--quiet"] if rank_csv is None else []) + ["--out", out]
+    # (before the run's trailing "-a API", where IO500 puts its mdtest's --saveRankPerformanceDetails)
+    api = args[-2:] if len(args) >= 2 and args[-2] == "-a" else []
+    cmd = ([pfsim, tool] + common + args[:len(args) - len(api)] + extra + api +
+           (["--quiet"] if rank_csv is None else []) + ["--out", out])
     r = run_pfsim(PROG, cmd, **({"stdout": subprocess.PIPE} if rank_csv else {}))
     # the command line as recorded: the temporary directory's files (IOR's status file) by their names alone, so that
     # the same inputs record the same bytes
@@ -644,6 +651,32 @@ def rnd4k_args(fpp, stonewall_s, file_size, capped, given=None):
     return args, segments
 
 
+def run_warnings(warned, stonewall_s):
+    """The runs' warning lines as passed to stderr, each text once, in order, naming the runs that printed it after
+    pfsim's "warning: " (helper-149: ior-easy-read's and ior-hard-read's load-law lines looked alike): "pfsim: warning:
+    ior-easy-read, ior-hard-read: clients.load_delay read: ...". A line every run printed (the platform's, a --set's,
+    with more than one run) is the job's: printed without names. `warned`: [(run name, its lines)] in run order. The
+    note of pfsim mdtest that -x without -W is neither written nor read is left out with stonewall-time 0: io500.py
+    gives -x as IO500 gives it (its status file), to the same effect."""
+    by_text = {}
+    for name, lines in warned:
+        for line in lines:
+            if stonewall_s <= 0 and line.startswith(f"pfsim mdtest: warning: -x {name}.stonewall with "):
+                continue
+            runs = by_text.setdefault(line, [])
+            if name not in runs:
+                runs.append(name)
+    out = []
+    for line, runs in by_text.items():
+        if len(warned) > 1 and len(runs) == len(warned):
+            out.append(line)
+            continue
+        m = re.match(r"(pfsim[^:]*: warning: )", line)
+        head = m.group(1) if m else ""
+        out.append(f"{head}{', '.join(runs)}: {line[len(head):]}")
+    return out
+
+
 def simulate(pfsim, common, s, jobs, config, stonewall_s, capped=True, rnd4k_given=None, tool_out=False):
     """The enabled tool runs ([group] run = FALSE skips one; a phase's own run = FALSE leaves its result out: main then
     scores it 0, as IO500's phase returns 0 without running); mdtest-easy runs first and alone, so that a platform or --set error is reported once before the
@@ -680,18 +713,26 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s, capped=True, rnd4k_giv
         # each phase: IO500 gives it to the write phases, after which nothing else is left dirty) and -W (the
         # create's stonewall; the stat, read and removal of the same run work on the count it made, as IO500's
         # later runs read it from -x's status file)
-        md = ["-N", "1", "-Y"] + (["-W", str(int(stonewall_s))] if stonewall_s > 0 else [])
+        # The rest of IO500's mdtest options, which change nothing here, are given too, so that each phase's
+        # "Command line used:" carries the options of its result.txt exe line (helper-149: -L and -t were left out):
+        # -L (files at the tree's leaves: its depth is 0), -t (the unique directory's overhead: without -u, as in
+        # mdtest-hard, nothing), -x (the status file: the stonewalled create writes it; its group's later phases are
+        # of the same run) and -a POSIX.
+        # (in IO500's order: -n, -u -L -F or -t -w -e, -N 1 (-F), -x, then the create's -Y -W, and -a last)
+        md = ["-Y"] + (["-W", str(int(stonewall_s))] if stonewall_s > 0 else [])
+        status = lambda g: ["-x", os.path.join(tmp, f"{g}.stonewall")]
         runs = {
-            "mdtest-easy": [("mdtest-easy", None, ["-n", str(s["easy_n"]), "-u", "-F"] + md)],
+            "mdtest-easy": [("mdtest-easy", None, ["-n", str(s["easy_n"]), "-u", "-L", "-F", "-N", "1"] +
+                             status("mdtest-easy") + md + ["-a", "POSIX"])],
             "ior-easy": ior_runs("ior-easy", easy, stonewall_s, tmp, off),
             "ior-hard": ior_runs("ior-hard", hard, stonewall_s, tmp, off),
             # IO500 reads mdtest-hard's files with -N 1 (those of the node two further, mdtest's shift; a rank's own
             # node's with 1 or 2 nodes), in a separate run after the IOR reads of many GB, which have evicted their
             # pages: no page cache serves them, so the cache is turned off for this run (pfsim's one run holds create
             # and read together)
-            "mdtest-hard": [("mdtest-hard", None, ["-n", str(s["hard_n"]), "-F", "-w", str(MDTEST_HARD_BYTES), "-e",
-                                                   str(MDTEST_HARD_BYTES)] + md +
-                             ["--set", "clients.max_cached_mb=0"])],
+            "mdtest-hard": [("mdtest-hard", None, ["-n", str(s["hard_n"]), "-t", "-w", str(MDTEST_HARD_BYTES), "-e",
+                                                   str(MDTEST_HARD_BYTES), "-N", "1", "-F"] + status("mdtest-hard") +
+                             md + ["--set", "clients.max_cached_mb=0", "-a", "POSIX"])],
         }
         if "find" not in skipped:
             runs["find"] = [("find", None, find_args(common, s, config, skipped))]
@@ -756,9 +797,8 @@ def simulate(pfsim, common, s, jobs, config, stonewall_s, capped=True, rnd4k_giv
     order = [name for g in GROUPS + ("ior-rnd4K",) for name, _, _ in runs.get(g, [])]
     notes["runs"] = {name: (cmd, args_of[name], r) for name, r, _, cmd in sorted(results,
                                                                               key=lambda x: order.index(x[0]))}
-    warnings = [line for _, _, w, _ in results for line in w]
-    for w in dict.fromkeys(warnings):  # each once, in order
-        print(w, file=sys.stderr)
+    for line in run_warnings([(name, w) for name, _, w, _ in results], stonewall_s):
+        print(line, file=sys.stderr)
     out = {}
     for name, unit, _, src in PHASES:
         if src is None or name in skipped_phases or (what_of(src) == "rnd4K" and name not in res):
@@ -1011,11 +1051,13 @@ def mdtest_phase_text(stdout, run, phase, what, parts):
     lines = stdout.split("\n")
     csv_arg = f"'--saveRankPerformanceDetails={run}.csv'"
     flags = " ".join(f"'{f}'" for f in MDTEST_PHASE_FLAGS[what] + [f"--saveRankPerformanceDetails={phase}.csv"])
-    at = [k for k, l in enumerate(lines) if l.startswith("Command line used: ") and l.endswith(" " + csv_arg)]
+    # (the CSV's name where the run has it: before its '-a' 'POSIX', as IO500's command lines)
+    at = [k for k, l in enumerate(lines) if l.startswith("Command line used: ") and
+          (l + " ").count(" " + csv_arg + " ") == 1]
     if not at or not lines[0].startswith("-- started at ") or not any(l.startswith("-- finished at ") for l in lines):
         fail(PROG, f"pfsim mdtest's text for {run} is not mdtest's (expected '-- started at', 'Command line used: ... "
                    f"{csv_arg}' and '-- finished at' lines)")
-    lines[at[0]] = lines[at[0]][:-len(csv_arg)] + flags
+    lines[at[0]] = (lines[at[0]] + " ").replace(" " + csv_arg + " ", " " + flags + " ")[:-1]
     start = min(parts[p][0] for p in keep if p in parts)
     end = max(parts[p][0] + parts[p][1] for p in keep if p in parts)
     out, table, skip_blank = [], False, False

@@ -829,9 +829,27 @@ python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); p["clients"]["lo
 json.dump(p, open(sys.argv[2], "w"))' "$mistral" "$tmp/fitted-size-bad.json"
 expect_error fitted-size-bad-file "fitted-size-bad.json" "clients.load_delay.per_op.read.fitted_size" "expected a size" -- \
   ior --platform "$tmp/fitted-size-bad.json" --ranks 4 -t 1m -b 1m
-expect_error fitted-size-zero "--set clients.load_delay.per_op.read.fitted_size=0" \
-  "clients.load_delay.per_op.read.fitted_size" "expected a positive size" -- \
-  ior --platform "$mistral" --ranks 4 -t 1m -b 1m --set clients.load_delay.per_op.read.fitted_size=0
+# Below 1 byte, 0 and negatives alike: one message, what is expected (helper-149: 0.5, 1e-300 and "0.5B" ran and
+# reported "fitted on reads of 0 B"; -1 was told "expected a non-negative size", which 0 is)
+fs_case=0  # (not n: check_refusal's loop sets n)
+for v in 0 0.5 1e-300 '"0.5B"' -1 '"-1B"' '"0.9999B"'; do
+  fs_case=$((fs_case + 1))
+  expect_error "fitted-size-below-1-$fs_case" "--set clients.load_delay.per_op.read.fitted_size=$v" \
+    "clients.load_delay.per_op.read.fitted_size" "expected a size of at least 1 byte" -- \
+    ior --platform "$mistral" --ranks 4 -t 1m -b 1m --set "clients.load_delay.per_op.read.fitted_size=$v"
+done
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); p["clients"]["load_delay"]["per_op"]["read"]["fitted_size"] = 0.5
+json.dump(p, open(sys.argv[2], "w"))' "$mistral" "$tmp/fitted-size-half.json"
+expect_error fitted-size-half-file "fitted-size-half.json" "clients.load_delay.per_op.read.fitted_size" \
+  "expected a size of at least 1 byte" -- ior --platform "$tmp/fitted-size-half.json" --ranks 4 -t 1m -b 1m
+# A fitted_size (or any field of a law) for a law the platform does not have: Mistral has no write law, and the
+# --set made one without a delay, whose warning said "80 of the 80 writes it delayed ... (0 us + 0 us x n) was applied"
+expect_error fitted-size-no-law "--set clients.load_delay.per_op.write.fitted_size=4k" \
+  "clients.load_delay.per_op.write.fitted_size" "the law has none (neither base nor per_active_rank is given" -- \
+  ior --platform "$mistral" --ranks 4 -t 1m -b 4m -w -r -C --set clients.load_delay.per_op.write.fitted_size=4k
+expect_error fitted-up-to-no-law "--set clients.load_delay.per_op.open.fitted_up_to=50" \
+  "clients.load_delay.per_op.open.fitted_up_to" "the law has none" -- \
+  mdtest --platform "$mistral" --ranks 4 -n 2 --set clients.load_delay.per_op.open.fitted_up_to=50
 expect_error fitted-size-metadata-law "clients.load_delay.per_op.stat.fitted_size" "only a read or write law" -- \
   mdtest --platform "$mistral" --ranks 4 -n 2 --set clients.load_delay.per_op.stat.fitted_size=3900
 

@@ -32,12 +32,17 @@
    file's, a row per task (mdtest's after its "all" row, the same columns filled as the real file's), each IOR .txt
    IOR's output (its Results table, the phase's bw = its score, no 'Summary of all tests'), each mdtest .txt the
    phase's row at its score and the others 0; byte-identical twice; a phase file that is a directory, or an input,
-   refused (exit 2, nothing written); an earlier run's file of IO500's name not written is kept and said.
+   refused (exit 2, nothing written); an earlier run's file of IO500's name not written is kept and said. Each
+   mdtest .txt's command line has the options of the phase's result.txt exe (-L, -t, -x, -a POSIX), but the group
+   run's -Y -W and the CSV, as standard-results' .txt and exe agree; each ends as mdtest's, with a blank line.
+9. pfsim's warnings on stderr name the runs that printed them (Mistral: ior-easy-read's and ior-hard-read's load-law
+   size lines); stonewall-time 0 draws no warning about the mdtest runs' -x.
 """
 import json
 import math
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -138,10 +143,29 @@ def phase_files_test(check, build, data, tmp):
             flags = {"write": "'-C'", "stat": "'-T'", "read": "'-E' '-X'", "delete": "'-r'"}[ph.split("-")[-1]]
             ok = (len(rows) == 6 and abs(rows[what] - scores.get(ph, 0) * 1000) <= 1e-3 and
                   all(v == 0 for k, v in rows.items() if k not in (what, tree)) and (tree is None or rows[tree] > 0)
-                  and f" {flags} '--saveRankPerformanceDetails={ph}.csv'\n" in text and
-                  text.startswith("-- started at ") and "\n-- finished at " in text)
+                  and f" {flags} '--saveRankPerformanceDetails={ph}.csv' '-a' 'POSIX'\n" in text and
+                  text.startswith("-- started at ") and "\n-- finished at " in text and
+                  # (ending as mdtest's and IO500's file: the finished line and a blank line, helper-149)
+                  text.endswith(" --\n\n") and real_text.endswith(" --\n\n"))
             check(ok, f"{name}: mdtest's output, its {what} row the phase's score {scores.get(ph)} kIOPS x 1000, "
                       f"the other rows 0 but its tree's ({rows})")
+            # Its command line carries the options of the phase's exe line in result.txt, as IO500's do (helper-149:
+            # -L and -t were left out), but the run's -Y and -W on the phases IO500 gives them not (the one run of the
+            # group, --help) and the CSV's name; the real directory's .txt and exe lines agree so too
+            for d, t, flat in ((out, text, lambda x: x), (real, real_text, lambda x: x.replace("-G=", "-G "))):
+                cmd = re.search(r"^Command line used: \S*mdtest (.*)$", t, re.M)
+                exe = re.search(rf"^\[{ph}\]\n(?:t_start += .*\n)?exe += \S*mdtest (.*)$",
+                                open(os.path.join(d, "result.txt")).read(), re.M)
+                got = shlex.split(flat(shlex.join(shlex.split(cmd.group(1))))) if cmd else []
+                if not ph.endswith("-write") and d == out:
+                    k = got.index("-W") if "-W" in got else None
+                    got = [a for i, a in enumerate(got) if a != "-Y" and (k is None or i not in (k, k + 1))]
+                got = [a for a in got if not a.startswith("--saveRankPerformanceDetails=")]
+                want = [a for a in shlex.split(flat(exe.group(1))) if not a.startswith("--saveRankPerformanceDetails=")] \
+                    if exe else None
+                check(want is not None and sorted(got) == sorted(want),
+                      f"{name} ({'ours' if d == out else 'standard-results'}): 'Command line used' has the options of "
+                      f"result.txt's exe for {ph} (got {got}, exe {want})")
     same = [f for f in ours
             if open(os.path.join(outs[0], f), "rb").read() == open(os.path.join(outs[1], f), "rb").read()]
     check(same == ours, f"the same run twice: byte-identical per-phase files (differ: {sorted(set(ours) - set(same))})")
@@ -160,6 +184,31 @@ def phase_files_test(check, build, data, tmp):
     print(f"(8: the per-phase files' checks took {time.monotonic() - start:.1f} s)")
 
 
+def warnings_test(check, build, data, tmp):
+    """9: pfsim's warnings passed to stderr name the runs that printed them (helper-149: on Mistral, ior-easy-read's
+    and ior-hard-read's load-law lines looked alike); with stonewall-time 0 the mdtest runs' -x (IO500's) is not
+    warned about."""
+    mistral = os.path.join(ROOT, "platforms", "mistral-lustre02.json")
+    tiny = os.path.join(data, "config-tiny.ini")
+    r = run([tiny, "--platform", mistral, "--ranks", "2", "--ranks-per-node", "2"], build)
+    law = [l for l in r.stderr.splitlines() if "clients.load_delay read: fitted on reads of 3900 B" in l]
+    check(r.returncode == 0 and len(law) == 2 and
+          law[0].startswith("pfsim: warning: ior-easy-read: clients.load_delay read: ") and "1048576 B (1 MiB)" in law[0]
+          and law[1].startswith("pfsim: warning: ior-hard-read: clients.load_delay read: ") and "47008 B" in law[1],
+          f"Mistral: the read law's size warnings of ior-easy-read and ior-hard-read, each naming its phase ({law}; "
+          f"exit {r.returncode}: {r.stderr.strip()[-300:]})")
+    fsync = [l for l in r.stderr.splitlines() if "-e (fsync)" in l]
+    check(len(fsync) == 1 and fsync[0].startswith("pfsim: warning: ior-easy-write, ior-easy-read, ior-hard-write, "
+                                                 "ior-hard-read, ior-rnd4K-easy-read: -e (fsync) "),
+          f"a warning several runs printed alike: once, naming them ({fsync})")
+    cfg = os.path.join(tmp, "sw0.ini")
+    with open(cfg, "w") as f:
+        f.write(open(tiny).read().replace("stonewall-time = 1", "stonewall-time = 0"))
+    r = run([cfg, "--platform", PLATFORM, "--ranks", "2", "--ranks-per-node", "2"], build)
+    check(r.returncode == 0 and "warning" not in r.stderr,
+          f"stonewall-time 0: no warning (mdtest's -x without -W is IO500's own) ({r.stderr.strip()[-300:]})")
+
+
 def main():
     pfsim = pfsim_arg(__doc__)
     build = os.path.dirname(os.path.abspath(pfsim))
@@ -170,6 +219,8 @@ def main():
         sys.exit(1)
     with tempfile.TemporaryDirectory() as tmp:
         phase_files_test(check, build, data, tmp)
+    with tempfile.TemporaryDirectory() as tmp:
+        warnings_test(check, build, data, tmp)
     with tempfile.TemporaryDirectory() as tmp:
         r = run([os.path.join(data, "config-tiny.ini"), "--platform", PLATFORM, "--ranks", "4", "--ranks-per-node",
                  "2", "--out-dir", tmp, "--json", os.path.join(tmp, "r.json")], build)
@@ -251,11 +302,12 @@ def main():
               abs(rr.get("score", 0) - rnd_v) <= 5e-7 and rep1.get("rnd4k") == {"segments": per_task // 4096, "file_size": per_task},
               f"ior-rnd4K-easy-read run over ior-easy's files ({per_task} bytes each): {rnd_cmd}; {rr}")
         hw_md = ph1.get("mdtest-hard-write", {})
-        check(cmds.get("mdtest-hard", "").split(" --set ")[0].endswith(" -N 1 -Y -W 1") and
+        check(cmds.get("mdtest-hard", "").split(" --set ")[0].endswith(
+              " -N 1 -F -x mdtest-hard.stonewall -Y -W 1") and
               hw_md.get("stonewall", {}).get("hit") is True and 2.0 <= hw_md.get("time_s", 0) < 2.2 and
               1.0 <= hw_md["stonewall"].get("time_s", 0) < 1.1 and
               rep1.get("made", {}).get("hard_n") == hw_md["stonewall"].get("items_max"),
-              f"mdtest as IO500 runs it (-N 1 -Y -W 1): mdtest-hard's create stops at the 1 s stonewall, every rank "
+              f"mdtest as IO500 runs it (-N 1 -x -Y -W 1): mdtest-hard's create stops at the 1 s stonewall, every rank "
               f"makes the most any made, find walks that many; the phase's time IO500's, the whole mdtest run's "
               f"(its 1 s sleep, the tree, the create: 2.0 s) (got {cmds.get('mdtest-hard')}, {hw_md})")
         res_txt = open(os.path.join(tmp, "result.txt")).read()

@@ -240,6 +240,32 @@ def main():
         res_read = [x for x in json.loads(r.stdout)["tests"][0]["Results"] if x["access"] == "read"]
         check(len(res_read) == 1 and res_read[0]["iops"] is None and res_read[0]["bwMiB"] > 0,
               "... and null in the JSON summary")
+        # ... and said, once, on stderr (helper-149: Mistral, 4 ranks on one node, -C, printed IOPS inf and a read
+        # time of 0 without a word); every JSON output strict JSON (no Infinity or NaN, which json.loads would take)
+        def strict(text):
+            try:
+                json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+                return True
+            except ValueError:
+                return False
+        mistral = ["ior", "--platform", os.path.join(ROOT, "platforms", "mistral-lustre02.json"), "--ranks", "4", "-t",
+                   "1m", "-b", "4m", "-w", "-r", "-C", "--out", f"{tmp}/cached.json", "-O", "summaryFormat=JSON",
+                   "-O", f"summaryFile={tmp}/cached-sum.json"]
+        r = subprocess.run([pfsim] + mistral, capture_output=True, text=True)
+        said = [l for l in r.stderr.splitlines() if "took no simulated time" in l]
+        check(r.returncode == 0 and len(said) == 1 and said[0].startswith("pfsim: warning: read, iteration 0: ") and
+              "clients.page_cache_copy is not set" in said[0] and "every rank is on one node" in said[0] and
+              strict(open(f"{tmp}/cached.json").read()) and strict(open(f"{tmp}/cached-sum.json").read()) and
+              json.load(open(f"{tmp}/cached.json"))["ior"][1]["iops"] is None and
+              said[0].split("warning: ")[1] in json.load(open(f"{tmp}/cached.json")).get("ior_warnings", []),
+              f"Mistral, -C on one node: the read phase's no time said once, --out and the JSON summary strict JSON "
+              f"({r.returncode}: {said or r.stderr.strip()[-300:]})")
+        r = subprocess.run([pfsim] + mistral[:-4] + ["--set", "clients.page_cache_copy=4GBps"], capture_output=True,
+                           text=True)
+        read_row = re.search(r"^read\s+(\S+)\s+(\S+)", r.stdout, re.M)
+        check(r.returncode == 0 and "took no simulated time" not in r.stderr and read_row is not None and
+              read_row.group(2) != "inf", f"... with clients.page_cache_copy set, copies take time: IOPS "
+              f"{read_row and read_row.group(2)}, no warning")
         r = run(pfsim, ["--ranks", "1", "-w", "-k", "-O", "summaryFormat=JSON"])
         check(r.returncode == 0 and json.loads(r.stdout)["tests"][0]["Parameters"]["keepFile"] == 1,
               "-k is the JSON summary's keepFile 1")

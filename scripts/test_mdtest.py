@@ -92,6 +92,12 @@ def main():
                   re.search(r"^Nodemap: 11$", r.stdout, re.M) is not None,
                   f"{name}: mdtest's lines as the real run's (started, launched, command, Nodemap, V-0, tasks, "
                   f"SUMMARY, finished; got {head(r.stdout)})")
+            # ... and its last bytes: mdtest 3.3/4.x ends with "-- finished at <date> --" and a blank line (helper-149:
+            # pfsim's ended at the line's newline)
+            check(re.search(r"\n-- finished at \S+ \S+ --\n\n\Z", r.stdout) is not None and
+                  real_text.endswith(" --\n\n"),
+                  f"{name}: the output ends as mdtest's, '-- finished at ... --' and a blank line "
+                  f"({r.stdout[-40:]!r}, the real run's {real_text[-40:]!r})")
             phase = next(p for p in out["phases"] if p["name"] == rated)
             if "-W" in extra:
                 sw = out["mdtest"]["stonewall"]

@@ -400,8 +400,9 @@ def main():
     # end dates, the Nodemap of the simulated placement (helper-136: a replay left them out)
     lines = stdout.splitlines()
     check(lines[:1] == ["-- started at 01/01/1970 00:00:00 --"] and re.search(r"^Nodemap: [01]{4}$", stdout, re.M)
-          and lines[-1].startswith("-- finished at 01/01/1970 "),
-          f"mdtest replay: '-- started at', 'Nodemap:' and '-- finished at' lines ({lines[:1]}, {lines[-1:]})")
+          and len(lines) >= 2 and lines[-2].startswith("-- finished at 01/01/1970 ") and stdout.endswith(" --\n\n"),
+          f"mdtest replay: '-- started at', 'Nodemap:' and '-- finished at' lines, and mdtest's blank line after it "
+          f"(tool-outputs/mdtest/mdtest-default.txt ends with '--\\n\\n') ({lines[:1]}, {stdout[-40:]!r})")
     check(tr.get("shared_dir") is True and tr.get("warnings") == [] and tr.get("ranks") == 4,
           f"mdtest replay of a replay: shared directory kept, nothing assumed ({tr.get('shared_dir')}, "
           f"{tr.get('warnings')})")

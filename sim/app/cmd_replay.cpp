@@ -982,7 +982,7 @@ int run(const Args& a, const config::PlatformConfig& platform, std::shared_ptr<c
       std::cout << "-- started at " << mdtest_date(0) << " --\n\n"
                 << mdtest_command_line(w, lat_dir.empty() ? std::string() : prefix, info.nodes,
                                        nodes_of_ranks(w, info, platform))
-                << mdtest_summary_of(phases) << "-- finished at " << mdtest_date(records.end_s) << " --\n";
+                << mdtest_summary_of(phases) << "-- finished at " << mdtest_date(records.end_s) << " --\n\n";
     for (const auto& p : phases)
       if (format == ReportFormat::MdReal2017) {
         std::cout << mdreal_phase_line(p, with_max && !p.samples.empty()) << "\n";

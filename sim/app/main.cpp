@@ -963,7 +963,7 @@ int cmd_run(const Cli& c)
                            "pfsim does not simulate renames\n");
     std::cout << pfsim::mdtest_summary(records, std::max(1, iterations_of(records)), rows, has_flag(c, "-P"));
     if (spec.params.generator == "mdtest")
-      std::cout << "-- finished at " << pfsim::mdtest_date(records.end_s) << " --\n";
+      std::cout << "-- finished at " << pfsim::mdtest_date(records.end_s) << " --\n\n";  // (mdtest ends with a blank line)
   }
   return 0;
 }
@@ -1501,6 +1501,31 @@ nlohmann::json ior_simulate(const Cli& c, const pfsim::config::PlatformConfig& p
         cache_warnings.push_back(w);
         std::fprintf(stderr, "pfsim: warning: %s%s\n", at.c_str(), w);
       }
+    // A read phase that took no simulated time: every read a copy from the node's page cache, free without
+    // clients.page_cache_copy. IOR's formulas then give IOPS = transfers / 0 s, printed "inf" as IOR's printf
+    // prints it (null in the JSON outputs, which have no inf), and a latency of 0 (helper-149: said nowhere). Once
+    // per run, naming the repetitions.
+    std::vector<int> untimed;
+    for (const auto& r : pfsim::ior_results(records, workload))
+      if (r.access == "read" && r.bytes > 0 && r.wrrd_s <= 0)
+        untimed.push_back(r.repetition);
+    if (!untimed.empty() && platform.clients.page_cache_copy_Bps <= 0 && records.cache_reads > 0) {
+      std::string its;
+      for (int k : untimed)
+        its += (its.empty() ? "" : ", ") + std::to_string(k);
+      const std::string shift =
+          run.reorder && results["run"].value("nodes", 0) == 1
+              ? "; -C reads another task's data, here on the reader's node: every rank is on one node"
+              : "";
+      const std::string w =
+          "read, iteration" + std::string(untimed.size() > 1 ? "s " : " ") + its +
+          ": the phase's reads took no simulated time (wr/rd 0 s, IOPS inf: IOR's transfers / that time, null in the "
+          "JSON; latency 0): the node's page cache served them (clients.max_cached_mb) and clients.page_cache_copy "
+          "is not set, so a copy costs nothing" + shift +
+          " (--set clients.page_cache_copy=4GBps charges the copies, clients.max_cached_mb=0 reads from the OSTs)";
+      cache_warnings.push_back(w);
+      std::fprintf(stderr, "pfsim: warning: %s%s\n", at.c_str(), w.c_str());
+    }
     if (!cache_warnings.empty())
       results["ior_warnings"] = cache_warnings;
   }

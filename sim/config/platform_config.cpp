@@ -336,11 +336,43 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
           // The size of the calls the law was fitted on: only a read or write call has one.
           if (*op != Op::Read && *op != Op::Write)
             lr.fail("fitted_size", "only a read or write law has one (the bytes of the calls it was fitted on)");
+          // At least 1 byte: a call carries whole bytes, and a size below one (0.5, 1e-300, "0.5B") would read as
+          // "fitted on reads of 0 B". A negative one is refused with the same words (not "a non-negative size",
+          // which 0 is not either).
+          const std::string expected = "expected a size of at least 1 byte (the bytes of the calls the law was fitted "
+                                       "on, e.g. 3900 or \"3900B\")";
+          const nlohmann::json given = lr.raw("fitted_size");
+          if (given.is_number() && !(given.get<double>() >= 1))
+            lr.fail("fitted_size", expected + ", got " + given.dump());
+          if (given.is_string()) {
+            const std::string text = given.get<std::string>();
+            const auto first = text.find_first_not_of(" \t");
+            if (first != std::string::npos && text[first] == '-')
+              lr.fail("fitted_size", expected + ", got " + given.dump());
+          }
           law.fitted_size_B = lr.size_B("fitted_size", 0);
-          if (!(law.fitted_size_B > 0))
-            lr.fail("fitted_size", "expected a positive size (the bytes of the calls the law was fitted on, e.g. 3900)");
+          if (!(law.fitted_size_B >= 1))
+            lr.fail("fitted_size", expected + ", got " + given.dump());
         }
-        lr.finish();
+        lr.finish();  // (an unknown field first: "bse" is a typo, not a law without a base)
+        // A law is its delay: base and its population's slope. One that gives neither delays nothing, and what it
+        // does give (fitted_size, fitted_up_to, shape, rank_factors, population) describes a delay that is not there:
+        // --set clients.load_delay.per_op.write.fitted_size=4k on a platform with no write law made an empty law and
+        // a warning that its delay (0 us + 0 us x n) was applied. Refused, naming the field, as a law's slope of the
+        // other population is; a law is added by giving its base or slope.
+        if (!lr.has("base") && !lr.has(slope)) {
+          std::string field;
+          for (const char* k : {"fitted_size", "fitted_up_to", "shape", "rank_factors", "population"})
+            if (field.empty() && lr.has(k))
+              field = k;
+          const std::string none = std::string("neither base nor ") + slope + " is given";
+          if (field.empty())
+            po.fail(key, "expected a law with a base or " + std::string(slope) + " (" + none +
+                             ": an empty law delays nothing); give one, or leave the law out");
+          lr.fail(field, "describes the " + key + " law's delay, but the law has none (" + none + "; this platform " +
+                             "may have no " + key + " law): give the law's base or " + slope +
+                             ", or leave the field out");
+        }
         cc.load_delay.law[*op] = std::move(law);
       }
       po.finish();

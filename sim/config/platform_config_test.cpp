@@ -277,6 +277,18 @@ TEST_CASE("clients.load_delay: a read law's fitted_size is a positive size, refu
                                     nlohmann::json(true), nlohmann::json::array({3900})})
     CHECK_THAT(message(with_law("read", {{"base", "6ms"}, {"fitted_size", bad}})),
                Catch::Contains("size.json") && Catch::Contains(field));
+  // Below 1 byte, negatives too: "at least 1 byte" (helper-149: 0.5, 1e-300 and "0.5B" were taken, then reported as
+  // "fitted on reads of 0 B"; -1 was told "a non-negative size", which 0 is and is refused)
+  for (const nlohmann::json& bad : {nlohmann::json(0), nlohmann::json(0.5), nlohmann::json(1e-300),
+                                    nlohmann::json("0.5B"), nlohmann::json(-1), nlohmann::json("-1B"),
+                                    nlohmann::json(" -2KiB")})
+    CHECK_THAT(message(with_law("read", {{"base", "6ms"}, {"fitted_size", bad}})),
+               Catch::Contains(field) && Catch::Contains("expected a size of at least 1 byte") &&
+                   !Catch::Contains("non-negative"));
+  CHECK(parse_platform(with_law("write", {{"base", "6ms"}, {"fitted_size", 1}}), "one.json")
+            .clients.load_delay.law[pfsim::Op::Write].fitted_size_B == 1);
+  CHECK(parse_platform(with_law("read", {{"base", "6ms"}, {"fitted_size", "4k"}}), "k.json")
+            .clients.load_delay.law[pfsim::Op::Read].fitted_size_B == 4096);
   CHECK_THAT(message(with_law("stat", {{"base", "1ms"}, {"fitted_size", 3900}})),
              Catch::Contains("clients.load_delay.per_op.stat.fitted_size") && Catch::Contains("read or write law"));
   auto p = parse_platform(with_law("read", {{"base", "6ms"}, {"fitted_size", "3900B"}}), "size.json");
@@ -295,6 +307,45 @@ TEST_CASE("clients.load_delay: a read law's fitted_size is a positive size, refu
   CHECK(pfsim::config::to_json(parse_platform(with_law("read", {{"base", "6ms"}}), "x.json"))["clients"]["load_delay"]
             ["per_op"]["read"]
                 .count("fitted_size") == 0);
+}
+
+// A law is its delay (base, its population's slope): one that gives neither, but a field describing that delay
+// (helper-149: --set clients.load_delay.per_op.write.fitted_size=4k on a platform without a write law made a law of
+// 0 us + 0 us x n, and the run warned it had applied it), is refused naming that field; an empty law naming the law.
+// A law with either is one (base 0 too, a slope alone too).
+TEST_CASE("clients.load_delay: a law without base or slope is refused, naming the field it gives", "[config][load_delay]")
+{
+  auto with_law = [](const char* op, const nlohmann::json& law, const char* population = "active_ranks") {
+    return nlohmann::json{
+        {"clients", {{"load_delay", {{"enabled", true}, {"population", population}, {"per_op", {{op, law}}}}}}}};
+  };
+  auto message = [](const nlohmann::json& j) {
+    try {
+      parse_platform(j, "nolaw.json");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(message(with_law("write", {{"fitted_size", "4k"}})),
+             Catch::Contains("nolaw.json") && Catch::Contains("'clients.load_delay.per_op.write.fitted_size'") &&
+                 Catch::Contains("neither base nor per_active_rank"));
+  CHECK_THAT(message(with_law("open", {{"fitted_up_to", 50}})),
+             Catch::Contains("'clients.load_delay.per_op.open.fitted_up_to'") && Catch::Contains("the law has none"));
+  CHECK_THAT(message(with_law("stat", {{"shape", {0.5, 1.5}}}, "md_ops_in_flight")),
+             Catch::Contains("'clients.load_delay.per_op.stat.shape'") &&
+                 Catch::Contains("neither base nor per_md_op_in_flight"));
+  CHECK_THAT(message(with_law("stat", {{"rank_factors", {1.0}}})),
+             Catch::Contains("'clients.load_delay.per_op.stat.rank_factors'"));
+  CHECK_THAT(message(with_law("stat", {{"population", "md_ops_in_flight"}})),
+             Catch::Contains("'clients.load_delay.per_op.stat.population'"));
+  CHECK_THAT(message(with_law("create", nlohmann::json::object())),
+             Catch::Contains("'clients.load_delay.per_op.create'") && Catch::Contains("empty law"));
+  CHECK_THAT(message(with_law("create", {{"bse", "1ms"}})), Catch::Contains("bse"));  // a typo is said as such
+  CHECK(parse_platform(with_law("write", {{"base", 0}, {"fitted_size", "4k"}}), "a.json")
+            .clients.load_delay.law[pfsim::Op::Write].set);
+  CHECK(parse_platform(with_law("write", {{"per_active_rank", "1us"}, {"fitted_size", "4k"}}), "b.json")
+            .clients.load_delay.law[pfsim::Op::Write].fitted_size_B == 4096);
 }
 
 TEST_CASE("clients.load_delay: each law has a population, its own or the default, and that population's slope",
