@@ -60,7 +60,7 @@ struct OptSpec {
 const std::vector<OptSpec> kCommonOpts{
     {"--platform", true, "FILE platform JSON (required)"},
     {"--set", true, "PATH=VALUE override one platform field (repeatable); an object VALUE is merged into the "
-                    "field's object: the fields it names change, the others stay (null removes a field)"},
+                    "field's object: the fields it names change, the others stay (null removes a field: PATH=null, or {\"f\":null})"},
     {"--ranks-per-node", true, "K ranks per client node (default: the platform's)"},
     {"--seed", true, "S random seed (default 1)"},
     {"--out", true,

@@ -85,7 +85,7 @@ const std::vector<OptSpec> kCommon{
     {"--platform", true, "FILE platform JSON (required)"},
     {"--set", true, "PATH=VALUE override one platform field, e.g. mds.threads.max=64 (repeatable); an object "
                     "VALUE is merged into the field's object: the fields it names change, the others stay "
-                    "(mds.threads={\"max\":8} keeps threads.min; null removes a field)"},
+                    "(mds.threads={\"max\":8} keeps threads.min; null removes a field: mds.threads.min=null, or {\"min\":null})"},
     {"--ranks-per-node", true, "K ranks per client node (default: the platform's clients.ranks_per_node)"},
     {"--seed", true, "S random seed (default 1); same inputs and seed give identical outputs"},
     {"--time-limit", true, "T simulated time (e.g. 600s) after which an unfinished run stops with an error "

@@ -89,6 +89,16 @@ nlohmann::json apply_sets(nlohmann::json j, const std::vector<std::string>& sets
         throw config::ConfigError("--set " + s + ": expected a dotted field path such as mds.threads.max before '='");
     if (value.empty())
       throw config::ConfigError("--set " + s + ": expected a value after '='");
+    if (value == "null") {
+      // PATH=null removes the field, as null does inside an object value (JSON merge patch, RFC 7386); a path the
+      // file does not have is left as it is (no empty objects made on the way: an empty law or block is an error).
+      nlohmann::json* at = &j;
+      for (size_t i = 0; at && i + 1 < parts.size(); ++i)
+        at = at->is_object() && at->contains(parts[i]) ? &(*at)[parts[i]] : nullptr;
+      if (at && at->is_object())
+        at->erase(parts.back());
+      continue;
+    }
     nlohmann::json* node = &j;
     std::string walked;
     for (size_t i = 0; i + 1 < parts.size(); ++i) {

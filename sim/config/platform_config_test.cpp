@@ -639,6 +639,12 @@ TEST_CASE("set overrides: an object value is merged into the object at its path"
   auto n = pfsim::app::apply_sets(file, {"mds.threads={\"min\":null}"});
   CHECK_FALSE(n["mds"]["threads"].contains("min"));
   CHECK(n["mds"]["threads"]["max"] == 512);
+  // PATH=null removes the field too, and makes nothing on a path the file does not have (an empty object there, a
+  // law with no delay, would be refused).
+  auto r = pfsim::app::apply_sets(file, {"mds.threads.min=null", "clients.load_delay.per_op.write.fitted_size=null"});
+  CHECK_FALSE(r["mds"]["threads"].contains("min"));
+  CHECK(r["mds"]["threads"]["max"] == 512);
+  CHECK_FALSE(r.contains("clients"));
   // A value that is not an object replaces.
   auto k = pfsim::app::apply_sets(file, {"mds.threads=8"});
   CHECK(k["mds"]["threads"] == 8);
