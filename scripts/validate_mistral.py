@@ -373,7 +373,7 @@ def run_cases(a, cases, pfsim, measured):
     t100 = unpack(os.path.join(DATA, "results-10-7217628.tar.xz"), a.work)
     plat50 = os.path.join(ROOT, "platforms", "mistral-lustre02.json")
     plat100 = os.path.join(a.work, "mistral-lustre02-fit100.json")
-    fits = [(t100, plat100, "mistral-lustre02-fit100")]
+    fits = [(t100, plat100, "mistral-lustre02-fit100")] if "predict50" in cases else []
     if a.population:
         plat50 = os.path.join(a.work, "mistral-lustre02-fit50.json")
         fits.append((t50, plat50, "mistral-lustre02"))
