@@ -232,14 +232,7 @@ TEST_CASE("clients.load_delay: bad laws are rejected with their field path", "[c
     nlohmann::json j = {{"clients", {{"load_delay", {{"per_op", {{"create", law}}}}}}}};
     return j;
   };
-  auto message = [](const nlohmann::json& j) {
-    try {
-      parse_platform(j, "law.json");
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [](const nlohmann::json& j) { return error_of(j, "law.json"); };
   CHECK_THAT(message(with_law({{"base", "-1ms"}})), Catch::Contains("law.json") && Catch::Contains("clients.load_delay.per_op.create.base"));
   CHECK_THAT(message(with_law({{"base", "1ms"}, {"shape", {2.0, 1.0}}})), Catch::Contains("shape") && Catch::Contains("nondecreasing"));
   CHECK_THAT(message(with_law({{"base", "1ms"}, {"rank_factors", nlohmann::json::array()}})), Catch::Contains("rank_factors"));
@@ -264,14 +257,7 @@ TEST_CASE("clients.load_delay: a read law's fitted_size is a positive size, refu
   auto with_law = [](const char* op, const nlohmann::json& law) {
     return nlohmann::json{{"clients", {{"load_delay", {{"enabled", true}, {"per_op", {{op, law}}}}}}}};
   };
-  auto message = [](const nlohmann::json& j) {
-    try {
-      parse_platform(j, "size.json");
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [](const nlohmann::json& j) { return error_of(j, "size.json"); };
   const char* field = "clients.load_delay.per_op.read.fitted_size";
   for (const nlohmann::json& bad : {nlohmann::json(0), nlohmann::json(-3900), nlohmann::json("0B"), nlohmann::json("abc"),
                                     nlohmann::json(true), nlohmann::json::array({3900})})
@@ -319,14 +305,7 @@ TEST_CASE("clients.load_delay: a law without base or slope is refused, naming th
     return nlohmann::json{
         {"clients", {{"load_delay", {{"enabled", true}, {"population", population}, {"per_op", {{op, law}}}}}}}};
   };
-  auto message = [](const nlohmann::json& j) {
-    try {
-      parse_platform(j, "nolaw.json");
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [](const nlohmann::json& j) { return error_of(j, "nolaw.json"); };
   CHECK_THAT(message(with_law("write", {{"fitted_size", "4k"}})),
              Catch::Contains("nolaw.json") && Catch::Contains("'clients.load_delay.per_op.write.fitted_size'") &&
                  Catch::Contains("neither base nor per_active_rank"));
