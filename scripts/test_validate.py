@@ -15,6 +15,7 @@
    their runs (one line, exit 2, nothing written); every validation script's --check exits 0 and writes nothing.
 4. validate_mistral.py's measured rates (0, a string, missing) are one error line naming the field.
 4b. The holdout's measured runs (ranks, ranks per node, rates) likewise; --cases holdout --check simulates nothing.
+4c. The holdout's rates-vs-ranks plot is drawn (every run), the same PNG bytes twice.
 5. A --cases-dir that does not exist or holds no case, and an --out whose parent is missing, are one error line, exit
    status 2, nothing created.
 Never the long lu1695 sweeps. Takes a few seconds."""
@@ -231,6 +232,31 @@ def main():
                            text=True, timeout=60)
         check(r.returncode == 0 and not os.path.exists(js) and "Traceback" not in r.stderr,
               f"validate_mistral.py --cases holdout --check: exit {r.returncode}, {r.stderr.strip()[-300:]!r}")
+
+        # 4c. The holdout's plot (otherwise drawn only at the end of a 40-minute run): every measured run and a
+        #     simulated point per run, two identical calls give the same PNG bytes.
+        r = subprocess.run([sys.executable, "-c", """
+import sys
+sys.path.insert(0, sys.argv[1])
+import validate_mistral as v
+m = v.load_measured(v.os.path.join(v.ROOT, "validation", "mistral", "measured.json"))
+m["holdout"] = v.load_measured(v.HOLDOUT, runs=None)
+pts = []
+for key, run in m["holdout"].items():
+    for name, value in v.measured_rates(run).items():
+        pts.append(v.point("mistral-holdout-" + key, f"rate {name} (obj/s), fit on 50", run["ranks"], value,
+                           1.5 * value, 0.15))
+    for name in ("File creation", "File stat", "File read", "File removal"):
+        pts.append(v.point("mistral-holdout-" + key, f"mdtest {name} (ops/s), fit on 50", run["ranks"],
+                           run["mdtest"][name], 0.5 * run["mdtest"][name], 0.2))
+for out in sys.argv[2:]:
+    v.plot_scaling(pts, m, out)
+""", HERE, os.path.join(tmp, "s1.png"), os.path.join(tmp, "s2.png")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+        pngs = [os.path.join(tmp, f"s{i}.png") for i in (1, 2)]
+        check(r.returncode == 0 and all(os.path.getsize(f) > 20000 for f in pngs if os.path.exists(f)) and
+              all(os.path.exists(f) for f in pngs) and open(pngs[0], "rb").read() == open(pngs[1], "rb").read(),
+              f"holdout plot: exit {r.returncode}, {r.stderr.strip()[-300:]!r}")
 
         # 5. --cases-dir that is no folder, or holds no case ("0 of 0 points", exit 0 even with --strict); an --out
         #    whose parent is missing (its parents were created, even under /).
