@@ -835,13 +835,13 @@ fs_case=0  # (not n: check_refusal's loop sets n)
 for v in 0 0.5 1e-300 '"0.5B"' -1 '"-1B"' '"0.9999B"'; do
   fs_case=$((fs_case + 1))
   expect_error "fitted-size-below-1-$fs_case" "--set clients.load_delay.per_op.read.fitted_size=$v" \
-    "clients.load_delay.per_op.read.fitted_size" "expected a size of at least 1 byte" -- \
+    "clients.load_delay.per_op.read.fitted_size" "expected a positive size of at least 1 byte" -- \
     ior --platform "$mistral" --ranks 4 -t 1m -b 1m --set "clients.load_delay.per_op.read.fitted_size=$v"
 done
 python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); p["clients"]["load_delay"]["per_op"]["read"]["fitted_size"] = 0.5
 json.dump(p, open(sys.argv[2], "w"))' "$mistral" "$tmp/fitted-size-half.json"
 expect_error fitted-size-half-file "fitted-size-half.json" "clients.load_delay.per_op.read.fitted_size" \
-  "expected a size of at least 1 byte" -- ior --platform "$tmp/fitted-size-half.json" --ranks 4 -t 1m -b 1m
+  "expected a positive size of at least 1 byte" -- ior --platform "$tmp/fitted-size-half.json" --ranks 4 -t 1m -b 1m
 # A fitted_size (or any field of a law) for a law the platform does not have: Mistral has no write law, and the
 # --set made one without a delay, whose warning said "80 of the 80 writes it delayed ... (0 us + 0 us x n) was applied"
 expect_error fitted-size-no-law "--set clients.load_delay.per_op.write.fitted_size=4k" \

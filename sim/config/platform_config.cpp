@@ -337,22 +337,8 @@ PlatformConfig parse_platform(const nlohmann::json& j, const std::string& file)
           if (*op != Op::Read && *op != Op::Write)
             lr.fail("fitted_size", "only a read or write law has one (the bytes of the calls it was fitted on)");
           // At least 1 byte: a call carries whole bytes, and a size below one (0.5, 1e-300, "0.5B") would read as
-          // "fitted on reads of 0 B". A negative one is refused with the same words (not "a non-negative size",
-          // which 0 is not either).
-          const std::string expected = "expected a size of at least 1 byte (the bytes of the calls the law was fitted "
-                                       "on, e.g. 3900 or \"3900B\")";
-          const nlohmann::json given = lr.raw("fitted_size");
-          if (given.is_number() && !(given.get<double>() >= 1))
-            lr.fail("fitted_size", expected + ", got " + given.dump());
-          if (given.is_string()) {
-            const std::string text = given.get<std::string>();
-            const auto first = text.find_first_not_of(" \t");
-            if (first != std::string::npos && text[first] == '-')
-              lr.fail("fitted_size", expected + ", got " + given.dump());
-          }
-          law.fitted_size_B = lr.size_B("fitted_size", 0);
-          if (!(law.fitted_size_B >= 1))
-            lr.fail("fitted_size", expected + ", got " + given.dump());
+          // "fitted on reads of 0 B"; 0 and negatives are refused with the same words.
+          law.fitted_size_B = lr.positive_size_B("fitted_size", 0);
         }
         lr.finish();  // (an unknown field first: "bse" is a typo, not a law without a base)
         // A law is its delay: base and its population's slope. One that gives neither delays nothing, and what it

@@ -269,7 +269,7 @@ TEST_CASE("clients.load_delay: a read law's fitted_size is a positive size, refu
                                     nlohmann::json("0.5B"), nlohmann::json(-1), nlohmann::json("-1B"),
                                     nlohmann::json(" -2KiB")})
     CHECK_THAT(message(with_law("read", {{"base", "6ms"}, {"fitted_size", bad}})),
-               Catch::Contains(field) && Catch::Contains("expected a size of at least 1 byte") &&
+               Catch::Contains(field) && Catch::Contains("expected a positive size of at least 1 byte") &&
                    !Catch::Contains("non-negative"));
   CHECK(parse_platform(with_law("write", {{"base", "6ms"}, {"fitted_size", 1}}), "one.json")
             .clients.load_delay.law[pfsim::Op::Write].fitted_size_B == 1);

@@ -333,6 +333,11 @@ double Reader::size_B(const std::string& key, double fallback)
   return unit_value(key, fallback, false, units::parse_size_B, units::check_size_B,
                     "size (e.g. \"1MiB\")");
 }
+double Reader::positive_size_B(const std::string& key, double fallback)
+{
+  return unit_value(key, fallback, false, units::parse_positive_size_B, units::check_positive_size_B,
+                    "positive size (e.g. \"3900B\")", true);
+}
 double Reader::bandwidth_Bps(const std::string& key, double fallback)
 {
   return unit_value(key, fallback, false, units::parse_bandwidth_Bps, units::check_bandwidth_Bps,

@@ -48,6 +48,8 @@ public:
   double duration_s(const std::string& key, double fallback);
   double duration_s(const std::string& key);
   double size_B(const std::string& key, double fallback);
+  // A size that must be at least 1 byte (0 and negatives refused alike, "expected a positive size of at least 1 byte").
+  double positive_size_B(const std::string& key, double fallback);
   double bandwidth_Bps(const std::string& key, double fallback);
   double bandwidth_Bps(const std::string& key);
   // A bandwidth that must be above 0 (a link, a disk that data crosses): 0 and negatives are refused alike,

@@ -63,6 +63,13 @@ const Quantity kSize{"size",
                      "1e15 B (1 PB)",
                      0,
                      ""};
+// A size where 0 is no value (the bytes a load law was fitted on): the same units, at least one byte.
+const Quantity kPositiveSize = [] {
+  Quantity q = kSize;
+  q.min_positive = 1;
+  q.min_text = "1 byte";
+  return q;
+}();
 const Quantity kBandwidth{"bandwidth",
                           "10Gbps",
                           "bytes/s",
@@ -204,6 +211,11 @@ double parse_size_B(const std::string& text, bool bare_ok)
   return parse_with(text, kSize, bare_ok);
 }
 
+double parse_positive_size_B(const std::string& text, bool bare_ok)
+{
+  return parse_with(text, kPositiveSize, bare_ok, true);
+}
+
 double parse_bandwidth_Bps(const std::string& text, bool bare_ok)
 {
   return parse_with(text, kBandwidth, bare_ok);
@@ -227,6 +239,11 @@ double check_duration_s(double seconds)
 double check_size_B(double bytes)
 {
   return check(kSize, bytes, json_number(bytes));
+}
+
+double check_positive_size_B(double bytes)
+{
+  return check(kPositiveSize, bytes, json_number(bytes), true);
 }
 
 double check_bandwidth_Bps(double bytes_per_s)

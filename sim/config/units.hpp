@@ -24,6 +24,9 @@ constexpr double kMinBandwidthBps = 1;
 double parse_duration_s(const std::string& text, bool bare_ok = false);
 // Sizes: "4KiB", "1MiB", "3900B", "1GB" (SI, 1000-based), "1GiB" (1024-based); base unit bytes.
 double parse_size_B(const std::string& text, bool bare_ok = false);
+// The same for a field where 0 is no value: 0 and anything below 1 byte, negatives included, are refused with one
+// rule, "expected a positive size of at least 1 byte".
+double parse_positive_size_B(const std::string& text, bool bare_ok = false);
 // Bandwidths: "10Gbps" (bits), "1.25GBps" / "1GiBps" (bytes), "500MBps"; base unit bytes/s.
 double parse_bandwidth_Bps(const std::string& text, bool bare_ok = false);
 // The same for a field where 0 is no value (a link, a disk that data crosses): 0 is refused too, and every value
@@ -36,6 +39,7 @@ double parse_frequency_Hz(const std::string& text, bool bare_ok = false);
 // std::invalid_argument saying the accepted range.
 double check_duration_s(double seconds);
 double check_size_B(double bytes);
+double check_positive_size_B(double bytes);
 double check_bandwidth_Bps(double bytes_per_s);
 double check_positive_bandwidth_Bps(double bytes_per_s);
 double check_frequency_Hz(double hz);

@@ -129,3 +129,18 @@ TEST_CASE("blanks before and after a unit string are taken alike", "[units]")
   CHECK_THROWS_WITH(parse_duration_s("2 "), Catch::Contains("with a unit"));  // a quoted number still needs its unit
   CHECK_THROWS_WITH(parse_duration_s("50u s"), Catch::Contains("unknown duration unit \"u s\""));
 }
+
+// A positive size (a load law's fitted_size): the size table, at least one byte; 0, fractions of a byte and negatives
+// refused with one rule, as a positive bandwidth's.
+TEST_CASE("a positive size is at least one byte, in any size unit", "[units]")
+{
+  CHECK(parse_positive_size_B("3900B") == 3900);
+  CHECK(parse_positive_size_B("4KiB") == 4096);
+  CHECK(parse_positive_size_B("1B") == 1);
+  CHECK(check_positive_size_B(1) == 1);
+  for (const char* bad : {"0B", "0.5B", "-1B", "1e-300B"})
+    CHECK_THROWS_WITH(parse_positive_size_B(bad), Catch::Contains("expected a positive size of at least 1 byte"));
+  for (double bad : {0.0, 0.5, -3900.0})
+    CHECK_THROWS_WITH(check_positive_size_B(bad), Catch::Contains("expected a positive size of at least 1 byte"));
+  CHECK(parse_size_B("0.5B") == 0.5);  // an ordinary size field keeps its range
+}
